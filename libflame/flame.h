@@ -1,0 +1,263 @@
+/* libflame public API: parse profiles of several formats into one stack tree,
+ * transform it, and write it as folded text or a flame graph.
+ * Data flows one way: flame_input -> flame_parse -> flame_tree -> transforms -> writers.
+ * All functions return 0 or a negative flame_status; details go to a caller-owned
+ * flame_err (which may be NULL). No global state: objects may be used from different
+ * threads as long as one object is not used by two threads at once. */
+#ifndef FLAME_H
+#define FLAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(FLAME_BUILDING) && defined(__GNUC__)
+#define FLAME_EXPORT __attribute__((visibility("default")))
+#else
+#define FLAME_EXPORT
+#endif
+
+#define FLAME_VERSION "0.1.0"
+
+/* ---------------------------------------------------------------- Errors */
+
+typedef enum flame_status {
+	FLAME_OK = 0,
+	FLAME_ENOMEM = -1,   /* out of memory */
+	FLAME_EIO = -2,      /* read/write failure, missing file, directory */
+	FLAME_EDATA = -3,    /* input does not fit its format */
+	FLAME_EUSAGE = -4,   /* bad argument or option value */
+	FLAME_ERANGE = -5,   /* a count or size overflows */
+	FLAME_EFORMAT = -6   /* the input format cannot be told */
+} flame_status;
+
+/** Where and why something failed. Fixed size so even out-of-memory can be reported
+ * without allocating. `line` is 1-based (0: not line-oriented); `offset` is a byte
+ * offset into the (decompressed) input, or UINT64_MAX when unknown. */
+typedef struct flame_err {
+	int code;
+	uint64_t line;
+	uint64_t offset;
+	char source[256];
+	char msg[512];
+} flame_err;
+
+/** Short text for a flame_status ("out of memory"). Never NULL. */
+FLAME_EXPORT const char *flame_strerror(int code);
+
+/** Format `e` as "source:line: msg" (or "source: byte N: msg", or "source: msg").
+ * Writes at most `n` bytes including the NUL; returns the length it wanted. */
+FLAME_EXPORT size_t flame_err_format(const flame_err *e, char *buf, size_t n);
+
+/** Called for recoverable problems (a skipped line). `kind` is a stable short key
+ * ("perf-unrecognized-line") so callers can print each kind once with a count. */
+typedef void (*flame_warn_fn)(void *ud, const char *kind, const char *source,
+                              uint64_t line, const char *msg);
+
+/* ---------------------------------------------------------------- Strings */
+
+/** A borrowed byte slice (not NUL-terminated). */
+typedef struct flame_str {
+	const char *ptr;
+	size_t len;
+} flame_str;
+
+/* ---------------------------------------------------------------- Input */
+
+/** A streamed input: a file, stdin, or memory. gzip (detected by its magic bytes) is
+ * inflated transparently; everything downstream sees decompressed bytes. */
+typedef struct flame_input flame_input;
+
+/** Open `path` for reading; NULL or "-" means stdin. Directories and unreadable files
+ * fail here with FLAME_EIO naming the path. */
+FLAME_EXPORT int flame_input_open(flame_input **out, const char *path, flame_err *err);
+
+/** Read from memory. `data` must outlive the input; `name` names it in errors. */
+FLAME_EXPORT int flame_input_open_mem(flame_input **out, const void *data, size_t len,
+                                      const char *name, flame_err *err);
+
+/** The name used in errors ("<stdin>" for stdin). */
+FLAME_EXPORT const char *flame_input_name(const flame_input *in);
+
+FLAME_EXPORT void flame_input_free(flame_input *in);
+
+/* ---------------------------------------------------------------- Tree */
+
+/** A profile: interned frame names, the table of unique stacks with two weight
+ * columns (column 1 is used only by differential input), and, built on demand, the
+ * node tree the writers walk. Counts are uint64 in units of 10^-scale (see
+ * flame_tree_scale): integer inputs have scale 0; fractional folded counts raise the
+ * scale (at most 9 decimals) and earlier counts are multiplied up exactly, so nothing
+ * is ever rounded silently. Overflow of 64 bits is an error (FLAME_ERANGE). */
+typedef struct flame_tree flame_tree;
+
+FLAME_EXPORT flame_tree *flame_tree_new(void);
+FLAME_EXPORT void flame_tree_free(flame_tree *t);
+
+/** Add one stack. `frames` are root-first when `leaf_first` is 0. Names are copied;
+ * a stack of zero frames is ignored. Weights are in the tree's current scale. */
+FLAME_EXPORT int flame_tree_add(flame_tree *t, const flame_str *frames, size_t n,
+                                int leaf_first, uint64_t w0, uint64_t w1, flame_err *err);
+
+/** Add every stack of `src` to `dst` (names are re-interned; scales are unified). */
+FLAME_EXPORT int flame_tree_merge(flame_tree *dst, const flame_tree *src, flame_err *err);
+
+/** Multiply column `col` of every stack by num/den (rounding down), e.g. weighting. */
+FLAME_EXPORT int flame_tree_scale_column(flame_tree *t, int col, uint64_t num, uint64_t den,
+                                         flame_err *err);
+
+/** Number of unique stacks, sum of a column, decimal scale of the counts. */
+FLAME_EXPORT size_t flame_tree_stack_count(const flame_tree *t);
+FLAME_EXPORT uint64_t flame_tree_total(const flame_tree *t, int col);
+FLAME_EXPORT unsigned flame_tree_scale(const flame_tree *t);
+/** 1 when any stack has a non-zero column 1 or the input was 3-column. */
+FLAME_EXPORT int flame_tree_is_differential(const flame_tree *t);
+
+/** Count name recorded by the parser ("samples", "nanoseconds", "bytes"); may be NULL. */
+FLAME_EXPORT const char *flame_tree_count_name(const flame_tree *t);
+FLAME_EXPORT int flame_tree_set_count_name(flame_tree *t, const char *name);
+
+/* Visit every unique stack (root-first frame names) in unspecified order. Stop early
+ * by returning non-zero from `fn`; that value is returned. */
+typedef int (*flame_stack_fn)(void *ud, const flame_str *frames, size_t n,
+                              uint64_t w0, uint64_t w1);
+FLAME_EXPORT int flame_tree_each_stack(const flame_tree *t, flame_stack_fn fn, void *ud);
+
+/* ---- Nodes: the merged tree (a real tree: a child per distinct name) ----
+ * Node 0 is the synthetic root ("all"); a parent's number is below its children's.
+ * Building is done lazily by the functions below and cached until the stacks change. */
+
+typedef uint32_t flame_node;
+#define FLAME_NODE_NONE UINT32_MAX
+
+typedef enum flame_order {
+	FLAME_ORDER_NAME = 0,  /* children in bytewise order of their names (folded order) */
+	FLAME_ORDER_WEIGHT = 1 /* heaviest child first (column 0 total), ties by name */
+} flame_order;
+
+/** Build (or rebuild) the node tree with children in `order`. */
+FLAME_EXPORT int flame_tree_build(flame_tree *t, flame_order order, flame_err *err);
+FLAME_EXPORT size_t flame_tree_node_count(const flame_tree *t);
+FLAME_EXPORT flame_str flame_node_name(const flame_tree *t, flame_node n);
+FLAME_EXPORT flame_node flame_node_parent(const flame_tree *t, flame_node n);
+FLAME_EXPORT flame_node flame_node_first_child(const flame_tree *t, flame_node n);
+FLAME_EXPORT flame_node flame_node_next_sibling(const flame_tree *t, flame_node n);
+FLAME_EXPORT uint32_t flame_node_depth(const flame_tree *t, flame_node n);
+FLAME_EXPORT uint64_t flame_node_self(const flame_tree *t, flame_node n, int col);
+FLAME_EXPORT uint64_t flame_node_total(const flame_tree *t, flame_node n, int col);
+
+/* ---- Iterator (ENTER/EXIT, as cmark's): every writer is one loop ---- */
+
+typedef enum flame_event {
+	FLAME_EVENT_DONE = 0,
+	FLAME_EVENT_ENTER = 1,
+	FLAME_EVENT_EXIT = 2
+} flame_event;
+
+typedef struct flame_iter {
+	const flame_tree *tree;
+	flame_node node;
+	flame_event ev;
+	int skip;
+} flame_iter;
+
+/** Start at the root of a built tree. Non-recursive: depth is unlimited. */
+FLAME_EXPORT void flame_iter_init(flame_iter *it, const flame_tree *t);
+/** Advance; the current node is `it->node`. Returns FLAME_EVENT_DONE at the end. */
+FLAME_EXPORT flame_event flame_iter_next(flame_iter *it);
+/** Do not descend into the current (just entered) node: its EXIT comes next. */
+FLAME_EXPORT void flame_iter_skip_children(flame_iter *it);
+
+/* ---------------------------------------------------------------- Parsing */
+
+typedef enum flame_format {
+	FLAME_FORMAT_AUTO = 0,
+	FLAME_FORMAT_FOLDED,
+	FLAME_FORMAT_PERF,
+	FLAME_FORMAT_PPROF,
+	FLAME_FORMAT_OFFCPU,
+	FLAME_FORMAT_JFR,
+	FLAME_FORMAT_SVG
+} flame_format;
+
+/** "folded", "perf"... -> format; -1 when unknown. And back. */
+FLAME_EXPORT int flame_format_from_name(const char *name);
+FLAME_EXPORT const char *flame_format_name(flame_format f);
+
+/* perf flags (stackcollapse-perf.pl's options, and ours) */
+#define FLAME_PERF_PID 0x01            /* comm-PID as root */
+#define FLAME_PERF_TID 0x02            /* comm-PID/TID as root */
+#define FLAME_PERF_KERNEL 0x04         /* _[k] on kernel frames */
+#define FLAME_PERF_JIT 0x08            /* _[j] on JIT frames */
+#define FLAME_PERF_ADDRS 0x10          /* [dso <addr>] for unknown symbols */
+#define FLAME_PERF_KEEP_TEMPLATES 0x20 /* cut args at the first '(' outside <> {} [] */
+
+typedef struct flame_parse_opts {
+	flame_format format;
+	/* perf */
+	unsigned perf_flags;
+	const char *event_filter;  /* NULL: the first event seen */
+	int has_time_range;        /* --time START,END (seconds, inclusive) */
+	double time_start, time_end;
+	unsigned threads;          /* worker threads; 0 = number of cores */
+	/* warnings (skipped lines); NULL = silent */
+	flame_warn_fn warn;
+	void *warn_ud;
+} flame_parse_opts;
+
+#define FLAME_PARSE_OPTS_INIT {FLAME_FORMAT_AUTO, 0, NULL, 0, 0.0, 0.0, 0, NULL, NULL}
+
+/** Parse all of `in` and add its stacks to `t`. Frame names are interned into `t`;
+ * `in` may be freed afterwards. With FLAME_FORMAT_AUTO the format is told from the
+ * content (after gzip is undone); FLAME_EFORMAT when nothing fits. */
+FLAME_EXPORT int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *o,
+                             flame_err *err);
+
+/** Tell the format of the start of an input. Returns a flame_format, or
+ * FLAME_FORMAT_AUTO when nothing fits. */
+FLAME_EXPORT flame_format flame_detect(const void *buf, size_t len);
+
+/* ---------------------------------------------------------------- Transforms */
+
+/** Keep stacks in which some frame matches `include` (pcre2; NULL: all), then drop
+ * stacks in which some frame matches `exclude` (NULL: none). Each distinct name is
+ * matched once. FLAME_EUSAGE with the pcre2 message for an invalid pattern. */
+FLAME_EXPORT int flame_filter_stacks(flame_tree *t, const char *include, const char *exclude,
+                                     flame_err *err);
+
+/** Drop the frames between the root (kept: the process name) and the leaf-most frame
+ * whose name equals one of `symbols`, so the stack starts at that frame. */
+FLAME_EXPORT int flame_skip_after(flame_tree *t, const char *const *symbols, size_t n,
+                                  flame_err *err);
+
+/* ---------------------------------------------------------------- Output */
+
+/** A buffered output: stdout, or a file written atomically (a temp file renamed over
+ * `path` on commit, removed on abort), so an error never leaves a half-written file. */
+typedef struct flame_output flame_output;
+
+/** `path` NULL or "-": stdout. */
+FLAME_EXPORT int flame_output_open(flame_output **out, const char *path, flame_err *err);
+FLAME_EXPORT int flame_output_write(flame_output *o, const void *data, size_t len,
+                                    flame_err *err);
+/** Flush, fsync-free close and rename into place. Frees `o`. */
+FLAME_EXPORT int flame_output_commit(flame_output *o, flame_err *err);
+/** Remove the temp file (if any) and free `o`. */
+FLAME_EXPORT void flame_output_abort(flame_output *o);
+/** The temp file's path (NULL for stdout), for a signal handler to unlink. */
+FLAME_EXPORT const char *flame_output_temp_path(const flame_output *o);
+
+/* ---------------------------------------------------------------- Writers */
+
+/** Write folded stacks, one line per unique stack, lines in bytewise order of the
+ * stack text (stackcollapse-perf.pl's order). 3-column `stack before after` when the
+ * tree is differential. Counts are printed in the tree's scale. */
+FLAME_EXPORT int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
