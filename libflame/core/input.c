@@ -1,0 +1,335 @@
+/* Inputs: a file, stdin or memory, read in chunks; gzip is detected by its magic bytes
+ * and inflated with zlib as it streams (multi-member files too), so every format can be
+ * gzipped and nothing is ever mapped or read whole unless a parser asks to. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "err.h"
+#include "input.h"
+
+enum { RAW_CAP = 256 * 1024 };
+
+struct flame_input {
+	char name[256];
+	int fd, own_fd;
+	const unsigned char *mem;
+	size_t mem_len, mem_pos;
+	unsigned char *raw;         /* compressed (or plain) bytes */
+	size_t raw_start, raw_end;
+	int raw_eof;
+	uint64_t raw_offset;        /* raw bytes consumed before raw[raw_start] */
+	int sniffed, gz, gz_end;    /* gz_end: the last member ended cleanly */
+	z_stream zs;
+	int zs_init;
+	char *peek;                 /* decompressed bytes peeked but not yet read */
+	size_t peek_len, peek_pos;
+	uint64_t offset;            /* decompressed bytes handed out */
+};
+
+static void set_name(flame_input *in, const char *name)
+{
+	size_t n = strlen(name);
+	if (n >= sizeof in->name)
+		n = sizeof in->name - 1;
+	memcpy(in->name, name, n);
+	in->name[n] = '\0';
+}
+
+static flame_input *input_alloc(const char *name)
+{
+	flame_input *in = calloc(1, sizeof *in);
+	if (!in)
+		return NULL;
+	in->raw = malloc(RAW_CAP);
+	if (!in->raw) {
+		free(in);
+		return NULL;
+	}
+	in->fd = -1;
+	set_name(in, name);
+	return in;
+}
+
+int flame_input_open(flame_input **out, const char *path, flame_err *err)
+{
+	*out = NULL;
+	int is_stdin = !path || strcmp(path, "-") == 0;
+	const char *name = is_stdin ? "<stdin>" : path;
+	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET, "cannot open: %s",
+		                  strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (!is_stdin)
+			close(fd);
+		return flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET, "is a directory");
+	}
+	flame_input *in = input_alloc(name);
+	if (!in) {
+		if (!is_stdin)
+			close(fd);
+		return flame__err_nomem(err);
+	}
+	in->fd = fd;
+	in->own_fd = !is_stdin;
+	*out = in;
+	return 0;
+}
+
+int flame_input_open_mem(flame_input **out, const void *data, size_t len, const char *name,
+                         flame_err *err)
+{
+	flame_input *in = input_alloc(name ? name : "<memory>");
+	if (!in)
+		return flame__err_nomem(err);
+	in->mem = data;
+	in->mem_len = len;
+	*out = in;
+	return 0;
+}
+
+const char *flame_input_name(const flame_input *in) { return in->name; }
+
+void flame_input_free(flame_input *in)
+{
+	if (!in)
+		return;
+	if (in->own_fd)
+		close(in->fd);
+	if (in->zs_init)
+		inflateEnd(&in->zs);
+	free(in->raw);
+	free(in->peek);
+	free(in);
+}
+
+/* Refill raw[] (keeping unconsumed bytes). Returns bytes added, 0 at EOF, <0 error. */
+static long raw_fill(flame_input *in, flame_err *err)
+{
+	if (in->raw_eof)
+		return 0;
+	if (in->raw_start > 0) {
+		memmove(in->raw, in->raw + in->raw_start, in->raw_end - in->raw_start);
+		in->raw_end -= in->raw_start;
+		in->raw_offset += in->raw_start;
+		in->raw_start = 0;
+	}
+	size_t room = RAW_CAP - in->raw_end;
+	if (room == 0)
+		return 0;
+	if (in->mem) {
+		size_t n = in->mem_len - in->mem_pos;
+		if (n > room)
+			n = room;
+		memcpy(in->raw + in->raw_end, in->mem + in->mem_pos, n);
+		in->mem_pos += n;
+		in->raw_end += n;
+		if (n == 0)
+			in->raw_eof = 1;
+		return (long)n;
+	}
+	for (;;) {
+		ssize_t n = read(in->fd, in->raw + in->raw_end, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return flame__err(err, FLAME_EIO, in->name, 0, in->raw_offset + in->raw_end,
+			                  "read error: %s", strerror(errno));
+		if (n == 0)
+			in->raw_eof = 1;
+		in->raw_end += (size_t)n;
+		return (long)n;
+	}
+}
+
+static int sniff(flame_input *in, flame_err *err)
+{
+	in->sniffed = 1;
+	while (in->raw_end - in->raw_start < 2 && !in->raw_eof) {
+		long r = raw_fill(in, err);
+		if (r < 0)
+			return (int)r;
+	}
+	if (in->raw_end - in->raw_start >= 2 && in->raw[in->raw_start] == 0x1f &&
+	    in->raw[in->raw_start + 1] == 0x8b) {
+		in->gz = 1;
+		memset(&in->zs, 0, sizeof in->zs);
+		if (inflateInit2(&in->zs, 16 + MAX_WBITS) != Z_OK)
+			return flame__err_nomem(err);
+		in->zs_init = 1;
+	}
+	return 0;
+}
+
+static long gz_read(flame_input *in, unsigned char *buf, size_t cap, flame_err *err)
+{
+	size_t got = 0;
+	while (got < cap) {
+		if (in->raw_start == in->raw_end) {
+			long r = raw_fill(in, err);
+			if (r < 0)
+				return r;
+			if (r == 0) {
+				if (in->gz_end)
+					break; /* clean end after a complete member */
+				return flame__err(err, FLAME_EDATA, in->name, 0, in->raw_offset + in->raw_end,
+				                  "truncated gzip data (unexpected end of file)");
+			}
+		}
+		if (in->gz_end) {
+			/* another member follows (pprof and gzip allow concatenation) */
+			inflateReset(&in->zs);
+			in->gz_end = 0;
+		}
+		in->zs.next_in = in->raw + in->raw_start;
+		in->zs.avail_in = (uInt)(in->raw_end - in->raw_start);
+		in->zs.next_out = buf + got;
+		in->zs.avail_out = (uInt)(cap - got);
+		int zr = inflate(&in->zs, Z_NO_FLUSH);
+		size_t used = (in->raw_end - in->raw_start) - in->zs.avail_in;
+		in->raw_start += used;
+		got = cap - in->zs.avail_out;
+		if (zr == Z_STREAM_END) {
+			in->gz_end = 1;
+			continue;
+		}
+		if (zr == Z_OK || zr == Z_BUF_ERROR)
+			continue;
+		if (zr == Z_MEM_ERROR)
+			return flame__err_nomem(err);
+		return flame__err(err, FLAME_EDATA, in->name, 0, in->raw_offset + in->raw_start,
+		                  "corrupt gzip data: %s", in->zs.msg ? in->zs.msg : "inflate failed");
+	}
+	return (long)got;
+}
+
+static long raw_read(flame_input *in, flame_input *unused, unsigned char *buf, size_t cap,
+                     flame_err *err)
+{
+	(void)unused;
+	size_t got = 0;
+	while (got < cap) {
+		if (in->raw_start == in->raw_end) {
+			/* large reads go straight to the caller's buffer */
+			if (!in->mem && cap - got >= RAW_CAP && !in->raw_eof) {
+				ssize_t n;
+				do
+					n = read(in->fd, buf + got, cap - got);
+				while (n < 0 && errno == EINTR);
+				if (n < 0)
+					return flame__err(err, FLAME_EIO, in->name, 0, in->raw_offset,
+					                  "read error: %s", strerror(errno));
+				if (n == 0) {
+					in->raw_eof = 1;
+					break;
+				}
+				in->raw_offset += (size_t)n;
+				got += (size_t)n;
+				continue;
+			}
+			long r = raw_fill(in, err);
+			if (r < 0)
+				return r;
+			if (r == 0)
+				break;
+		}
+		size_t n = in->raw_end - in->raw_start;
+		if (n > cap - got)
+			n = cap - got;
+		memcpy(buf + got, in->raw + in->raw_start, n);
+		in->raw_start += n;
+		got += n;
+	}
+	return (long)got;
+}
+
+static long read_decoded(flame_input *in, void *buf, size_t cap, flame_err *err)
+{
+	if (!in->sniffed) {
+		int rc = sniff(in, err);
+		if (rc)
+			return rc;
+	}
+	return in->gz ? gz_read(in, buf, cap, err) : raw_read(in, NULL, buf, cap, err);
+}
+
+long flame__input_read(flame_input *in, void *buf, size_t cap, flame_err *err)
+{
+	size_t got = 0;
+	if (in->peek_pos < in->peek_len) {
+		size_t n = in->peek_len - in->peek_pos;
+		if (n > cap)
+			n = cap;
+		memcpy(buf, in->peek + in->peek_pos, n);
+		in->peek_pos += n;
+		got = n;
+		if (got == cap) {
+			in->offset += got;
+			return (long)got;
+		}
+	}
+	long r = read_decoded(in, (char *)buf + got, cap - got, err);
+	if (r < 0)
+		return r;
+	got += (size_t)r;
+	in->offset += got;
+	return (long)got;
+}
+
+long flame__input_peek(flame_input *in, const char **data, size_t cap, flame_err *err)
+{
+	if (!in->peek) {
+		in->peek = malloc(cap ? cap : 1);
+		if (!in->peek)
+			return flame__err_nomem(err);
+		long r = read_decoded(in, in->peek, cap, err);
+		if (r < 0)
+			return r;
+		in->peek_len = (size_t)r;
+		in->peek_pos = 0;
+	}
+	*data = in->peek + in->peek_pos;
+	return (long)(in->peek_len - in->peek_pos);
+}
+
+int flame__input_slurp(flame_input *in, char **data, size_t *len, size_t limit, flame_err *err)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	if (!buf)
+		return flame__err_nomem(err);
+	for (;;) {
+		if (n == cap) {
+			if (cap >= limit) {
+				free(buf);
+				return flame__err(err, FLAME_ERANGE, in->name, 0, n,
+				                  "input larger than %zu bytes", limit);
+			}
+			cap = cap * 2 > limit ? limit : cap * 2;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				return flame__err_nomem(err);
+			}
+			buf = nb;
+		}
+		long r = flame__input_read(in, buf + n, cap - n, err);
+		if (r < 0) {
+			free(buf);
+			return (int)r;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+uint64_t flame__input_offset(const flame_input *in) { return in->offset; }

@@ -1,0 +1,20 @@
+/* Internal view of flame_input: a pull reader of decompressed bytes. */
+#ifndef FLAME_CORE_INPUT_H
+#define FLAME_CORE_INPUT_H
+#include "../flame.h"
+
+/** Read up to `cap` decompressed bytes into `buf`. Returns bytes read (0 at end), or a
+ * negative flame_status with `err` naming the input and byte offset. */
+long flame__input_read(flame_input *in, void *buf, size_t cap, flame_err *err);
+
+/** The first bytes of the (decompressed) input, without consuming them, for format
+ * detection: fills up to `cap` bytes; returns the count or a negative status. */
+long flame__input_peek(flame_input *in, const char **data, size_t cap, flame_err *err);
+
+/** Read the whole decompressed input into a malloc'd buffer (for binary formats),
+ * refusing more than `limit` bytes. Caller frees *data. */
+int flame__input_slurp(flame_input *in, char **data, size_t *len, size_t limit, flame_err *err);
+
+/** Decompressed bytes delivered so far (for error offsets). */
+uint64_t flame__input_offset(const flame_input *in);
+#endif

@@ -1,0 +1,106 @@
+/* The stack table: aggregate samples by their whole id sequence (one hash lookup per
+ * sample) before any tree is built. Stacks keep the order of first appearance. */
+#include <stdlib.h>
+#include <string.h>
+#include "../flame.h"
+#include "hash.h"
+#include "stacks.h"
+
+void flame__stacks_init(flame__stacks *s)
+{
+	memset(s, 0, sizeof *s);
+	flame__arena_init(&s->arena);
+}
+
+void flame__stacks_free(flame__stacks *s)
+{
+	flame__arena_free(&s->arena);
+	free(s->v);
+	free(s->slots);
+	memset(s, 0, sizeof *s);
+}
+
+uint64_t flame__stacks_hash(const uint32_t *ids, size_t n)
+{
+	return flame__hash_bytes(ids, n * sizeof *ids);
+}
+
+static int grow_slots(flame__stacks *s)
+{
+	size_t nslots = s->slots ? (s->mask + 1) * 2 : 1024;
+	if (nslots > UINT32_MAX)
+		return FLAME_ENOMEM;
+	uint32_t *slots = calloc(nslots, sizeof *slots);
+	if (!slots)
+		return FLAME_ENOMEM;
+	size_t mask = nslots - 1;
+	for (size_t k = 0; k < s->count; k++) {
+		size_t i = s->v[k].hash32 & mask;
+		while (slots[i])
+			i = (i + 1) & mask;
+		slots[i] = (uint32_t)(k + 1);
+	}
+	free(s->slots);
+	s->slots = slots;
+	s->mask = mask;
+	return 0;
+}
+
+static int add_weights(flame__stacks *s, flame__stack *st, uint64_t w0, uint64_t w1)
+{
+	if (st->w[0] + w0 < w0 || st->w[1] + w1 < w1 || s->total[0] + w0 < w0 ||
+	    s->total[1] + w1 < w1)
+		return FLAME_ERANGE;
+	st->w[0] += w0;
+	st->w[1] += w1;
+	s->total[0] += w0;
+	s->total[1] += w1;
+	return 0;
+}
+
+int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
+                             uint64_t w0, uint64_t w1)
+{
+	if (n > UINT32_MAX)
+		return FLAME_ERANGE;
+	if (!s->slots || (s->count + 1) * 2 > s->mask + 1) {
+		int rc = grow_slots(s);
+		if (rc)
+			return rc;
+	}
+	uint32_t h = (uint32_t)hash;
+	size_t i = h & s->mask;
+	for (;; i = (i + 1) & s->mask) {
+		uint32_t k = s->slots[i];
+		if (!k)
+			break;
+		flame__stack *st = &s->v[k - 1];
+		if (st->hash32 == h && st->depth == n && memcmp(st->ids, ids, n * sizeof *ids) == 0)
+			return add_weights(s, st, w0, w1);
+	}
+	if (s->count == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 1024;
+		flame__stack *v = realloc(s->v, cap * sizeof *v);
+		if (!v)
+			return FLAME_ENOMEM;
+		s->v = v;
+		s->cap = cap;
+	}
+	uint32_t *copy = flame__arena_alloc(&s->arena, n * sizeof *ids);
+	if (!copy && n)
+		return FLAME_ENOMEM;
+	if (n)
+		memcpy(copy, ids, n * sizeof *ids);
+	flame__stack *st = &s->v[s->count];
+	*st = (flame__stack){copy, (uint32_t)n, h, {0, 0}};
+	int rc = add_weights(s, st, w0, w1);
+	if (rc)
+		return rc;
+	s->slots[i] = (uint32_t)(++s->count);
+	return 0;
+}
+
+int flame__stacks_add(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1)
+{
+	return flame__stacks_add_hashed(s, ids, n, flame__stacks_hash(ids, n), w0, w1);
+}

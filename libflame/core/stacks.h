@@ -1,0 +1,35 @@
+/* The stack table: unique stacks (root-first sequences of name ids) with two weight
+ * columns, found by hashing the id sequence. Parsers aggregate here (one lookup per
+ * sample); the node tree is built from it only when a writer needs one. */
+#ifndef FLAME_CORE_STACKS_H
+#define FLAME_CORE_STACKS_H
+#include <stddef.h>
+#include <stdint.h>
+#include "arena.h"
+
+typedef struct flame__stack {
+	const uint32_t *ids; /* root-first, in the table's arena */
+	uint32_t depth;
+	uint32_t hash32;
+	uint64_t w[2];
+} flame__stack;
+
+typedef struct flame__stacks {
+	flame__arena arena;
+	flame__stack *v;
+	size_t count, cap;
+	uint32_t *slots; /* index+1, 0 = empty */
+	size_t mask;
+	uint64_t total[2];
+} flame__stacks;
+
+void flame__stacks_init(flame__stacks *s);
+void flame__stacks_free(flame__stacks *s);
+/** Hash of an id sequence, as used by the table. */
+uint64_t flame__stacks_hash(const uint32_t *ids, size_t n);
+/** Add weights to the stack `ids[0..n)` (root-first), creating it if new.
+ * Returns 0, FLAME_ENOMEM, or FLAME_ERANGE when a count or total would overflow. */
+int flame__stacks_add(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1);
+int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t h,
+                             uint64_t w0, uint64_t w1);
+#endif

@@ -1,0 +1,475 @@
+/* flame_tree: the stack table parsers fill, and the node tree built from it on demand.
+ * Building sorts the unique stacks frame by frame (by name rank, so a shorter stack
+ * sorts before its extensions, as if ';' sorted below every byte); one linear pass then
+ * opens only the frames beyond the common prefix with the previous stack. */
+#include <stdlib.h>
+#include <string.h>
+#include "err.h"
+#include "tree.h"
+
+flame_tree *flame_tree_new(void)
+{
+	flame_tree *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	flame__intern_init(&t->names);
+	flame__stacks_init(&t->stacks);
+	t->root_name = flame__intern_put(&t->names, "all", 3);
+	if (t->root_name == FLAME__ID_NONE) {
+		flame_tree_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void flame_tree_free(flame_tree *t)
+{
+	if (!t)
+		return;
+	flame__intern_free(&t->names);
+	flame__stacks_free(&t->stacks);
+	free(t->nodes);
+	free(t->scratch);
+	free(t);
+}
+
+static int status_err(flame_err *err, int rc)
+{
+	if (rc == FLAME_ENOMEM)
+		return flame__err_nomem(err);
+	if (rc == FLAME_ERANGE)
+		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET, "a count overflows 64 bits");
+	return rc;
+}
+
+static uint32_t *scratch_ids(flame_tree *t, size_t n)
+{
+	if (n > t->scratch_cap) {
+		size_t cap = n < 256 ? 256 : n;
+		uint32_t *p = realloc(t->scratch, cap * sizeof *p);
+		if (!p)
+			return NULL;
+		t->scratch = p;
+		t->scratch_cap = cap;
+	}
+	return t->scratch;
+}
+
+int flame__tree_add_ids(flame_tree *t, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1,
+                        flame_err *err)
+{
+	t->nodes_valid = 0;
+	int rc = flame__stacks_add(&t->stacks, ids, n, w0, w1);
+	return rc ? status_err(err, rc) : 0;
+}
+
+int flame_tree_add(flame_tree *t, const flame_str *frames, size_t n, int leaf_first, uint64_t w0,
+                   uint64_t w1, flame_err *err)
+{
+	if (n == 0)
+		return 0;
+	uint32_t *ids = scratch_ids(t, n);
+	if (!ids)
+		return flame__err_nomem(err);
+	for (size_t i = 0; i < n; i++) {
+		const flame_str *f = &frames[leaf_first ? n - 1 - i : i];
+		ids[i] = flame__intern_put(&t->names, f->ptr, f->len);
+		if (ids[i] == FLAME__ID_NONE)
+			return flame__err_nomem(err);
+	}
+	return flame__tree_add_ids(t, ids, n, w0, w1, err);
+}
+
+static const uint64_t pow10_tab[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+                                     1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
+
+static int mul_all(flame__stacks *s, uint64_t m)
+{
+	/* check first, so a failure leaves the table untouched */
+	for (int c = 0; c < 2; c++)
+		if (s->total[c] && s->total[c] > UINT64_MAX / m)
+			return FLAME_ERANGE;
+	for (size_t k = 0; k < s->count; k++) {
+		s->v[k].w[0] *= m;
+		s->v[k].w[1] *= m;
+	}
+	s->total[0] *= m;
+	s->total[1] *= m;
+	return 0;
+}
+
+int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err)
+{
+	if (scale <= t->scale)
+		return 0;
+	if (scale > 9)
+		return flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET,
+		                  "more than 9 decimal places in a count");
+	int rc = mul_all(&t->stacks, pow10_tab[scale - t->scale]);
+	if (rc)
+		return status_err(err, rc);
+	t->scale = scale;
+	t->nodes_valid = 0;
+	return 0;
+}
+
+int flame_tree_merge(flame_tree *dst, const flame_tree *src, flame_err *err)
+{
+	int rc = flame__tree_rescale(dst, src->scale, err);
+	if (rc)
+		return rc;
+	uint64_t m = pow10_tab[dst->scale - src->scale];
+	uint32_t *map = malloc((size_t)src->names.count * sizeof *map);
+	if (!map && src->names.count)
+		return flame__err_nomem(err);
+	for (uint32_t i = 0; i < src->names.count; i++)
+		map[i] = FLAME__ID_NONE;
+	size_t maxd = 0;
+	for (size_t k = 0; k < src->stacks.count; k++)
+		if (src->stacks.v[k].depth > maxd)
+			maxd = src->stacks.v[k].depth;
+	uint32_t *ids = scratch_ids(dst, maxd ? maxd : 1);
+	if (!ids) {
+		free(map);
+		return flame__err_nomem(err);
+	}
+	for (size_t k = 0; k < src->stacks.count && !rc; k++) {
+		const flame__stack *st = &src->stacks.v[k];
+		for (uint32_t i = 0; i < st->depth; i++) {
+			uint32_t id = st->ids[i];
+			if (map[id] == FLAME__ID_NONE) {
+				const flame__name *nm = flame__intern_get(&src->names, id);
+				map[id] = flame__intern_put(&dst->names, nm->ptr, nm->len);
+				if (map[id] == FLAME__ID_NONE) {
+					rc = flame__err_nomem(err);
+					break;
+				}
+			}
+			ids[i] = map[id];
+		}
+		if (rc)
+			break;
+		uint64_t w0 = st->w[0], w1 = st->w[1];
+		if (m > 1 && ((w0 && w0 > UINT64_MAX / m) || (w1 && w1 > UINT64_MAX / m))) {
+			rc = status_err(err, FLAME_ERANGE);
+			break;
+		}
+		rc = flame__tree_add_ids(dst, ids, st->depth, w0 * m, w1 * m, err);
+	}
+	if (src->differential)
+		dst->differential = 1;
+	if (!dst->count_name[0] && src->count_name[0])
+		memcpy(dst->count_name, src->count_name, sizeof dst->count_name);
+	free(map);
+	return rc;
+}
+
+int flame_tree_scale_column(flame_tree *t, int col, uint64_t num, uint64_t den, flame_err *err)
+{
+	if (den == 0 || col < 0 || col > 1)
+		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET, "invalid scale factor");
+	uint64_t total = 0;
+	for (size_t k = 0; k < t->stacks.count; k++) {
+		unsigned __int128 v = (unsigned __int128)t->stacks.v[k].w[col] * num / den;
+		if (v > UINT64_MAX || total + (uint64_t)v < total)
+			return status_err(err, FLAME_ERANGE);
+		total += (uint64_t)v;
+	}
+	for (size_t k = 0; k < t->stacks.count; k++)
+		t->stacks.v[k].w[col] =
+		    (uint64_t)((unsigned __int128)t->stacks.v[k].w[col] * num / den);
+	t->stacks.total[col] = total;
+	t->nodes_valid = 0;
+	return 0;
+}
+
+void flame__tree_replace_stacks(flame_tree *t, flame__stacks *fresh)
+{
+	flame__stacks_free(&t->stacks);
+	t->stacks = *fresh;
+	memset(fresh, 0, sizeof *fresh);
+	t->nodes_valid = 0;
+}
+
+size_t flame_tree_stack_count(const flame_tree *t) { return t->stacks.count; }
+uint64_t flame_tree_total(const flame_tree *t, int col)
+{
+	return (col == 0 || col == 1) ? t->stacks.total[col] : 0;
+}
+unsigned flame_tree_scale(const flame_tree *t) { return t->scale; }
+int flame_tree_is_differential(const flame_tree *t)
+{
+	return t->differential || t->stacks.total[1] != 0;
+}
+
+const char *flame_tree_count_name(const flame_tree *t)
+{
+	return t->count_name[0] ? t->count_name : NULL;
+}
+
+int flame_tree_set_count_name(flame_tree *t, const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	if (n >= sizeof t->count_name)
+		return FLAME_EUSAGE;
+	memcpy(t->count_name, name ? name : "", n);
+	t->count_name[n] = '\0';
+	return 0;
+}
+
+int flame_tree_each_stack(const flame_tree *t, flame_stack_fn fn, void *ud)
+{
+	size_t maxd = 1;
+	for (size_t k = 0; k < t->stacks.count; k++)
+		if (t->stacks.v[k].depth > maxd)
+			maxd = t->stacks.v[k].depth;
+	flame_str *fr = malloc(maxd * sizeof *fr);
+	if (!fr)
+		return FLAME_ENOMEM;
+	int rc = 0;
+	for (size_t k = 0; k < t->stacks.count && !rc; k++) {
+		const flame__stack *st = &t->stacks.v[k];
+		for (uint32_t i = 0; i < st->depth; i++) {
+			const flame__name *nm = flame__intern_get(&t->names, st->ids[i]);
+			fr[i] = (flame_str){nm->ptr, nm->len};
+		}
+		rc = fn(ud, fr, st->depth, st->w[0], st->w[1]);
+	}
+	free(fr);
+	return rc;
+}
+
+/* ---- name ranks and stack ordering (shared with the folded writer) */
+
+static int cmp_names(const void *a, const void *b, void *ud)
+{
+	const flame__intern *in = ud;
+	const flame__name *x = flame__intern_get(in, *(const uint32_t *)a);
+	const flame__name *y = flame__intern_get(in, *(const uint32_t *)b);
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->ptr, y->ptr, n);
+	if (c)
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+uint32_t *flame__tree_name_ranks(const flame_tree *t)
+{
+	uint32_t n = t->names.count;
+	uint32_t *order = malloc((size_t)n * sizeof *order);
+	uint32_t *rank = malloc((size_t)n * sizeof *rank);
+	if (!order || !rank) {
+		free(order);
+		free(rank);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof *order, cmp_names, (void *)&t->names);
+	for (uint32_t i = 0; i < n; i++)
+		rank[order[i]] = i;
+	free(order);
+	return rank;
+}
+
+struct rank_ctx {
+	const flame__stack *v;
+	const uint32_t *rank;
+};
+
+static int cmp_stacks_by_rank(const void *a, const void *b, void *ud)
+{
+	const struct rank_ctx *c = ud;
+	const flame__stack *x = &c->v[*(const uint32_t *)a], *y = &c->v[*(const uint32_t *)b];
+	uint32_t n = x->depth < y->depth ? x->depth : y->depth;
+	for (uint32_t i = 0; i < n; i++) {
+		if (x->ids[i] != y->ids[i]) {
+			uint32_t rx = c->rank[x->ids[i]], ry = c->rank[y->ids[i]];
+			return rx < ry ? -1 : 1;
+		}
+	}
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+uint32_t *flame__tree_sorted_stacks(const flame_tree *t, const uint32_t *rank)
+{
+	size_t n = t->stacks.count;
+	uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
+	if (!idx)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	struct rank_ctx c = {t->stacks.v, rank};
+	qsort_r(idx, n, sizeof *idx, cmp_stacks_by_rank, &c);
+	return idx;
+}
+
+/* ---- node tree */
+
+static uint32_t new_node(flame_tree *t, uint32_t name, uint32_t parent, uint32_t depth)
+{
+	if (t->node_count == t->node_cap) {
+		size_t cap = t->node_cap ? t->node_cap * 2 : 1024;
+		if (cap >= UINT32_MAX)
+			return FLAME_NODE_NONE;
+		flame__node *v = realloc(t->nodes, cap * sizeof *v);
+		if (!v)
+			return FLAME_NODE_NONE;
+		t->nodes = v;
+		t->node_cap = cap;
+	}
+	uint32_t id = (uint32_t)t->node_count++;
+	t->nodes[id] = (flame__node){name, parent, FLAME_NODE_NONE, FLAME_NODE_NONE, depth,
+	                             {0, 0}, {0, 0}};
+	return id;
+}
+
+struct weight_ctx {
+	const flame__node *nodes;
+	const uint32_t *rank;
+};
+
+static int cmp_by_weight(const void *a, const void *b, void *ud)
+{
+	const struct weight_ctx *c = ud;
+	const flame__node *x = &c->nodes[*(const uint32_t *)a], *y = &c->nodes[*(const uint32_t *)b];
+	if (x->total[0] != y->total[0])
+		return x->total[0] > y->total[0] ? -1 : 1;
+	return c->rank[x->name] < c->rank[y->name] ? -1 : 1;
+}
+
+static int sort_children_by_weight(flame_tree *t, const uint32_t *rank)
+{
+	uint32_t *kids = NULL;
+	size_t cap = 0;
+	struct weight_ctx c = {t->nodes, rank};
+	for (size_t p = 0; p < t->node_count; p++) {
+		size_t n = 0;
+		for (uint32_t k = t->nodes[p].first_child; k != FLAME_NODE_NONE;
+		     k = t->nodes[k].next_sibling) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 64;
+				uint32_t *v = realloc(kids, cap * sizeof *v);
+				if (!v) {
+					free(kids);
+					return FLAME_ENOMEM;
+				}
+				kids = v;
+			}
+			kids[n++] = k;
+		}
+		if (n < 2)
+			continue;
+		qsort_r(kids, n, sizeof *kids, cmp_by_weight, &c);
+		t->nodes[p].first_child = kids[0];
+		for (size_t i = 0; i + 1 < n; i++)
+			t->nodes[kids[i]].next_sibling = kids[i + 1];
+		t->nodes[kids[n - 1]].next_sibling = FLAME_NODE_NONE;
+	}
+	free(kids);
+	return 0;
+}
+
+int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
+{
+	if (t->nodes_valid && t->order == order)
+		return 0;
+	int rc = 0;
+	uint32_t *rank = flame__tree_name_ranks(t);
+	uint32_t *idx = rank ? flame__tree_sorted_stacks(t, rank) : NULL;
+	uint32_t *path = NULL, *last = NULL;
+	size_t maxd = 0;
+	for (size_t k = 0; k < t->stacks.count; k++)
+		if (t->stacks.v[k].depth > maxd)
+			maxd = t->stacks.v[k].depth;
+	path = malloc((maxd + 1) * sizeof *path);
+	last = malloc((maxd + 1) * sizeof *last);
+	if (!rank || !idx || !path || !last) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	t->node_count = 0;
+	path[0] = new_node(t, t->root_name, FLAME_NODE_NONE, 0);
+	if (path[0] == FLAME_NODE_NONE) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	last[0] = FLAME_NODE_NONE;
+	const flame__stack *prev = NULL;
+	for (size_t s = 0; s < t->stacks.count; s++) {
+		const flame__stack *st = &t->stacks.v[idx[s]];
+		uint32_t cp = 0;
+		if (prev) {
+			uint32_t n = prev->depth < st->depth ? prev->depth : st->depth;
+			while (cp < n && prev->ids[cp] == st->ids[cp])
+				cp++;
+		}
+		for (uint32_t d = cp; d < st->depth; d++) {
+			uint32_t parent = path[d];
+			uint32_t nd = new_node(t, st->ids[d], parent, d + 1);
+			if (nd == FLAME_NODE_NONE) {
+				rc = flame__err_nomem(err);
+				goto done;
+			}
+			if (last[d] == FLAME_NODE_NONE)
+				t->nodes[parent].first_child = nd;
+			else
+				t->nodes[last[d]].next_sibling = nd;
+			last[d] = nd;
+			path[d + 1] = nd;
+			last[d + 1] = FLAME_NODE_NONE;
+		}
+		flame__node *leaf = &t->nodes[path[st->depth]];
+		leaf->self[0] += st->w[0];
+		leaf->self[1] += st->w[1];
+		prev = st;
+	}
+	/* nodes were created parent-first: a reverse sweep sums totals bottom-up */
+	for (size_t i = t->node_count; i-- > 0;) {
+		flame__node *nd = &t->nodes[i];
+		nd->total[0] += nd->self[0];
+		nd->total[1] += nd->self[1];
+		if (nd->parent != FLAME_NODE_NONE) {
+			t->nodes[nd->parent].total[0] += nd->total[0];
+			t->nodes[nd->parent].total[1] += nd->total[1];
+		}
+	}
+	if (order == FLAME_ORDER_WEIGHT && sort_children_by_weight(t, rank)) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	t->order = order;
+	t->nodes_valid = 1;
+done:
+	free(rank);
+	free(idx);
+	free(path);
+	free(last);
+	return rc;
+}
+
+size_t flame_tree_node_count(const flame_tree *t) { return t->nodes_valid ? t->node_count : 0; }
+
+flame_str flame_node_name(const flame_tree *t, flame_node n)
+{
+	const flame__name *nm = flame__intern_get(&t->names, t->nodes[n].name);
+	return (flame_str){nm->ptr, nm->len};
+}
+flame_node flame_node_parent(const flame_tree *t, flame_node n) { return t->nodes[n].parent; }
+flame_node flame_node_first_child(const flame_tree *t, flame_node n)
+{
+	return t->nodes[n].first_child;
+}
+flame_node flame_node_next_sibling(const flame_tree *t, flame_node n)
+{
+	return t->nodes[n].next_sibling;
+}
+uint32_t flame_node_depth(const flame_tree *t, flame_node n) { return t->nodes[n].depth; }
+uint64_t flame_node_self(const flame_tree *t, flame_node n, int col)
+{
+	return t->nodes[n].self[col & 1];
+}
+uint64_t flame_node_total(const flame_tree *t, flame_node n, int col)
+{
+	return t->nodes[n].total[col & 1];
+}
