@@ -1,0 +1,234 @@
+/* Folded stacks reader (FlameGraph's collapsed format).
+ *
+ * Example input:                       Example stacks:
+ *   main;work;hot 12                     [main, work, hot] x 12
+ *   main;work 3.5                        [main, work]      x 3.5   (fractional)
+ *   main;a;b 5 9                         [main, a, b]      before 5, after 9
+ *
+ * Grammar (as flamegraph.pl reads it): `stack WS count`, where count is the text after
+ * the last run of whitespace, `\d+(\.\d*)?`; if the stack part itself ends in
+ * `WS count`, the line is differential: `stack before after` (column 0 = before,
+ * column 1 = after). Frames are split on ';' and may contain spaces.
+ * Fractional counts are kept exactly: the tree's decimal scale rises to the most
+ * decimals seen (at most 9; more is an error, never a silent rounding).
+ * Consecutive lines usually share a prefix (sorted input), so frames up to the last
+ * ';' of the common prefix reuse the previous line's ids instead of being hashed. */
+#include <stdlib.h>
+#include <string.h>
+#include "parser.h"
+
+typedef struct count {
+	uint64_t mant;
+	unsigned dec;
+} count;
+
+/* Parse `\d+(\.\d*)?` exactly; 0 ok, -1 not a count, -2 overflow / too many decimals. */
+static int parse_count(const char *p, size_t n, count *c)
+{
+	size_t i = 0;
+	uint64_t v = 0;
+	unsigned dec = 0;
+	int dot = 0;
+	if (n == 0 || p[0] < '0' || p[0] > '9')
+		return -1;
+	for (; i < n; i++) {
+		char ch = p[i];
+		if (ch == '.' && !dot) {
+			dot = 1;
+			continue;
+		}
+		if (ch < '0' || ch > '9')
+			return -1;
+		if (dot) {
+			if (ch == '0') {
+				/* trailing zeros need not raise the scale: count them lazily */
+				size_t j = i;
+				while (j < n && p[j] == '0')
+					j++;
+				if (j == n)
+					break;
+			}
+			if (++dec > 9)
+				return -2;
+		}
+		if (v > (UINT64_MAX - (uint64_t)(ch - '0')) / 10)
+			return -2;
+		v = v * 10 + (uint64_t)(ch - '0');
+	}
+	c->mant = v;
+	c->dec = dec;
+	return 0;
+}
+
+/* Split off the last whitespace-separated token of p[0..*n) as a count. */
+static int take_count(const char *p, size_t *n, count *c)
+{
+	size_t e = *n;
+	size_t s = e;
+	while (s > 0 && p[s - 1] != ' ' && p[s - 1] != '\t')
+		s--;
+	if (s == 0 || s == e)
+		return -1;
+	int rc = parse_count(p + s, e - s, c);
+	if (rc)
+		return rc;
+	while (s > 0 && (p[s - 1] == ' ' || p[s - 1] == '\t'))
+		s--;
+	*n = s;
+	return 0;
+}
+
+static const uint64_t p10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
+
+static int scaled(flame_tree *t, const count *c, uint64_t *out, const char *src, uint64_t line,
+                  flame_err *err)
+{
+	if (c->dec > t->scale) {
+		int rc = flame__tree_rescale(t, c->dec, err);
+		if (rc)
+			return flame__err(err, rc, src, line, FLAME__NO_OFFSET, "%s", err ? err->msg : "");
+	}
+	uint64_t m = p10[t->scale - c->dec];
+	if (c->mant && c->mant > UINT64_MAX / m)
+		return flame__err(err, FLAME_ERANGE, src, line, FLAME__NO_OFFSET,
+		                  "count overflows 64 bits");
+	*out = c->mant * m;
+	return 0;
+}
+
+static int probe(const char *buf, size_t len)
+{
+	/* the first non-empty line is `frames count` */
+	size_t i = 0;
+	while (i < len && (buf[i] == '\n' || buf[i] == '\r'))
+		i++;
+	const char *nl = memchr(buf + i, '\n', len - i);
+	size_t n = nl ? (size_t)(nl - (buf + i)) : len - i;
+	if (n && buf[i + n - 1] == '\r')
+		n--;
+	if (n == 0 || buf[i] == '#')
+		return 0;
+	count c;
+	size_t m = n;
+	return take_count(buf + i, &m, &c) == 0 && m > 0;
+}
+
+static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
+{
+	flame__lines cur;
+	int rc = flame__lines_init(&cur, in, err);
+	if (rc)
+		return rc;
+	const char *src = flame__lines_source(&cur);
+	uint32_t *ids = NULL;
+	size_t ids_cap = 0, prev_n = 0, prev_frames = 0;
+	char *prev = NULL;
+	size_t prev_cap = 0;
+	uint64_t invalid = 0;
+	while ((rc = flame__lines_next(&cur, err)) > 0) {
+		const char *p = cur.line;
+		size_t n = cur.len;
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (n == 0)
+			continue;
+		count c1, c2;
+		int cr = take_count(p, &n, &c1);
+		int diff = 0;
+		if (cr == 0) {
+			size_t m = n;
+			if (take_count(p, &m, &c2) == 0) {
+				diff = 1;
+				n = m;
+			}
+		}
+		if (cr == -2) {
+			rc = flame__err(err, FLAME_ERANGE, src, cur.line_no, cur.offset,
+			                "count overflows 64 bits (or has more than 9 decimals)");
+			break;
+		}
+		if (cr || n == 0) {
+			invalid++;
+			flame__warn(o ? o->warn : NULL, o ? o->warn_ud : NULL, "folded-invalid-line", src,
+			            cur.line_no, "invalid folded line (expected 'frame;frame... count')");
+			continue;
+		}
+		uint64_t w0, w1 = 0;
+		if (diff) {
+			/* `stack before after`: c2 was parsed second from the end = before */
+			if ((rc = scaled(t, &c2, &w0, src, cur.line_no, err)) ||
+			    (rc = scaled(t, &c1, &w1, src, cur.line_no, err)))
+				break;
+			t->differential = 1;
+		} else if ((rc = scaled(t, &c1, &w0, src, cur.line_no, err))) {
+			break;
+		}
+		/* frames shared with the previous line keep their ids */
+		size_t same = 0, lim = n < prev_n ? n : prev_n;
+		while (same < lim && p[same] == prev[same])
+			same++;
+		size_t k = 0; /* frames fully inside the common prefix */
+		if (same == n && same == prev_n) {
+			k = prev_frames;
+		} else {
+			for (const char *q = p; (q = memchr(q, ';', (size_t)(p + same - q))); q++)
+				k++;
+		}
+		size_t nframes = 1;
+		for (const char *q = p; (q = memchr(q, ';', (size_t)(p + n - q))); q++)
+			nframes++;
+		if (nframes > ids_cap) {
+			size_t cap = nframes * 2;
+			uint32_t *v = realloc(ids, cap * sizeof *v);
+			if (!v) {
+				rc = flame__err_nomem(err);
+				break;
+			}
+			ids = v;
+			ids_cap = cap;
+		}
+		size_t fi = 0;
+		const char *f = p, *end = p + n;
+		while (fi < k) { /* skip the shared frames */
+			f = memchr(f, ';', (size_t)(end - f)) + 1;
+			fi++;
+		}
+		for (; fi < nframes; fi++) {
+			const char *e = memchr(f, ';', (size_t)(end - f));
+			if (!e)
+				e = end;
+			ids[fi] = flame__tree_intern(t, f, (size_t)(e - f));
+			if (ids[fi] == FLAME__ID_NONE) {
+				rc = flame__err_nomem(err);
+				goto done;
+			}
+			f = e + 1;
+		}
+		if ((rc = flame__tree_add_ids(t, ids, nframes, w0, w1, err))) {
+			rc = flame__err(err, rc, src, cur.line_no, cur.offset, "%s", err ? err->msg : "");
+			break;
+		}
+		if (n > prev_cap) {
+			size_t cap = n * 2;
+			char *v = realloc(prev, cap);
+			if (!v) {
+				rc = flame__err_nomem(err);
+				break;
+			}
+			prev = v;
+			prev_cap = cap;
+		}
+		memcpy(prev, p, n);
+		prev_n = n;
+		prev_frames = nframes;
+	}
+done:
+	(void)invalid;
+	free(ids);
+	free(prev);
+	flame__lines_free(&cur);
+	return rc < 0 ? rc : 0;
+}
+
+const struct flame__parser flame__parser_folded = {"folded", FLAME_FORMAT_FOLDED, probe, parse};

@@ -1,0 +1,89 @@
+/* Stack filters by regular expression (pcre2, the only file that uses it): keep stacks
+ * in which some frame matches --include, drop those in which some frame matches
+ * --exclude. Each distinct name is matched once, then stacks are tested by id. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/err.h"
+#include "../core/tree.h"
+
+/* Compile `pat`; on error fill err with pcre2's message and the pattern offset. */
+static pcre2_code *compile(const char *pat, const char *what, flame_err *err)
+{
+	int ec;
+	PCRE2_SIZE off;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &ec, &off, NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(ec, msg, sizeof msg);
+		flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
+		           "invalid %s regex '%s' at offset %zu: %s", what, pat, (size_t)off,
+		           (const char *)msg);
+	}
+	return re;
+}
+
+/* match[id] = 1 when name `id` matches `re`. */
+static int match_names(const flame_tree *t, pcre2_code *re, unsigned char *match, flame_err *err)
+{
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
+	if (!md)
+		return flame__err_nomem(err);
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* best effort: falls back to the interpreter */
+	for (uint32_t id = 0; id < t->names.count; id++) {
+		const flame__name *nm = flame__intern_get(&t->names, id);
+		int r = pcre2_match(re, (PCRE2_SPTR)nm->ptr, nm->len, 0, 0, md, NULL);
+		match[id] = r >= 0;
+	}
+	pcre2_match_data_free(md);
+	return 0;
+}
+
+int flame_filter_stacks(flame_tree *t, const char *include, const char *exclude, flame_err *err)
+{
+	if (!include && !exclude)
+		return 0;
+	int rc = 0;
+	pcre2_code *inc = NULL, *exc = NULL;
+	unsigned char *mi = NULL, *mx = NULL;
+	flame__stacks fresh;
+	flame__stacks_init(&fresh);
+	if (include && !(inc = compile(include, "--include", err)))
+		return FLAME_EUSAGE;
+	if (exclude && !(exc = compile(exclude, "--exclude", err))) {
+		rc = FLAME_EUSAGE;
+		goto done;
+	}
+	size_t nn = t->names.count ? t->names.count : 1;
+	if ((inc && !(mi = calloc(nn, 1))) || (exc && !(mx = calloc(nn, 1)))) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	if ((inc && (rc = match_names(t, inc, mi, err))) || (exc && (rc = match_names(t, exc, mx, err))))
+		goto done;
+	for (size_t k = 0; k < t->stacks.count; k++) {
+		const flame__stack *s = &t->stacks.v[k];
+		int any_inc = !inc, any_exc = 0;
+		for (uint32_t i = 0; i < s->depth; i++) {
+			if (mi && mi[s->ids[i]])
+				any_inc = 1;
+			if (mx && mx[s->ids[i]])
+				any_exc = 1;
+		}
+		if (!any_inc || any_exc)
+			continue;
+		if ((rc = flame__stacks_add(&fresh, s->ids, s->depth, s->w[0], s->w[1]))) {
+			rc = rc == FLAME_ENOMEM ? flame__err_nomem(err) : rc;
+			goto done;
+		}
+	}
+	flame__tree_replace_stacks(t, &fresh);
+done:
+	flame__stacks_free(&fresh);
+	pcre2_code_free(inc);
+	pcre2_code_free(exc);
+	free(mi);
+	free(mx);
+	return rc;
+}
