@@ -1,0 +1,216 @@
+/* Shared CLI plumbing: the option table drives getopt_long and --help; warnings print
+ * once per kind with a count; -o outputs are atomic and removed on SIGINT/SIGTERM. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+
+static const char *prog = "flame";
+/* the temp file to remove if a signal arrives (a CLI has at most one open output) */
+static const char *volatile pending_tmp;
+static char pending_buf[4096];
+
+const char *cli_prog(void) { return prog; }
+
+static void print_help(const cli_opt *opts, const char *usage, const char *about)
+{
+	printf("Usage: %s %s\n\n%s\n\nOptions:\n", prog, usage, about);
+	for (const cli_opt *o = opts; o->name; o++) {
+		char left[64];
+		if (o->short_name)
+			snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name,
+			         o->has_arg ? " " : "", o->has_arg ? o->arg_name : "");
+		else
+			snprintf(left, sizeof left, "    --%s%s%s", o->name, o->has_arg ? " " : "",
+			         o->has_arg ? o->arg_name : "");
+		printf("  %-28s %s\n", left, o->help);
+	}
+	printf("  %-28s %s\n  %-28s %s\n", "-h, --help", "show this help and exit", "    --version",
+	       "show the version and exit");
+}
+
+int cli_parse(int argc, char **argv, const cli_opt *opts, cli_opt_fn fn, void *ud,
+              const char *usage, const char *about, int *first_operand)
+{
+	const char *slash = strrchr(argv[0], '/');
+	prog = slash ? slash + 1 : argv[0];
+	size_t n = 0;
+	while (opts[n].name)
+		n++;
+	struct option *lo = calloc(n + 3, sizeof *lo);
+	char *so = calloc(2 * n + 4, 1);
+	if (!lo || !so) {
+		free(lo);
+		free(so);
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 1;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		lo[i] = (struct option){opts[i].name, opts[i].has_arg ? required_argument : no_argument,
+		                        NULL, opts[i].id};
+		if (opts[i].short_name) {
+			so[k++] = (char)opts[i].short_name;
+			if (opts[i].has_arg)
+				so[k++] = ':';
+		}
+	}
+	enum { ID_HELP = -1000, ID_VERSION = -1001 };
+	lo[n] = (struct option){"help", no_argument, NULL, ID_HELP};
+	lo[n + 1] = (struct option){"version", no_argument, NULL, ID_VERSION};
+	so[k++] = 'h';
+	int rc = 0, c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		if (c == 'h' || c == ID_HELP) {
+			print_help(opts, usage, about);
+			exit(0);
+		}
+		if (c == ID_VERSION) {
+			printf("%s (libflame) %s\n", prog, FLAME_VERSION);
+			exit(0);
+		}
+		if (c == '?' || c == ':') {
+			const char *bad = argv[optind - 1];
+			if (optopt && optopt < 256)
+				fprintf(stderr, "%s: invalid option or missing argument: -%c\n", prog, optopt);
+			else
+				fprintf(stderr, "%s: invalid option or missing argument: %s\n", prog,
+				        bad ? bad : "?");
+			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+			rc = 2;
+			break;
+		}
+		int id = c;
+		for (size_t i = 0; i < n; i++)
+			if (opts[i].short_name == c)
+				id = opts[i].id;
+		rc = fn(ud, id, optarg);
+		if (rc)
+			break;
+	}
+	*first_operand = optind;
+	free(lo);
+	free(so);
+	return rc;
+}
+
+int cli_report(const flame_err *e)
+{
+	char buf[1024];
+	flame_err_format(e, buf, sizeof buf);
+	fprintf(stderr, "%s: %s\n", prog, buf);
+	return e->code == FLAME_EUSAGE ? 2 : 1;
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return 2;
+}
+
+void cli_warn(void *ud, const char *kind, const char *source, uint64_t line, const char *msg)
+{
+	cli_warnings *w = ud;
+	int i = 0;
+	while (i < w->n && strcmp(w->kinds[i].kind, kind) != 0)
+		i++;
+	if (i == w->n && w->n < (int)(sizeof w->kinds / sizeof w->kinds[0])) {
+		snprintf(w->kinds[i].kind, sizeof w->kinds[i].kind, "%s", kind);
+		w->kinds[i].count = 0;
+		w->n++;
+	}
+	unsigned long seen = i < w->n ? w->kinds[i].count++ : 1;
+	if (seen == 0 && !w->quiet) {
+		if (source && source[0] && line)
+			fprintf(stderr, "%s: warning: %s:%llu: %s\n", prog, source,
+			        (unsigned long long)line, msg);
+		else if (source && source[0])
+			fprintf(stderr, "%s: warning: %s: %s\n", prog, source, msg);
+		else
+			fprintf(stderr, "%s: warning: %s\n", prog, msg);
+	}
+}
+
+void cli_warnings_finish(cli_warnings *w)
+{
+	for (int i = 0; i < w->n; i++)
+		if (w->kinds[i].count > 1 && !w->quiet)
+			fprintf(stderr, "%s: warning: %lu more like the above (%s), %lu in all\n", prog,
+			        w->kinds[i].count - 1, w->kinds[i].kind, w->kinds[i].count);
+}
+
+static void on_signal(int sig)
+{
+	const char *t = pending_tmp;
+	if (t)
+		unlink(t);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int cli_output_open(flame_output **o, const char *path, flame_err *err)
+{
+	int rc = flame_output_open(o, path, err);
+	if (rc)
+		return rc;
+	const char *tmp = flame_output_temp_path(*o);
+	if (tmp && strlen(tmp) < sizeof pending_buf) {
+		memcpy(pending_buf, tmp, strlen(tmp) + 1);
+		pending_tmp = pending_buf;
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		signal(SIGHUP, on_signal);
+	}
+	return 0;
+}
+
+int cli_output_commit(flame_output *o, flame_err *err)
+{
+	int rc = flame_output_commit(o, err);
+	pending_tmp = NULL;
+	return rc;
+}
+
+void cli_output_abort(flame_output *o)
+{
+	pending_tmp = NULL;
+	flame_output_abort(o);
+}
+
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_double(const char *s, double *out)
+{
+	if (!s || !*s)
+		return -1;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,63 @@
+/* Shared CLI plumbing: one option table drives getopt_long and --help; warnings are
+ * printed once per kind with a count; errors print as "prog: file:line: msg";
+ * outputs given with -o are written atomically and removed on error or SIGINT. */
+#ifndef FLAME_CLI_H
+#define FLAME_CLI_H
+#include <stdio.h>
+#include "libflame/flame.h"
+
+enum { CLI_NOARG = 0, CLI_ARG = 1 };
+
+typedef struct cli_opt {
+	const char *name;     /* long name without "--"; NULL ends the table */
+	int short_name;       /* 'o', or 0 */
+	int has_arg;          /* CLI_NOARG / CLI_ARG */
+	int id;               /* passed to the handler; unique, > 0 */
+	const char *arg_name; /* "FILE" (for --help) */
+	const char *help;     /* one line */
+} cli_opt;
+
+/* Return 0 to go on, or an exit code (e.g. 2 after printing a usage error). */
+typedef int (*cli_opt_fn)(void *ud, int id, const char *arg);
+
+/** Parse argv with `opts`; --help and --version are handled here (exit 0). Returns 0
+ * with *first_operand = index of the first non-option, or an exit code (2 for usage
+ * errors, after printing "prog: ..." and a hint to stderr). `usage` is the synopsis
+ * line, `about` one paragraph for --help. */
+int cli_parse(int argc, char **argv, const cli_opt *opts, cli_opt_fn fn, void *ud,
+              const char *usage, const char *about, int *first_operand);
+
+/** The program name used in messages (basename of argv[0]), set by cli_parse. */
+const char *cli_prog(void);
+
+/** Print "prog: <formatted err>" to stderr. Returns 1 (or 2 for FLAME_EUSAGE). */
+int cli_report(const flame_err *e);
+
+/** Print "prog: msg" to stderr and return 2 (usage errors). */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Warnings: print the first of each kind as it comes, count the rest, and print
+ * "prog: N more KIND warnings" at the end. Pass cli_warn as the flame_warn_fn with a
+ * cli_warnings* as its user data. */
+typedef struct cli_warnings {
+	struct {
+		char kind[48];
+		unsigned long count;
+	} kinds[32];
+	int n;
+	int quiet;
+} cli_warnings;
+
+void cli_warn(void *ud, const char *kind, const char *source, uint64_t line, const char *msg);
+void cli_warnings_finish(cli_warnings *w);
+
+/** Open the output (NULL/"-" = stdout) and arrange that SIGINT/SIGTERM remove its temp
+ * file. Close with cli_output_commit / cli_output_abort. */
+int cli_output_open(flame_output **o, const char *path, flame_err *err);
+int cli_output_commit(flame_output *o, flame_err *err);
+void cli_output_abort(flame_output *o);
+
+/* Number parsing with range checks; 0 ok, -1 bad. */
+int cli_parse_u64(const char *s, uint64_t *out);
+int cli_parse_double(const char *s, double *out);
+#endif
