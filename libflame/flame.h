@@ -87,7 +87,8 @@ FLAME_EXPORT void flame_input_free(flame_input *in);
 /* ---------------------------------------------------------------- Tree */
 
 /** A profile: interned frame names, the table of unique stacks with two weight
- * columns (column 1 is used only by differential input), and, built on demand, the
+ * columns (differential input `stack before after` puts BEFORE in column 0 and AFTER
+ * in column 1; flame graphs take widths from AFTER, as flamegraph.pl does), and, built on demand, the
  * node tree the writers walk. Counts are uint64 in units of 10^-scale (see
  * flame_tree_scale): integer inputs have scale 0; fractional folded counts raise the
  * scale (at most 9 decimals) and earlier counts are multiplied up exactly, so nothing
@@ -208,7 +209,9 @@ typedef struct flame_parse_opts {
 	void *warn_ud;
 } flame_parse_opts;
 
-#define FLAME_PARSE_OPTS_INIT {FLAME_FORMAT_AUTO, 0, NULL, 0, 0.0, 0.0, 0, NULL, NULL}
+/* Format-specific fields are added below in sections (perf above; pprof, offcpu, jfr...).
+ * Zero means "default" for every field, so the initializer never needs to change. */
+#define FLAME_PARSE_OPTS_INIT {.format = FLAME_FORMAT_AUTO}
 
 /** Parse all of `in` and add its stacks to `t`. Frame names are interned into `t`;
  * `in` may be freed afterwards. With FLAME_FORMAT_AUTO the format is told from the
@@ -256,6 +259,94 @@ FLAME_EXPORT const char *flame_output_temp_path(const flame_output *o);
  * stack text (stackcollapse-perf.pl's order). 3-column `stack before after` when the
  * tree is differential. Counts are printed in the tree's scale. */
 FLAME_EXPORT int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err);
+
+/* ---- Rendering: flame graphs as SVG (interactive), PNG and PDF ----
+ * One layout pass computes the rectangles and colours; every format draws the same
+ * layout. Options mirror flamegraph.pl's (same names and defaults). A tree with no
+ * samples renders as an image saying "ERROR: No valid input provided" (the writer
+ * returns 0: flamegraph.pl's CLI then exits 2, and flame-render does the same). */
+
+#define FLAME_RENDER_HASH 0x01             /* --hash: colours from a hash of the name */
+#define FLAME_RENDER_RANDOM 0x02           /* --random: random colours (not deterministic) */
+#define FLAME_RENDER_REVERSE 0x04          /* --reverse: reverse each stack (leaf becomes root) */
+#define FLAME_RENDER_INVERTED 0x08         /* --inverted: icicle graph (root at the top) */
+#define FLAME_RENDER_FLAMECHART 0x10       /* --flamechart: stacks in input order, not merged */
+#define FLAME_RENDER_NEGATE 0x20           /* --negate: swap differential hues */
+#define FLAME_RENDER_MINWIDTH_PERCENT 0x40 /* min_width is a % of the total, not pixels */
+
+typedef enum flame_diff_mode {
+	FLAME_DIFF_SELF = 0, /* colour each frame by its own (self) delta, like flamegraph.pl */
+	FLAME_DIFF_TOTAL = 1 /* colour by the inclusive delta */
+} flame_diff_mode;
+
+/** A palette map (flamegraph.pl's --cp palette.map): name -> colour, so a name keeps its
+ * colour across graphs. Names not in the map get a palette colour and are added. */
+typedef struct flame_palette flame_palette;
+FLAME_EXPORT flame_palette *flame_palette_new(void);
+FLAME_EXPORT void flame_palette_free(flame_palette *p);
+/** Read lines `name->rgb(r,g,b)` from `path`; a missing file is not an error (empty map). */
+FLAME_EXPORT int flame_palette_load(flame_palette *p, const char *path, flame_err *err);
+/** Write the map sorted by name, in the same format (atomically). */
+FLAME_EXPORT int flame_palette_save(const flame_palette *p, const char *path, flame_err *err);
+
+/** flamegraph.pl's --nameattr FILE: lines `name<TAB>attr=value<TAB>...`. `title` replaces
+ * the frame's tooltip, `href`/`target` make the frame a link; other attributes are written
+ * escaped on the frame's group, except event handlers (on*) and raw-markup keys
+ * (g_extra, a_extra), which are dropped: attribute values are untrusted text. */
+typedef struct flame_nameattr flame_nameattr;
+FLAME_EXPORT int flame_nameattr_load(flame_nameattr **out, const char *path, flame_err *err);
+FLAME_EXPORT void flame_nameattr_free(flame_nameattr *na);
+
+typedef struct flame_render_opts {
+	const char *title;        /* NULL: "Flame Graph" ("Icicle Graph" when inverted) */
+	const char *subtitle;     /* NULL: none */
+	const char *notes;        /* NULL: none; kept in the SVG's notes element */
+	unsigned width;           /* image width, px (1200) */
+	unsigned frame_height;    /* px per frame row (16) */
+	double min_width;         /* omit frames narrower than this many px (0.1), or % of the
+	                           * total with FLAME_RENDER_MINWIDTH_PERCENT */
+	const char *font_type;    /* "Verdana" */
+	double font_size;         /* 12 */
+	double font_width;        /* average glyph width as a fraction of font_size (0.59) */
+	const char *count_name;   /* NULL: the tree's count name, else "samples" */
+	const char *name_type;    /* "Function:" */
+	const char *colors;       /* palette: hot mem io wakeup chain java js perl python rust
+	                           * red green blue aqua yellow purple orange ("hot") */
+	const char *bgcolors;     /* NULL: from the palette; yellow blue green grey or #rrggbb */
+	const char *search_color; /* "rgb(230,0,230)" */
+	const char *encoding;     /* NULL: no encoding in the XML declaration */
+	double factor;            /* displayed counts are multiplied by this (1.0) */
+	double total;             /* > 0: width of the graph in counts when above the actual
+	                           * total (flamegraph.pl's --total); 0: the actual total */
+	flame_diff_mode diff_mode;
+	flame_order sort;         /* sibling order: by name (flamegraph.pl) or heaviest first */
+	unsigned flags;           /* FLAME_RENDER_* */
+	uint64_t seed;            /* FLAME_RENDER_RANDOM: seed (0: from the clock) */
+	flame_palette *palette;   /* NULL, or a --cp map (new names are added to it) */
+	const flame_nameattr *nameattr; /* NULL, or --nameattr */
+	flame_warn_fn warn;       /* e.g. "--total is less than the actual total"; NULL = silent */
+	void *warn_ud;
+} flame_render_opts;
+
+#define FLAME_RENDER_OPTS_INIT                                                            \
+	{NULL, NULL, NULL, 1200, 16, 0.1, "Verdana", 12.0, 0.59, NULL, "Function:", "hot",   \
+	 NULL, "rgb(230,0,230)", NULL, 1.0, 0.0, FLAME_DIFF_SELF, FLAME_ORDER_NAME, 0, 0,     \
+	 NULL, NULL, NULL, NULL}
+
+/** Check option values (palette and bgcolors names, sizes); FLAME_EUSAGE naming the
+ * option when one is invalid. The writers call it too. */
+FLAME_EXPORT int flame_render_opts_check(const flame_render_opts *o, flame_err *err);
+
+/** Write an interactive, self-contained SVG flame graph of `t` (built as needed, so
+ * `t` is not const). Untrusted text (names, title, notes...) is escaped. */
+FLAME_EXPORT int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out,
+                                 flame_err *err);
+/** The same picture as a PNG of the SVG's pixel size (cairo). */
+FLAME_EXPORT int flame_write_png(flame_tree *t, const flame_render_opts *o, flame_output *out,
+                                 flame_err *err);
+/** The same picture as a vector PDF (cairo). */
+FLAME_EXPORT int flame_write_pdf(flame_tree *t, const flame_render_opts *o, flame_output *out,
+                                 flame_err *err);
 
 #ifdef __cplusplus
 }
