@@ -1,0 +1,77 @@
+/* The layout pass shared by every flame graph writer: which frames survive --minwidth,
+ * where each rectangle goes (px), its counts and fill colour, plus the image size,
+ * title/subtitle/details positions and background. svg.c and cairo.c only draw this,
+ * so SVG, PNG and PDF agree. Geometry follows flamegraph.pl (xpad 10, ypad1 = 3 font
+ * sizes (+2 with a subtitle), ypad2 = 2 font sizes + 10, framepad 1). */
+#ifndef FLAME_WRITE_LAYOUT_H
+#define FLAME_WRITE_LAYOUT_H
+#include <stddef.h>
+#include <stdint.h>
+#include "../flame.h"
+#include "color.h"
+
+typedef struct flame__frame {
+	const char *name;    /* raw frame name (in the tree's name table; not NUL-safe: use len) */
+	uint32_t name_len;
+	uint32_t depth;      /* 0 = the root "all" */
+	uint32_t parent;     /* index of the parent frame in flame__layout.frames (root: UINT32_MAX) */
+	uint64_t start;      /* left edge in counts (tree scale) */
+	uint64_t value;      /* width in counts: column 0, or column 1 (after) when differential */
+	uint64_t before;     /* differential: inclusive column-0 count (else equal to value) */
+	double delta;        /* differential: the delta that colours it (self or total per
+	                      * diff mode, before negation), in counts; 0 otherwise */
+	double x, y, w, h;   /* rectangle in px: left, top, width, height (frame_height - 1) */
+	flame__rgb fill;
+} flame__frame;
+
+typedef struct flame__layout {
+	flame__frame *frames; /* parents before children; frames[0] is the root (if any) */
+	size_t count;
+	int empty;            /* no samples: draw only "ERROR: No valid input provided" */
+	int differential;
+	int inverted;
+	double width, height; /* image size, px */
+	double xpad, ypad1, ypad2, frame_height;
+	double font_size, font_width;
+	const char *font_type;
+	double title_x, title_y;    /* centre of the title baseline */
+	double subtitle_y;          /* baseline of the subtitle (centred at title_x) */
+	double details_y;           /* baseline of the details/"Matched:" line (bottom) */
+	uint32_t max_depth;         /* deepest surviving frame */
+	uint64_t timemax;           /* the width of the graph in counts (>= the root's value) */
+	unsigned scale;             /* counts are in units of 10^-scale */
+	double factor;
+	double width_per_count;     /* px per count */
+	flame__rgb bg_top, bg_bottom;
+	const char *title, *subtitle, *notes, *count_name, *name_type, *search_color;
+} flame__layout;
+
+/** Build the tree as needed (honouring --reverse/--flamechart/--sort) and lay it out.
+ * `t` may be reshaped (reverse rebuilds its stacks). Strings in the layout point into
+ * `o`, `t` or static storage: keep them alive while the layout is used. */
+int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_opts *o,
+                          flame_err *err);
+void flame__layout_free(flame__layout *L);
+
+/** How many characters fit a frame `w` px wide by the --fontwidth estimate (flamegraph.pl:
+ * (w - 6) / (font_size * font_width)). Labels need at least 3. */
+size_t flame__layout_fit_chars(const flame__layout *L, double w);
+
+/** The displayed name: the raw name without a trailing annotation (_[k] _[w] _[i] _[j]). */
+size_t flame__frame_display_len(const flame__frame *f);
+
+/** Label for a frame fitting `max_chars` characters (UTF-8 aware: counts code points, never
+ * cuts inside one): the display name, or its start followed by ".." when it is longer;
+ * empty when max_chars < 3. Writes raw (unescaped) bytes to buf (NUL-terminated) and
+ * returns the length. `cap` must be >= 4 * max_chars + 3. */
+size_t flame__frame_label(const flame__frame *f, size_t max_chars, char *buf, size_t cap);
+
+/** The tooltip text in flamegraph.pl's form: "NAME (N COUNTNAME, P%)", "all (...)" at the
+ * root; differential adds "; +D%" (flamegraph.pl's delta) then "; before B, after A".
+ * Raw (unescaped) bytes; returns the length it wanted (like snprintf). */
+size_t flame__frame_info(const flame__layout *L, const flame__frame *f, char *buf, size_t cap);
+
+/** Format a count (tree scale, times factor) with thousands separators, as the tooltip
+ * does. Returns the length. */
+size_t flame__format_count(const flame__layout *L, uint64_t v, char *buf, size_t cap);
+#endif
