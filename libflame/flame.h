@@ -329,9 +329,9 @@ typedef struct flame_render_opts {
 } flame_render_opts;
 
 #define FLAME_RENDER_OPTS_INIT                                                            \
-	{NULL, NULL, NULL, 1200, 16, 0.1, "Verdana", 12.0, 0.59, NULL, "Function:", "hot",   \
-	 NULL, "rgb(230,0,230)", NULL, 1.0, 0.0, FLAME_DIFF_SELF, FLAME_ORDER_NAME, 0, 0,     \
-	 NULL, NULL, NULL, NULL}
+	{.width = 1200, .frame_height = 16, .min_width = 0.1, .font_type = "Verdana",           \
+	 .font_size = 12.0, .font_width = 0.59, .name_type = "Function:", .colors = "hot",      \
+	 .search_color = "rgb(230,0,230)", .factor = 1.0}
 
 /** Check option values (palette and bgcolors names, sizes); FLAME_EUSAGE naming the
  * option when one is invalid. The writers call it too. */
