@@ -1,0 +1,207 @@
+/* Unit tests of the core: arena, interning, stack table, tree building, iterator,
+ * merge and scaling. */
+#include <stdint.h>
+#include "core/arena.h"
+#include "core/intern.h"
+#include "core/stacks.h"
+#include "core/tree.h"
+#include "harness.h"
+#include "util.h"
+
+static void test_arena(void)
+{
+	flame__arena a;
+	flame__arena_init(&a);
+	char *p = flame__arena_alloc(&a, 3);
+	char *q = flame__arena_alloc(&a, 5);
+	CHECK(p && q && ((uintptr_t)q & 7) == 0 && q >= p + 8);
+	char *big = flame__arena_alloc(&a, 10 << 20); /* bigger than a block */
+	CHECK(big != NULL);
+	memset(big, 1, 10 << 20);
+	flame__arena_free(&a);
+}
+
+static void test_intern(void)
+{
+	flame__intern in;
+	flame__intern_init(&in);
+	uint32_t a = flame__intern_put(&in, "foo", 3);
+	uint32_t b = flame__intern_put(&in, "foo-bar", 7);
+	CHECK(a != b);
+	CHECK_EQ_U64(flame__intern_put(&in, "foo", 3), a);
+	CHECK_EQ_U64(flame__intern_find(&in, "foo-bar", 7), b);
+	CHECK_EQ_U64(flame__intern_find(&in, "nope", 4), FLAME__ID_NONE);
+	/* many names: the table grows and ids stay dense and stable */
+	char buf[32];
+	for (int i = 0; i < 100000; i++) {
+		int n = snprintf(buf, sizeof buf, "name%d", i);
+		CHECK_EQ_U64(flame__intern_put(&in, buf, (size_t)n), (uint64_t)i + 2);
+	}
+	CHECK_STR(flame__intern_get(&in, 12345 + 2)->ptr, "name12345");
+	CHECK_EQ_U64(flame__intern_put(&in, "", 0), 100002); /* the empty name is a name */
+	flame__intern_free(&in);
+}
+
+static void test_stacks(void)
+{
+	flame__stacks s;
+	flame__stacks_init(&s);
+	uint32_t x[] = {1, 2, 3}, y[] = {1, 2};
+	CHECK(flame__stacks_add(&s, x, 3, 5, 0) == 0);
+	CHECK(flame__stacks_add(&s, y, 2, 1, 2) == 0);
+	CHECK(flame__stacks_add(&s, x, 3, 7, 1) == 0);
+	CHECK_EQ_U64(s.count, 2);
+	CHECK_EQ_U64(s.v[0].w[0], 12);
+	CHECK_EQ_U64(s.v[0].w[1], 1);
+	CHECK_EQ_U64(s.total[0], 13);
+	/* overflow is an error and leaves the counts alone */
+	CHECK(flame__stacks_add(&s, y, 2, UINT64_MAX, 0) == FLAME_ERANGE);
+	CHECK_EQ_U64(s.v[1].w[0], 1);
+	flame__stacks_free(&s);
+}
+
+/* The merge the Perl tools get wrong: foo is one frame whatever the line order. */
+static void test_real_tree(void)
+{
+	const char *orders[] = {"x;foo;baz 2\nx;foo 5\nx;foo-bar 3\n",
+	                        "x;foo-bar 3\nx;foo;baz 2\nx;foo 5\n",
+	                        "x;foo 5\nx;foo-bar 3\nx;foo;baz 2\n"};
+	for (int k = 0; k < 3; k++) {
+		flame_err err;
+		flame_tree *t = parse_str(orders[k], FLAME_FORMAT_FOLDED, &err);
+		CHECK(t != NULL);
+		CHECK(flame_tree_build(t, FLAME_ORDER_NAME, &err) == 0);
+		/* all -> x -> {foo (7) -> baz (2), foo-bar (3)} */
+		CHECK_EQ_U64(flame_tree_node_count(t), 5);
+		flame_node x = flame_node_first_child(t, 0);
+		flame_node foo = flame_node_first_child(t, x);
+		flame_str n = flame_node_name(t, foo);
+		CHECK(n.len == 3 && memcmp(n.ptr, "foo", 3) == 0);
+		CHECK_EQ_U64(flame_node_total(t, foo, 0), 7);
+		CHECK_EQ_U64(flame_node_self(t, foo, 0), 5);
+		flame_node baz = flame_node_first_child(t, foo);
+		CHECK_EQ_U64(flame_node_total(t, baz, 0), 2);
+		flame_node bar = flame_node_next_sibling(t, foo);
+		n = flame_node_name(t, bar);
+		CHECK(n.len == 7 && memcmp(n.ptr, "foo-bar", 7) == 0);
+		CHECK_EQ_U64(flame_node_next_sibling(t, bar), FLAME_NODE_NONE);
+		CHECK_EQ_U64(flame_node_total(t, 0, 0), 10);
+		/* by weight: foo (7) before foo-bar (3) too; check an inversion instead */
+		flame_tree_free(t);
+	}
+	flame_err err;
+	flame_tree *t = parse_str("r;a 1\nr;b 9\n", FLAME_FORMAT_FOLDED, &err);
+	CHECK(flame_tree_build(t, FLAME_ORDER_WEIGHT, &err) == 0);
+	flame_node r = flame_node_first_child(t, 0);
+	flame_str n = flame_node_name(t, flame_node_first_child(t, r));
+	CHECK(n.len == 1 && n.ptr[0] == 'b');
+	CHECK(flame_tree_build(t, FLAME_ORDER_NAME, &err) == 0);
+	n = flame_node_name(t, flame_node_first_child(t, r));
+	CHECK(n.len == 1 && n.ptr[0] == 'a');
+	flame_tree_free(t);
+}
+
+/* The iterator walks ENTER/EXIT in order and handles 100,000-frame stacks. */
+static void test_iter(void)
+{
+	flame_err err;
+	flame_tree *t = parse_str("a;b 1\na;c 2\nd 3\n", FLAME_FORMAT_FOLDED, &err);
+	CHECK(flame_tree_build(t, FLAME_ORDER_NAME, &err) == 0);
+	flame_iter it;
+	flame_iter_init(&it, t);
+	char trace[128] = "";
+	flame_event ev;
+	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE) {
+		flame_str n = flame_node_name(t, it.node);
+		strncat(trace, ev == FLAME_EVENT_ENTER ? "+" : "-", sizeof trace - strlen(trace) - 1);
+		strncat(trace, n.ptr, n.len < 8 ? n.len : 8);
+	}
+	CHECK_STR(trace, "+all+a+b-b+c-c-a+d-d-all");
+	/* skip_children */
+	flame_iter_init(&it, t);
+	trace[0] = '\0';
+	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE) {
+		flame_str n = flame_node_name(t, it.node);
+		if (ev == FLAME_EVENT_ENTER && n.len == 1 && n.ptr[0] == 'a')
+			flame_iter_skip_children(&it);
+		strncat(trace, ev == FLAME_EVENT_ENTER ? "+" : "-", sizeof trace - strlen(trace) - 1);
+		strncat(trace, n.ptr, n.len < 8 ? n.len : 8);
+	}
+	CHECK_STR(trace, "+all+a-a+d-d-all");
+	flame_tree_free(t);
+
+	enum { DEPTH = 100000 };
+	flame_str *fr = malloc(DEPTH * sizeof *fr);
+	for (int i = 0; i < DEPTH; i++)
+		fr[i] = (flame_str){i % 2 ? "odd" : "even", i % 2 ? 3u : 4u};
+	t = flame_tree_new();
+	CHECK(flame_tree_add(t, fr, DEPTH, 0, 1, 0, &err) == 0);
+	CHECK(flame_tree_build(t, FLAME_ORDER_NAME, &err) == 0);
+	CHECK_EQ_U64(flame_tree_node_count(t), DEPTH + 1);
+	flame_iter_init(&it, t);
+	uint64_t enters = 0, maxd = 0;
+	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE)
+		if (ev == FLAME_EVENT_ENTER) {
+			enters++;
+			if (flame_node_depth(t, it.node) > maxd)
+				maxd = flame_node_depth(t, it.node);
+		}
+	CHECK_EQ_U64(enters, DEPTH + 1);
+	CHECK_EQ_U64(maxd, DEPTH);
+	char *s = folded_str(t);
+	CHECK(s && strlen(s) == (size_t)(DEPTH / 2) * 4 + (DEPTH / 2) * 5 - 1 + 3);
+	free(s);
+	free(fr);
+	flame_tree_free(t);
+}
+
+static void test_merge_and_scale(void)
+{
+	flame_err err;
+	flame_tree *a = parse_str("m;x 1\nm;y 2\n", FLAME_FORMAT_FOLDED, &err);
+	flame_tree *b = parse_str("m;y 0.5\nm;z 3\n", FLAME_FORMAT_FOLDED, &err);
+	CHECK(flame_tree_merge(a, b, &err) == 0);
+	char *s = folded_str(a);
+	CHECK_STR(s, "m;x 1\nm;y 2.5\nm;z 3\n");
+	free(s);
+	CHECK_EQ_U64(flame_tree_scale(a), 1);
+	CHECK_EQ_U64(flame_tree_total(a, 0), 65);
+	CHECK(flame_tree_scale_column(a, 0, 2, 1, &err) == 0);
+	s = folded_str(a);
+	CHECK_STR(s, "m;x 2\nm;y 5\nm;z 6\n");
+	free(s);
+	CHECK(flame_tree_scale_column(a, 0, 1, 0, &err) == FLAME_EUSAGE);
+	flame_tree_free(a);
+	flame_tree_free(b);
+}
+
+static int count_cb(void *ud, const flame_str *fr, size_t n, uint64_t w0, uint64_t w1)
+{
+	uint64_t *sum = ud;
+	*sum += w0 * 100 + n;
+	(void)fr;
+	(void)w1;
+	return 0;
+}
+
+static void test_each_stack(void)
+{
+	flame_err err;
+	flame_tree *t = parse_str("a;b 2\nc 3\n", FLAME_FORMAT_FOLDED, &err);
+	uint64_t sum = 0;
+	CHECK(flame_tree_each_stack(t, count_cb, &sum) == 0);
+	CHECK_EQ_U64(sum, 503);
+	flame_tree_free(t);
+}
+
+int main(void)
+{
+	RUN(test_arena);
+	RUN(test_intern);
+	RUN(test_stacks);
+	RUN(test_real_tree);
+	RUN(test_iter);
+	RUN(test_merge_and_scale);
+	RUN(test_each_stack);
+	return harness_done();
+}

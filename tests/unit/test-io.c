@@ -1,0 +1,247 @@
+/* Unit tests of inputs (files, gzip, errors), the line cursor, the folded reader and
+ * writer, atomic outputs, and the regex / skip-after transforms. */
+#include <sys/stat.h>
+#include <zlib.h>
+#include "core/input.h"
+#include "core/lines.h"
+#include "harness.h"
+#include "util.h"
+
+static size_t gz(const char *s, size_t n, unsigned char *out, size_t cap)
+{
+	z_stream z = {0};
+	deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+	z.next_in = (unsigned char *)s;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	deflate(&z, Z_FINISH);
+	size_t len = z.total_out;
+	deflateEnd(&z);
+	return len;
+}
+
+static char *read_all(flame_input *in, size_t *len, flame_err *err)
+{
+	char *d = NULL;
+	if (flame__input_slurp(in, &d, len, 1 << 26, err))
+		return NULL;
+	return d;
+}
+
+static void test_gzip(void)
+{
+	const char *text = "a;b 1\na;c 2\n";
+	unsigned char buf[256 * 2];
+	size_t n1 = gz(text, strlen(text), buf, 256);
+	size_t n2 = gz("z 3\n", 4, buf + n1, 256); /* multi-member */
+	flame_input *in;
+	flame_err err;
+	size_t len;
+	CHECK(flame_input_open_mem(&in, buf, n1 + n2, "mem.gz", &err) == 0);
+	char *d = read_all(in, &len, &err);
+	CHECK(d && len == 16 && memcmp(d, "a;b 1\na;c 2\nz 3\n", 16) == 0);
+	free(d);
+	flame_input_free(in);
+	/* truncated: a clear error with a byte offset */
+	CHECK(flame_input_open_mem(&in, buf, n1 - 5, "cut.gz", &err) == 0);
+	d = read_all(in, &len, &err);
+	CHECK(d == NULL && err.code == FLAME_EDATA);
+	CHECK(strstr(err.msg, "truncated gzip") != NULL);
+	CHECK_STR(err.source, "cut.gz");
+	flame_input_free(in);
+	/* corrupt */
+	buf[12] ^= 0xff;
+	buf[13] ^= 0xff;
+	CHECK(flame_input_open_mem(&in, buf, n1, "bad.gz", &err) == 0);
+	d = read_all(in, &len, &err);
+	CHECK(d == NULL && err.code == FLAME_EDATA);
+	flame_input_free(in);
+}
+
+static void test_open_errors(void)
+{
+	flame_input *in = NULL;
+	flame_err err;
+	CHECK(flame_input_open(&in, "/nonexistent/x", &err) == FLAME_EIO && in == NULL);
+	CHECK(strstr(err.msg, "cannot open") != NULL);
+	CHECK(flame_input_open(&in, "/tmp", &err) == FLAME_EIO);
+	CHECK_STR(err.msg, "is a directory");
+	char buf[512];
+	flame_err_format(&err, buf, sizeof buf);
+	CHECK_STR(buf, "/tmp: is a directory");
+}
+
+static void test_lines(void)
+{
+	/* a 3 MB line between short ones, CRLF kept, last line without newline */
+	size_t big = 3u << 20;
+	char *text = malloc(big + 64);
+	strcpy(text, "first\r\n");
+	memset(text + 7, 'x', big);
+	strcpy(text + 7 + big, "\nlast");
+	flame_input *in;
+	flame_err err;
+	flame_input_open_mem(&in, text, strlen(text), "mem", &err);
+	flame__lines c;
+	CHECK(flame__lines_init(&c, in, &err) == 0);
+	CHECK(flame__lines_next(&c, &err) == 1 && c.len == 6 && c.line[5] == '\r');
+	CHECK(flame__lines_next(&c, &err) == 1 && c.len == big && c.line_no == 2);
+	CHECK(flame__lines_next(&c, &err) == 1 && c.len == 4 && memcmp(c.line, "last", 4) == 0);
+	CHECK_EQ_U64(c.offset, 7 + big + 1);
+	CHECK(flame__lines_next(&c, &err) == 0);
+	flame__lines_free(&c);
+	flame_input_free(in);
+	/* blocks hold whole lines and line numbers stay right */
+	const char *t2 = "l1\nl2\nl3\nl4\nl5";
+	flame_input_open_mem(&in, t2, strlen(t2), "mem", &err);
+	flame__lines_init(&c, in, &err);
+	const char *p;
+	size_t n;
+	CHECK(flame__lines_block(&c, 7, &p, &n, &err) == 1 && n == 6 && c.block_first_line == 1);
+	CHECK(flame__lines_block(&c, 7, &p, &n, &err) == 1 && n == 6 && c.block_first_line == 3);
+	CHECK(flame__lines_block(&c, 7, &p, &n, &err) == 1 && n == 2 && c.block_first_line == 5);
+	CHECK(flame__lines_block(&c, 7, &p, &n, &err) == 0);
+	flame__lines_free(&c);
+	flame_input_free(in);
+	free(text);
+}
+
+static int warn_count;
+static void count_warn(void *ud, const char *kind, const char *src, uint64_t line, const char *m)
+{
+	(void)ud;
+	(void)src;
+	(void)m;
+	if (strcmp(kind, "folded-invalid-line") == 0 && line > 0)
+		warn_count++;
+}
+
+static void test_folded(void)
+{
+	flame_err err;
+	/* bytewise line order: '-' (0x2d) sorts before ';' (0x3b), a prefix first */
+	flame_tree *t = parse_str("a;b;c 1\na;b-x 2\na;b 3\nb 1\na;b;c 4\n\n", FLAME_FORMAT_FOLDED,
+	                          &err);
+	char *s = folded_str(t);
+	CHECK_STR(s, "a;b 3\na;b-x 2\na;b;c 5\nb 1\n");
+	free(s);
+	flame_tree_free(t);
+	/* frames with spaces; count after the last whitespace; tabs; CRLF */
+	t = parse_str("java;void foo(int, int) 7\r\nmain;x\t2\n", FLAME_FORMAT_FOLDED, &err);
+	s = folded_str(t);
+	CHECK_STR(s, "java;void foo(int, int) 7\nmain;x 2\n");
+	free(s);
+	flame_tree_free(t);
+	/* differential: before after */
+	t = parse_str("a;b 1 2\na;c 3 0\n", FLAME_FORMAT_FOLDED, &err);
+	CHECK(flame_tree_is_differential(t));
+	CHECK_EQ_U64(flame_tree_total(t, 0), 4);
+	CHECK_EQ_U64(flame_tree_total(t, 1), 2);
+	s = folded_str(t);
+	CHECK_STR(s, "a;b 1 2\na;c 3 0\n");
+	free(s);
+	flame_tree_free(t);
+	/* fractional counts are exact */
+	t = parse_str("a 0.1\na 0.2\nb 1.25\nc 3.\nd 2.50\n", FLAME_FORMAT_FOLDED, &err);
+	CHECK_EQ_U64(flame_tree_scale(t), 2);
+	s = folded_str(t);
+	CHECK_STR(s, "a 0.3\nb 1.25\nc 3\nd 2.5\n");
+	free(s);
+	flame_tree_free(t);
+	/* overflow and too many decimals are errors naming the line */
+	t = parse_str("a 18446744073709551615\nb 1\n", FLAME_FORMAT_FOLDED, &err);
+	CHECK(t == NULL && err.code == FLAME_ERANGE && err.line == 2);
+	t = parse_str("a 99999999999999999999\n", FLAME_FORMAT_FOLDED, &err);
+	CHECK(t == NULL && err.code == FLAME_ERANGE && err.line == 1);
+	t = parse_str("a 0.0000000001\n", FLAME_FORMAT_FOLDED, &err);
+	CHECK(t == NULL && err.code == FLAME_ERANGE);
+	/* invalid lines warn (one call per line, the CLI counts them) and are skipped */
+	flame_tree *u = flame_tree_new();
+	flame_input *in;
+	const char *bad = "no count here\na 1\n 5\nx;y -3\n";
+	flame_input_open_mem(&in, bad, strlen(bad), "bad", &err);
+	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
+	o.format = FLAME_FORMAT_FOLDED;
+	o.warn = count_warn;
+	CHECK(flame_parse(u, in, &o, &err) == 0);
+	CHECK_EQ_U64(warn_count, 3);
+	CHECK_EQ_U64(flame_tree_stack_count(u), 1);
+	flame_input_free(in);
+	flame_tree_free(u);
+	/* shared-prefix reuse must not confuse frames that only share bytes */
+	t = parse_str("ab;cd 1\nab;c 1\nab;cd;e 1\na;bcd 1\n", FLAME_FORMAT_FOLDED, &err);
+	s = folded_str(t);
+	CHECK_STR(s, "a;bcd 1\nab;c 1\nab;cd 1\nab;cd;e 1\n");
+	free(s);
+	flame_tree_free(t);
+}
+
+static void test_detect(void)
+{
+	CHECK(flame_detect("a;b 1\n", 6) == FLAME_FORMAT_FOLDED);
+	CHECK(flame_detect("\x01\x02\x03", 3) == FLAME_FORMAT_AUTO);
+	flame_err err;
+	CHECK(parse_str("\x01\x02 garbage", FLAME_FORMAT_AUTO, &err) == NULL);
+	CHECK(err.code == FLAME_EFORMAT);
+	CHECK(strstr(err.msg, "cannot tell the input format; use --format") != NULL);
+	flame_tree *t = parse_str("", FLAME_FORMAT_AUTO, &err);
+	CHECK(t && flame_tree_stack_count(t) == 0);
+	flame_tree_free(t);
+}
+
+static void test_output(void)
+{
+	const char *path = "/tmp/flame-test-output.txt";
+	unlink(path);
+	flame_output *o;
+	flame_err err;
+	CHECK(flame_output_open(&o, path, &err) == 0);
+	CHECK(flame_output_write(o, "half", 4, &err) == 0);
+	struct stat st;
+	CHECK(stat(path, &st) != 0); /* nothing at the target until commit */
+	char tmp[512];
+	snprintf(tmp, sizeof tmp, "%s", flame_output_temp_path(o));
+	flame_output_abort(o);
+	CHECK(stat(path, &st) != 0 && stat(tmp, &st) != 0);
+	CHECK(flame_output_open(&o, path, &err) == 0);
+	CHECK(flame_output_write(o, "done\n", 5, &err) == 0);
+	CHECK(flame_output_commit(o, &err) == 0);
+	CHECK(stat(path, &st) == 0 && st.st_size == 5);
+	unlink(path);
+	CHECK(flame_output_open(&o, "/nonexistent-dir/x", &err) == FLAME_EIO);
+}
+
+static void test_transforms(void)
+{
+	flame_err err;
+	flame_tree *t = parse_str("p;main;a;lock 1\np;main;b 2\np;main;c;lock 3\n",
+	                          FLAME_FORMAT_FOLDED, &err);
+	CHECK(flame_filter_stacks(t, "^lo", "^c$", &err) == 0);
+	char *s = folded_str(t);
+	CHECK_STR(s, "p;main;a;lock 1\n");
+	free(s);
+	CHECK(flame_filter_stacks(t, "(", NULL, &err) == FLAME_EUSAGE);
+	CHECK(strstr(err.msg, "invalid --include regex") != NULL);
+	flame_tree_free(t);
+	t = parse_str("p;main;work;sub 1\np;main;work 2\np;other 4\np;x;work;work;y 1\n",
+	              FLAME_FORMAT_FOLDED, &err);
+	const char *sym[] = {"work"};
+	CHECK(flame_skip_after(t, sym, 1, &err) == 0);
+	s = folded_str(t);
+	CHECK_STR(s, "p;other 4\np;work 2\np;work;sub 1\np;work;y 1\n");
+	free(s);
+	flame_tree_free(t);
+}
+
+int main(void)
+{
+	RUN(test_gzip);
+	RUN(test_open_errors);
+	RUN(test_lines);
+	RUN(test_folded);
+	RUN(test_detect);
+	RUN(test_output);
+	RUN(test_transforms);
+	return harness_done();
+}

@@ -1,0 +1,53 @@
+/* Test helpers: parse a string, write a tree as folded text into a string. */
+#ifndef FLAME_TEST_UTIL_H
+#define FLAME_TEST_UTIL_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "libflame/flame.h"
+
+/* Parse `text` as `fmt` into a new tree; NULL on error (message in *err). */
+static inline flame_tree *parse_str(const char *text, flame_format fmt, flame_err *err)
+{
+	flame_tree *t = flame_tree_new();
+	flame_input *in = NULL;
+	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
+	o.format = fmt;
+	if (flame_input_open_mem(&in, text, strlen(text), "test", err) ||
+	    flame_parse(t, in, &o, err)) {
+		flame_input_free(in);
+		flame_tree_free(t);
+		return NULL;
+	}
+	flame_input_free(in);
+	return t;
+}
+
+/* Folded text of `t` (malloc'd). Goes through a temp file and the public writer. */
+static inline char *folded_str(flame_tree *t)
+{
+	char path[] = "/tmp/flame-test-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	flame_output *o = NULL;
+	flame_err err;
+	if (flame_output_open(&o, path, &err) || flame_write_folded(t, o, &err) ||
+	    flame_output_commit(o, &err)) {
+		unlink(path);
+		return NULL;
+	}
+	FILE *f = fopen(path, "rb");
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	size_t got = fread(s, 1, (size_t)n, f);
+	s[got] = '\0';
+	fclose(f);
+	unlink(path);
+	return s;
+}
+#endif
