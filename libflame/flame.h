@@ -231,6 +231,10 @@ FLAME_EXPORT flame_format flame_detect(const void *buf, size_t len);
 FLAME_EXPORT int flame_filter_stacks(flame_tree *t, const char *include, const char *exclude,
                                      flame_err *err);
 
+/** Check that `include` and `exclude` (either may be NULL) compile, so a CLI can reject
+ * a bad pattern before reading any input. */
+FLAME_EXPORT int flame_filter_check(const char *include, const char *exclude, flame_err *err);
+
 /** Drop the frames between the root (kept: the process name) and the leaf-most frame
  * whose name equals one of `symbols`, so the stack starts at that frame. */
 FLAME_EXPORT int flame_skip_after(flame_tree *t, const char *const *symbols, size_t n,

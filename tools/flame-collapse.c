@@ -115,10 +115,14 @@ int main(int argc, char **argv)
 		free(a.skip_after);
 		return rc;
 	}
+	flame_err err = {0};
+	if (flame_filter_check(a.include, a.exclude, &err)) {
+		free(a.skip_after);
+		return cli_report(&err);
+	}
 	cli_warnings warns = {.quiet = a.quiet};
 	a.popts.warn = cli_warn;
 	a.popts.warn_ud = &warns;
-	flame_err err = {0};
 	flame_output *out = NULL;
 	flame_tree *t = flame_tree_new();
 	if (!t) {

@@ -87,7 +87,8 @@ static int scaled(flame_tree *t, const count *c, uint64_t *out, const char *src,
 	if (c->dec > t->scale) {
 		int rc = flame__tree_rescale(t, c->dec, err);
 		if (rc)
-			return flame__err(err, rc, src, line, FLAME__NO_OFFSET, "%s", err ? err->msg : "");
+			return flame__err(err, rc, src, line, FLAME__NO_OFFSET,
+			                  "more than 9 decimal places in a count, or the rescaled counts overflow");
 	}
 	uint64_t m = p10[t->scale - c->dec];
 	if (c->mant && c->mant > UINT64_MAX / m)
@@ -206,7 +207,8 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 			f = e + 1;
 		}
 		if ((rc = flame__tree_add_ids(t, ids, nframes, w0, w1, err))) {
-			rc = flame__err(err, rc, src, cur.line_no, cur.offset, "%s", err ? err->msg : "");
+			if (rc == FLAME_ERANGE)
+				flame__err(err, rc, src, cur.line_no, cur.offset, "count overflows 64 bits");
 			break;
 		}
 		if (n > prev_cap) {

@@ -40,6 +40,22 @@ static int match_names(const flame_tree *t, pcre2_code *re, unsigned char *match
 	return 0;
 }
 
+int flame_filter_check(const char *include, const char *exclude, flame_err *err)
+{
+	pcre2_code *re;
+	if (include) {
+		if (!(re = compile(include, "--include", err)))
+			return FLAME_EUSAGE;
+		pcre2_code_free(re);
+	}
+	if (exclude) {
+		if (!(re = compile(exclude, "--exclude", err)))
+			return FLAME_EUSAGE;
+		pcre2_code_free(re);
+	}
+	return 0;
+}
+
 int flame_filter_stacks(flame_tree *t, const char *include, const char *exclude, flame_err *err)
 {
 	if (!include && !exclude)

@@ -1,0 +1,5 @@
+flame-collapse --time 5 /dev/null; echo "exit $?"
+flame-collapse -j 0 /dev/null; echo "exit $?"
+flame-collapse --format nope /dev/null; echo "exit $?"
+flame-collapse --include "(" /nonexistent; echo "exit $?"
+flame-collapse --no-such-option; echo "exit $?"

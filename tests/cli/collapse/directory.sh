@@ -1,0 +1,2 @@
+mkdir adir
+flame-collapse adir

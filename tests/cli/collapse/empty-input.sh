@@ -1,0 +1,2 @@
+# empty input: empty output, exit 0
+printf '' | flame-collapse

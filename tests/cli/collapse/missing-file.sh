@@ -1,0 +1,1 @@
+flame-collapse /nonexistent/profile.txt
