@@ -1,0 +1,117 @@
+/* The escaping gate (see escape.h). A table marks the ASCII bytes that need work, so
+ * plain names are copied in runs; UTF-8 is validated per sequence (RFC 3629 ranges). */
+#include <string.h>
+#include "escape.h"
+
+/* 0: copy; 1: entity or reference; 2: forbidden control byte; 3: start of non-ASCII */
+static const unsigned char cls[256] = {
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 2, 2, 1, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+};
+
+/* Length of the well-formed, XML-allowed UTF-8 sequence at s (s[0] >= 0x80), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	if (c >= 0xc2 && c <= 0xdf)
+		return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		if (n < 3 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
+			return 0;
+		if (c == 0xe0 && s[1] < 0xa0)
+			return 0; /* overlong */
+		if (c == 0xed && s[1] >= 0xa0)
+			return 0; /* surrogate */
+		if (c == 0xef && s[1] == 0xbf && (s[2] == 0xbe || s[2] == 0xbf))
+			return 0; /* U+FFFE, U+FFFF: not XML characters */
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if (n < 4 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
+			return 0;
+		if (c == 0xf0 && s[1] < 0x90)
+			return 0; /* overlong */
+		if (c == 0xf4 && s[1] >= 0x90)
+			return 0; /* > U+10FFFF */
+		return 4;
+	}
+	return 0;
+}
+
+static size_t gate(char *dst, const char *src, size_t n, int markup)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	char *d = dst;
+	size_t i = 0;
+	while (i < n) {
+		size_t j = i;
+		while (j < n && cls[s[j]] == 0)
+			j++;
+		if (j > i) {
+			memcpy(d, s + i, j - i);
+			d += j - i;
+			i = j;
+			if (i == n)
+				break;
+		}
+		unsigned c = s[i];
+		const char *rep = NULL;
+		switch (cls[c]) {
+		case 1:
+			if (!markup) {
+				*d++ = (char)c;
+				i++;
+				continue;
+			}
+			switch (c) {
+			case '&': rep = "&amp;"; break;
+			case '<': rep = "&lt;"; break;
+			case '>': rep = "&gt;"; break;
+			case '"': rep = "&quot;"; break;
+			case '\'': rep = "&#39;"; break;
+			case '\t': rep = "&#9;"; break;
+			case '\n': rep = "&#10;"; break;
+			default: rep = "&#13;"; break;
+			}
+			i++;
+			break;
+		case 2:
+			rep = "\xef\xbf\xbd";
+			i++;
+			break;
+		default: {
+			size_t k = utf8_seq(s + i, n - i);
+			if (k) {
+				memcpy(d, s + i, k);
+				d += k;
+				i += k;
+				continue;
+			}
+			rep = "\xef\xbf\xbd";
+			i++; /* one U+FFFD per bad byte */
+		}
+		}
+		size_t rl = strlen(rep);
+		memcpy(d, rep, rl);
+		d += rl;
+	}
+	return (size_t)(d - dst);
+}
+
+size_t flame__xml_escape(char *dst, const char *src, size_t n) { return gate(dst, src, n, 1); }
+
+size_t flame__utf8_repair(char *dst, const char *src, size_t n) { return gate(dst, src, n, 0); }

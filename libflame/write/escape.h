@@ -1,0 +1,22 @@
+/* The one gate from untrusted text (frame names, titles, notes, count names, nameattr
+ * values) to markup: XML-escape, replace bytes XML 1.0 forbids, repair invalid UTF-8. */
+#ifndef FLAME_WRITE_ESCAPE_H
+#define FLAME_WRITE_ESCAPE_H
+#include <stddef.h>
+
+/** Worst-case output size for `n` input bytes ("&quot;" is 6 bytes per byte). */
+#define FLAME__ESCAPE_MAX(n) ((n) * 6)
+
+/** Escape `src[0..n)` into `dst` (room for FLAME__ESCAPE_MAX(n) bytes; not
+ * NUL-terminated) for use in XML text and in double- or single-quoted attributes:
+ * & < > " ' become entities; TAB LF CR become character references (so attribute
+ * values keep them); other control bytes, U+FFFE/U+FFFF and every byte that is not part
+ * of well-formed UTF-8 (overlong forms, surrogates, > U+10FFFF, truncated sequences)
+ * become U+FFFD. Returns the bytes written. */
+size_t flame__xml_escape(char *dst, const char *src, size_t n);
+
+/** Repair `src[0..n)` into well-formed, XML-allowed UTF-8 without escaping markup (for
+ * cairo text, which is not markup): same replacements as flame__xml_escape. `dst` needs
+ * 3 * n bytes. Returns the bytes written. */
+size_t flame__utf8_repair(char *dst, const char *src, size_t n);
+#endif

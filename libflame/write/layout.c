@@ -1,0 +1,554 @@
+/* The layout pass (see layout.h): walks the node tree once, skipping subtrees narrower
+ * than --minwidth (so the work is proportional to what is drawn), and records each
+ * surviving frame's rectangle, counts and colour. Within a frame its own (self) samples
+ * come first and its children after them, left to right, as in flamegraph.pl (which
+ * sorts "a 5" before "a;b 3"). --flamechart lays stacks out in input order instead:
+ * the unique stacks in order of first appearance (the stack table keeps it), merging
+ * a frame only with the same frame of the stack just before, so repeated identical
+ * stacks that were not adjacent are summed where they first appeared. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/err.h"
+#include "../core/tree.h"
+#include "layout.h"
+
+static const uint64_t pow10_u[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+                                   1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
+
+int flame_render_opts_check(const flame_render_opts *o, flame_err *err)
+{
+	flame__rgb a, b;
+	if (!o)
+		return 0;
+	if (flame__palette_lookup(o->colors ? o->colors : "hot") < 0)
+		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
+		                  "--colors: unknown palette '%s'", o->colors);
+	if (flame__bgcolors(o->bgcolors, o->colors, &a, &b))
+		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
+		                  "--bgcolors: unrecognized value '%s' (yellow blue green grey #rrggbb)",
+		                  o->bgcolors);
+	if (o->width < 1 || o->width > 1000000)
+		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
+		                  "--width must be between 1 and 1000000");
+	if (o->frame_height < 1 || o->frame_height > 10000)
+		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
+		                  "--height must be between 1 and 10000");
+	if (!(o->font_size > 0 && o->font_size < 10000) || !(o->font_width > 0 && o->font_width < 100))
+		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
+		                  "--fontsize and --fontwidth must be positive");
+	if (!(o->min_width >= 0) || !isfinite(o->min_width) || !isfinite(o->factor) ||
+	    !(o->factor > 0) || !(o->total >= 0) || !isfinite(o->total))
+		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
+		                  "--minwidth, --factor and --total must be non-negative numbers");
+	return 0;
+}
+
+/* ---- growable frame array */
+
+static flame__frame *push_frame(flame__layout *L, size_t *cap)
+{
+	if (L->count == *cap) {
+		size_t c = *cap ? *cap * 2 : 1024;
+		flame__frame *v = realloc(L->frames, c * sizeof *v);
+		if (!v)
+			return NULL;
+		L->frames = v;
+		*cap = c;
+	}
+	flame__frame *f = &L->frames[L->count++];
+	memset(f, 0, sizeof *f);
+	return f;
+}
+
+/* ---- --reverse: a private tree with every stack reversed (the caller's is untouched) */
+
+struct rev_ctx {
+	flame_tree *dst;
+	flame_str *buf;
+	size_t cap;
+	flame_err *err;
+};
+
+static int add_reversed(void *ud, const flame_str *frames, size_t n, uint64_t w0, uint64_t w1)
+{
+	struct rev_ctx *c = ud;
+	return flame_tree_add(c->dst, frames, n, 1, w0, w1, c->err);
+}
+
+static int reversed_tree(flame_tree **out, flame_tree *t, flame_err *err)
+{
+	flame_tree *r = flame_tree_new();
+	if (!r)
+		return flame__err_nomem(err);
+	r->scale = t->scale;
+	r->differential = t->differential;
+	memcpy(r->count_name, t->count_name, sizeof r->count_name);
+	struct rev_ctx c = {r, NULL, 0, err};
+	int rc = flame_tree_each_stack(t, add_reversed, &c);
+	if (rc) {
+		flame_tree_free(r);
+		return rc == FLAME_ENOMEM ? flame__err_nomem(err) : rc;
+	}
+	*out = r;
+	return 0;
+}
+
+/* ---- geometry */
+
+static void place(flame__layout *L, flame__frame *f)
+{
+	double x1 = L->xpad + (double)f->start * L->width_per_count;
+	double x2 = L->xpad + (double)(f->start + f->value) * L->width_per_count;
+	f->x = x1;
+	f->w = x2 - x1;
+	f->h = L->frame_height - 1;
+	if (L->inverted)
+		f->y = L->ypad1 + f->depth * L->frame_height;
+	else
+		f->y = L->height - L->ypad2 - (f->depth + 1) * L->frame_height + 1;
+}
+
+static double u2d(uint64_t v) { return (double)v; }
+
+static double diff_delta(uint64_t after, uint64_t before)
+{
+	return after >= before ? u2d(after - before) : -u2d(before - after);
+}
+
+/* ---- the merged tree */
+
+static int layout_tree(flame__layout *L, flame_tree *t, const flame_render_opts *o,
+                       double min_time, flame_err *err)
+{
+	int rc = flame_tree_build(t, o->sort, err);
+	if (rc)
+		return rc;
+	const int col = L->differential ? 1 : 0;
+	const flame__node *nodes = t->nodes;
+	size_t cap = 0;
+	/* next[d]: where the next child at depth d starts; idx[d]: frame index at depth d */
+	size_t dcap = 64;
+	uint64_t *next = malloc(dcap * sizeof *next);
+	uint32_t *idx = malloc(dcap * sizeof *idx);
+	if (!next || !idx) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	flame_iter it;
+	flame_iter_init(&it, t);
+	flame_event ev;
+	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE) {
+		if (ev != FLAME_EVENT_ENTER)
+			continue;
+		const flame__node *nd = &nodes[it.node];
+		uint32_t d = nd->depth;
+		if (d + 2 > dcap) {
+			size_t c = dcap * 2;
+			uint64_t *a = realloc(next, c * sizeof *a);
+			if (a)
+				next = a;
+			uint32_t *b = realloc(idx, c * sizeof *b);
+			if (b)
+				idx = b;
+			if (!a || !b) {
+				rc = flame__err_nomem(err);
+				goto done;
+			}
+			dcap = c;
+		}
+		uint64_t value = nd->total[col];
+		uint64_t start = d ? next[d] : 0;
+		if (d)
+			next[d] += value;
+		if (d && u2d(value) < min_time) {
+			flame_iter_skip_children(&it);
+			continue;
+		}
+		next[d + 1] = start + nd->self[col];
+		flame__frame *f = push_frame(L, &cap);
+		if (!f) {
+			rc = flame__err_nomem(err);
+			goto done;
+		}
+		const flame__name *nm = flame__intern_get(&t->names, nd->name);
+		f->name = nm->ptr;
+		f->name_len = nm->len;
+		f->depth = d;
+		f->parent = d ? idx[d - 1] : UINT32_MAX;
+		f->start = start;
+		f->value = value;
+		f->before = L->differential ? nd->total[0] : value;
+		if (L->differential)
+			f->delta = o->diff_mode == FLAME_DIFF_TOTAL
+			               ? diff_delta(nd->total[1], nd->total[0])
+			               : diff_delta(nd->self[1], nd->self[0]);
+		idx[d] = (uint32_t)(L->count - 1);
+		if (d > L->max_depth)
+			L->max_depth = d;
+	}
+done:
+	free(next);
+	free(idx);
+	return rc;
+}
+
+/* ---- --flamechart: flow over the stacks in input order */
+
+static int layout_chart(flame__layout *L, flame_tree *t, const flame_render_opts *o,
+                        double min_time, flame_err *err)
+{
+	const flame__stacks *s = &t->stacks;
+	const int col = L->differential ? 1 : 0;
+	size_t cap = 0, maxd = 1;
+	for (size_t k = 0; k < s->count; k++)
+		if (s->v[k].depth > maxd)
+			maxd = s->v[k].depth;
+	uint32_t *open = malloc((maxd + 1) * sizeof *open); /* frame index per depth */
+	if (!open)
+		return flame__err_nomem(err);
+	int rc = 0;
+	flame__frame *root = push_frame(L, &cap);
+	if (!root) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	const flame__name *rn = flame__intern_get(&t->names, t->root_name);
+	root->name = rn->ptr;
+	root->name_len = rn->len;
+	root->parent = UINT32_MAX;
+	open[0] = 0;
+	const flame__stack *prev = NULL;
+	uint64_t now = 0;
+	for (size_t k = 0; k < s->count; k++) {
+		const flame__stack *st = &s->v[k];
+		if (st->depth == 0 || (st->w[0] == 0 && st->w[1] == 0))
+			continue;
+		uint32_t same = 0;
+		if (prev) {
+			uint32_t n = prev->depth < st->depth ? prev->depth : st->depth;
+			while (same < n && prev->ids[same] == st->ids[same])
+				same++;
+		}
+		for (uint32_t d = same; d < st->depth; d++) {
+			flame__frame *f = push_frame(L, &cap);
+			if (!f) {
+				rc = flame__err_nomem(err);
+				goto done;
+			}
+			const flame__name *nm = flame__intern_get(&t->names, st->ids[d]);
+			f->name = nm->ptr;
+			f->name_len = nm->len;
+			f->depth = d + 1;
+			f->parent = open[d];
+			f->start = now;
+			open[d + 1] = (uint32_t)(L->count - 1);
+		}
+		uint64_t w = st->w[col];
+		for (uint32_t d = 0; d <= st->depth; d++) {
+			flame__frame *f = &L->frames[open[d]];
+			f->value += w;
+			f->before += st->w[0];
+			if (o->diff_mode == FLAME_DIFF_TOTAL || d == st->depth)
+				f->delta += diff_delta(st->w[1], st->w[0]);
+		}
+		now += w;
+		prev = st;
+	}
+	/* prune: parents come first, and a frame is never wider than its parent */
+	size_t keep = 0;
+	uint32_t *map = (uint32_t *)open;
+	free(map);
+	map = malloc((L->count ? L->count : 1) * sizeof *map);
+	open = map;
+	if (!map) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	for (size_t i = 0; i < L->count; i++) {
+		flame__frame f = L->frames[i];
+		if (!L->differential)
+			f.before = f.value;
+		if (i && (u2d(f.value) < min_time || map[f.parent] == UINT32_MAX)) {
+			map[i] = UINT32_MAX;
+			continue;
+		}
+		if (i)
+			f.parent = map[f.parent];
+		map[i] = (uint32_t)keep;
+		if (f.depth > L->max_depth)
+			L->max_depth = f.depth;
+		L->frames[keep++] = f;
+	}
+	L->count = keep;
+done:
+	free(open);
+	return rc;
+}
+
+/* ---- the whole pass */
+
+int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_opts *o,
+                          flame_err *err)
+{
+	flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
+	if (!o)
+		o = &defaults;
+	memset(L, 0, sizeof *L);
+	int rc = flame_render_opts_check(o, err);
+	if (rc)
+		return rc;
+	if (o->flags & FLAME_RENDER_REVERSE) {
+		rc = reversed_tree(&L->own, t, err);
+		if (rc)
+			return rc;
+		t = L->own;
+	}
+	L->differential = flame_tree_is_differential(t);
+	L->inverted = (o->flags & FLAME_RENDER_INVERTED) != 0;
+	L->negate = (o->flags & FLAME_RENDER_NEGATE) != 0;
+	L->font_type = o->font_type ? o->font_type : "Verdana";
+	L->font_size = o->font_size;
+	L->font_width = o->font_width;
+	L->frame_height = o->frame_height;
+	L->width = o->width;
+	L->xpad = 10;
+	L->ypad1 = o->font_size * 3;
+	L->ypad2 = o->font_size * 2 + 10;
+	if (o->subtitle && *o->subtitle)
+		L->ypad1 += o->font_size * 2;
+	L->title = o->title && *o->title ? o->title
+	           : (o->flags & FLAME_RENDER_FLAMECHART) ? "Flame Chart"
+	           : L->inverted                          ? "Icicle Graph"
+	                                                  : "Flame Graph";
+	L->subtitle = o->subtitle && *o->subtitle ? o->subtitle : NULL;
+	L->notes = o->notes && *o->notes ? o->notes : NULL;
+	L->count_name = o->count_name       ? o->count_name
+	                : flame_tree_count_name(t) ? flame_tree_count_name(t)
+	                                           : "samples";
+	L->name_type = o->name_type ? o->name_type : "Function:";
+	L->search_color = o->search_color ? o->search_color : "rgb(230,0,230)";
+	L->scale = flame_tree_scale(t);
+	L->factor = o->factor;
+	L->title_x = floor(L->width / 2);
+	L->title_y = o->font_size * 2;
+	L->subtitle_y = o->font_size * 4;
+	flame__bgcolors(o->bgcolors, o->colors, &L->bg_top, &L->bg_bottom);
+
+	uint64_t actual = flame_tree_total(t, L->differential ? 1 : 0);
+	L->timemax = actual;
+	if (o->total > 0) {
+		double want = o->total * (double)pow10_u[L->scale];
+		if (want >= 18446744073709551615.0)
+			want = 18446744073709551615.0;
+		if ((uint64_t)want < actual)
+			flame__warn(o->warn, o->warn_ud, "render-total-too-small", "", 0,
+			            "--total %g is less than the actual total, so ignored", o->total);
+		else
+			L->timemax = (uint64_t)want;
+	}
+	if (actual == 0) {
+		L->empty = 1;
+		L->height = o->font_size * 5; /* flamegraph.pl's error image */
+		L->details_y = L->height - L->ypad2 / 2;
+		return 0;
+	}
+	L->width_per_count = (L->width - 2 * L->xpad) / (double)L->timemax;
+	double min_time = (o->flags & FLAME_RENDER_MINWIDTH_PERCENT)
+	                      ? (double)L->timemax * o->min_width / 100
+	                      : o->min_width / L->width_per_count;
+
+	rc = (o->flags & FLAME_RENDER_FLAMECHART) ? layout_chart(L, t, o, min_time, err)
+	                                          : layout_tree(L, t, o, min_time, err);
+	if (rc)
+		goto fail;
+
+	L->height = (L->max_depth + 1) * L->frame_height + L->ypad1 + L->ypad2;
+	L->details_y = L->height - L->ypad2 / 2;
+
+	/* colours */
+	double maxdelta = 0;
+	if (L->differential) {
+		if (o->flags & FLAME_RENDER_FLAMECHART) {
+			for (size_t i = 1; i < L->count; i++)
+				maxdelta = fmax(maxdelta, fabs(L->frames[i].delta));
+		} else {
+			/* over every node, drawn or not, as flamegraph.pl takes it over all stacks */
+			for (size_t i = 1; i < t->node_count; i++) {
+				const flame__node *nd = &t->nodes[i];
+				double dl = o->diff_mode == FLAME_DIFF_TOTAL
+				                ? diff_delta(nd->total[1], nd->total[0])
+				                : diff_delta(nd->self[1], nd->self[0]);
+				maxdelta = fmax(maxdelta, fabs(dl));
+			}
+		}
+	}
+	flame__colorer cr;
+	flame__colorer_init(&cr, o->colors, o->flags, o->seed, o->palette);
+	const int negate = (o->flags & FLAME_RENDER_NEGATE) != 0;
+	for (size_t i = 0; i < L->count; i++) {
+		flame__frame *f = &L->frames[i];
+		place(L, f);
+		if (f->name_len == 2 && f->name[0] == '-' && f->name[1] == '-')
+			flame__color_name(&cr, f->name, f->name_len, &f->fill);
+		else if (f->name_len == 1 && f->name[0] == '-')
+			flame__color_name(&cr, f->name, f->name_len, &f->fill);
+		else if (L->differential)
+			f->fill = flame__color_delta(f->delta, maxdelta, negate);
+		else if (flame__color_name(&cr, f->name, f->depth ? f->name_len : 0, &f->fill)) {
+			/* the root is coloured as flamegraph.pl's nameless root frame */
+			rc = flame__err_nomem(err);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	flame__layout_free(L);
+	return rc;
+}
+
+void flame__layout_free(flame__layout *L)
+{
+	free(L->frames);
+	flame_tree_free(L->own);
+	L->frames = NULL;
+	L->own = NULL;
+	L->count = 0;
+}
+
+/* ---- text */
+
+size_t flame__layout_fit_chars(const flame__layout *L, double w)
+{
+	double c = w / (L->font_size * L->font_width);
+	return c > 0 ? (size_t)c : 0;
+}
+
+size_t flame__frame_display_len(const flame__frame *f)
+{
+	size_t n = f->name_len;
+	const char *p = f->name;
+	if (n >= 4 && p[n - 4] == '_' && p[n - 3] == '[' && p[n - 1] == ']' &&
+	    (p[n - 2] == 'k' || p[n - 2] == 'w' || p[n - 2] == 'i' || p[n - 2] == 'j'))
+		n -= 4;
+	return n;
+}
+
+size_t flame__frame_label(const flame__frame *f, size_t max_chars, char *buf, size_t cap)
+{
+	size_t n = flame__frame_display_len(f);
+	buf[0] = '\0';
+	if (max_chars < 3 || cap < 4)
+		return 0;
+	/* walk code points (continuation bytes do not count) */
+	size_t chars = 0, cut = n, keep_end = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (((unsigned char)f->name[i] & 0xc0) == 0x80)
+			continue;
+		if (chars == max_chars - 2)
+			keep_end = i;
+		if (chars == max_chars) {
+			cut = i;
+			break;
+		}
+		chars++;
+	}
+	size_t len;
+	if (cut < n) { /* longer than max_chars: keep max_chars - 2 and add ".." */
+		len = keep_end;
+		if (len + 3 > cap)
+			len = cap - 3;
+		memcpy(buf, f->name, len);
+		buf[len++] = '.';
+		buf[len++] = '.';
+	} else {
+		len = n < cap ? n : cap - 1;
+		memcpy(buf, f->name, len);
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+static size_t put_commas(char *buf, size_t cap, const char *digits)
+{
+	size_t nd = strlen(digits), o = 0;
+	for (size_t i = 0; i < nd; i++) {
+		if (i && (nd - i) % 3 == 0 && o + 1 < cap)
+			buf[o++] = ',';
+		if (o + 1 < cap)
+			buf[o++] = digits[i];
+	}
+	if (cap)
+		buf[o < cap ? o : cap - 1] = '\0';
+	return o;
+}
+
+size_t flame__format_count(const flame__layout *L, uint64_t v, char *buf, size_t cap)
+{
+	char tmp[64];
+	if (L->factor == 1.0) {
+		uint64_t p = pow10_u[L->scale];
+		snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)(v / p));
+		size_t o = put_commas(buf, cap, tmp);
+		uint64_t frac = v % p;
+		if (frac && o + L->scale + 2 < cap) {
+			int k = snprintf(buf + o, cap - o, ".%0*llu", (int)L->scale, (unsigned long long)frac);
+			o += (size_t)k;
+			while (buf[o - 1] == '0')
+				buf[--o] = '\0';
+		}
+		return o;
+	}
+	double x = (double)v / (double)pow10_u[L->scale] * L->factor;
+	double r = floor(x + 0.5);
+	if (fabs(x - r) < 1e-9 * fmax(1, x) || L->scale == 0) {
+		snprintf(tmp, sizeof tmp, "%.0f", x);
+		return put_commas(buf, cap, tmp);
+	}
+	snprintf(tmp, sizeof tmp, "%.0f", floor(x));
+	size_t o = put_commas(buf, cap, tmp);
+	int k = snprintf(buf + o, cap > o ? cap - o : 0, "%.*f", (int)(L->scale > 2 ? L->scale : 2),
+	                 x - floor(x));
+	/* "0.25" -> ".25" */
+	if (k > 1 && o + 1 < cap) {
+		memmove(buf + o, buf + o + 1, (size_t)k);
+		o += (size_t)k - 1;
+		while (o > 0 && buf[o - 1] == '0')
+			buf[--o] = '\0';
+		if (o > 0 && buf[o - 1] == '.')
+			buf[--o] = '\0';
+	}
+	return o;
+}
+
+size_t flame__frame_info(const flame__layout *L, const flame__frame *f, char *buf, size_t cap)
+{
+	char cnt[96];
+	flame__format_count(L, f->value, cnt, sizeof cnt);
+	double pct = L->timemax ? 100.0 * (double)f->value / (double)L->timemax : 0;
+	size_t dn = f->depth == 0 ? 3 : flame__frame_display_len(f);
+	const char *name = f->depth == 0 ? "all" : f->name;
+	int n;
+	if (f->depth == 0) /* flamegraph.pl: the root is always 100% */
+		n = snprintf(buf, cap, "%.*s (%s %s, 100%%", (int)dn, name, cnt, L->count_name);
+	else
+		n = snprintf(buf, cap, "%.*s (%s %s, %.2f%%", (int)dn, name, cnt, L->count_name, pct);
+	if (n < 0)
+		return 0;
+	size_t len = (size_t)n;
+	if (L->differential) {
+		char b[96], a[96];
+		double d = f->delta;
+		if (L->negate)
+			d = -d;
+		double dp = L->timemax ? 100.0 * d / (double)L->timemax : 0;
+		flame__format_count(L, f->before, b, sizeof b);
+		flame__format_count(L, f->value, a, sizeof a);
+		n = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0,
+		             "; %s%.2f%%; before %s, after %s)", d > 0 ? "+" : "", dp, b, a);
+	} else {
+		n = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, ")");
+	}
+	return len + (n > 0 ? (size_t)n : 0);
+}

@@ -1,0 +1,601 @@
+/* The SVG writer: draws a flame__layout into the embedded skeleton (templates/), one
+ * <g><title>INFO</title><rect/><text>LABEL</text></g> per frame, as flamegraph.pl does
+ * (so tools that scrape its titles keep working), but compact: no empty labels, colours
+ * as #rrggbb, corners and text attributes in CSS. Every untrusted string passes through
+ * escape.c; the script is static and reads its data from the document. Also --nameattr. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "../core/err.h"
+#include "../core/hash.h"
+#include "escape.h"
+#include "layout.h"
+#include "template.h"
+
+/* ---- --nameattr */
+
+struct na_attr {
+	char *key, *value;
+};
+
+struct na_entry {
+	char *name;
+	size_t len;
+	struct na_attr *attrs;
+	size_t n;
+};
+
+struct flame_nameattr {
+	struct na_entry *v;
+	size_t count, cap;
+	uint32_t *slots;
+	size_t mask;
+};
+
+static const struct na_entry *na_find(const flame_nameattr *na, const char *name, size_t len)
+{
+	if (!na || !na->slots)
+		return NULL;
+	for (size_t i = flame__hash_bytes(name, len) & na->mask;; i = (i + 1) & na->mask) {
+		uint32_t s = na->slots[i];
+		if (!s)
+			return NULL;
+		const struct na_entry *e = &na->v[s - 1];
+		if (e->len == len && memcmp(e->name, name, len) == 0)
+			return e;
+	}
+}
+
+void flame_nameattr_free(flame_nameattr *na)
+{
+	if (!na)
+		return;
+	for (size_t i = 0; i < na->count; i++) {
+		for (size_t k = 0; k < na->v[i].n; k++) {
+			free(na->v[i].attrs[k].key);
+			free(na->v[i].attrs[k].value);
+		}
+		free(na->v[i].attrs);
+		free(na->v[i].name);
+	}
+	free(na->v);
+	free(na->slots);
+	free(na);
+}
+
+static int na_rehash(flame_nameattr *na)
+{
+	size_t nslots = na->slots ? (na->mask + 1) * 2 : 64;
+	uint32_t *slots = calloc(nslots, sizeof *slots);
+	if (!slots)
+		return FLAME_ENOMEM;
+	free(na->slots);
+	na->slots = slots;
+	na->mask = nslots - 1;
+	for (size_t k = 0; k < na->count; k++) {
+		size_t i = flame__hash_bytes(na->v[k].name, na->v[k].len) & na->mask;
+		while (slots[i])
+			i = (i + 1) & na->mask;
+		slots[i] = (uint32_t)(k + 1);
+	}
+	return 0;
+}
+
+/* An attribute name we write: XML-name-like, not an event handler, not style, no
+ * namespace prefix, and not one of flamegraph.pl's raw-markup keys. */
+static int attr_name_ok(const char *k)
+{
+	if (!(isalpha((unsigned char)k[0]) || k[0] == '_'))
+		return 0;
+	for (const char *p = k; *p; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '-' || *p == '.'))
+			return 0;
+	if (strncasecmp(k, "on", 2) == 0 || strcasecmp(k, "style") == 0 ||
+	    strcasecmp(k, "g_extra") == 0 || strcasecmp(k, "a_extra") == 0 ||
+	    strncasecmp(k, "xmlns", 5) == 0 || strcasecmp(k, "data-name") == 0)
+		return 0;
+	return 1;
+}
+
+/* Links may be relative or http(s)/mailto/ftp: never javascript: or data: URLs. */
+static int href_ok(const char *v)
+{
+	const char *colon = strchr(v, ':');
+	const char *stop = strpbrk(v, "/?#");
+	if (!colon || (stop && stop < colon))
+		return 1;
+	size_t n = (size_t)(colon - v);
+	return (n == 4 && strncasecmp(v, "http", 4) == 0) || (n == 5 && strncasecmp(v, "https", 5) == 0) ||
+	       (n == 6 && strncasecmp(v, "mailto", 6) == 0) || (n == 3 && strncasecmp(v, "ftp", 3) == 0);
+}
+
+static int na_set(struct na_entry *e, const char *k, size_t kn, const char *v, size_t vn)
+{
+	char *key = strndup(k, kn), *value = strndup(v, vn);
+	if (!key || !value) {
+		free(key);
+		free(value);
+		return FLAME_ENOMEM;
+	}
+	for (size_t i = 0; i < e->n; i++)
+		if (strcmp(e->attrs[i].key, key) == 0) { /* later wins, as in a Perl hash */
+			free(e->attrs[i].value);
+			free(key);
+			e->attrs[i].value = value;
+			return 0;
+		}
+	struct na_attr *a = realloc(e->attrs, (e->n + 1) * sizeof *a);
+	if (!a) {
+		free(key);
+		free(value);
+		return FLAME_ENOMEM;
+	}
+	e->attrs = a;
+	e->attrs[e->n++] = (struct na_attr){key, value};
+	return 0;
+}
+
+int flame_nameattr_load(flame_nameattr **out, const char *path, flame_err *err)
+{
+	*out = NULL;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return flame__err(err, FLAME_EIO, path, 0, FLAME__NO_OFFSET, "cannot open: %m");
+	flame_nameattr *na = calloc(1, sizeof *na);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	uint64_t no = 0;
+	int rc = na ? 0 : flame__err_nomem(err);
+	while (!rc && (len = getline(&line, &cap, f)) >= 0) {
+		no++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		char *tab = memchr(line, '\t', (size_t)len);
+		if (!tab) {
+			rc = flame__err(err, FLAME_EDATA, path, no, FLAME__NO_OFFSET,
+			                "expected NAME<TAB>attr=value...");
+			break;
+		}
+		size_t nlen = (size_t)(tab - line);
+		struct na_entry *e = (struct na_entry *)na_find(na, line, nlen);
+		if (!e) {
+			if ((na->count + 1) * 2 > (na->slots ? na->mask + 1 : 0) && na_rehash(na)) {
+				rc = flame__err_nomem(err);
+				break;
+			}
+			if (na->count == na->cap) {
+				size_t c = na->cap ? na->cap * 2 : 16;
+				struct na_entry *v = realloc(na->v, c * sizeof *v);
+				if (!v) {
+					rc = flame__err_nomem(err);
+					break;
+				}
+				na->v = v;
+				na->cap = c;
+			}
+			e = &na->v[na->count];
+			*e = (struct na_entry){strndup(line, nlen), nlen, NULL, 0};
+			if (!e->name) {
+				rc = flame__err_nomem(err);
+				break;
+			}
+			size_t i = flame__hash_bytes(line, nlen) & na->mask;
+			while (na->slots[i])
+				i = (i + 1) & na->mask;
+			na->slots[i] = (uint32_t)(++na->count);
+		}
+		for (char *p = tab + 1; p <= line + len && !rc;) {
+			char *end = memchr(p, '\t', (size_t)(line + len - p));
+			if (!end)
+				end = line + len;
+			char *eq = memchr(p, '=', (size_t)(end - p));
+			if (eq && eq > p)
+				rc = na_set(e, p, (size_t)(eq - p), eq + 1, (size_t)(end - eq - 1));
+			if (rc)
+				rc = flame__err_nomem(err);
+			p = end + 1;
+		}
+	}
+	free(line);
+	fclose(f);
+	if (rc) {
+		flame_nameattr_free(na);
+		return rc;
+	}
+	*out = na;
+	return 0;
+}
+
+/* ---- buffered writing */
+
+typedef struct sw {
+	flame_output *out;
+	flame_err *err;
+	char *buf;
+	size_t len, cap;
+	int rc;
+	const flame__layout *L;
+	const flame_render_opts *o;
+	char *tmp; /* scratch for info/label text */
+	size_t tmp_cap;
+} sw;
+
+static int flush(sw *w)
+{
+	if (!w->rc && w->len)
+		w->rc = flame_output_write(w->out, w->buf, w->len, w->err);
+	w->len = 0;
+	return w->rc;
+}
+
+/* Make room for n more bytes (flushing first, growing for huge items). */
+static char *room(sw *w, size_t n)
+{
+	if (w->len + n > w->cap) {
+		if (flush(w))
+			return NULL;
+		if (n > w->cap) {
+			char *b = realloc(w->buf, n);
+			if (!b) {
+				w->rc = flame__err_nomem(w->err);
+				return NULL;
+			}
+			w->buf = b;
+			w->cap = n;
+		}
+	}
+	return w->buf + w->len;
+}
+
+static void put(sw *w, const char *p, size_t n)
+{
+	char *d = room(w, n);
+	if (d) {
+		memcpy(d, p, n);
+		w->len += n;
+	}
+}
+
+static void puts_(sw *w, const char *s) { put(w, s, strlen(s)); }
+
+static void put_esc(sw *w, const char *p, size_t n)
+{
+	char *d = room(w, FLAME__ESCAPE_MAX(n));
+	if (d)
+		w->len += flame__xml_escape(d, p, n);
+}
+
+static void puts_esc(sw *w, const char *s) { put_esc(w, s, s ? strlen(s) : 0); }
+
+/* A number in tenths, "12" or "12.5" (no trailing ".0"). */
+static size_t fmt_tenths(char *d, long long t)
+{
+	char tmp[32];
+	size_t n = 0, o = 0;
+	if (t < 0) {
+		d[o++] = '-';
+		t = -t;
+	}
+	long long ip = t / 10;
+	int frac = (int)(t % 10);
+	do {
+		tmp[n++] = (char)('0' + ip % 10);
+		ip /= 10;
+	} while (ip);
+	while (n)
+		d[o++] = tmp[--n];
+	if (frac) {
+		d[o++] = '.';
+		d[o++] = (char)('0' + frac);
+	}
+	return o;
+}
+
+static long long tenths(double v) { return llround(v * 10); }
+
+static void put_num(sw *w, double v)
+{
+	char *d = room(w, 32);
+	if (d)
+		w->len += fmt_tenths(d, tenths(v));
+}
+
+/* Text in the scratch buffer, grown as needed. */
+static char *scratch(sw *w, size_t n)
+{
+	if (n > w->tmp_cap) {
+		char *t = realloc(w->tmp, n);
+		if (!t) {
+			w->rc = flame__err_nomem(w->err);
+			return NULL;
+		}
+		w->tmp = t;
+		w->tmp_cap = n;
+	}
+	return w->tmp;
+}
+
+/* ---- one frame */
+
+static void put_attr(sw *w, const char *k, const char *v)
+{
+	puts_(w, " ");
+	puts_(w, k);
+	puts_(w, "=\"");
+	puts_esc(w, v);
+	puts_(w, "\"");
+}
+
+static void put_frame(sw *w, const flame__frame *f)
+{
+	const flame__layout *L = w->L;
+	const struct na_entry *na =
+	    w->o->nameattr ? na_find(w->o->nameattr, f->name, f->name_len) : NULL;
+	const char *title = NULL, *href = NULL, *target = NULL;
+	if (na)
+		for (size_t i = 0; i < na->n; i++) {
+			if (strcmp(na->attrs[i].key, "title") == 0)
+				title = na->attrs[i].value;
+			else if (strcmp(na->attrs[i].key, "href") == 0 && href_ok(na->attrs[i].value))
+				href = na->attrs[i].value;
+			else if (strcmp(na->attrs[i].key, "target") == 0)
+				target = na->attrs[i].value;
+		}
+	if (href) {
+		puts_(w, "<a");
+		put_attr(w, "xlink:href", href);
+		put_attr(w, "target", target ? target : "_top");
+	} else {
+		puts_(w, "<g");
+	}
+	if (na) {
+		for (size_t i = 0; i < na->n; i++) {
+			const char *k = na->attrs[i].key;
+			if (strcmp(k, "title") && strcmp(k, "href") && strcmp(k, "target") && attr_name_ok(k))
+				put_attr(w, k, na->attrs[i].value);
+		}
+		if (title) { /* the script reads the name from here when the title is replaced */
+			puts_(w, " data-name=\"");
+			put_esc(w, f->name, flame__frame_display_len(f));
+			puts_(w, "\"");
+		}
+	}
+	puts_(w, "><title>");
+	if (title) {
+		puts_esc(w, title);
+	} else {
+		size_t want = f->name_len + 256;
+		char *t = scratch(w, want);
+		if (!t)
+			return;
+		size_t n = flame__frame_info(L, f, t, want);
+		put_esc(w, t, n < want ? n : want - 1);
+	}
+	puts_(w, "</title><rect x=\"");
+	long long x1 = tenths(f->x), x2 = tenths(f->x + f->w);
+	char *d = room(w, 200);
+	if (!d)
+		return;
+	char *p = d;
+	p += fmt_tenths(p, x1);
+	memcpy(p, "\" y=\"", 5);
+	p += 5;
+	p += fmt_tenths(p, tenths(f->y));
+	memcpy(p, "\" width=\"", 9);
+	p += 9;
+	p += fmt_tenths(p, x2 - x1);
+	memcpy(p, "\" height=\"", 10);
+	p += 10;
+	p += fmt_tenths(p, tenths(f->h));
+	memcpy(p, "\" fill=\"", 8);
+	p += 8;
+	char hex[8];
+	flame__rgb_hex(f->fill, hex);
+	memcpy(p, hex, 7);
+	p += 7;
+	memcpy(p, "\"/>", 3);
+	p += 3;
+	w->len += (size_t)(p - d);
+
+	size_t chars = flame__layout_fit_chars(L, f->w);
+	if (chars >= 3) {
+		size_t cap = 4 * (chars < f->name_len ? chars : f->name_len) + 8;
+		char *t = scratch(w, cap);
+		if (!t)
+			return;
+		size_t n = flame__frame_label(f, chars, t, cap);
+		if (n) {
+			d = room(w, 80);
+			if (!d)
+				return;
+			p = d;
+			memcpy(p, "<text x=\"", 9);
+			p += 9;
+			p += fmt_tenths(p, x1 + 30);
+			memcpy(p, "\" y=\"", 5);
+			p += 5;
+			p += fmt_tenths(p, tenths(f->y + f->h / 2 + 3));
+			memcpy(p, "\">", 2);
+			p += 2;
+			w->len += (size_t)(p - d);
+			put_esc(w, t, n);
+			puts_(w, "</text>");
+		}
+	}
+	puts_(w, href ? "</a>\n" : "</g>\n");
+}
+
+/* ---- the document */
+
+static int on_literal(void *ud, const char *p, size_t n)
+{
+	sw *w = ud;
+	put(w, p, n);
+	return w->rc;
+}
+
+static int key_is(const char *k, size_t n, const char *s)
+{
+	return strlen(s) == n && memcmp(k, s, n) == 0;
+}
+
+static int encoding_ok(const char *e)
+{
+	if (!e || !isalpha((unsigned char)e[0]))
+		return 0;
+	for (; *e; e++)
+		if (!(isalnum((unsigned char)*e) || *e == '-' || *e == '_' || *e == '.'))
+			return 0;
+	return 1;
+}
+
+static int on_key(void *ud, const char *k, size_t n)
+{
+	sw *w = ud;
+	const flame__layout *L = w->L;
+	char hex[8];
+	if (key_is(k, n, "encoding")) {
+		if (encoding_ok(w->o->encoding)) {
+			puts_(w, " encoding=\"");
+			puts_(w, w->o->encoding);
+			puts_(w, "\"");
+		}
+	} else if (key_is(k, n, "width")) {
+		put_num(w, L->width);
+	} else if (key_is(k, n, "height")) {
+		put_num(w, L->height);
+	} else if (key_is(k, n, "fonttype")) {
+		puts_esc(w, L->font_type);
+	} else if (key_is(k, n, "fontsize")) {
+		char b[64];
+		snprintf(b, sizeof b, "%g", L->font_size);
+		puts_(w, b);
+	} else if (key_is(k, n, "titlesize")) {
+		char b[64];
+		snprintf(b, sizeof b, "%g", L->font_size + 5);
+		puts_(w, b);
+	} else if (key_is(k, n, "fontwidth")) {
+		char b[64];
+		snprintf(b, sizeof b, "%g", L->font_width);
+		puts_(w, b);
+	} else if (key_is(k, n, "xpad")) {
+		put_num(w, L->xpad);
+	} else if (key_is(k, n, "frameheight")) {
+		put_num(w, L->frame_height);
+	} else if (key_is(k, n, "inverted")) {
+		puts_(w, L->inverted ? "1" : "0");
+	} else if (key_is(k, n, "searchcolor")) {
+		puts_esc(w, L->search_color);
+	} else if (key_is(k, n, "nametype")) {
+		puts_esc(w, L->name_type);
+	} else if (key_is(k, n, "notes")) {
+		if (L->notes) {
+			puts_(w, "<desc id=\"notes\">");
+			puts_esc(w, L->notes);
+			puts_(w, "</desc>\n");
+		}
+	} else if (key_is(k, n, "bgtop")) {
+		flame__rgb_hex(L->bg_top, hex);
+		puts_(w, hex);
+	} else if (key_is(k, n, "bgbottom")) {
+		flame__rgb_hex(L->bg_bottom, hex);
+		puts_(w, hex);
+	} else if (key_is(k, n, "css")) {
+		put(w, flame__tpl_css, flame__tpl_css_len);
+	} else if (key_is(k, n, "js")) {
+		put(w, flame__tpl_js, flame__tpl_js_len);
+	} else if (key_is(k, n, "titlex")) {
+		put_num(w, L->title_x);
+	} else if (key_is(k, n, "titley")) {
+		put_num(w, L->title_y);
+	} else if (key_is(k, n, "title")) {
+		puts_esc(w, L->title);
+	} else if (key_is(k, n, "subtitle")) {
+		if (L->subtitle) {
+			puts_(w, "<text id=\"subtitle\" x=\"");
+			put_num(w, L->title_x);
+			puts_(w, "\" y=\"");
+			put_num(w, L->subtitle_y);
+			puts_(w, "\">");
+			puts_esc(w, L->subtitle);
+			puts_(w, "</text>\n");
+		}
+	} else if (key_is(k, n, "detailsy")) {
+		put_num(w, L->details_y);
+	} else if (key_is(k, n, "searchx")) {
+		put_num(w, L->width - L->xpad - 100);
+	} else if (key_is(k, n, "icx")) {
+		put_num(w, L->width - L->xpad - 16);
+	} else if (key_is(k, n, "prevx")) {
+		put_num(w, L->width - L->xpad - 130);
+	} else if (key_is(k, n, "nextx")) {
+		put_num(w, L->width - L->xpad - 115);
+	} else if (key_is(k, n, "frames")) {
+		for (size_t i = 0; i < L->count && !w->rc; i++)
+			put_frame(w, &L->frames[i]);
+	} else {
+		return flame__err(w->err, FLAME_EUSAGE, "template", 0, FLAME__NO_OFFSET,
+		                  "unknown placeholder {{%.*s}}", (int)n, k);
+	}
+	return w->rc;
+}
+
+static void put_error_svg(sw *w)
+{
+	const flame__layout *L = w->L;
+	puts_(w, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+	         "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+	         "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n"
+	         "<svg version=\"1.1\" width=\"");
+	put_num(w, L->width);
+	puts_(w, "\" height=\"");
+	put_num(w, L->height);
+	puts_(w, "\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"");
+	puts_esc(w, L->font_type);
+	puts_(w, "\">\n<text x=\"");
+	put_num(w, L->title_x);
+	puts_(w, "\" y=\"");
+	put_num(w, L->title_y);
+	puts_(w, "\" text-anchor=\"middle\" font-size=\"");
+	put_num(w, L->font_size + 5);
+	puts_(w, "\">ERROR: No valid input provided</text>\n</svg>\n");
+}
+
+int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out,
+                    flame_err *err)
+{
+	flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
+	if (!o)
+		o = &defaults;
+	flame__layout L;
+	int rc = flame__layout_compute(&L, t, o, err);
+	if (rc)
+		return rc;
+	sw w = {out, err, NULL, 0, 1 << 18, 0, &L, o, NULL, 0};
+	w.buf = malloc(w.cap);
+	if (!w.buf) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	if (L.empty) {
+		put_error_svg(&w);
+	} else {
+		flame__tpl_cb cb = {on_literal, on_key, &w};
+		rc = flame__template_expand(flame__tpl_svg, flame__tpl_svg_len, &cb);
+		if (rc && !w.rc)
+			w.rc = rc;
+	}
+	flush(&w);
+	rc = w.rc;
+done:
+	free(w.buf);
+	free(w.tmp);
+	flame__layout_free(&L);
+	return rc;
+}

@@ -1,0 +1,19 @@
+/* The embedded templates (templates/ files compiled in by templates/embed.c) and the
+ * expansion of {{key}} placeholders in the SVG skeleton. */
+#ifndef FLAME_WRITE_TEMPLATE_H
+#define FLAME_WRITE_TEMPLATE_H
+#include <stddef.h>
+
+extern const char flame__tpl_svg[], flame__tpl_js[], flame__tpl_css[];
+extern const size_t flame__tpl_svg_len, flame__tpl_js_len, flame__tpl_css_len;
+
+/* Called for literal text and for each {{key}} in order; return non-zero to stop. */
+typedef struct flame__tpl_cb {
+	int (*literal)(void *ud, const char *p, size_t n);
+	int (*key)(void *ud, const char *key, size_t n);
+	void *ud;
+} flame__tpl_cb;
+
+/** Expand `tpl[0..len)`; returns the first non-zero callback result, or 0. */
+int flame__template_expand(const char *tpl, size_t len, const flame__tpl_cb *cb);
+#endif

@@ -1,0 +1,293 @@
+// Flame graph interaction: click to zoom, regex search with "Matched: P%", next and
+// previous match, details on hover, URL state (?s=REGEX, ?x=&y=). Static code: every
+// value it needs is read from attributes of the document (frame names from <title>
+// text, geometry from <rect>), never written into this script.
+"use strict";
+var svg, frames, details, matchedtxt, searchbtn, unzoombtn, icbtn, prevbtn, nextbtn;
+var fontsize, fontwidth, xpad, inverted, searchcolor, nametype, fh, W;
+var G = [], R = [], T = [], N = [], X = null, WD = null, Y = null, V = null, E = null, P = null;
+var fills = [];
+var n = 0;
+var zoomed = -1, shown = [];
+var matches = [], cur = -1, term = null, ignorecase = false;
+var svgns = "http://www.w3.org/2000/svg";
+
+function num(el, name, dflt) {
+	var v = parseFloat(el.getAttribute(name));
+	return isNaN(v) ? dflt : v;
+}
+
+function init(evt) {
+	svg = document.documentElement;
+	frames = document.getElementById("frames");
+	details = document.getElementById("details").firstChild;
+	matchedtxt = document.getElementById("matched");
+	searchbtn = document.getElementById("search");
+	unzoombtn = document.getElementById("unzoom");
+	icbtn = document.getElementById("ignorecase");
+	prevbtn = document.getElementById("prev");
+	nextbtn = document.getElementById("next");
+	fontsize = num(svg, "font-size", 12);
+	fontwidth = num(svg, "data-fw", 0.59);
+	xpad = num(svg, "data-xpad", 10);
+	fh = num(svg, "data-fh", 16);
+	inverted = svg.getAttribute("data-inverted") === "1";
+	searchcolor = svg.getAttribute("data-sc") || "rgb(230,0,230)";
+	nametype = svg.getAttribute("data-nt") || "";
+	W = num(svg, "width", 1200);
+	load_frames();
+	frames.addEventListener("click", on_click);
+	frames.addEventListener("mouseover", on_over);
+	frames.addEventListener("mouseout", on_out);
+	unzoombtn.addEventListener("click", function () { unzoom(true); });
+	searchbtn.addEventListener("click", function () { if (term === null) search_prompt(); else reset_search(true); });
+	icbtn.addEventListener("click", toggle_ignorecase);
+	prevbtn.addEventListener("click", function () { step(-1); });
+	nextbtn.addEventListener("click", function () { step(1); });
+	window.addEventListener("keydown", on_key);
+	restore_state();
+}
+
+// One pass over the frames: geometry, names and counts into arrays, and the tree shape
+// (frames come parent first: P = parent index, E = last index of the subtree).
+function load_frames() {
+	var kids = frames.children;
+	n = kids.length;
+	X = new Float64Array(n); WD = new Float64Array(n); Y = new Float64Array(n);
+	V = new Float64Array(n); E = new Int32Array(n); P = new Int32Array(n);
+	var stack = [], key = new Float64Array(n);
+	for (var i = 0; i < n; i++) {
+		var g = kids[i];
+		G.push(g);
+		g._i = i;
+		var title = null, rect = null, text = null;
+		for (var c = g.firstElementChild; c; c = c.nextElementSibling) {
+			if (c.localName === "title") title = c;
+			else if (c.localName === "rect") rect = c;
+			else if (c.localName === "text") text = c;
+		}
+		R.push(rect); T.push(text); fills.push(null);
+		X[i] = num(rect, "x", 0); WD[i] = num(rect, "width", 0); Y[i] = num(rect, "y", 0);
+		var info = title ? title.textContent : "";
+		var cut = info.lastIndexOf(" (");
+		N.push(g.getAttribute("data-name") || (cut >= 0 ? info.substring(0, cut) : info));
+		var m = cut >= 0 ? /^\(([0-9,.]+) /.exec(info.substring(cut + 1)) : null;
+		V[i] = m ? parseFloat(m[1].replace(/,/g, "")) : WD[i];
+		key[i] = inverted ? Y[i] : -Y[i]; // smaller key: nearer the root
+		while (stack.length && key[stack[stack.length - 1]] >= key[i]) E[stack.pop()] = i - 1;
+		P[i] = stack.length ? stack[stack.length - 1] : -1;
+		stack.push(i);
+	}
+	while (stack.length) E[stack.pop()] = n - 1;
+}
+
+function info_of(i) {
+	var t = G[i].firstElementChild;
+	return t && t.localName === "title" ? t.textContent : N[i];
+}
+
+// Label fitted by the same estimate the writer used: chars = int(w / (fontsize * fontwidth)).
+function label(i, w) {
+	var chars = Math.floor(w / (fontsize * fontwidth));
+	if (chars < 3) return "";
+	var s = N[i];
+	s = s.replace(/_\[[kwij]\]$/, "");
+	if (s.length <= chars) return s;
+	return s.substring(0, chars - 2) + "..";
+}
+
+function set_geometry(i, x, w) {
+	var r = R[i];
+	r.setAttribute("x", x.toFixed(1));
+	r.setAttribute("width", w.toFixed(1));
+	var txt = label(i, w), t = T[i];
+	if (!t) {
+		if (txt === "") return;
+		t = document.createElementNS(svgns, "text");
+		t.setAttribute("y", (Y[i] + (fh - 1) / 2 + 3).toFixed(1));
+		G[i].appendChild(t);
+		T[i] = t;
+	}
+	t.setAttribute("x", (x + 3).toFixed(1));
+	if (t.textContent !== txt) t.textContent = txt;
+}
+
+// ---- zoom: only the zoomed frame's ancestors and subtree are touched
+
+function zoom(i, keep_url) {
+	if (i < 0 || i >= n) return;
+	if (i === 0) { unzoom(!keep_url); return; }
+	restore_shown();
+	zoomed = i;
+	var x0 = X[i], ratio = (W - 2 * xpad) / WD[i];
+	for (var a = P[i]; a >= 0; a = P[a]) {
+		G[a].classList.add("v", "p");
+		set_geometry(a, xpad, W - 2 * xpad);
+		shown.push(a);
+	}
+	for (var k = i, end = E[i]; k <= end; k++) {
+		G[k].classList.add("v");
+		set_geometry(k, xpad + (X[k] - x0) * ratio, WD[k] * ratio);
+		shown.push(k);
+	}
+	frames.classList.add("z");
+	unzoombtn.classList.remove("hide");
+	if (!keep_url) update_url();
+}
+
+function restore_shown() {
+	for (var j = 0; j < shown.length; j++) {
+		var k = shown[j];
+		G[k].classList.remove("v", "p");
+		set_geometry(k, X[k], WD[k]);
+	}
+	shown = [];
+}
+
+function unzoom(update) {
+	restore_shown();
+	zoomed = -1;
+	frames.classList.remove("z");
+	unzoombtn.classList.add("hide");
+	if (update) update_url();
+}
+
+// ---- search
+
+function search_prompt() {
+	var t = prompt("Enter a search term (regexp allowed, eg: ^ext4_)" +
+	               (ignorecase ? ", ignoring case" : "") +
+	               "\nPress Ctrl-i to toggle case sensitivity", "");
+	if (t !== null && t !== "") search(t);
+}
+
+function toggle_ignorecase() {
+	ignorecase = !ignorecase;
+	icbtn.classList.toggle("show", ignorecase);
+	if (term !== null) search(term);
+}
+
+function clear_marks() {
+	for (var j = 0; j < matches.length; j++) {
+		var k = matches[j];
+		R[k].setAttribute("fill", fills[k]);
+	}
+	if (cur >= 0 && cur < matches.length) G[matches[cur]].classList.remove("cur");
+	matches = [];
+	cur = -1;
+}
+
+function reset_search(update) {
+	clear_marks();
+	term = null;
+	searchbtn.classList.remove("show");
+	searchbtn.firstChild.nodeValue = "Search";
+	matchedtxt.classList.add("hide");
+	prevbtn.classList.add("hide");
+	nextbtn.classList.add("hide");
+	if (update) update_url();
+}
+
+function search(t) {
+	var re;
+	try { re = new RegExp(t, ignorecase ? "i" : ""); } catch (e) { return false; }
+	clear_marks();
+	term = t;
+	// frames are parent first: a match inside a counted match's subtree is skipped
+	var count = 0, end = -1;
+	for (var i = 0; i < n; i++) {
+		if (!re.test(N[i])) continue;
+		if (fills[i] === null) fills[i] = R[i].getAttribute("fill");
+		R[i].setAttribute("fill", searchcolor);
+		matches.push(i);
+		if (i > end) { count += V[i]; end = E[i]; }
+	}
+	searchbtn.classList.add("show");
+	searchbtn.firstChild.nodeValue = "Reset Search";
+	var pct = n && V[0] > 0 ? 100 * count / V[0] : 0;
+	if (pct !== 100) pct = pct.toFixed(1);
+	matchedtxt.firstChild.nodeValue = "Matched: " + pct + "%";
+	matchedtxt.classList.remove("hide");
+	prevbtn.classList.toggle("hide", matches.length === 0);
+	nextbtn.classList.toggle("hide", matches.length === 0);
+	update_url();
+	return true;
+}
+
+// next (dir 1) or previous (dir -1) match: marked, shown in the details line, and
+// brought into view when the zoom hides it
+function step(dir) {
+	if (!matches.length) return;
+	if (cur >= 0) G[matches[cur]].classList.remove("cur");
+	cur = cur < 0 ? (dir > 0 ? 0 : matches.length - 1) : (cur + dir + matches.length) % matches.length;
+	var i = matches[cur];
+	if (zoomed >= 0 && !(i >= zoomed && i <= E[zoomed])) unzoom(true);
+	G[i].classList.add("cur");
+	details.nodeValue = nametype + " " + info_of(i);
+}
+
+// ---- events
+
+function frame_of(e) {
+	for (var el = e.target; el && el !== frames; el = el.parentNode)
+		if (el.parentNode === frames) return el;
+	return null;
+}
+
+function on_click(e) {
+	var g = frame_of(e);
+	if (!g) return;
+	if (g.localName === "a") return; // a --nameattr link
+	zoom(g._i, false);
+}
+
+function on_over(e) {
+	var g = frame_of(e);
+	if (g) details.nodeValue = nametype + " " + info_of(g._i);
+}
+
+function on_out(e) {
+	if (frame_of(e)) details.nodeValue = " ";
+}
+
+function on_key(e) {
+	if (e.keyCode === 114 || (e.ctrlKey && e.keyCode === 70)) { // F3, Ctrl-F
+		e.preventDefault();
+		if (e.keyCode === 114 && term !== null && matches.length) step(e.shiftKey ? -1 : 1);
+		else search_prompt();
+	} else if (e.ctrlKey && e.keyCode === 73) { // Ctrl-I
+		e.preventDefault();
+		toggle_ignorecase();
+	} else if (e.keyCode === 27) { // Escape
+		reset_search(true);
+		unzoom(true);
+	}
+}
+
+// ---- URL state
+
+function update_url() {
+	var parts = [];
+	if (term !== null) parts.push("s=" + encodeURIComponent(term));
+	if (zoomed > 0) parts.push("x=" + X[zoomed].toFixed(1), "y=" + Y[zoomed]);
+	try {
+		history.replaceState(null, "", location.pathname + (parts.length ? "?" + parts.join("&") : ""));
+	} catch (e) { /* file: URLs in some browsers */ }
+}
+
+function restore_state() {
+	var q = location.search;
+	if (!q) return;
+	var params = {};
+	q.substring(1).split("&").forEach(function (kv) {
+		var eq = kv.indexOf("=");
+		if (eq < 0) return;
+		try { params[kv.substring(0, eq)] = decodeURIComponent(kv.substring(eq + 1).replace(/\+/g, " ")); } catch (e) {}
+	});
+	if (params.x !== undefined && params.y !== undefined) {
+		var x = parseFloat(params.x), y = parseFloat(params.y);
+		for (var i = 1; i < n; i++)
+			if (Math.abs(X[i] - x) < 0.05 && Math.abs(Y[i] - y) < 0.05) { zoom(i, true); break; }
+	}
+	if (params.s !== undefined && params.s !== "") search(params.s);
+}
