@@ -1,0 +1,362 @@
+/* PNG and PDF flame graphs through cairo (the only file that includes it): draws the
+ * rectangles and colours layout.c computed, so the picture matches the SVG; labels are
+ * measured with cairo's font metrics so they fit their frames. Bytes stream into a
+ * flame_output (atomic -o). The SVG's interactive controls (search, zoom, details line)
+ * mean nothing in a static image and are not drawn. */
+#include <cairo-pdf.h>
+#include <cairo.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/err.h"
+#include "escape.h"
+#include "layout.h"
+
+/* cairo's image surfaces are limited to 32767 px a side (pixman's coordinate range). */
+enum { PNG_MAX_SIDE = 32767 };
+
+/* ---- output: cairo's write callback into flame_output */
+
+typedef struct sink {
+	flame_output *out;
+	flame_err *err;
+	int failed; /* flame_output_write failed: err is filled, cairo sees a write error */
+} sink;
+
+static cairo_status_t sink_write(void *ud, const unsigned char *data, unsigned int len)
+{
+	sink *s = ud;
+	if (s->failed)
+		return CAIRO_STATUS_WRITE_ERROR;
+	if (flame_output_write(s->out, data, len, s->err) < 0) {
+		s->failed = 1;
+		return CAIRO_STATUS_WRITE_ERROR;
+	}
+	return CAIRO_STATUS_SUCCESS;
+}
+
+/* ---- drawing state */
+
+typedef struct painter {
+	cairo_t *cr;
+	const flame__layout *L;
+	cairo_font_face_t *face;
+	char *buf;          /* repaired label text, reused for every frame */
+	size_t cap;
+	size_t *cuts;       /* byte offsets of code points in buf, reused */
+	size_t cuts_cap;
+	double dots_w;      /* advance of ".." at the frame font size */
+	double min_glyph_w; /* a lower bound on a label's first glyph, to skip tiny frames fast */
+} painter;
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 256;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, n * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+/* The first family of a CSS-style list ("Verdana, sans-serif" -> "Verdana"), unquoted;
+ * "DejaVu Sans" when there is none. Fontconfig then picks the nearest installed font. */
+static void font_family(const char *list, char *out, size_t cap)
+{
+	const char *p = list ? list : "";
+	while (*p == ' ' || *p == '\t' || *p == '"' || *p == '\'')
+		p++;
+	size_t n = strcspn(p, ",\"'");
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (n == 0) {
+		p = "DejaVu Sans";
+		n = strlen(p);
+	}
+	if (n >= cap / 3)
+		n = cap / 3 - 1;
+	/* cairo wants UTF-8 family names; a broken one would put the context in error */
+	out[flame__utf8_repair(out, p, n)] = '\0';
+}
+
+static cairo_font_face_t *open_face(const char *font_type)
+{
+	char fam[256 * 3];
+	font_family(font_type, fam, sizeof fam);
+	cairo_font_face_t *f = cairo_toy_font_face_create(fam, CAIRO_FONT_SLANT_NORMAL,
+	                                                  CAIRO_FONT_WEIGHT_NORMAL);
+	if (cairo_font_face_status(f) == CAIRO_STATUS_SUCCESS)
+		return f;
+	cairo_font_face_destroy(f);
+	return cairo_toy_font_face_create("DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
+	                                  CAIRO_FONT_WEIGHT_NORMAL);
+}
+
+static double advance(cairo_t *cr, const char *s)
+{
+	cairo_text_extents_t e;
+	cairo_text_extents(cr, s, &e);
+	return e.x_advance;
+}
+
+/* Repair untrusted bytes into P->buf (NUL-terminated) for cairo, which rejects invalid
+ * UTF-8 by putting the whole context into an error state. */
+static const char *repair(painter *P, const char *s, size_t n)
+{
+	if (grow((void **)&P->buf, &P->cap, 3 * n + 3, 1))
+		return NULL;
+	P->buf[flame__utf8_repair(P->buf, s, n)] = '\0';
+	return P->buf;
+}
+
+static void set_rgb(cairo_t *cr, flame__rgb c)
+{
+	cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0);
+}
+
+/* Text centred on x (SVG's text-anchor: middle). */
+static void show_centred(cairo_t *cr, const char *s, double x, double y)
+{
+	cairo_move_to(cr, x - advance(cr, s) / 2, y);
+	cairo_show_text(cr, s);
+}
+
+static void rounded_rect(cairo_t *cr, double x, double y, double w, double h)
+{
+	/* rx = ry = 2 as in the SVG; SVG clamps the radius to half the side */
+	double r = fmin(2.0, fmin(w / 2, h / 2));
+	if (r <= 0.01) {
+		cairo_rectangle(cr, x, y, w, h);
+		return;
+	}
+	cairo_new_sub_path(cr);
+	cairo_arc(cr, x + w - r, y + r, r, -M_PI / 2, 0);
+	cairo_arc(cr, x + w - r, y + h - r, r, 0, M_PI / 2);
+	cairo_arc(cr, x + r, y + h - r, r, M_PI / 2, M_PI);
+	cairo_arc(cr, x + r, y + r, r, M_PI, 3 * M_PI / 2);
+	cairo_close_path(cr);
+}
+
+/* Draw the label of f: the display name when it fits w - 3 px, else its longest prefix
+ * (whole code points) followed by ".." that fits, else nothing. Widths are cairo's. */
+static int draw_label(painter *P, const flame__frame *f)
+{
+	cairo_t *cr = P->cr;
+	double avail = f->w - 3;
+	if (avail < P->dots_w + P->min_glyph_w)
+		return 0;
+	size_t n = flame__frame_display_len(f);
+	/* No glyph here is narrower than 1/8 px at a sane font size, so more code points than
+	 * this cannot fit: bounds the work on a megabyte-long name. */
+	size_t limit = (size_t)(avail * 8) + 8;
+	if (n > 4 * limit)
+		n = 4 * limit;
+	const char *s = repair(P, f->name, n);
+	if (!s)
+		return -1;
+	size_t len = strlen(s);
+	/* code point boundaries, at most `limit` of them */
+	size_t ncut = 0;
+	if (grow((void **)&P->cuts, &P->cuts_cap, len + 2, sizeof(size_t)))
+		return -1;
+	for (size_t i = 0; i < len && ncut <= limit; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			P->cuts[ncut++] = i;
+	int cut_short = ncut > limit || n < flame__frame_display_len(f);
+	if (ncut > limit) {
+		ncut = limit;
+		len = P->cuts[limit];
+		P->buf[len] = '\0';
+	}
+	if (!cut_short && advance(cr, s) <= avail) {
+		cairo_move_to(cr, f->x + 3, f->y + f->h / 2 + 3);
+		cairo_show_text(cr, s);
+		return 0;
+	}
+	/* largest k >= 1 whose k code points plus ".." fit; P->buf has room for the dots */
+	if (grow((void **)&P->buf, &P->cap, len + 3, 1))
+		return -1;
+	size_t lo = 0, hi = ncut - 1; /* answer in [lo, hi]; 0 = nothing fits */
+	while (lo < hi) {
+		size_t k = lo + (hi - lo + 1) / 2;
+		size_t end = P->cuts[k]; /* byte offset after k code points */
+		char save[3] = {P->buf[end], P->buf[end + 1], P->buf[end + 2]};
+		memcpy(P->buf + end, "..", 3);
+		int fits = advance(cr, P->buf) <= avail;
+		memcpy(P->buf + end, save, 3);
+		if (fits)
+			lo = k;
+		else
+			hi = k - 1;
+	}
+	if (lo == 0)
+		return 0;
+	memcpy(P->buf + P->cuts[lo], "..", 3);
+	cairo_move_to(cr, f->x + 3, f->y + f->h / 2 + 3);
+	cairo_show_text(cr, P->buf);
+	return 0;
+}
+
+static int paint(painter *P)
+{
+	const flame__layout *L = P->L;
+	cairo_t *cr = P->cr;
+
+	/* background: the SVG's vertical gradient, stops at 5% and 95% */
+	cairo_pattern_t *bg = cairo_pattern_create_linear(0, 0, 0, L->height);
+	cairo_pattern_add_color_stop_rgb(bg, 0.05, L->bg_top.r / 255.0, L->bg_top.g / 255.0,
+	                                 L->bg_top.b / 255.0);
+	cairo_pattern_add_color_stop_rgb(bg, 0.95, L->bg_bottom.r / 255.0, L->bg_bottom.g / 255.0,
+	                                 L->bg_bottom.b / 255.0);
+	cairo_set_source(cr, bg);
+	cairo_rectangle(cr, 0, 0, L->width, L->height);
+	cairo_fill(cr);
+	cairo_pattern_destroy(bg);
+
+	cairo_set_font_face(cr, P->face);
+	cairo_font_options_t *fo = cairo_font_options_create();
+	/* unhinted metrics: the same label widths in PNG and PDF */
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_set_font_options(cr, fo);
+	cairo_font_options_destroy(fo);
+
+	/* title (and the error message of an empty graph) */
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_set_font_size(cr, L->font_size + 5);
+	const char *title = L->empty ? "ERROR: No valid input provided" : L->title;
+	const char *s = repair(P, title, strlen(title));
+	if (!s)
+		return -1;
+	show_centred(cr, s, L->title_x, L->title_y);
+	if (L->empty)
+		return 0;
+
+	cairo_set_font_size(cr, L->font_size);
+	if (L->subtitle) {
+		if (!(s = repair(P, L->subtitle, strlen(L->subtitle))))
+			return -1;
+		cairo_set_source_rgb(cr, 0xa0 / 255.0, 0xa0 / 255.0, 0xa0 / 255.0);
+		show_centred(cr, s, L->title_x, L->subtitle_y);
+	}
+
+	P->dots_w = advance(cr, "..");
+	P->min_glyph_w = fmin(advance(cr, "i"), advance(cr, "."));
+	for (size_t i = 0; i < L->count; i++) {
+		const flame__frame *f = &L->frames[i];
+		set_rgb(cr, f->fill);
+		rounded_rect(cr, f->x, f->y, f->w, f->h);
+		cairo_fill(cr);
+		if (f->w - 3 < P->dots_w + P->min_glyph_w)
+			continue;
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		if (draw_label(P, f))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- the two writers */
+
+enum { KIND_PNG, KIND_PDF };
+
+static int render(flame_tree *t, const flame_render_opts *o, flame_output *out, flame_err *err,
+                  int kind)
+{
+	const char *what = kind == KIND_PNG ? "PNG" : "PDF";
+	flame__layout L;
+	painter P = {0};
+	sink snk = {out, err, 0};
+	cairo_surface_t *surf = NULL;
+	int rc = flame__layout_compute(&L, t, o, err);
+	if (rc)
+		goto done;
+	double w = ceil(L.width - 1e-9), h = ceil(L.height - 1e-9);
+	if (w < 1 || h < 1) {
+		rc = flame__err(err, FLAME_EUSAGE, what, 0, FLAME__NO_OFFSET, "empty image size %gx%g", w, h);
+		goto done;
+	}
+	if (kind == KIND_PNG) {
+		if (w > PNG_MAX_SIDE || h > PNG_MAX_SIDE) {
+			rc = flame__err(err, FLAME_ERANGE, what, 0, FLAME__NO_OFFSET,
+			                "image of %.0fx%.0f px is too large for PNG (at most %d px a side); "
+			                "write SVG or PDF, or raise --minwidth",
+			                w, h, PNG_MAX_SIDE);
+			goto done;
+		}
+		surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
+	} else {
+		surf = cairo_pdf_surface_create_for_stream(sink_write, &snk, L.width, L.height);
+		if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS) {
+			const char *s = repair(&P, L.empty ? "Flame Graph" : L.title,
+			                       strlen(L.empty ? "Flame Graph" : L.title));
+			if (!s) {
+				rc = flame__err_nomem(err);
+				goto done;
+			}
+			cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE, s);
+			cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "libflame " FLAME_VERSION);
+		}
+	}
+	cairo_status_t st = cairo_surface_status(surf);
+	if (st != CAIRO_STATUS_SUCCESS)
+		goto cairo_fail;
+
+	P.cr = cairo_create(surf);
+	P.L = &L;
+	P.face = open_face(L.font_type);
+	if (paint(&P)) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	st = cairo_status(P.cr);
+	if (st != CAIRO_STATUS_SUCCESS)
+		goto cairo_fail;
+	cairo_destroy(P.cr);
+	P.cr = NULL;
+
+	if (kind == KIND_PNG) {
+		st = cairo_surface_write_to_png_stream(surf, sink_write, &snk);
+	} else {
+		cairo_surface_finish(surf); /* writes the rest of the PDF through sink_write */
+		st = cairo_surface_status(surf);
+	}
+	if (st != CAIRO_STATUS_SUCCESS)
+		goto cairo_fail;
+	rc = 0;
+	goto done;
+
+cairo_fail:
+	if (snk.failed) /* flame_output already said what went wrong */
+		rc = err ? err->code : FLAME_EIO;
+	else if (st == CAIRO_STATUS_NO_MEMORY)
+		rc = flame__err_nomem(err);
+	else
+		rc = flame__err(err, FLAME_EIO, what, 0, FLAME__NO_OFFSET, "cairo: %s",
+		                cairo_status_to_string(st));
+done:
+	if (P.cr)
+		cairo_destroy(P.cr);
+	if (P.face)
+		cairo_font_face_destroy(P.face);
+	if (surf)
+		cairo_surface_destroy(surf);
+	free(P.buf);
+	free(P.cuts);
+	flame__layout_free(&L);
+	return rc;
+}
+
+int flame_write_png(flame_tree *t, const flame_render_opts *o, flame_output *out, flame_err *err)
+{
+	return render(t, o, out, err, KIND_PNG);
+}
+
+int flame_write_pdf(flame_tree *t, const flame_render_opts *o, flame_output *out, flame_err *err)
+{
+	return render(t, o, out, err, KIND_PDF);
+}
