@@ -207,7 +207,18 @@ typedef struct flame_parse_opts {
 	/* warnings (skipped lines); NULL = silent */
 	flame_warn_fn warn;
 	void *warn_ud;
+	/* offcpu: --pid/--tid are perf_flags' FLAME_PERF_PID/TID (root `comm-TID`) */
+	/* jfr */
+	const char *jfr_event;     /* --event NAME; NULL: jdk.ExecutionSample if the input has
+	                            * any, else the first event type with stack traces */
+	unsigned jfr_flags;        /* FLAME_JFR_* */
 } flame_parse_opts;
+
+/* jfr flags */
+#define FLAME_JFR_SIGNATURES 0x01 /* keep the parameter list: pkg.Class.method(int, String) */
+#define FLAME_JFR_THREADS 0x02    /* the thread name as the root frame */
+#define FLAME_JFR_LINES 0x04      /* append :LINE when the text has a line number */
+#define FLAME_JFR_ANNOTATE 0x08   /* append _[j] to Java frames (flamegraph.pl --colors java) */
 
 /* Format-specific fields are added below in sections (perf above; pprof, offcpu, jfr...).
  * Zero means "default" for every field, so the initializer never needs to change. */

@@ -7,7 +7,8 @@
 
 enum {
 	O_PID = 1, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_EVENT, O_KEEP_TEMPLATES,
-	O_SKIP_AFTER, O_INCLUDE, O_EXCLUDE, O_TIME, O_JOBS, O_OUTPUT, O_FORMAT, O_QUIET, O_SRCLINE
+	O_SKIP_AFTER, O_INCLUDE, O_EXCLUDE, O_TIME, O_JOBS, O_OUTPUT, O_FORMAT, O_QUIET, O_SRCLINE,
+	O_SIGNATURES, O_THREADS, O_LINES, O_ANNOTATE, O_JFR_EVENT
 };
 
 static const cli_opt options[] = {
@@ -28,10 +29,16 @@ static const cli_opt options[] = {
 	{"time", 0, CLI_ARG, O_TIME, "START,END", "keep samples with START <= time <= END (seconds)"},
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N", "worker threads (default: number of cores)"},
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE", "write to FILE (atomically) instead of stdout"},
-	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "input format: auto (default), perf, folded"},
+	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "input format: auto (default), perf, folded, offcpu (BCC offcputime), jfr (jfr print text)"},
 	{"srcline", 0, CLI_NOARG, O_SRCLINE, NULL,
 	 "accepted for compatibility: srcline lines are always recognized"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
+	{"event", 0, CLI_ARG, O_JFR_EVENT, "NAME",
+	 "jfr: the event type (default jdk.ExecutionSample, else the first with stacks)"},
+	{"signatures", 0, CLI_NOARG, O_SIGNATURES, NULL, "jfr: keep parameter lists in frames"},
+	{"threads", 0, CLI_NOARG, O_THREADS, NULL, "jfr: the thread name as the root frame"},
+	{"lines", 0, CLI_NOARG, O_LINES, NULL, "jfr: append :LINE to frames"},
+	{"annotate", 0, CLI_NOARG, O_ANNOTATE, NULL, "jfr: append _[j] to Java frames"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -97,6 +104,11 @@ static int on_opt(void *ud, int id, const char *arg)
 		break;
 	}
 	case O_SRCLINE: break;
+	case O_JFR_EVENT: a->popts.jfr_event = arg; break;
+	case O_SIGNATURES: a->popts.jfr_flags |= FLAME_JFR_SIGNATURES; break;
+	case O_THREADS: a->popts.jfr_flags |= FLAME_JFR_THREADS; break;
+	case O_LINES: a->popts.jfr_flags |= FLAME_JFR_LINES; break;
+	case O_ANNOTATE: a->popts.jfr_flags |= FLAME_JFR_ANNOTATE; break;
 	case O_QUIET: a->quiet = 1; break;
 	}
 	return 0;

@@ -5,6 +5,8 @@
 
 /* Probe order matters: specific formats first, folded (the loosest) last. */
 static const struct flame__parser *const parsers[] = {
+	&flame__parser_offcpu,
+	&flame__parser_jfr,
 	&flame__parser_perf,
 	&flame__parser_folded,
 };

@@ -1,0 +1,533 @@
+/* JFR text reader: the output of `jfr print` (JDK 11+) into stacks of one event type.
+ *
+ * Example input:                                    Example output:
+ *   jdk.ExecutionSample {                             java.lang.Thread.run;Work.hot 1
+ *     startTime = 02:58:31.693
+ *     sampledThread = "worker" (javaThreadId = 15)    (--threads: worker;java.lang...)
+ *     stackTrace = [
+ *       Work.hot(int[], int) line: 536                (--signatures: Work.hot(int[], int),
+ *       java.lang.Thread.run() line: 840               --lines: Work.hot:536,
+ *       ...                                            --annotate: Work.hot_[j])
+ *     ]
+ *   }
+ *
+ * Events start with `TYPE {` and end with `}` at column 0; only fields at 2-space indent
+ * are read (strings are printed unescaped and may span lines, so nothing else is
+ * trusted). Frames are leaf first; `...` (maybe truncated) is dropped. Weights: 1 per
+ * event; durations in ns; allocation sizes in bytes, converted back from the rounded
+ * text ("19.0 MB"). Those are summed per stack in tenths of a byte and rounded once at
+ * the end, so the totals equal those of the exact values as far as the text allows.
+ * Without --event the type is jdk.ExecutionSample when the input has any, else the
+ * first type seen with stacks: stacks are kept per type until the end for that. */
+#include <stdlib.h>
+#include <string.h>
+#include "../core/stacks.h"
+#include "parser.h"
+
+enum { W_COUNT, W_BYTES };
+enum { MAX_TYPES = 4096 };
+
+typedef struct evtype {
+	char *name;
+	size_t len;
+	int kind;            /* W_BYTES: weight field in bytes; else count or duration */
+	const char *wfield;  /* "weight = " ... for W_BYTES */
+	size_t wflen;
+	int saw_duration;    /* some event of the type had a duration: weigh by it */
+	int has_stacks;
+} evtype;
+
+typedef struct jfr {
+	flame_tree *t;
+	const flame_parse_opts *o;
+	unsigned flags;
+	const char *src;
+	flame__lines cur;
+	flame__stacks loc;      /* [type, (thread), frames root first] -> (amount, count) */
+	evtype *types;
+	size_t ntypes, types_cap;
+	int want;               /* type picked by --event (-1: not seen yet) */
+	int exec;               /* index of jdk.ExecutionSample, -1 if not seen */
+	/* the current event */
+	int in_event, in_stack, ty; /* ty: type index, -1 = skipped */
+	uint64_t ev_line;
+	uint64_t amount;
+	uint32_t thread;
+	int thread_prio;
+	uint32_t *ids;          /* frames, leaf first */
+	size_t n, cap;
+	uint32_t *key;
+	size_t key_cap;
+	char *scratch;
+	size_t scratch_cap;
+	uint64_t events;
+} jfr;
+
+static int starts(const char *p, size_t n, const char *lit, size_t k)
+{
+	return n >= k && memcmp(p, lit, k) == 0;
+}
+#define STARTS(p, n, lit) starts(p, n, lit, sizeof(lit) - 1)
+
+static int is_event_start(const char *p, size_t n)
+{
+	if (n < 3 || p[n - 1] != '{' || p[n - 2] != ' ')
+		return 0;
+	char c = p[0];
+	if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'))
+		return 0;
+	for (size_t i = 1; i < n - 2; i++) {
+		c = p[i];
+		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '.' || c == '$'))
+			return 0;
+	}
+	return 1;
+}
+
+static int grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 256;
+	while (c < need)
+		c *= 2;
+	void *nv = realloc(*v, c * size);
+	if (!nv)
+		return -1;
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+
+/* ---- values ---- */
+
+/* `\d+(\.\d+)?` -> mant, dec. -1 if not a number or too long. */
+static int decimal(const char *p, size_t n, uint64_t *mant, unsigned *dec)
+{
+	uint64_t v = 0;
+	unsigned d = 0, digits = 0;
+	int dot = 0;
+	if (n == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '.' && !dot && i > 0 && i + 1 < n) {
+			dot = 1;
+			continue;
+		}
+		if (p[i] < '0' || p[i] > '9' || ++digits > 18)
+			return -1;
+		v = v * 10 + (uint64_t)(p[i] - '0');
+		d += (unsigned)dot;
+	}
+	*mant = v;
+	*dec = d;
+	return 0;
+}
+
+static const uint64_t p10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
+                               10000000000ULL, 100000000000ULL, 1000000000000ULL,
+                               10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+                               10000000000000000ULL, 100000000000000000ULL,
+                               1000000000000000000ULL};
+
+/* mant / 10^dec * unit, rounded to the nearest integer; -1 on overflow. */
+static int scale_round(uint64_t mant, unsigned dec, uint64_t unit, uint64_t *out)
+{
+	unsigned __int128 x = (unsigned __int128)mant * unit;
+	uint64_t d = p10[dec];
+	x = (x + d / 2) / d;
+	if (x > UINT64_MAX)
+		return -1;
+	*out = (uint64_t)x;
+	return 0;
+}
+
+/* "N bytes", "1 byte", "19.0 MB" -> tenths of a byte. 0 ok, -1 unreadable, -2 overflow. */
+static int bytes_tenths(const char *p, size_t n, uint64_t *out)
+{
+	static const struct { const char *u; uint64_t m; } units[] = {
+		{"byte", 10}, {"bytes", 10}, {"kB", 10240ULL}, {"MB", 10485760ULL},
+		{"GB", 10737418240ULL}, {"TB", 10995116277760ULL}, {"PB", 11258999068426240ULL},
+		{"EB", 11529215046068469760ULL}};
+	const char *sp = memchr(p, ' ', n);
+	uint64_t mant;
+	unsigned dec;
+	if (!sp || decimal(p, (size_t)(sp - p), &mant, &dec))
+		return -1;
+	const char *u = sp + 1;
+	size_t un = n - (size_t)(u - p);
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strlen(units[i].u) == un && memcmp(u, units[i].u, un) == 0)
+			return scale_round(mant, dec, units[i].m, out) ? -2 : 0;
+	return -1;
+}
+
+/* "2.37 ms", "1.23 s", "0.000500 ms", "1 m 5 s", "2 h 3 m", "1 d 2 h", "0 s" -> ns. */
+static int duration_ns(const char *p, size_t n, uint64_t *out)
+{
+	static const struct { const char *u; uint64_t m; } units[] = {
+		{"ns", 1}, {"us", 1000ULL}, {"ms", 1000000ULL}, {"s", 1000000000ULL},
+		{"m", 60000000000ULL}, {"h", 3600000000000ULL}, {"d", 86400000000000ULL}};
+	uint64_t total = 0;
+	size_t i = 0;
+	if (n == 0)
+		return -1;
+	while (i < n) {
+		const char *sp = memchr(p + i, ' ', n - i);
+		uint64_t mant, v;
+		unsigned dec;
+		if (!sp || decimal(p + i, (size_t)(sp - (p + i)), &mant, &dec))
+			return -1;
+		const char *u = sp + 1;
+		const char *ue = memchr(u, ' ', (size_t)(p + n - u));
+		if (!ue)
+			ue = p + n;
+		size_t un = (size_t)(ue - u), k;
+		for (k = 0; k < sizeof units / sizeof units[0]; k++)
+			if (strlen(units[k].u) == un && memcmp(u, units[k].u, un) == 0)
+				break;
+		if (k == sizeof units / sizeof units[0])
+			return -1;
+		if (scale_round(mant, dec, units[k].m, &v) || total + v < v)
+			return -2;
+		total += v;
+		i = (size_t)(ue - p) + (ue < p + n);
+	}
+	*out = total;
+	return 0;
+}
+
+/* ---- event types ---- */
+
+static int type_index(jfr *s, const char *p, size_t n, flame_err *err)
+{
+	for (size_t i = s->ntypes; i-- > 0;)
+		if (s->types[i].len == n && memcmp(s->types[i].name, p, n) == 0)
+			return (int)i;
+	if (s->ntypes >= MAX_TYPES)
+		return -1; /* absurd input: ignore further types */
+	if (grow((void **)&s->types, &s->types_cap, s->ntypes + 1, sizeof *s->types))
+		return flame__err_nomem(err), -2;
+	evtype *e = &s->types[s->ntypes];
+	memset(e, 0, sizeof *e);
+	e->name = malloc(n + 1);
+	if (!e->name)
+		return flame__err_nomem(err), -2;
+	memcpy(e->name, p, n);
+	e->name[n] = '\0';
+	e->len = n;
+	static const struct { const char *type, *field; } bytes[] = {
+		{"jdk.ObjectAllocationSample", "weight = "},
+		{"jdk.ObjectAllocationInNewTLAB", "tlabSize = "},
+		{"jdk.ObjectAllocationOutsideTLAB", "allocationSize = "}};
+	for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++)
+		if (strcmp(e->name, bytes[k].type) == 0) {
+			e->kind = W_BYTES;
+			e->wfield = bytes[k].field;
+			e->wflen = strlen(bytes[k].field);
+		}
+	if (strcmp(e->name, "jdk.ExecutionSample") == 0)
+		s->exec = (int)s->ntypes;
+	if (s->o->jfr_event && strcmp(e->name, s->o->jfr_event) == 0)
+		s->want = (int)s->ntypes;
+	return (int)s->ntypes++;
+}
+
+/* `TYPE {`: pick or skip the event. */
+static int event_start(jfr *s, const char *p, size_t n, flame_err *err)
+{
+	int ty = type_index(s, p, n - 2, err);
+	if (ty == -2)
+		return FLAME_ENOMEM;
+	s->in_event = 1;
+	s->in_stack = 0;
+	s->ev_line = s->cur.line_no;
+	s->amount = 0;
+	s->thread = FLAME__ID_NONE;
+	s->thread_prio = 0;
+	s->n = 0;
+	if (ty >= 0 && s->o->jfr_event)
+		ty = ty == s->want ? ty : -1;
+	else if (ty >= 0 && s->exec >= 0 && ty != s->exec)
+		ty = -1; /* default: jdk.ExecutionSample wins once seen */
+	s->ty = ty;
+	return 0;
+}
+
+/* `  name = value` at 2-space indent: the thread and the weight. */
+static int field(jfr *s, const char *p, size_t n, flame_err *err)
+{
+	evtype *e = &s->types[s->ty];
+	const char *f = p + 2;
+	size_t fn = n - 2;
+	if (STARTS(f, fn, "stackTrace = [") && fn == 14) {
+		s->in_stack = 1;
+		return 0;
+	}
+	if (s->flags & FLAME_JFR_THREADS) {
+		int prio = STARTS(f, fn, "sampledThread = ") ? 2 : STARTS(f, fn, "eventThread = ") ? 1 : 0;
+		if (prio > s->thread_prio) {
+			const char *v = memchr(f, '=', fn) + 2;
+			size_t vn = (size_t)(f + fn - v);
+			/* "NAME" (javaThreadId = N): NAME is unescaped, so up to the last `" (` */
+			if (vn >= 2 && v[0] == '"' && v[vn - 1] == ')') {
+				for (size_t k = vn - 1; k >= 3; k--)
+					if (v[k] == '(' && v[k - 1] == ' ' && v[k - 2] == '"') {
+						v++;
+						vn = k - 3;
+						break;
+					}
+			}
+			s->thread = flame__tree_intern(s->t, v, vn);
+			if (s->thread == FLAME__ID_NONE)
+				return flame__err_nomem(err);
+			s->thread_prio = prio;
+			return 0;
+		}
+	}
+	int isw = e->kind == W_BYTES ? starts(f, fn, e->wfield, e->wflen)
+	                             : STARTS(f, fn, "duration = ");
+	if (!isw)
+		return 0;
+	const char *v = memchr(f, '=', fn) + 2;
+	size_t vn = (size_t)(f + fn - v);
+	if (vn == 3 && memcmp(v, "N/A", 3) == 0) {
+		s->amount = 0;
+		return 0;
+	}
+	int rc = e->kind == W_BYTES ? bytes_tenths(v, vn, &s->amount) : duration_ns(v, vn, &s->amount);
+	if (rc == -2)
+		return flame__err(err, FLAME_ERANGE, s->src, s->cur.line_no, s->cur.offset,
+		                  "the value '%.*s' overflows 64 bits", (int)(vn > 60 ? 60 : vn), v);
+	if (rc)
+		return flame__err(err, FLAME_EDATA, s->src, s->cur.line_no, s->cur.offset,
+		                  "cannot read the %s '%.*s' (expected %s)",
+		                  e->kind == W_BYTES ? "size" : "duration", (int)(vn > 60 ? 60 : vn), v,
+		                  e->kind == W_BYTES ? "a size like '1.5 kB' or '24 bytes'"
+		                                     : "a duration like '2.37 ms' or '1 m 5 s'");
+	if (e->kind != W_BYTES)
+		e->saw_duration = 1;
+	return 0;
+}
+
+/* `    pkg.Class.method(Params) line: N` -> interned frame name, per the options. */
+static int frame(jfr *s, const char *f, size_t fn, flame_err *err)
+{
+	size_t k = fn, ln = 0;
+	while (k > 0 && f[k - 1] >= '0' && f[k - 1] <= '9')
+		k--;
+	if (k < fn && k >= 7 && memcmp(f + k - 7, " line: ", 7) == 0) {
+		ln = fn - k;
+		k -= 7;
+	} else {
+		k = fn;
+	}
+	size_t base = k;
+	if (!(s->flags & FLAME_JFR_SIGNATURES)) {
+		const char *paren = memchr(f, '(', k);
+		if (paren && paren > f)
+			base = (size_t)(paren - f);
+	}
+	const char *name = f;
+	size_t nn = base;
+	int lines = (s->flags & FLAME_JFR_LINES) && ln;
+	if (lines || (s->flags & FLAME_JFR_ANNOTATE)) {
+		if (grow((void **)&s->scratch, &s->scratch_cap, base + ln + 8, 1))
+			return flame__err_nomem(err);
+		memcpy(s->scratch, f, base);
+		nn = base;
+		if (lines) {
+			s->scratch[nn++] = ':';
+			memcpy(s->scratch + nn, f + fn - ln, ln);
+			nn += ln;
+		}
+		if (s->flags & FLAME_JFR_ANNOTATE) {
+			memcpy(s->scratch + nn, "_[j]", 4);
+			nn += 4;
+		}
+		name = s->scratch;
+	}
+	if (grow((void **)&s->ids, &s->cap, s->n + 1, sizeof *s->ids))
+		return flame__err_nomem(err);
+	uint32_t id = flame__tree_intern(s->t, name, nn);
+	if (id == FLAME__ID_NONE)
+		return flame__err_nomem(err);
+	s->ids[s->n++] = id;
+	return 0;
+}
+
+static int stack_line(jfr *s, const char *p, size_t n, flame_err *err)
+{
+	if (n == 3 && p[0] == ' ' && p[1] == ' ' && p[2] == ']') {
+		s->in_stack = 0;
+		return 0;
+	}
+	if (n > 4 && memcmp(p, "    ", 4) == 0 && p[4] != ' ') {
+		if (n == 7 && memcmp(p + 4, "...", 3) == 0)
+			return 0; /* maybe truncated: nothing to add */
+		return s->ty >= 0 ? frame(s, p + 4, n - 4, err) : 0;
+	}
+	return flame__err(err, FLAME_EDATA, s->src, s->cur.line_no, s->cur.offset,
+	                  "expected a frame (4 spaces, then 'pkg.Class.method(...)') or '  ]' "
+	                  "closing the stack trace of the event at line %llu",
+	                  (unsigned long long)s->ev_line);
+}
+
+/* `}`: add the event's stack, keyed by its type, to the local table. */
+static int event_end(jfr *s, flame_err *err)
+{
+	s->in_event = 0;
+	s->events++;
+	if (s->ty < 0 || s->n == 0)
+		return 0;
+	size_t lead = 1 + ((s->flags & FLAME_JFR_THREADS) != 0);
+	if (grow((void **)&s->key, &s->key_cap, s->n + lead, sizeof *s->key))
+		return flame__err_nomem(err);
+	s->key[0] = (uint32_t)s->ty;
+	if (lead == 2) {
+		if (s->thread == FLAME__ID_NONE &&
+		    (s->thread = flame__tree_intern(s->t, "[unknown thread]", 16)) == FLAME__ID_NONE)
+			return flame__err_nomem(err);
+		s->key[1] = s->thread;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		s->key[lead + i] = s->ids[s->n - 1 - i];
+	s->types[s->ty].has_stacks = 1;
+	int rc = flame__stacks_add(&s->loc, s->key, s->n + lead, s->amount, 1);
+	if (rc == FLAME_ERANGE)
+		return flame__err(err, rc, s->src, s->cur.line_no, s->cur.offset,
+		                  "the total weight overflows 64 bits");
+	return rc ? flame__err_nomem(err) : 0;
+}
+
+/* Hand the chosen type's stacks to the tree, in its unit and scale. */
+static int flush(jfr *s, flame_err *err)
+{
+	int ty = s->o->jfr_event ? s->want : s->exec;
+	if (ty < 0 && !s->o->jfr_event)
+		for (size_t i = 0; i < s->ntypes && ty < 0; i++)
+			if (s->types[i].has_stacks)
+				ty = (int)i;
+	if (ty < 0)
+		return 0;
+	const evtype *e = &s->types[ty];
+	const char *cname = e->kind == W_BYTES ? "bytes" : e->saw_duration ? "nanoseconds" : "samples";
+	if (flame_tree_set_count_name(s->t, cname))
+		return flame__err_nomem(err);
+	static const uint64_t m10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+	                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
+	uint64_t mult = m10[s->t->scale];
+	for (size_t i = 0; i < s->loc.count; i++) {
+		const flame__stack *st = &s->loc.v[i];
+		if (st->ids[0] != (uint32_t)ty)
+			continue;
+		uint64_t w = e->kind == W_BYTES ? st->w[0] / 10 + (st->w[0] % 10 >= 5)
+		             : e->saw_duration  ? st->w[0]
+		                                : st->w[1];
+		if (w && w > UINT64_MAX / mult)
+			return flame__err(err, FLAME_ERANGE, s->src, 0, FLAME__NO_OFFSET,
+			                  "a weight overflows 64 bits");
+		int rc = flame__tree_add_ids(s->t, st->ids + 1, st->depth - 1, w * mult, 0, err);
+		if (rc == FLAME_ERANGE)
+			return flame__err(err, rc, s->src, 0, FLAME__NO_OFFSET,
+			                  "the total weight overflows 64 bits");
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int line(jfr *s, const char *p, size_t n, flame_err *err)
+{
+	if (s->in_stack) {
+		if (n == 1 && p[0] == '}')
+			return flame__err(err, FLAME_EDATA, s->src, s->cur.line_no, s->cur.offset,
+			                  "the event ends inside its stack trace (no '  ]' after the "
+			                  "frames of the event at line %llu)",
+			                  (unsigned long long)s->ev_line);
+		return stack_line(s, p, n, err);
+	}
+	if (s->in_event) {
+		if (n == 1 && p[0] == '}')
+			return event_end(s, err);
+		if (s->ty >= 0 && n > 2 && p[0] == ' ' && p[1] == ' ' && p[2] != ' ')
+			return field(s, p, n, err);
+		return 0; /* nested objects, arrays, continued strings */
+	}
+	if (n == 0)
+		return 0;
+	if (is_event_start(p, n))
+		return event_start(s, p, n, err);
+	if (s->events == 0)
+		return flame__err(err, FLAME_EDATA, s->src, s->cur.line_no, s->cur.offset,
+		                  "expected an event such as 'jdk.ExecutionSample {' (the text of "
+		                  "'jfr print')");
+	flame__warn(s->o->warn, s->o->warn_ud, "jfr-unexpected-line", s->src, s->cur.line_no,
+	            "skipped a line outside of any event: '%.*s'", (int)(n > 80 ? 80 : n), p);
+	return 0;
+}
+
+static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
+{
+	jfr s = {.t = t, .o = o, .flags = o->jfr_flags, .want = -1, .exec = -1};
+	int rc = flame__lines_init(&s.cur, in, err);
+	if (rc)
+		return rc;
+	flame__stacks_init(&s.loc);
+	s.src = flame__lines_source(&s.cur);
+	while ((rc = flame__lines_next(&s.cur, err)) > 0) {
+		const char *p = s.cur.line;
+		size_t n = s.cur.len;
+		if (n && p[n - 1] == '\r')
+			n--;
+		if ((rc = line(&s, p, n, err)))
+			break;
+	}
+	if (rc == 0 && s.in_event)
+		rc = flame__err(err, FLAME_EDATA, s.src, s.cur.line_no, FLAME__NO_OFFSET,
+		                "the input ends inside the event '%s' that starts at line %llu "
+		                "(truncated?)",
+		                s.ty >= 0 ? s.types[s.ty].name : "?", (unsigned long long)s.ev_line);
+	if (rc == 0)
+		rc = flush(&s, err);
+	for (size_t i = 0; i < s.ntypes; i++)
+		free(s.types[i].name);
+	free(s.types);
+	free(s.ids);
+	free(s.key);
+	free(s.scratch);
+	flame__stacks_free(&s.loc);
+	flame__lines_free(&s.cur);
+	return rc < 0 ? rc : 0;
+}
+
+/* Strict: the first line is `TYPE {` and the next a 2-space `name = value` field. */
+static int probe(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	while (p < end && (*p == '\n' || *p == '\r'))
+		p++;
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	if (!nl)
+		return 0;
+	size_t n = (size_t)(nl - p);
+	if (n && p[n - 1] == '\r')
+		n--;
+	if (!is_event_start(p, n))
+		return 0;
+	p = nl + 1;
+	nl = memchr(p, '\n', (size_t)(end - p));
+	if (!nl)
+		return 0;
+	n = (size_t)(nl - p);
+	if (n < 6 || p[0] != ' ' || p[1] != ' ' || !((p[2] >= 'a' && p[2] <= 'z') || (p[2] >= 'A' && p[2] <= 'Z')))
+		return 0;
+	for (size_t i = 3; i + 2 < n; i++)
+		if (p[i] == ' ' && p[i + 1] == '=' && p[i + 2] == ' ')
+			return 1;
+	return 0;
+}
+
+const struct flame__parser flame__parser_jfr = {"jfr", FLAME_FORMAT_JFR, probe, parse};

@@ -1,0 +1,385 @@
+/* BCC offcputime reader (tools/offcputime.py and libbpf-tools offcputime): off-CPU
+ * time in microseconds, every output mode, into stacks rooted at the comm.
+ *
+ * Example input (default multi-line form, frames leaf first):
+ *   Tracing off-CPU time (us) of all threads by user + kernel stack for 3 secs.
+ *
+ *       schedule                      <- kernel frames, leaf first
+ *       do_nanosleep
+ *       --                            <- kernel/user delimiter (-d)
+ *       nanosleep                     <- user frames, leaf first
+ *       main
+ *       -                sleep (27098)   <- "    %-16s %s (%d)" % ("-", comm, tid)
+ *           208695                    <- microseconds
+ *
+ * Example output (as `offcputime -f -d` prints the same entry):
+ *   sleep;main;nanosleep;-;do_nanosleep;schedule 208695
+ *
+ * A block is a run of lines ended by an empty line: the last line is the value, the
+ * one before it the process line, everything above frames. The old process line
+ * (bcc 2016) is just `    comm`; libbpf-tools `-v` frames are `    #N  0xADDR sym+0xOFF
+ * [(dso+0xOFF)]` (the address and dso columns are dropped, the offset kept, as with
+ * `-s`). `-f` lines (`comm;frames value`) are read as they are. Identical stacks from
+ * different threads are summed; --pid/--tid make the root `comm-TID` (the id is the
+ * only one offcputime prints, a thread id). */
+#include <stdlib.h>
+#include <string.h>
+#include "parser.h"
+
+typedef struct offcpu {
+	flame_tree *t;
+	const flame_parse_opts *o;
+	const char *src;
+	flame__lines cur;
+	uint32_t *ids;          /* frames of the current block, leaf first */
+	size_t n, cap;
+	uint32_t *stack;        /* root-first copy handed to the tree */
+	size_t stack_cap;
+	uint64_t block_line;    /* first line of the current block (0: none open) */
+	int has_proc;           /* a new-format process line was seen */
+	uint32_t comm;          /* root id from the process line */
+	uint64_t mult;          /* 10^tree scale */
+	char name[64];          /* "comm-TID" */
+} offcpu;
+
+static const uint64_t p10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
+
+static int starts(const char *p, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+	return n >= k && memcmp(p, lit, k) == 0;
+}
+
+static int all_digits(const char *p, size_t n)
+{
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* value line: exactly 8 spaces, then digits */
+static int is_value_line(const char *p, size_t n)
+{
+	return n > 8 && memcmp(p, "        ", 8) == 0 && all_digits(p + 8, n - 8);
+}
+
+static int grow(uint32_t **v, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 256;
+	while (c < need)
+		c *= 2;
+	uint32_t *nv = realloc(*v, c * sizeof *nv);
+	if (!nv)
+		return -1;
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+
+static int push(offcpu *s, const char *p, size_t n, flame_err *err)
+{
+	if (grow(&s->ids, &s->cap, s->n + 1))
+		return flame__err_nomem(err);
+	uint32_t id = flame__tree_intern(s->t, p, n);
+	if (id == FLAME__ID_NONE)
+		return flame__err_nomem(err);
+	s->ids[s->n++] = id;
+	return 0;
+}
+
+/* libbpf-tools -v frame: `#N  0xADDR [sym+0xOFF] [(dso+0xOFF)]` -> `sym+0xOFF`.
+ * Returns 0 when `p` is not in that form. */
+static int verbose_frame(const char *p, size_t n, const char **fp, size_t *fn)
+{
+	size_t i = 1;
+	if (n < 2 || p[0] != '#')
+		return 0;
+	while (i < n && p[i] >= '0' && p[i] <= '9')
+		i++;
+	if (i == 1 || i == n || p[i] != ' ')
+		return 0;
+	while (i < n && p[i] == ' ')
+		i++;
+	if (i + 2 > n || p[i] != '0' || p[i + 1] != 'x')
+		return 0;
+	i += 2;
+	size_t h = i;
+	while (i < n && ((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f') ||
+	                 (p[i] >= 'A' && p[i] <= 'F')))
+		i++;
+	if (i == h || (i < n && p[i] != ' '))
+		return 0;
+	while (i < n && p[i] == ' ')
+		i++;
+	const char *s = p + i;
+	size_t m = n - i;
+	/* drop a trailing `(dso+0xOFF)`: mangled symbols never hold " (" */
+	if (m && s[m - 1] == ')') {
+		size_t k = m;
+		while (k > 0 && s[k - 1] != '(')
+			k--;
+		if (k > 0 && (k == 1 || s[k - 2] == ' '))
+			m = k >= 2 ? k - 2 : 0;
+	}
+	if (m == 0) {
+		s = "[unknown]";
+		m = 9;
+	}
+	*fp = s;
+	*fn = m;
+	return 1;
+}
+
+/* `    -                comm (tid)`: the comm may hold spaces and " (". */
+static int process_line(offcpu *s, const char *p, size_t n, flame_err *err)
+{
+	size_t i = 5;
+	size_t sp = 0;
+	while (i + sp < n && p[i + sp] == ' ')
+		sp++;
+	i += sp > 16 ? 16 : sp; /* "%-16s " pads "-" with 16 spaces; more belong to the comm */
+	const char *c = p + i;
+	size_t cn = n - i, id_at = 0, id_len = 0;
+	if (cn >= 4 && c[cn - 1] == ')') {
+		size_t k = cn - 1;
+		while (k > 0 && c[k - 1] >= '0' && c[k - 1] <= '9')
+			k--;
+		if (k < cn - 1 && k >= 2 && c[k - 1] == '(' && c[k - 2] == ' ') {
+			id_at = k;
+			id_len = cn - 1 - k;
+			cn = k - 2;
+		}
+	}
+	const char *rp = c;
+	size_t rn = cn;
+	if (id_len && (s->o->perf_flags & (FLAME_PERF_PID | FLAME_PERF_TID)) &&
+	    cn + 1 + id_len < sizeof s->name) {
+		memcpy(s->name, c, cn);
+		s->name[cn] = '-';
+		memcpy(s->name + cn + 1, c + id_at, id_len);
+		rp = s->name;
+		rn = cn + 1 + id_len;
+	}
+	s->comm = flame__tree_intern(s->t, rp, rn);
+	if (s->comm == FLAME__ID_NONE)
+		return flame__err_nomem(err);
+	s->has_proc = 1;
+	return 0;
+}
+
+static int add_stack(offcpu *s, uint32_t root, const uint32_t *leaf_first, size_t n,
+                     uint64_t v, flame_err *err)
+{
+	if (grow(&s->stack, &s->stack_cap, n + 1))
+		return flame__err_nomem(err);
+	s->stack[0] = root;
+	for (size_t i = 0; i < n; i++)
+		s->stack[1 + i] = leaf_first[n - 1 - i];
+	if (v && v > UINT64_MAX / s->mult)
+		return flame__err(err, FLAME_ERANGE, s->src, s->cur.line_no, s->cur.offset,
+		                  "value overflows 64 bits");
+	int rc = flame__tree_add_ids(s->t, s->stack, n + 1, v * s->mult, 0, err);
+	if (rc == FLAME_ERANGE)
+		return flame__err(err, rc, s->src, s->cur.line_no, s->cur.offset,
+		                  "the total of the values overflows 64 bits");
+	return rc;
+}
+
+static int parse_u64(const char *p, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned)(p[i] - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+/* `        N`: closes the block. */
+static int value_line(offcpu *s, const char *p, size_t n, flame_err *err)
+{
+	uint64_t v;
+	if (!s->block_line)
+		return flame__err(err, FLAME_EDATA, s->src, s->cur.line_no, s->cur.offset,
+		                  "a value line without a stack above it");
+	if (parse_u64(p + 8, n - 8, &v))
+		return flame__err(err, FLAME_ERANGE, s->src, s->cur.line_no, s->cur.offset,
+		                  "value overflows 64 bits");
+	uint32_t root;
+	if (s->has_proc) {
+		root = s->comm;
+	} else {
+		/* old format: the line above the value is just the comm */
+		if (s->n == 0)
+			return flame__err(err, FLAME_EDATA, s->src, s->cur.line_no, s->cur.offset,
+			                  "a value line without a process line above it");
+		root = s->ids[--s->n];
+	}
+	int rc = add_stack(s, root, s->ids, s->n, v, err);
+	s->n = 0;
+	s->has_proc = 0;
+	s->block_line = 0;
+	return rc;
+}
+
+/* `comm;frame;...;frame value` (-f), root first already. */
+static int folded_line(offcpu *s, const char *p, size_t n, flame_err *err)
+{
+	size_t e = n;
+	while (e > 0 && p[e - 1] != ' ')
+		e--;
+	uint64_t v;
+	if (e < 2 || !all_digits(p + e, n - e))
+		return 1;
+	if (parse_u64(p + e, n - e, &v))
+		return flame__err(err, FLAME_ERANGE, s->src, s->cur.line_no, s->cur.offset,
+		                  "value overflows 64 bits");
+	size_t m = e - 1;
+	s->n = 0;
+	const char *f = p, *end = p + m;
+	for (;;) {
+		const char *q = memchr(f, ';', (size_t)(end - f));
+		int rc = push(s, f, (size_t)((q ? q : end) - f), err);
+		if (rc)
+			return rc;
+		if (!q)
+			break;
+		f = q + 1;
+	}
+	/* ids are root first here; add_stack wants the root apart and the rest leaf first */
+	for (size_t i = 1, j = s->n - 1; i < j; i++, j--) {
+		uint32_t x = s->ids[i];
+		s->ids[i] = s->ids[j];
+		s->ids[j] = x;
+	}
+	int rc = add_stack(s, s->ids[0], s->ids + 1, s->n - 1, v, err);
+	s->n = 0;
+	return rc;
+}
+
+/* Unindented lines: header, the tool's warnings, stderr noise, or -f lines. */
+static int top_line(offcpu *s, const char *p, size_t n, flame_err *err)
+{
+	const flame_parse_opts *o = s->o;
+	if (starts(p, n, "Tracing off-CPU time"))
+		return 0;
+	if (starts(p, n, "WARNING:") || starts(p, n, "WARN:")) {
+		flame__warn(o->warn, o->warn_ud, "offcpu-tool-warning", s->src, s->cur.line_no,
+		            "%.*s", (int)(n > 200 ? 200 : n), p);
+		return 0;
+	}
+	if (!s->block_line) {
+		int rc = folded_line(s, p, n, err);
+		if (rc <= 0)
+			return rc;
+	}
+	flame__warn(o->warn, o->warn_ud, "offcpu-unrecognized-line", s->src, s->cur.line_no,
+	            "skipped a line offcputime does not print: '%.*s'", (int)(n > 80 ? 80 : n), p);
+	return 0;
+}
+
+static int indented_line(offcpu *s, const char *p, size_t n, flame_err *err)
+{
+	if (!s->block_line)
+		s->block_line = s->cur.line_no;
+	if (s->has_proc)
+		return flame__err(err, FLAME_EDATA, s->src, s->cur.line_no, s->cur.offset,
+		                  "expected the value line (8 spaces and the microseconds) after the "
+		                  "process line");
+	if (n >= 6 && p[4] == '-' && p[5] == ' ')
+		return process_line(s, p, n, err);
+	const char *f = p + 4;
+	size_t fn = n - 4;
+	if (fn == 2 && f[0] == '-' && f[1] == '-')
+		return push(s, "-", 1, err); /* kernel/user delimiter, a grey `-` frame as in -f -d */
+	const char *vp;
+	size_t vn;
+	if (f[0] == '#' && verbose_frame(f, fn, &vp, &vn))
+		return push(s, vp, vn, err);
+	return push(s, f, fn, err);
+}
+
+static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
+{
+	offcpu s = {.t = t, .o = o};
+	int rc = flame__lines_init(&s.cur, in, err);
+	if (rc)
+		return rc;
+	s.src = flame__lines_source(&s.cur);
+	s.mult = p10[t->scale];
+	if ((rc = flame_tree_set_count_name(t, "us")))
+		goto done;
+	while ((rc = flame__lines_next(&s.cur, err)) > 0) {
+		const char *p = s.cur.line;
+		size_t n = s.cur.len;
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (n == 0) {
+			if (s.block_line) {
+				rc = flame__err(err, FLAME_EDATA, s.src, s.cur.line_no, s.cur.offset,
+				                "the stack that starts at line %llu ends without a value line",
+				                (unsigned long long)s.block_line);
+				break;
+			}
+			continue;
+		}
+		if (is_value_line(p, n))
+			rc = value_line(&s, p, n, err);
+		else if (n > 4 && memcmp(p, "    ", 4) == 0 && p[4] != ' ')
+			rc = indented_line(&s, p, n, err);
+		else if (p[0] != ' ' && p[0] != '\t')
+			rc = top_line(&s, p, n, err);
+		else
+			rc = flame__err(err, FLAME_EDATA, s.src, s.cur.line_no, s.cur.offset,
+			                "expected a frame (4 spaces and a name) or a value (8 spaces "
+			                "and digits)");
+		if (rc)
+			break;
+	}
+	if (rc == 0 && s.block_line)
+		rc = flame__err(err, FLAME_EDATA, s.src, s.cur.line_no, FLAME__NO_OFFSET,
+		                "the input ends inside the stack that starts at line %llu "
+		                "(truncated?)",
+		                (unsigned long long)s.block_line);
+done:
+	free(s.ids);
+	free(s.stack);
+	flame__lines_free(&s.cur);
+	return rc < 0 ? rc : 0;
+}
+
+/* Strict: a header, or a first block of 4-space lines closed by a value line. */
+static int probe(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	int frames = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return 0; /* only whole lines count */
+		size_t n = (size_t)(nl - p);
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (frames == 0 && starts(p, n, "Tracing off-CPU time ("))
+			return 1;
+		if (is_value_line(p, n))
+			return frames > 0;
+		if (n > 4 && memcmp(p, "    ", 4) == 0 && p[4] != ' ' && p[4] != '\t')
+			frames++;
+		else if (!(n == 0 && frames == 0) && !starts(p, n, "failed to get syms"))
+			return 0;
+		p = nl + 1;
+	}
+	return 0;
+}
+
+const struct flame__parser flame__parser_offcpu = {"offcpu", FLAME_FORMAT_OFFCPU, probe, parse};
