@@ -1,0 +1,979 @@
+/* perf script parser: `perf script` text -> stacks, with stackcollapse-perf.pl's
+ * semantics (perf-name.c holds the line grammar and the name tidying).
+ *
+ * Example input:                                    Example output (folded):
+ *   deep worker  7268   285.436221:    2004008 cpu-clock:
+ *   	            143f hot_leaf+0x1f (/tmp/pt/workload)   deep_worker;main;hot_leaf 2004008
+ *   	            11f0 main+0xf0 (/tmp/pt/workload)
+ *   <blank line>
+ *
+ * Flow: the input is read in blocks of whole samples (cut after a blank line or before
+ * an event line, so no state crosses a cut). A block parser turns a block into a
+ * stream of records (samples as name-id sequences, warnings, new names); one
+ * aggregator consumes the streams in file order and decides everything that depends on
+ * what came before (the default event filter, orphan frames, `# cmdline`), so -j N
+ * gives exactly the output, warnings and errors of -j 1. With one thread the block
+ * parser interns straight into the tree; with several, each worker has its own name
+ * table and announces new names in its stream, which the aggregator maps to the
+ * tree's ids (no locks on the hot path). Memory: a few blocks of input, the tables. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../core/hash.h"
+#include "parser.h"
+#include "perf-name.h"
+
+enum { BLOCK = 1 << 20, MAX_WORKERS = 64 };
+
+/* ------------------------------------------------------------------ records */
+
+enum rec_type { R_SAMPLE = 1, R_NAMES, R_EVENTS, R_WARN, R_CMDLINE, R_ERROR, R_END };
+enum {
+	S_ORPHAN = 0x100,      /* frames with no event line before them */
+	S_OUT_OF_TIME = 0x200, /* outside --time */
+	S_NOFRAMES = 0x400,    /* an event line with no frame lines */
+	S_DROP = 0x800,        /* known to be dropped: frames not parsed */
+	TYPE_MASK = 0xff
+};
+
+typedef struct rec {
+	uint32_t type;   /* rec_type | S_* flags */
+	uint32_t n;      /* payload units: frame ids, names, message bytes */
+	uint64_t line;   /* line within the block, 1-based */
+	uint64_t weight;
+	uint32_t root;   /* process frame (local id); warning kind; error code */
+	uint32_t event;  /* local event id, or FLAME__ID_NONE */
+} rec;
+
+typedef struct name_ref {
+	const char *ptr;
+	uint64_t len;
+} name_ref;
+
+typedef struct recbuf {
+	uint64_t *w;
+	size_t len, cap; /* in 8-byte words */
+} recbuf;
+
+static const char *const warn_kinds[] = {
+	"perf-unrecognized-line", "perf-orphan-frames", "perf-no-frames", "perf-event-filtered",
+};
+enum { W_UNRECOGNIZED, W_ORPHAN, W_NOFRAMES, W_EVENT };
+
+static void *rb_grow(recbuf *b, size_t words)
+{
+	if (b->len + words > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + words) {
+			if (cap > SIZE_MAX / 16)
+				return NULL;
+			cap *= 2;
+		}
+		uint64_t *w = realloc(b->w, cap * sizeof *w);
+		if (!w)
+			return NULL;
+		b->w = w;
+		b->cap = cap;
+	}
+	void *p = b->w + b->len;
+	b->len += words;
+	return p;
+}
+
+/* Append a record with `bytes` of payload; returns the payload or NULL. */
+static void *rb_rec(recbuf *b, rec r, size_t bytes)
+{
+	size_t words = sizeof(rec) / 8 + (bytes + 7) / 8;
+	rec *p = rb_grow(b, words);
+	if (!p)
+		return NULL;
+	*p = r;
+	return p + 1;
+}
+
+/* ------------------------------------------------------------------ block parser */
+
+typedef struct worker {
+	const flame_parse_opts *o;
+	unsigned flags;
+	flame__intern *names;  /* the tree's table (one thread) or `own` */
+	flame__intern own;
+	int announce;          /* several workers: report new names in the stream */
+	uint32_t announced, events_announced;
+	flame__intern events;
+	/* scratch, reused for every sample */
+	uint32_t *ids;
+	size_t nids, cap_ids;
+	flame__perf_names nm;
+	char *root;
+	size_t root_cap;
+	/* aggregator side: local -> tree ids */
+	uint32_t *map, *emap;
+	size_t map_len, map_cap, emap_len, emap_cap;
+	pthread_t th;
+	struct pool *pool;
+} worker;
+
+typedef struct sample {
+	int open;
+	uint32_t flags;
+	uint64_t line, weight;
+	uint32_t root, event;
+	int had_frames, skip;
+	unsigned tidy;
+} sample;
+
+/* "cpu-clock" keeps "cpu-clock" and "cpu-clock:u" (modifier letters only). */
+static int event_matches(const char *filter, const char *ev, size_t n)
+{
+	size_t k = strlen(filter);
+	if (n < k || memcmp(ev, filter, k) != 0)
+		return 0;
+	if (n == k)
+		return 1;
+	if (ev[k] != ':' || n == k + 1)
+		return 0;
+	for (size_t i = k + 1; i < n; i++)
+		if (!strchr("ukhIGHpPSDWebRX", ev[i]) || !ev[i])
+			return 0;
+	return 1;
+}
+
+static int warn_rec(recbuf *out, int kind, uint64_t line, const char *msg, size_t n)
+{
+	char *p = rb_rec(out, (rec){R_WARN, (uint32_t)n, line, 0, (uint32_t)kind, 0}, n);
+	if (!p)
+		return FLAME_ENOMEM;
+	memcpy(p, msg, n);
+	return 0;
+}
+
+static int error_rec(recbuf *out, int code, uint64_t line, const char *msg)
+{
+	size_t n = strlen(msg);
+	char *p = rb_rec(out, (rec){R_ERROR, (uint32_t)n, line, 0, (uint32_t)-code, 0}, n);
+	if (!p)
+		return FLAME_ENOMEM;
+	memcpy(p, msg, n);
+	return code;
+}
+
+/* Report names (or events) interned since the last report, so the aggregator can map
+ * this worker's ids. The bytes live in the worker's arena, which never moves. */
+static int announce(recbuf *out, flame__intern *tab, uint32_t *done, int type)
+{
+	uint32_t n = tab->count - *done;
+	if (!n)
+		return 0;
+	name_ref *v = rb_rec(out, (rec){(uint32_t)type, n, 0, 0, 0, 0}, (size_t)n * sizeof *v);
+	if (!v)
+		return FLAME_ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		const flame__name *nm = flame__intern_get(tab, *done + i);
+		v[i] = (name_ref){nm->ptr, nm->len};
+	}
+	*done = tab->count;
+	return 0;
+}
+
+static int finish(worker *w, recbuf *out, sample *s)
+{
+	if (!s->open)
+		return 0;
+	s->open = 0;
+	if (s->skip)
+		w->nids = 0;
+	if (!s->had_frames)
+		s->flags |= S_NOFRAMES;
+	int rc;
+	if (w->announce && (rc = announce(out, w->names, &w->announced, R_NAMES)))
+		return rc;
+	if ((rc = announce(out, &w->events, &w->events_announced, R_EVENTS)))
+		return rc;
+	size_t n = s->skip ? 0 : w->nids;
+	uint32_t *ids = rb_rec(out, (rec){R_SAMPLE | s->flags, (uint32_t)n, s->line, s->weight,
+	                                  s->root, s->event},
+	                       n * sizeof *ids);
+	if (!ids)
+		return FLAME_ENOMEM;
+	for (size_t i = 0; i < n; i++) /* perf prints the leaf first */
+		ids[i] = w->ids[n - 1 - i];
+	w->nids = 0;
+	return 0;
+}
+
+static int push_id(worker *w, uint32_t id)
+{
+	if (w->nids == w->cap_ids) {
+		size_t cap = w->cap_ids ? w->cap_ids * 2 : 256;
+		uint32_t *v = realloc(w->ids, cap * sizeof *v);
+		if (!v)
+			return FLAME_ENOMEM;
+		w->ids = v;
+		w->cap_ids = cap;
+	}
+	w->ids[w->nids++] = id;
+	return 0;
+}
+
+static int add_frame(worker *w, sample *s, const flame__perf_frame *f)
+{
+	s->had_frames = 1;
+	if (s->skip)
+		return 0;
+	int n = flame__perf_tidy(f, s->tidy, &w->nm);
+	if (n < 0)
+		return FLAME_ENOMEM;
+	/* the pieces are root-first and the stack is collected leaf-first */
+	for (int i = n; i-- > 0;) {
+		const char *p = flame__perf_name_ptr(&w->nm, (size_t)i);
+		size_t len = w->nm.v[i].len;
+		uint32_t id = flame__intern_put_hashed(w->names, p, len, flame__hash_bytes(p, len));
+		if (id == FLAME__ID_NONE || push_id(w, id))
+			return FLAME_ENOMEM;
+	}
+	return 0;
+}
+
+/* The process frame: comm, comm-PID or comm-PID/TID, spaces made '_' (Perl: a tid of
+ * "0" or none moves the number to the tid and the pid becomes "?"). */
+static int root_name(worker *w, const flame__perf_event *ev, uint32_t *id, int *java)
+{
+	const char *pid = ev->pid, *tid = ev->tid;
+	size_t pid_len = ev->pid_len, tid_len = ev->tid_len;
+	if (!pid || (tid_len == 1 && tid[0] == '0')) {
+		if (pid) {
+			tid = pid;
+			tid_len = pid_len;
+		}
+		pid = "?";
+		pid_len = 1;
+	}
+	size_t need = ev->comm_len + pid_len + tid_len + 3;
+	if (need > w->root_cap) {
+		char *r = realloc(w->root, need);
+		if (!r)
+			return FLAME_ENOMEM;
+		w->root = r;
+		w->root_cap = need;
+	}
+	char *r = w->root;
+	size_t n = ev->comm_len;
+	memcpy(r, ev->comm, n);
+	if (w->flags & (FLAME_PERF_PID | FLAME_PERF_TID)) {
+		r[n++] = '-';
+		memcpy(r + n, pid, pid_len);
+		n += pid_len;
+		if (w->flags & FLAME_PERF_TID) {
+			r[n++] = '/';
+			memcpy(r + n, tid, tid_len);
+			n += tid_len;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (r[i] == ' ')
+			r[i] = '_';
+	*java = n == 4 && memcmp(r, "java", 4) == 0;
+	*id = flame__intern_put(w->names, r, n);
+	return *id == FLAME__ID_NONE ? FLAME_ENOMEM : 0;
+}
+
+static int open_sample(worker *w, recbuf *out, sample *s, const flame__perf_event *ev,
+                       uint64_t line)
+{
+	const flame_parse_opts *o = w->o;
+	memset(s, 0, sizeof *s);
+	s->open = 1;
+	s->line = line;
+	s->event = FLAME__ID_NONE;
+	if (ev->period_overflow)
+		return error_rec(out, FLAME_ERANGE, line, "sample period does not fit 64 bits");
+	/* Perl: a missing period, or "0", counts 1 */
+	s->weight = ev->has_period && !(ev->period_len == 1 && ev->period_str[0] == '0')
+	                ? ev->period
+	                : 1;
+	int java, rc = root_name(w, ev, &s->root, &java);
+	if (rc)
+		return rc;
+	s->tidy = w->flags | (java ? FLAME__PERF_JAVA : 0);
+	if (ev->event) {
+		s->event = flame__intern_put(&w->events, ev->event, ev->event_len);
+		if (s->event == FLAME__ID_NONE)
+			return FLAME_ENOMEM;
+		if (o->event_filter && !event_matches(o->event_filter, ev->event, ev->event_len))
+			s->skip = 1; /* the aggregator drops it too; spare the tidying */
+	}
+	if (o->has_time_range &&
+	    (!ev->has_time || ev->time < o->time_start || ev->time > o->time_end)) {
+		s->flags |= S_OUT_OF_TIME;
+		s->skip = 1;
+	}
+	return 0;
+}
+
+static int is_binary(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f)
+			return 1;
+	}
+	return 0;
+}
+
+static int only_space(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r' && p[i] != '\f' && p[i] != '\v')
+			return 0;
+	return 1;
+}
+
+/* A line that may start a block: an event line (as the block parser sees it). */
+static int starts_sample(const char *p, size_t n)
+{
+	flame__perf_event ev;
+	if (n && p[n - 1] == '\r')
+		n--;
+	return n && p[0] != '\t' && p[0] != '#' && flame__perf_parse_event(p, n, &ev);
+}
+
+/* Parse one block of whole samples into records. Returns 0 or a negative status
+ * (an R_ERROR record is then the last one, unless out of memory). */
+static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
+{
+	sample s = {0};
+	const char *p = buf, *end = buf + size;
+	uint64_t line = 0;
+	int prev_frame = 0, seen_event = 0, rc = 0;
+	flame__perf_event ev;
+	flame__perf_frame f;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *next = nl ? nl + 1 : end;
+		size_t n = (size_t)(le - p);
+		line++;
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (n && p[0] == '\t') {
+			/* the hot path: a frame line */
+			if (s.open && s.skip) {
+				s.had_frames = 1;
+				prev_frame = 1;
+				p = next;
+				continue;
+			}
+			if (!flame__perf_parse_frame(p, n, &f))
+				goto other;
+			goto frame;
+		}
+		if (n == 0 || only_space(p, n)) {
+			if ((rc = finish(w, out, &s)))
+				goto fail;
+			prev_frame = 0;
+			p = next;
+			continue;
+		}
+		if (p[0] == '#') {
+			const char *name;
+			size_t k;
+			if (n >= 9 && memcmp(p, "# cmdline", 9) == 0 &&
+			    (k = flame__perf_cmdline_target(p, n, &name))) {
+				char *d = rb_rec(out, (rec){R_CMDLINE, (uint32_t)k, line, 0, 0, 0}, k);
+				if (!d) {
+					rc = FLAME_ENOMEM;
+					goto fail;
+				}
+				memcpy(d, name, k);
+			}
+			p = next;
+			continue;
+		}
+		if (flame__perf_parse_event(p, n, &ev)) {
+			if ((rc = finish(w, out, &s)) || (rc = open_sample(w, out, &s, &ev, line)))
+				goto fail;
+			seen_event = 1;
+			prev_frame = 0;
+			/* a single-line sample (no callchain, -G): the frame is on the event line */
+			if (ev.rest_len && flame__perf_parse_frame(ev.rest, ev.rest_len, &f) &&
+			    (rc = add_frame(w, &s, &f)))
+				goto fail;
+			p = next;
+			continue;
+		}
+		if (!flame__perf_parse_frame(p, n, &f))
+			goto other;
+	frame:
+		if (!s.open) {
+			/* frames with no event line: "-F ip,sym" output has none at all (the
+			 * aggregator knows whether an event line came before, in another block) */
+			memset(&s, 0, sizeof s);
+			s.open = 1;
+			s.flags = S_ORPHAN;
+			s.line = line;
+			s.weight = 1;
+			s.root = s.event = FLAME__ID_NONE;
+			s.tidy = w->flags;
+			if (seen_event) {
+				s.flags |= S_DROP;
+				s.skip = 1;
+			}
+		}
+		if ((rc = add_frame(w, &s, &f)))
+			goto fail;
+		prev_frame = 1;
+		p = next;
+		continue;
+	other:
+		/* not a frame, event, comment or blank line */
+		if (prev_frame && flame__perf_is_srcline(p, n)) {
+			p = next; /* -F +srcline: source info after a frame */
+			continue;
+		}
+		if (is_binary(p, n)) {
+			rc = error_rec(out, FLAME_EDATA, line,
+			               "binary data where perf script text was expected");
+			goto fail;
+		}
+		{
+			/* the line is not NUL-terminated: bound it */
+			char msg[160];
+			int k = snprintf(msg, sizeof msg,
+			                 "skipped a line that fits no perf script grammar: '%.*s%s'",
+			                 (int)(n > 60 ? 60 : n), p, n > 60 ? "..." : "");
+			size_t len = k < 0 ? 0 : (size_t)k < sizeof msg ? (size_t)k : sizeof msg - 1;
+			if ((rc = warn_rec(out, W_UNRECOGNIZED, line, msg, len)))
+				goto fail;
+		}
+		prev_frame = 0;
+		p = next;
+	}
+	if ((rc = finish(w, out, &s)))
+		goto fail;
+	if (!rb_rec(out, (rec){R_END, 0, line, 0, 0, 0}, 0))
+		return FLAME_ENOMEM;
+	return 0;
+fail:
+	if (rc == FLAME_ENOMEM)
+		error_rec(out, FLAME_ENOMEM, line, "out of memory");
+	return rc;
+}
+
+/* ------------------------------------------------------------------ aggregator */
+
+typedef struct agg {
+	flame_tree *t;
+	const flame_parse_opts *o;
+	const char *src;
+	flame__intern events;  /* event names, in order of first appearance */
+	signed char *keep;     /* per event with --event-filter: -1 unknown, 0, 1 */
+	size_t keep_cap;
+	uint32_t filter;       /* the kept event when defaulted, or FLAME__ID_NONE */
+	int seen_event;
+	uint32_t orphan_root;  /* process frame for orphan frames: "# cmdline" target or "perf" */
+	uint64_t base;         /* lines before the current block */
+	uint32_t *ids;
+	size_t cap;
+} agg;
+
+static int push_map(uint32_t **v, size_t *len, size_t *cap, uint32_t id)
+{
+	if (*len == *cap) {
+		size_t c = *cap ? *cap * 2 : 1024;
+		uint32_t *nv = realloc(*v, c * sizeof *nv);
+		if (!nv)
+			return FLAME_ENOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*len)++] = id;
+	return 0;
+}
+
+static int keep_event(agg *a, uint32_t g)
+{
+	if (g >= a->keep_cap) {
+		size_t c = a->keep_cap ? a->keep_cap : 16;
+		while (c <= g)
+			c *= 2;
+		signed char *k = realloc(a->keep, c);
+		if (!k)
+			return -1;
+		memset(k + a->keep_cap, -1, c - a->keep_cap);
+		a->keep = k;
+		a->keep_cap = c;
+	}
+	if (a->keep[g] < 0) {
+		const flame__name *nm = flame__intern_get(&a->events, g);
+		a->keep[g] = (signed char)event_matches(a->o->event_filter, nm->ptr, nm->len);
+	}
+	return a->keep[g];
+}
+
+static void warn(agg *a, int kind, uint64_t line, const char *fmt, const char *x, const char *y)
+{
+	flame__warn(a->o->warn, a->o->warn_ud, warn_kinds[kind], a->src, a->base + line, fmt, x, y);
+}
+
+static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame_err *err)
+{
+	uint32_t flags = r->type & ~(uint32_t)TYPE_MASK, root;
+	if (!(flags & S_ORPHAN)) {
+		a->seen_event = 1;
+		if (r->event != FLAME__ID_NONE) {
+			uint32_t g = w->emap[r->event];
+			if (a->o->event_filter) {
+				int k = keep_event(a, g);
+				if (k < 0)
+					return flame__err_nomem(err);
+				if (!k)
+					return 0;
+			} else if (a->filter == FLAME__ID_NONE) {
+				a->filter = g;
+			} else if (g != a->filter) {
+				warn(a, W_EVENT, r->line,
+				     "skipped a sample of event '%s': only '%s', the first event seen, is kept "
+				     "(choose one with --event-filter)",
+				     flame__intern_get(&a->events, g)->ptr,
+				     flame__intern_get(&a->events, a->filter)->ptr);
+				return 0;
+			}
+		}
+		if (flags & S_OUT_OF_TIME)
+			return 0;
+		if (flags & S_NOFRAMES) {
+			warn(a, W_NOFRAMES, r->line, "%s%san event line with no frame lines: skipped", "", "");
+			return 0;
+		}
+		root = w->announce ? w->map[r->root] : r->root;
+	} else {
+		if (a->seen_event || (flags & S_DROP)) {
+			warn(a, W_ORPHAN, r->line,
+			     "%s%sframe lines with no event line before them (a blank line inside a "
+			     "sample?): skipped",
+			     "", "");
+			return 0;
+		}
+		if (a->o->has_time_range)
+			return 0; /* no timestamp */
+		if (a->orphan_root == FLAME__ID_NONE) {
+			a->orphan_root = flame__intern_put(&a->t->names, "perf", 4);
+			if (a->orphan_root == FLAME__ID_NONE)
+				return flame__err_nomem(err);
+		}
+		root = a->orphan_root;
+	}
+	size_t n = (size_t)r->n + 1;
+	if (n > a->cap) {
+		uint32_t *v = realloc(a->ids, n * sizeof *v);
+		if (!v)
+			return flame__err_nomem(err);
+		a->ids = v;
+		a->cap = n;
+	}
+	a->ids[0] = root;
+	if (w->announce)
+		for (size_t i = 1; i < n; i++)
+			a->ids[i] = w->map[fr[i - 1]];
+	else
+		memcpy(a->ids + 1, fr, (n - 1) * sizeof *fr);
+	int rc = flame__stacks_add(&a->t->stacks, a->ids, n, r->weight, 0);
+	if (rc == FLAME_ERANGE)
+		return flame__err(err, rc, a->src, a->base + r->line, FLAME__NO_OFFSET,
+		                  "the sample counts add up to more than 64 bits");
+	return rc ? flame__err_nomem(err) : 0;
+}
+
+/* Consume one block's records, in file order. */
+static int aggregate(agg *a, worker *w, const recbuf *b, flame_err *err)
+{
+	const uint64_t *p = b->w, *end = b->w + b->len;
+	while (p < end) {
+		const rec *r = (const rec *)p;
+		const void *pay = r + 1;
+		size_t bytes = r->n;
+		int rc = 0;
+		switch (r->type & TYPE_MASK) {
+		case R_NAMES:
+		case R_EVENTS: {
+			const name_ref *v = pay;
+			int names = (r->type & TYPE_MASK) == R_NAMES;
+			bytes = r->n * sizeof *v;
+			for (uint32_t i = 0; i < r->n && !rc; i++) {
+				uint32_t id = names ? flame__intern_put(&a->t->names, v[i].ptr, v[i].len)
+				                    : flame__intern_put(&a->events, v[i].ptr, v[i].len);
+				if (id == FLAME__ID_NONE)
+					rc = FLAME_ENOMEM;
+				else if (names)
+					rc = push_map(&w->map, &w->map_len, &w->map_cap, id);
+				else
+					rc = push_map(&w->emap, &w->emap_len, &w->emap_cap, id);
+			}
+			if (rc)
+				return flame__err_nomem(err);
+			break;
+		}
+		case R_CMDLINE:
+			a->orphan_root = flame__intern_put(&a->t->names, pay, r->n);
+			if (a->orphan_root == FLAME__ID_NONE)
+				return flame__err_nomem(err);
+			break;
+		case R_WARN:
+			flame__warn(a->o->warn, a->o->warn_ud, warn_kinds[r->root], a->src, a->base + r->line,
+			            "%.*s", (int)r->n, (const char *)pay);
+			break;
+		case R_ERROR:
+			if (r->root == (uint32_t)-FLAME_ENOMEM)
+				return flame__err_nomem(err);
+			return flame__err(err, -(int)r->root, a->src, a->base + r->line, FLAME__NO_OFFSET,
+			                  "%.*s", (int)r->n, (const char *)pay);
+		case R_END:
+			a->base += r->line;
+			bytes = 0;
+			break;
+		case R_SAMPLE:
+			bytes = r->n * sizeof(uint32_t);
+			if ((rc = add_sample(a, w, r, pay, err)))
+				return rc;
+			break;
+		}
+		p += sizeof(rec) / 8 + (bytes + 7) / 8;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ reading blocks */
+
+typedef struct job {
+	char *buf;
+	size_t len, cap;
+	recbuf out;
+	int state; /* J_FREE, J_QUEUED, J_DONE */
+	worker *w;
+} job;
+enum { J_FREE, J_QUEUED, J_DONE };
+
+typedef struct reader {
+	flame_input *in;
+	char *carry;
+	size_t carry_len, carry_cap;
+	int eof;
+} reader;
+
+/* Where a block may end: after a blank line or before an event line, searching back
+ * from the end over at most half the buffer. 0: no cut (grow and read more). */
+static size_t find_cut(const char *b, size_t n)
+{
+	const char *nl = memrchr(b, '\n', n);
+	if (!nl)
+		return 0;
+	size_t le = (size_t)(nl - b), floor = n / 2;
+	while (le > floor) {
+		const char *pn = memrchr(b, '\n', le);
+		size_t ls = pn ? (size_t)(pn - b) + 1 : 0;
+		size_t len = le - ls;
+		if (len == 0 || (len == 1 && b[ls] == '\r'))
+			return le + 1;
+		if (ls > 0 && starts_sample(b + ls, len))
+			return ls;
+		if (!pn)
+			return 0;
+		le = ls - 1;
+	}
+	return 0;
+}
+
+static int grow_buf(char **buf, size_t *cap, size_t want)
+{
+	if (want <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : BLOCK;
+	while (c < want) {
+		if (c > SIZE_MAX / 2)
+			return FLAME_ENOMEM;
+		c *= 2;
+	}
+	char *nb = realloc(*buf, c);
+	if (!nb)
+		return FLAME_ENOMEM;
+	*buf = nb;
+	*cap = c;
+	return 0;
+}
+
+/* Fill `j` with whole samples: the tail carried from the last block, then fresh input.
+ * Returns 1 with data, 0 at the end, or a negative status. */
+static int fill(reader *r, job *j, flame_err *err)
+{
+	if (grow_buf(&j->buf, &j->cap, r->carry_len + BLOCK))
+		return flame__err_nomem(err);
+	memcpy(j->buf, r->carry, r->carry_len);
+	j->len = r->carry_len;
+	r->carry_len = 0;
+	for (;;) {
+		while (!r->eof && j->len < j->cap) {
+			long k = flame__input_read(r->in, j->buf + j->len, j->cap - j->len, err);
+			if (k < 0)
+				return (int)k;
+			if (k == 0)
+				r->eof = 1;
+			j->len += (size_t)k;
+		}
+		if (r->eof)
+			return j->len > 0;
+		size_t cut = find_cut(j->buf, j->len);
+		if (cut) {
+			size_t tail = j->len - cut;
+			if (grow_buf(&r->carry, &r->carry_cap, tail))
+				return flame__err_nomem(err);
+			memcpy(r->carry, j->buf + cut, tail);
+			r->carry_len = tail;
+			j->len = cut;
+			return 1;
+		}
+		/* one sample larger than half the buffer: take more */
+		if (grow_buf(&j->buf, &j->cap, j->cap * 2))
+			return flame__err_nomem(err);
+	}
+}
+
+/* ------------------------------------------------------------------ threads */
+
+typedef struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv_work, cv_done;
+	job *jobs;
+	size_t njobs;
+	uint64_t queued, taken;
+	int stop;
+} pool;
+
+static void *worker_main(void *arg)
+{
+	worker *w = arg;
+	pool *P = w->pool;
+	pthread_mutex_lock(&P->mu);
+	for (;;) {
+		while (!P->stop && P->taken == P->queued)
+			pthread_cond_wait(&P->cv_work, &P->mu);
+		if (P->stop)
+			break;
+		job *j = &P->jobs[P->taken++ % P->njobs];
+		pthread_mutex_unlock(&P->mu);
+		j->out.len = 0;
+		j->w = w;
+		parse_block(w, j->buf, j->len, &j->out); /* errors travel as records */
+		pthread_mutex_lock(&P->mu);
+		j->state = J_DONE;
+		pthread_cond_broadcast(&P->cv_done);
+	}
+	pthread_mutex_unlock(&P->mu);
+	return NULL;
+}
+
+static void worker_init(worker *w, const flame_parse_opts *o, flame__intern *names)
+{
+	memset(w, 0, sizeof *w);
+	w->o = o;
+	w->flags = o->perf_flags;
+	flame__intern_init(&w->own);
+	flame__intern_init(&w->events);
+	w->names = names ? names : &w->own;
+	w->announce = names == NULL;
+}
+
+static void worker_free(worker *w)
+{
+	flame__intern_free(&w->own);
+	flame__intern_free(&w->events);
+	free(w->ids);
+	flame__perf_names_free(&w->nm);
+	free(w->root);
+	free(w->map);
+	free(w->emap);
+}
+
+static unsigned thread_count(const flame_parse_opts *o)
+{
+	long n = o->threads ? (long)o->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (unsigned)n;
+}
+
+/* Several workers parse blocks; this thread reads and aggregates in order. `first`
+ * is job 0, already filled. */
+static int run_parallel(agg *a, reader *rd, job *first, unsigned nw, flame_err *err)
+{
+	pool P;
+	worker *ws = calloc(nw, sizeof *ws);
+	size_t njobs = 2 * (size_t)nw + 2;
+	job *jobs = calloc(njobs, sizeof *jobs);
+	int rc = 0, rrc = 0;
+	unsigned started = 0;
+	uint64_t next = 0; /* next job to aggregate */
+	if (!ws || !jobs) {
+		free(ws);
+		free(jobs);
+		return flame__err_nomem(err);
+	}
+	jobs[0] = *first;
+	memset(first, 0, sizeof *first);
+	memset(&P, 0, sizeof P);
+	P.jobs = jobs;
+	P.njobs = njobs;
+	pthread_mutex_init(&P.mu, NULL);
+	pthread_cond_init(&P.cv_work, NULL);
+	pthread_cond_init(&P.cv_done, NULL);
+	for (; started < nw; started++) {
+		worker_init(&ws[started], a->o, NULL);
+		ws[started].pool = &P;
+		if (pthread_create(&ws[started].th, NULL, worker_main, &ws[started])) {
+			worker_free(&ws[started]);
+			break;
+		}
+	}
+	if (!started) {
+		rc = flame__err(err, FLAME_ENOMEM, a->src, 0, FLAME__NO_OFFSET,
+		                "cannot start a worker thread");
+		goto done;
+	}
+	for (int have = 1;;) {
+		job *j = &jobs[P.queued % njobs];
+		/* the slot is free once its previous block is aggregated */
+		while (j->state != J_FREE) {
+			job *d = &jobs[next % njobs];
+			pthread_mutex_lock(&P.mu);
+			while (d->state != J_DONE)
+				pthread_cond_wait(&P.cv_done, &P.mu);
+			pthread_mutex_unlock(&P.mu);
+			rc = aggregate(a, d->w, &d->out, err);
+			d->state = J_FREE;
+			next++;
+			if (rc)
+				goto done;
+		}
+		if (!have) {
+			int f = fill(rd, j, err);
+			if (f < 0) {
+				rrc = f; /* report after the blocks before it */
+				break;
+			}
+			if (f == 0)
+				break;
+		}
+		have = 0;
+		pthread_mutex_lock(&P.mu);
+		j->state = J_QUEUED;
+		P.queued++;
+		pthread_cond_signal(&P.cv_work);
+		pthread_mutex_unlock(&P.mu);
+	}
+	while (next < P.queued) {
+		job *d = &jobs[next % njobs];
+		pthread_mutex_lock(&P.mu);
+		while (d->state != J_DONE)
+			pthread_cond_wait(&P.cv_done, &P.mu);
+		pthread_mutex_unlock(&P.mu);
+		rc = aggregate(a, d->w, &d->out, err);
+		d->state = J_FREE;
+		next++;
+		if (rc)
+			goto done;
+	}
+	rc = rrc;
+done:
+	pthread_mutex_lock(&P.mu);
+	P.stop = 1;
+	pthread_cond_broadcast(&P.cv_work);
+	pthread_mutex_unlock(&P.mu);
+	for (unsigned i = 0; i < started; i++) {
+		pthread_join(ws[i].th, NULL);
+		worker_free(&ws[i]);
+	}
+	pthread_mutex_destroy(&P.mu);
+	pthread_cond_destroy(&P.cv_work);
+	pthread_cond_destroy(&P.cv_done);
+	for (size_t i = 0; i < njobs; i++) {
+		free(jobs[i].buf);
+		free(jobs[i].out.w);
+	}
+	free(jobs);
+	free(ws);
+	return rc;
+}
+
+static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
+{
+	agg a;
+	memset(&a, 0, sizeof a);
+	a.t = t;
+	a.o = o;
+	a.src = flame_input_name(in);
+	a.filter = a.orphan_root = FLAME__ID_NONE;
+	flame__intern_init(&a.events);
+	reader rd = {in, NULL, 0, 0, 0};
+	job j0;
+	memset(&j0, 0, sizeof j0);
+	worker w;
+	worker_init(&w, o, &t->names);
+	t->nodes_valid = 0;
+	unsigned nw = thread_count(o);
+	int rc = fill(&rd, &j0, err);
+	if (rc > 0 && nw > 1 && !rd.eof) {
+		rc = run_parallel(&a, &rd, &j0, nw, err);
+	} else {
+		/* one thread, or all of the input fits one block */
+		while (rc > 0) {
+			j0.out.len = 0;
+			parse_block(&w, j0.buf, j0.len, &j0.out);
+			if ((rc = aggregate(&a, &w, &j0.out, err)))
+				break;
+			rc = fill(&rd, &j0, err);
+		}
+	}
+	worker_free(&w);
+	free(j0.buf);
+	free(j0.out.w);
+	free(rd.carry);
+	free(a.keep);
+	free(a.ids);
+	flame__intern_free(&a.events);
+	return rc < 0 ? rc : 0;
+}
+
+/* Auto-detect: an event line with a timestamp or followed by a frame line, or (for
+ * "-F ip,sym" output) a tab-indented frame line before anything else. */
+static int probe(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	int prev_event = 0;
+	for (int lines = 0; p < end && lines < 200; lines++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			break; /* the last line may be cut */
+		size_t n = (size_t)(nl - p);
+		if (n && p[n - 1] == '\r')
+			n--;
+		flame__perf_event ev;
+		flame__perf_frame f;
+		if (n == 0 || p[0] == '#') {
+			prev_event = 0;
+		} else if (p[0] != '\t' && flame__perf_parse_event(p, n, &ev)) {
+			if (ev.has_time && ev.event)
+				return 1;
+			prev_event = 1;
+		} else if ((p[0] == '\t' || p[0] == ' ') && flame__perf_parse_frame(p, n, &f)) {
+			if (prev_event || (p[0] == '\t' && lines < 3))
+				return 1;
+			prev_event = 0;
+		} else {
+			prev_event = 0;
+		}
+		p = nl + 1;
+	}
+	return 0;
+}
+
+const struct flame__parser flame__parser_perf = {"perf", FLAME_FORMAT_PERF, probe, parse};
