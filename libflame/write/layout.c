@@ -62,6 +62,14 @@ static flame__frame *push_frame(flame__layout *L, size_t *cap)
 	return f;
 }
 
+/* The same without clearing, for the flow pass's hot loop: it sets every field. */
+static inline flame__frame *push_frame_raw(flame__layout *L, size_t *cap)
+{
+	if (L->count == *cap)
+		return push_frame(L, cap);
+	return &L->frames[L->count++];
+}
+
 /* ---- --reverse: a private tree with every stack reversed (the caller's is untouched) */
 
 struct rev_ctx {
@@ -191,6 +199,124 @@ static int layout_tree(flame__layout *L, flame_tree *t, const flame_render_opts 
 done:
 	free(next);
 	free(idx);
+	return rc;
+}
+
+/* ---- the merged tree without building it: a flow pass over the stacks sorted frame by
+ * frame by name (core's order, so `x;foo` and `x;foo-bar` stay apart and `foo` is one
+ * frame however the input was ordered). Frames are appended when opened (parents first);
+ * when one closes narrower than --minwidth, it and its descendants are exactly the tail of
+ * the array, which is cut off. Memory is the drawn frames plus one open path; no node
+ * array for the whole tree. */
+
+struct open_frame {
+	uint32_t idx;         /* in L->frames */
+	uint64_t self[2];     /* weights of the stack ending here (unique stacks: at most one) */
+	uint64_t total[2];
+};
+
+static void close_frame(flame__layout *L, flame__frame *f, const struct open_frame *of, int col,
+                        int total_mode, double *maxdelta)
+{
+	f->value = of->total[col];
+	f->before = L->differential ? of->total[0] : f->value;
+	if (L->differential) {
+		f->delta = total_mode ? diff_delta(of->total[1], of->total[0])
+		                      : diff_delta(of->self[1], of->self[0]);
+		if (fabs(f->delta) > *maxdelta)
+			*maxdelta = fabs(f->delta);
+	}
+}
+
+static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts *o,
+                       double min_time, double *maxdelta, flame_err *err)
+{
+	const flame__stacks *s = &t->stacks;
+	const int col = L->differential ? 1 : 0;
+	const int total_mode = o->diff_mode == FLAME_DIFF_TOTAL;
+	size_t cap = 0, maxd = 1;
+	for (size_t k = 0; k < s->count; k++)
+		if (s->v[k].depth > maxd)
+			maxd = s->v[k].depth;
+	int rc = 0;
+	uint32_t *rank = flame__tree_name_ranks(t);
+	uint32_t *order = rank ? flame__tree_sorted_stacks(t, rank) : NULL;
+	struct open_frame *op = malloc((maxd + 1) * sizeof *op);
+	if (!rank || !order || !op) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	uint64_t now = 0;
+	uint32_t depth = 0; /* depth of the deepest open frame */
+	flame__frame *root = push_frame(L, &cap);
+	if (!root) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	const flame__name *rn = flame__intern_get(&t->names, t->root_name);
+	root->name = rn->ptr;
+	root->name_len = rn->len;
+	root->parent = UINT32_MAX;
+	memset(&op[0], 0, sizeof op[0]);
+	const flame__stack *prev = NULL;
+	double mdelta = 0;
+	for (size_t k = 0; k <= s->count; k++) {
+		const flame__stack *st = k < s->count ? &s->v[order[k]] : NULL;
+		uint32_t same = 0;
+		if (st && prev) {
+			uint32_t n = prev->depth < st->depth ? prev->depth : st->depth;
+			while (same < n && prev->ids[same] == st->ids[same])
+				same++;
+		}
+		/* close the frames below the common prefix (at the end: all but the root) */
+		for (uint32_t keep = st ? same : 0; depth > keep; depth--) {
+			struct open_frame *of = &op[depth];
+			flame__frame *f = &L->frames[of->idx];
+			close_frame(L, f, of, col, total_mode, &mdelta);
+			op[depth - 1].total[0] += of->total[0];
+			op[depth - 1].total[1] += of->total[1];
+			if (u2d(f->value) < min_time)
+				L->count = of->idx; /* drop it and its descendants: the array's tail */
+			else if (f->depth > L->max_depth)
+				L->max_depth = f->depth;
+		}
+		if (!st) {
+			double root_delta = 0;
+			close_frame(L, &L->frames[0], &op[0], col, total_mode, &root_delta);
+			break;
+		}
+
+		for (uint32_t d = same; d < st->depth; d++) {
+			flame__frame *f = push_frame_raw(L, &cap);
+			if (!f) {
+				rc = flame__err_nomem(err);
+				goto done;
+			}
+			const flame__name *nm = flame__intern_get(&t->names, st->ids[d]);
+			f->name = nm->ptr;
+			f->name_len = nm->len;
+			f->depth = d + 1;
+			f->parent = op[d].idx;
+			f->start = now;
+			f->delta = 0; /* value, before, delta: at close; geometry and fill: later */
+			struct open_frame *of = &op[d + 1];
+			of->idx = (uint32_t)(L->count - 1);
+			of->self[0] = of->self[1] = of->total[0] = of->total[1] = 0;
+		}
+		depth = st->depth;
+		struct open_frame *leaf = &op[depth];
+		leaf->self[0] += st->w[0];
+		leaf->self[1] += st->w[1];
+		leaf->total[0] += st->w[0];
+		leaf->total[1] += st->w[1];
+		now += st->w[col];
+		prev = st;
+	}
+	*maxdelta = mdelta;
+done:
+	free(rank);
+	free(order);
+	free(op);
 	return rc;
 }
 
@@ -359,8 +485,14 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 	                      ? (double)L->timemax * o->min_width / 100
 	                      : o->min_width / L->width_per_count;
 
-	rc = (o->flags & FLAME_RENDER_FLAMECHART) ? layout_chart(L, t, o, min_time, err)
-	                                          : layout_tree(L, t, o, min_time, err);
+	double maxdelta = 0;
+	int flow = !(o->flags & FLAME_RENDER_FLAMECHART) && o->sort == FLAME_ORDER_NAME;
+	if (o->flags & FLAME_RENDER_FLAMECHART)
+		rc = layout_chart(L, t, o, min_time, err);
+	else if (flow)
+		rc = layout_flow(L, t, o, min_time, &maxdelta, err);
+	else
+		rc = layout_tree(L, t, o, min_time, err);
 	if (rc)
 		goto fail;
 
@@ -368,8 +500,7 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 	L->details_y = L->height - L->ypad2 / 2;
 
 	/* colours */
-	double maxdelta = 0;
-	if (L->differential) {
+	if (L->differential && !flow) {
 		if (o->flags & FLAME_RENDER_FLAMECHART) {
 			for (size_t i = 1; i < L->count; i++)
 				maxdelta = fmax(maxdelta, fabs(L->frames[i].delta));
