@@ -17,24 +17,46 @@ static inline uint64_t flame__mix64(uint64_t x)
 	return x;
 }
 
+/* Word-at-a-time string hash, usable incrementally so a parser can hash a name while it
+ * scans for the name's end (see parse/folded.c): seed, one _word per full 8 bytes, one
+ * _tail for the 1-7 bytes left (zero-padded, little-endian as memcpy loads them), then
+ * _final with the length. flame__hash_bytes is exactly that sequence. */
+#define FLAME__HASH_SEED 0x9e3779b97f4a7c15ULL
+
+static inline uint64_t flame__hash_word(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 29);
+}
+
+static inline uint64_t flame__hash_tail(uint64_t h, uint64_t partial)
+{
+	return (h ^ partial) * 0xc4ceb9fe1a85ec53ULL;
+}
+
+static inline uint64_t flame__hash_final(uint64_t h, size_t n)
+{
+	return flame__mix64(h ^ ((uint64_t)n * 0x2545f4914f6cdd1dULL));
+}
+
 /** Hash a byte string 8 bytes at a time. */
 static inline uint64_t flame__hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)p;
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
-	while (n >= 8) {
+	uint64_t h = FLAME__HASH_SEED;
+	size_t left = n;
+	while (left >= 8) {
 		uint64_t v;
 		memcpy(&v, s, 8);
-		h = (h ^ v) * 0x100000001b3ULL;
-		h ^= h >> 29;
+		h = flame__hash_word(h, v);
 		s += 8;
-		n -= 8;
+		left -= 8;
 	}
-	if (n) {
+	if (left) {
 		uint64_t v = 0;
-		memcpy(&v, s, n);
-		h = (h ^ v) * 0x100000001b3ULL;
+		memcpy(&v, s, left);
+		h = flame__hash_tail(h, v);
 	}
-	return flame__mix64(h);
+	return flame__hash_final(h, n);
 }
 #endif

@@ -24,15 +24,16 @@ static int grow_slots(flame__intern *in)
 	uint32_t nslots = in->slots ? (in->mask + 1) * 2 : 1024;
 	if (nslots == 0)
 		return -1;
-	uint32_t *slots = calloc(nslots, sizeof *slots);
+	uint64_t *slots = calloc(nslots, sizeof *slots);
 	if (!slots)
 		return -1;
 	uint32_t mask = nslots - 1;
 	for (uint32_t id = 0; id < in->count; id++) {
-		uint32_t i = in->names[id].hash32 & mask;
+		uint32_t h = in->names[id].hash32;
+		uint32_t i = h & mask;
 		while (slots[i])
 			i = (i + 1) & mask;
-		slots[i] = id + 1;
+		slots[i] = (uint64_t)h << 32 | (id + 1);
 	}
 	free(in->slots);
 	in->slots = slots;
@@ -46,12 +47,15 @@ uint32_t flame__intern_find(const flame__intern *in, const char *p, size_t n)
 		return FLAME__ID_NONE;
 	uint32_t h = (uint32_t)flame__hash_bytes(p, n);
 	for (uint32_t i = h & in->mask;; i = (i + 1) & in->mask) {
-		uint32_t s = in->slots[i];
+		uint64_t s = in->slots[i];
 		if (!s)
 			return FLAME__ID_NONE;
-		const flame__name *nm = &in->names[s - 1];
-		if (nm->hash32 == h && nm->len == n && memcmp(nm->ptr, p, n) == 0)
-			return s - 1;
+		if ((uint32_t)(s >> 32) != h)
+			continue;
+		uint32_t id = (uint32_t)s - 1;
+		const flame__name *nm = &in->names[id];
+		if (nm->len == n && memcmp(nm->ptr, p, n) == 0)
+			return id;
 	}
 }
 
@@ -67,12 +71,15 @@ uint32_t flame__intern_put_hashed(flame__intern *in, const char *p, size_t n, ui
 	uint32_t h = (uint32_t)hash;
 	uint32_t i = h & in->mask;
 	for (;; i = (i + 1) & in->mask) {
-		uint32_t s = in->slots[i];
+		uint64_t s = in->slots[i];
 		if (!s)
 			break;
-		const flame__name *nm = &in->names[s - 1];
-		if (nm->hash32 == h && nm->len == n && memcmp(nm->ptr, p, n) == 0)
-			return s - 1;
+		if ((uint32_t)(s >> 32) != h)
+			continue;
+		uint32_t id = (uint32_t)s - 1;
+		const flame__name *nm = &in->names[id];
+		if (nm->len == n && memcmp(nm->ptr, p, n) == 0)
+			return id;
 	}
 	if (in->count == in->cap) {
 		uint32_t cap = in->cap ? in->cap * 2 : 1024;
@@ -92,7 +99,7 @@ uint32_t flame__intern_put_hashed(flame__intern *in, const char *p, size_t n, ui
 	copy[n] = '\0';
 	uint32_t id = in->count++;
 	in->names[id] = (flame__name){copy, (uint32_t)n, h};
-	in->slots[i] = id + 1;
+	in->slots[i] = (uint64_t)h << 32 | (id + 1);
 	return id;
 }
 

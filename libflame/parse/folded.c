@@ -15,6 +15,7 @@
  * ';' of the common prefix reuse the previous line's ids instead of being hashed. */
 #include <stdlib.h>
 #include <string.h>
+#include "../core/hash.h"
 #include "parser.h"
 
 typedef struct count {
@@ -51,7 +52,7 @@ static int parse_count(const char *p, size_t n, count *c)
 			if (++dec > 9)
 				return -2;
 		}
-		if (v > (UINT64_MAX - (uint64_t)(ch - '0')) / 10)
+		if (v >= UINT64_MAX / 10 && (v > UINT64_MAX / 10 || (uint64_t)(ch - '0') > UINT64_MAX % 10))
 			return -2;
 		v = v * 10 + (uint64_t)(ch - '0');
 	}
@@ -60,14 +61,15 @@ static int parse_count(const char *p, size_t n, count *c)
 	return 0;
 }
 
-/* Split off the last whitespace-separated token of p[0..*n) as a count. */
+/* Split off a trailing `WS count` of p[0..*n) as a count. Scans back only over the
+ * count's own characters, so a stack without a trailing number costs a byte or two. */
 static int take_count(const char *p, size_t *n, count *c)
 {
 	size_t e = *n;
 	size_t s = e;
-	while (s > 0 && p[s - 1] != ' ' && p[s - 1] != '\t')
+	while (s > 0 && ((p[s - 1] >= '0' && p[s - 1] <= '9') || p[s - 1] == '.'))
 		s--;
-	if (s == 0 || s == e)
+	if (s == e || s == 0 || (p[s - 1] != ' ' && p[s - 1] != '\t'))
 		return -1;
 	int rc = parse_count(p + s, e - s, c);
 	if (rc)
@@ -95,6 +97,68 @@ static int scaled(flame_tree *t, const count *c, uint64_t *out, const char *src,
 		return flame__err(err, FLAME_ERANGE, src, line, FLAME__NO_OFFSET,
 		                  "count overflows 64 bits");
 	*out = c->mant * m;
+	return 0;
+}
+
+enum { FRAME_SEP = ';' };
+
+/* Intern the ';'-separated frames of f[0..end) into ids[fi...], hashing each name in the
+ * same pass that finds its end: 8 bytes at a time, a ';' found with the "has zero byte"
+ * bit trick. Sets *nframes to the total frame count. */
+static int intern_frames(flame_tree *t, const char *f, const char *end, size_t fi,
+                         uint32_t **ids, size_t *cap, size_t *nframes, flame_err *err)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	const uint64_t seps = ones * (uint64_t)FRAME_SEP;
+	for (;;) {
+		const char *s = f, *e;
+		uint64_t h = FLAME__HASH_SEED;
+		for (;;) {
+			if (end - s >= 8) {
+				uint64_t w;
+				memcpy(&w, s, 8);
+				uint64_t x = w ^ seps;
+				uint64_t m = (x - ones) & ~x & highs;
+				if (m) {
+					unsigned b = (unsigned)__builtin_ctzll(m) >> 3;
+					if (b)
+						h = flame__hash_tail(h, w & ((1ULL << (8 * b)) - 1));
+					e = s + b;
+					break;
+				}
+				h = flame__hash_word(h, w);
+				s += 8;
+			} else {
+				size_t r = (size_t)(end - s);
+				const char *q = memchr(s, FRAME_SEP, r);
+				size_t b = q ? (size_t)(q - s) : r;
+				if (b) {
+					uint64_t v = 0;
+					memcpy(&v, s, b);
+					h = flame__hash_tail(h, v);
+				}
+				e = s + b;
+				break;
+			}
+		}
+		size_t len = (size_t)(e - f);
+		if (fi == *cap) {
+			size_t nc = *cap ? *cap * 2 : 256;
+			uint32_t *v = realloc(*ids, nc * sizeof *v);
+			if (!v)
+				return flame__err_nomem(err);
+			*ids = v;
+			*cap = nc;
+		}
+		uint32_t id = flame__intern_put_hashed(&t->names, f, len, flame__hash_final(h, len));
+		if (id == FLAME__ID_NONE)
+			return flame__err_nomem(err);
+		(*ids)[fi++] = id;
+		if (e == end)
+			break;
+		f = e + 1;
+	}
+	*nframes = fi;
 	return 0;
 }
 
@@ -167,44 +231,28 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		}
 		/* frames shared with the previous line keep their ids */
 		size_t same = 0, lim = n < prev_n ? n : prev_n;
+		while (same + 8 <= lim) {
+			uint64_t a, b;
+			memcpy(&a, p + same, 8);
+			memcpy(&b, prev + same, 8);
+			if (a != b)
+				break;
+			same += 8;
+		}
 		while (same < lim && p[same] == prev[same])
 			same++;
-		size_t k = 0; /* frames fully inside the common prefix */
+		size_t nframes;
 		if (same == n && same == prev_n) {
-			k = prev_frames;
+			nframes = prev_frames;
 		} else {
-			for (const char *q = p; (q = memchr(q, ';', (size_t)(p + same - q))); q++)
-				k++;
-		}
-		size_t nframes = 1;
-		for (const char *q = p; (q = memchr(q, ';', (size_t)(p + n - q))); q++)
-			nframes++;
-		if (nframes > ids_cap) {
-			size_t cap = nframes * 2;
-			uint32_t *v = realloc(ids, cap * sizeof *v);
-			if (!v) {
-				rc = flame__err_nomem(err);
-				break;
+			size_t fi = 0; /* frames fully inside the common prefix */
+			const char *f = p;
+			for (const char *q = p; (q = memchr(q, ';', (size_t)(p + same - q))); q++) {
+				fi++;
+				f = q + 1;
 			}
-			ids = v;
-			ids_cap = cap;
-		}
-		size_t fi = 0;
-		const char *f = p, *end = p + n;
-		while (fi < k) { /* skip the shared frames */
-			f = memchr(f, ';', (size_t)(end - f)) + 1;
-			fi++;
-		}
-		for (; fi < nframes; fi++) {
-			const char *e = memchr(f, ';', (size_t)(end - f));
-			if (!e)
-				e = end;
-			ids[fi] = flame__tree_intern(t, f, (size_t)(e - f));
-			if (ids[fi] == FLAME__ID_NONE) {
-				rc = flame__err_nomem(err);
+			if ((rc = intern_frames(t, f, p + n, fi, &ids, &ids_cap, &nframes, err)))
 				goto done;
-			}
-			f = e + 1;
 		}
 		if ((rc = flame__tree_add_ids(t, ids, nframes, w0, w1, err))) {
 			if (rc == FLAME_ERANGE)
