@@ -300,6 +300,8 @@ static int render(flame_tree *t, const flame_render_opts *o, flame_output *out, 
 			}
 			cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE, s);
 			cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "libflame " FLAME_VERSION);
+			/* no CreationDate: the same input gives the same bytes, as PNG and SVG do */
+			cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATE_DATE, "");
 		}
 	}
 	cairo_status_t st = cairo_surface_status(surf);

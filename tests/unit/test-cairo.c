@@ -14,13 +14,20 @@
 
 static char tmpdir[] = "/tmp/flame-cairo-XXXXXX";
 
+/* A path in the temp dir; one stable buffer per distinct name, so paths stay valid. */
 static const char *tmp_path(const char *name)
 {
-	static char buf[4][512];
-	static int k;
-	char *p = buf[k++ & 3];
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	return p;
+	static char buf[32][512];
+	static int used;
+	char want[512];
+	snprintf(want, sizeof want, "%s/%s", tmpdir, name);
+	for (int i = 0; i < used; i++)
+		if (strcmp(buf[i], want) == 0)
+			return buf[i];
+	if (used == 32)
+		abort();
+	memcpy(buf[used], want, sizeof want);
+	return buf[used++];
 }
 
 typedef int (*writer_fn)(flame_tree *, const flame_render_opts *, flame_output *, flame_err *);
@@ -603,6 +610,12 @@ static void test_pdf_small(void)
 	char *pdf = slurp(path, &n);
 	CHECK(pdf && n > 100 && memcmp(pdf, "%PDF-", 5) == 0);
 	CHECK(pdf && n > 100 && memmem(pdf + n - 32, 32, "%%EOF", 5) != NULL);
+	/* the same input gives the same bytes (no creation date) */
+	CHECK(render_to(flame_write_pdf, t, &o, tmp_path("again.pdf"), &err) == 0);
+	size_t n2 = 0;
+	char *pdf2 = slurp(tmp_path("again.pdf"), &n2);
+	CHECK(pdf && pdf2 && n == n2 && memcmp(pdf, pdf2, n) == 0);
+	free(pdf2);
 	free(pdf);
 	double sw = 0, sh = 0;
 	CHECK(svg_size(t, &o, &sw, &sh) == 0);
