@@ -212,6 +212,14 @@ typedef struct flame_parse_opts {
 	const char *jfr_event;     /* --event NAME; NULL: jdk.ExecutionSample if the input has
 	                            * any, else the first event type with stack traces */
 	unsigned jfr_flags;        /* FLAME_JFR_* */
+	/* pprof (FLAME_PPROF_* flags are in the pprof section below) */
+	const char *sample_type;        /* --sample-type; NULL: default_sample_type, else the last */
+	unsigned pprof_flags;           /* FLAME_PPROF_* */
+	const char *const *tags;        /* --tag KEY=REGEX or KEY=MIN:MAX; a sample must match all */
+	size_t n_tags;
+	const char *const *tags_ignore; /* --tag-ignore: a sample matching any is dropped */
+	size_t n_tags_ignore;
+	const char *group_by;           /* --group-by KEY: the label's value becomes the root frame */
 } flame_parse_opts;
 
 /* jfr flags */
@@ -274,6 +282,34 @@ FLAME_EXPORT const char *flame_output_temp_path(const flame_output *o);
  * stack text (stackcollapse-perf.pl's order). 3-column `stack before after` when the
  * tree is differential. Counts are printed in the tree's scale. */
 FLAME_EXPORT int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err);
+
+/* ---- pprof: profile.proto in (flame_parse) and out ----
+ * Frames are named as `go tool pprof -traces` names them: Function.name, `[mapping
+ * basename]` or `<unknown>` for unsymbolized code; ';' in a name becomes ':'. */
+
+#define FLAME_PPROF_INLINE_ANNOTATE 0x01 /* _[i] on inlined frames (all but a location's last line) */
+#define FLAME_PPROF_ADDRESSES 0x02       /* `mapping+0xADDR` / `0xADDR` for code with no function */
+#define FLAME_PPROF_LINES 0x04           /* append ` file:line` to each frame */
+#define FLAME_PPROF_SYSTEM_NAMES 0x08    /* Function.system_name (mangled) instead of name */
+
+/** Called once per sample type of a profile, in order; `is_default` marks the one
+ * flame_parse picks without --sample-type. Return non-zero to stop. */
+typedef int (*flame_sample_type_fn)(void *ud, const char *type, const char *unit,
+                                    int is_default);
+
+/** List the sample types of the pprof profile `in` (consumes `in`). */
+FLAME_EXPORT int flame_pprof_sample_types(flame_input *in, flame_sample_type_fn fn, void *ud,
+                                          flame_err *err);
+
+/** Check the pprof options of `o` (--tag syntax and regexes) before reading input;
+ * FLAME_EUSAGE naming the bad option. */
+FLAME_EXPORT int flame_pprof_opts_check(const flame_parse_opts *o, flame_err *err);
+
+/** Write `t` as a gzipped profile.proto: one sample per unique stack, one function and
+ * location per distinct frame name, the sample type from the tree's count name
+ * (nanoseconds, bytes, ... ; "samples/count" when unset). A differential tree gets two
+ * sample types, before and after. Fractional counts (scale > 0) are refused. */
+FLAME_EXPORT int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err);
 
 /* ---- Rendering: flame graphs as SVG (interactive), PNG and PDF ----
  * One layout pass computes the rectangles and colours; every format draws the same

@@ -16,6 +16,7 @@ struct flame__parser {
 
 extern const struct flame__parser flame__parser_folded;
 extern const struct flame__parser flame__parser_perf;
+extern const struct flame__parser flame__parser_pprof;
 extern const struct flame__parser flame__parser_offcpu;
 extern const struct flame__parser flame__parser_jfr;
 #endif

@@ -5,6 +5,7 @@
 
 /* Probe order matters: specific formats first, folded (the loosest) last. */
 static const struct flame__parser *const parsers[] = {
+	&flame__parser_pprof, /* binary: probed before the text formats */
 	&flame__parser_offcpu,
 	&flame__parser_jfr,
 	&flame__parser_perf,

@@ -1,0 +1,19 @@
+/* A minimal internal regular-expression API, so parsers can match label values and
+ * pprof's drop_frames/keep_frames without depending on pcre2 themselves: the
+ * implementation lives in xform/filter.c, the one file that uses pcre2. */
+#ifndef FLAME_CORE_REGEX_H
+#define FLAME_CORE_REGEX_H
+#include <stddef.h>
+#include "../flame.h"
+
+typedef struct flame__regex flame__regex;
+
+/** Compile `pat[0..len)`; with `whole` the match must span the whole subject (as
+ * pprof's `^(re)$`). On error: FLAME_EUSAGE with pcre2's message and offset, `what`
+ * naming the option or field ("--tag", "drop_frames"). */
+int flame__regex_compile(flame__regex **out, const char *pat, size_t len, int whole,
+                         const char *what, flame_err *err);
+/** 1 when `s[0..n)` matches (anywhere, or wholly), 0 when not. */
+int flame__regex_match(flame__regex *re, const char *s, size_t n);
+void flame__regex_free(flame__regex *re);
+#endif

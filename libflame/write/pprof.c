@@ -1,0 +1,222 @@
+/* pprof writer: a tree as a gzipped profile.proto, so our stacks can go to pprof,
+ * Pyroscope or Parca. One string per distinct frame name, one function and one
+ * location per name (ids = string rank + 1, dense), one sample per unique stack with
+ * location ids leaf-first. The sample type comes from the tree's count name: a unit
+ * (nanoseconds, bytes, count...) gives `time`/`space`/`samples`; any other name N gives
+ * N/count. Differential trees get two types, before and after (the default). */
+#include <stdlib.h>
+#include <string.h>
+#include "../core/err.h"
+#include "../core/gzip.h"
+#include "../core/tree.h"
+
+typedef struct pb {
+	uint8_t *p;
+	size_t len, cap;
+} pb;
+
+static int pb_reserve(pb *b, size_t n)
+{
+	if (b->len + n <= b->cap)
+		return 0;
+	size_t c = b->cap ? b->cap : 4096;
+	while (c < b->len + n)
+		c *= 2;
+	uint8_t *q = realloc(b->p, c);
+	if (!q)
+		return FLAME_ENOMEM;
+	b->p = q;
+	b->cap = c;
+	return 0;
+}
+
+static void put_varint(pb *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		b->p[b->len++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	b->p[b->len++] = (uint8_t)v;
+}
+
+/* key + varint value; reserve 20 bytes first */
+static void put_uint(pb *b, unsigned field, uint64_t v)
+{
+	put_varint(b, (uint64_t)field << 3);
+	put_varint(b, v);
+}
+
+/* Emit `msg` as length-delimited field `field` of the top-level Profile. */
+static int emit(flame__gzip *z, unsigned field, const void *msg, size_t n, flame_err *err)
+{
+	uint8_t hdr[20];
+	pb h = {hdr, 0, sizeof hdr};
+	put_varint(&h, (uint64_t)field << 3 | 2);
+	put_varint(&h, n);
+	int rc = flame__gzip_write(z, hdr, h.len, err);
+	return rc ? rc : flame__gzip_write(z, msg, n, err);
+}
+
+static int emit_string(flame__gzip *z, const char *s, size_t n, flame_err *err)
+{
+	return emit(z, 6, s, n, err);
+}
+
+static const char *const time_units[] = {"nanoseconds", "microseconds", "milliseconds",
+                                         "seconds"};
+
+/* (type, unit) of the sample type(s) for the tree's count name. */
+static void sample_type(const flame_tree *t, const char **type, const char **unit)
+{
+	const char *cn = flame_tree_count_name(t);
+	*type = "samples";
+	*unit = "count";
+	if (!cn || !*cn || strcmp(cn, "count") == 0 || strcmp(cn, "samples") == 0)
+		return;
+	if (strcmp(cn, "bytes") == 0) {
+		*type = "space";
+		*unit = "bytes";
+		return;
+	}
+	for (size_t i = 0; i < sizeof time_units / sizeof *time_units; i++)
+		if (strcmp(cn, time_units[i]) == 0) {
+			*type = "time";
+			*unit = time_units[i];
+			return;
+		}
+	*type = cn;
+}
+
+int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
+{
+	if (t->scale)
+		return flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET,
+		                  "pprof values are integers: the input has fractional counts "
+		                  "(%u decimals)", t->scale);
+	int rc = 0, diff = flame_tree_is_differential(t);
+	size_t nn = t->names.count;
+	uint32_t *str_of = calloc(nn ? nn : 1, sizeof *str_of); /* name id -> string index, 0 = unused */
+	pb b = {0};
+	flame__gzip *z = NULL;
+	if (!str_of)
+		return flame__err_nomem(err);
+	const char *type, *unit;
+	sample_type(t, &type, &unit);
+	/* strings 1..4: type, unit, "before", "after"; names from 5 */
+	uint32_t next = 5;
+	for (size_t k = 0; k < t->stacks.count; k++) {
+		const flame__stack *s = &t->stacks.v[k];
+		if (s->w[0] > INT64_MAX || s->w[1] > INT64_MAX) {
+			rc = flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET,
+			                "a count exceeds pprof's int64 values");
+			goto done;
+		}
+		for (uint32_t i = 0; i < s->depth; i++)
+			if (!str_of[s->ids[i]])
+				str_of[s->ids[i]] = next++;
+	}
+	if ((rc = flame__gzip_open(&z, o, err)))
+		goto done;
+	/* sample types */
+	for (int c = 0; c < (diff ? 2 : 1) && !rc; c++) {
+		b.len = 0;
+		if (pb_reserve(&b, 64))
+			goto nomem;
+		put_uint(&b, 1, diff ? (uint64_t)(3 + c) : 1);
+		put_uint(&b, 2, 2);
+		rc = emit(z, 1, b.p, b.len, err);
+	}
+	/* string table, in index order */
+	const char *fixed[] = {"", type, unit, "before", "after"};
+	for (int i = 0; i < 5 && !rc; i++)
+		rc = emit_string(z, fixed[i], strlen(fixed[i]), err);
+	if (rc)
+		goto done;
+	uint32_t *by_str = malloc((next ? next : 1) * sizeof *by_str);
+	if (!by_str)
+		goto nomem;
+	for (uint32_t id = 0; id < nn; id++)
+		if (str_of[id])
+			by_str[str_of[id]] = id;
+	for (uint32_t si = 5; si < next && !rc; si++) {
+		const flame__name *nm = flame__intern_get(&t->names, by_str[si]);
+		rc = emit_string(z, nm->ptr, nm->len, err);
+	}
+	free(by_str);
+	/* functions and locations: id = string index - 4 */
+	for (uint32_t si = 5; si < next && !rc; si++) {
+		uint64_t id = si - 4;
+		b.len = 0;
+		if (pb_reserve(&b, 64))
+			goto nomem;
+		put_uint(&b, 1, id);
+		put_uint(&b, 2, si);
+		put_uint(&b, 3, si);
+		if ((rc = emit(z, 5, b.p, b.len, err)))
+			break;
+		b.len = 0;
+		put_uint(&b, 1, id);
+		/* line { function_id } */
+		uint8_t ln[12];
+		pb l = {ln, 0, sizeof ln};
+		put_uint(&l, 1, id);
+		put_varint(&b, 4 << 3 | 2);
+		put_varint(&b, l.len);
+		memcpy(b.p + b.len, ln, l.len);
+		b.len += l.len;
+		rc = emit(z, 4, b.p, b.len, err);
+	}
+	/* samples: packed location ids (leaf first), packed values */
+	pb ids = {0};
+	for (size_t k = 0; k < t->stacks.count && !rc; k++) {
+		const flame__stack *s = &t->stacks.v[k];
+		if (s->depth == 0 || (s->w[0] == 0 && s->w[1] == 0))
+			continue;
+		ids.len = 0;
+		if (pb_reserve(&ids, (size_t)s->depth * 10)) {
+			free(ids.p);
+			goto nomem;
+		}
+		for (uint32_t i = s->depth; i-- > 0;)
+			put_varint(&ids, str_of[s->ids[i]] - 4);
+		b.len = 0;
+		if (pb_reserve(&b, ids.len + 64)) {
+			free(ids.p);
+			goto nomem;
+		}
+		put_varint(&b, 1 << 3 | 2);
+		put_varint(&b, ids.len);
+		memcpy(b.p + b.len, ids.p, ids.len);
+		b.len += ids.len;
+		uint8_t vals[24];
+		pb v = {vals, 0, sizeof vals};
+		put_varint(&v, s->w[0]);
+		if (diff)
+			put_varint(&v, s->w[1]);
+		put_varint(&b, 2 << 3 | 2);
+		put_varint(&b, v.len);
+		memcpy(b.p + b.len, vals, v.len);
+		b.len += v.len;
+		rc = emit(z, 2, b.p, b.len, err);
+	}
+	free(ids.p);
+	if (!rc && diff) {
+		b.len = 0;
+		if (pb_reserve(&b, 16))
+			goto nomem;
+		put_uint(&b, 14, 4); /* default_sample_type = "after" */
+		rc = flame__gzip_write(z, b.p, b.len, err);
+	}
+	if (!rc) {
+		rc = flame__gzip_finish(z, err);
+		z = NULL;
+	}
+	goto done;
+nomem:
+	rc = flame__err_nomem(err);
+done:
+	flame__gzip_free(z);
+	free(b.p);
+	free(str_of);
+	return rc;
+}
