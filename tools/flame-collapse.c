@@ -10,6 +10,11 @@ enum {
 	O_SKIP_AFTER, O_INCLUDE, O_EXCLUDE, O_TIME, O_JOBS, O_OUTPUT, O_FORMAT, O_QUIET, O_SRCLINE,
 	O_SIGNATURES, O_THREADS, O_LINES, O_ANNOTATE, O_JFR_EVENT
 };
+/* pprof options */
+enum {
+	O_SAMPLE_TYPE = 1000, O_LIST_TYPES, O_TAG, O_TAG_IGNORE, O_GROUP_BY, O_INLINE_ANNOTATE,
+	O_ADDRESSES, O_SYSTEM_NAMES, O_OUTPUT_FORMAT
+};
 
 static const cli_opt options[] = {
 	{"pid", 0, CLI_NOARG, O_PID, NULL, "append the PID to the process name (comm-PID)"},
@@ -29,7 +34,7 @@ static const cli_opt options[] = {
 	{"time", 0, CLI_ARG, O_TIME, "START,END", "keep samples with START <= time <= END (seconds)"},
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N", "worker threads (default: number of cores)"},
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE", "write to FILE (atomically) instead of stdout"},
-	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "input format: auto (default), perf, folded, offcpu (BCC offcputime), jfr (jfr print text)"},
+	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "input format: auto (default), perf, folded, pprof, offcpu (BCC offcputime), jfr (jfr print text)"},
 	{"srcline", 0, CLI_NOARG, O_SRCLINE, NULL,
 	 "accepted for compatibility: srcline lines are always recognized"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
@@ -37,8 +42,24 @@ static const cli_opt options[] = {
 	 "jfr: the event type (default jdk.ExecutionSample, else the first with stacks)"},
 	{"signatures", 0, CLI_NOARG, O_SIGNATURES, NULL, "jfr: keep parameter lists in frames"},
 	{"threads", 0, CLI_NOARG, O_THREADS, NULL, "jfr: the thread name as the root frame"},
-	{"lines", 0, CLI_NOARG, O_LINES, NULL, "jfr: append :LINE to frames"},
+	{"lines", 0, CLI_NOARG, O_LINES, NULL, "jfr: append :LINE to frames; pprof: append ' file:line'"},
 	{"annotate", 0, CLI_NOARG, O_ANNOTATE, NULL, "jfr: append _[j] to Java frames"},
+	{"sample-type", 0, CLI_ARG, O_SAMPLE_TYPE, "TYPE",
+	 "pprof: the value to count (cpu, alloc_space...; default as go tool pprof)"},
+	{"list-sample-types", 0, CLI_NOARG, O_LIST_TYPES, NULL,
+	 "pprof: print the sample types of each input (type/unit) and exit"},
+	{"tag", 0, CLI_ARG, O_TAG, "KEY=REGEX",
+	 "pprof: keep samples with a label matching (KEY=MIN:MAX for numbers); repeatable"},
+	{"tag-ignore", 0, CLI_ARG, O_TAG_IGNORE, "KEY=REGEX",
+	 "pprof: drop samples with a label matching; repeatable"},
+	{"group-by", 0, CLI_ARG, O_GROUP_BY, "KEY", "pprof: the value of label KEY as the root frame"},
+	{"inline-annotate", 0, CLI_NOARG, O_INLINE_ANNOTATE, NULL, "pprof: append _[i] to inlined frames"},
+	{"addresses", 0, CLI_NOARG, O_ADDRESSES, NULL,
+	 "pprof: mapping+0xADDR for code with no function name"},
+	{"system-names", 0, CLI_NOARG, O_SYSTEM_NAMES, NULL,
+	 "pprof: system (mangled) function names"},
+	{"output-format", 0, CLI_ARG, O_OUTPUT_FORMAT, "FMT",
+	 "folded (default) or pprof (gzipped profile.proto)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -49,7 +70,35 @@ typedef struct args {
 	size_t n_skip;
 	const char *include, *exclude;
 	int quiet;
+	const char **tags, **tags_ignore; /* pprof */
+	int list_types, out_pprof;
 } args;
+
+/* Append to a growing option list (pprof --tag, --tag-ignore). */
+static int push_opt(const char ***v, size_t *n, const char *arg)
+{
+	const char **p = realloc(*v, (*n + 1) * sizeof *p);
+	if (!p)
+		return cli_usage_error("out of memory");
+	p[(*n)++] = arg;
+	*v = p;
+	return 0;
+}
+
+static void free_args(args *a)
+{
+	free(a->skip_after);
+	free(a->tags);
+	free(a->tags_ignore);
+}
+
+static int print_type(void *ud, const char *type, const char *unit, int is_default)
+{
+	const char *file = ud;
+	printf("%s%s%s/%s%s\n", file ? file : "", file ? ": " : "", type, unit,
+	       is_default ? " (default)" : "");
+	return 0;
+}
 
 static int on_opt(void *ud, int id, const char *arg)
 {
@@ -107,9 +156,25 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_JFR_EVENT: a->popts.jfr_event = arg; break;
 	case O_SIGNATURES: a->popts.jfr_flags |= FLAME_JFR_SIGNATURES; break;
 	case O_THREADS: a->popts.jfr_flags |= FLAME_JFR_THREADS; break;
-	case O_LINES: a->popts.jfr_flags |= FLAME_JFR_LINES; break;
+	case O_LINES:
+		a->popts.jfr_flags |= FLAME_JFR_LINES;
+		a->popts.pprof_flags |= FLAME_PPROF_LINES;
+		break;
 	case O_ANNOTATE: a->popts.jfr_flags |= FLAME_JFR_ANNOTATE; break;
 	case O_QUIET: a->quiet = 1; break;
+	case O_SAMPLE_TYPE: a->popts.sample_type = arg; break;
+	case O_LIST_TYPES: a->list_types = 1; break;
+	case O_TAG: return push_opt(&a->tags, &a->popts.n_tags, arg);
+	case O_TAG_IGNORE: return push_opt(&a->tags_ignore, &a->popts.n_tags_ignore, arg);
+	case O_GROUP_BY: a->popts.group_by = arg; break;
+	case O_INLINE_ANNOTATE: a->popts.pprof_flags |= FLAME_PPROF_INLINE_ANNOTATE; break;
+	case O_ADDRESSES: a->popts.pprof_flags |= FLAME_PPROF_ADDRESSES; break;
+	case O_SYSTEM_NAMES: a->popts.pprof_flags |= FLAME_PPROF_SYSTEM_NAMES; break;
+	case O_OUTPUT_FORMAT:
+		if (strcmp(arg, "folded") != 0 && strcmp(arg, "pprof") != 0)
+			return cli_usage_error("--output-format wants folded or pprof, got '%s'", arg);
+		a->out_pprof = strcmp(arg, "pprof") == 0;
+		break;
 	}
 	return 0;
 }
@@ -119,18 +184,37 @@ int main(int argc, char **argv)
 	args a = {.popts = FLAME_PARSE_OPTS_INIT};
 	int first;
 	int rc = cli_parse(argc, argv, options, on_opt, &a, "[OPTIONS] [FILE...]",
-	                   "Collapse profiles (perf script output, folded stacks) into folded stacks:\n"
+	                   "Collapse profiles (perf script output, pprof, folded stacks) into folded stacks:\n"
 	                   "one line per unique stack, 'root;...;leaf count', sorted bytewise.\n"
 	                   "Reads stdin when no FILE (or '-') is given; gzip input is inflated.",
 	                   &first);
 	if (rc) {
-		free(a.skip_after);
+		free_args(&a);
 		return rc;
 	}
 	flame_err err = {0};
 	if (flame_filter_check(a.include, a.exclude, &err)) {
-		free(a.skip_after);
+		free_args(&a);
 		return cli_report(&err);
+	}
+	a.popts.tags = a.tags;
+	a.popts.tags_ignore = a.tags_ignore;
+	if (flame_pprof_opts_check(&a.popts, &err)) {
+		free_args(&a);
+		return cli_report(&err);
+	}
+	if (a.list_types) {
+		int n = argc - first;
+		for (int i = 0; i < (n ? n : 1) && !rc; i++) {
+			flame_input *in = NULL;
+			const char *path = n ? argv[first + i] : "-";
+			rc = flame_input_open(&in, path, &err);
+			if (!rc)
+				rc = flame_pprof_sample_types(in, print_type, n > 1 ? (void *)path : NULL, &err);
+			flame_input_free(in);
+		}
+		free_args(&a);
+		return rc ? cli_report(&err) : 0;
 	}
 	cli_warnings warns = {.quiet = a.quiet};
 	a.popts.warn = cli_warn;
@@ -139,7 +223,7 @@ int main(int argc, char **argv)
 	flame_tree *t = flame_tree_new();
 	if (!t) {
 		fprintf(stderr, "%s: out of memory\n", cli_prog());
-		free(a.skip_after);
+		free_args(&a);
 		return 1;
 	}
 	int nfiles = argc - first;
@@ -158,7 +242,7 @@ int main(int argc, char **argv)
 	if (!rc)
 		rc = cli_output_open(&out, a.output, &err);
 	if (!rc) {
-		rc = flame_write_folded(t, out, &err);
+		rc = a.out_pprof ? flame_write_pprof(t, out, &err) : flame_write_folded(t, out, &err);
 		if (rc) {
 			cli_output_abort(out);
 		} else {
@@ -168,6 +252,6 @@ int main(int argc, char **argv)
 	cli_warnings_finish(&warns);
 	int code = rc ? cli_report(&err) : 0;
 	flame_tree_free(t);
-	free(a.skip_after);
+	free_args(&a);
 	return code;
 }
