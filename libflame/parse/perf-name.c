@@ -553,10 +553,19 @@ static int tidy_piece(flame__perf_names *o, const char *func, size_t flen, size_
 	 * bytes, and copy only when something changes. */
 	const char *src = in_buf ? o->buf + start : func;
 	size_t slen = in_buf ? o->len - start : flen;
-	size_t cut = is_go_method(src, slen) ? slen
-	                                     : arg_cut(src, slen, flags & FLAME_PERF_KEEP_TEMPLATES);
-	int dirty = in_buf || cut < slen || memchr(src, ';', cut) || memchr(src, '"', cut) ||
-	            memchr(src, '\'', cut);
+	/* one pass for the bytes any rule cares about */
+	int paren = 0, quote = 0;
+	for (size_t i = 0; i < slen; i++) {
+		unsigned char c = (unsigned char)src[i];
+		if (c <= '\'' || c == '(' || c == ';') {
+			paren |= c == '(';
+			quote |= c == ';' || c == '"' || c == '\'';
+		}
+	}
+	size_t cut = slen;
+	if (paren && !is_go_method(src, slen))
+		cut = arg_cut(src, slen, flags & FLAME_PERF_KEEP_TEMPLATES);
+	int dirty = in_buf || cut < slen || quote;
 	if (!dirty && !((flags & FLAME__PERF_JAVA) && cut && src[0] == 'L')) {
 		const char *ann = annotation(src, cut, idx, f, flags);
 		if (!ann)
@@ -608,8 +617,9 @@ int flame__perf_tidy(const flame__perf_frame *f, unsigned flags, flame__perf_nam
 		n -= 2;
 	if (n == 0)
 		return 0;
+	int arrows = memchr(s, '-', n) != NULL;
 	for (size_t b = 0, idx = 0;; idx++) {
-		const char *a = memmem(s + b, n - b, "->", 2);
+		const char *a = arrows ? memmem(s + b, n - b, "->", 2) : NULL;
 		size_t e = a ? (size_t)(a - s) : n;
 		if (tidy_piece(out, s + b, e - b, idx, f, flags))
 			return -1;

@@ -27,6 +27,11 @@
 
 enum { BLOCK = 1 << 20, MAX_WORKERS = 64 };
 
+/* line cache values: a name id, or one of these */
+#define LINE_NOT_FRAME 0xffffffffu
+#define LINE_SKIPPED 0xfffffffeu  /* a frame the Perl rules drop ("(..." symbols) */
+#define LINE_MULTI 0x80000000u    /* "a->b": index into `multi` ({n, ids...}) */
+
 /* ------------------------------------------------------------------ records */
 
 enum rec_type { R_SAMPLE = 1, R_NAMES, R_EVENTS, R_WARN, R_CMDLINE, R_ERROR, R_END };
@@ -93,6 +98,115 @@ static void *rb_rec(recbuf *b, rec r, size_t bytes)
 	return p + 1;
 }
 
+/* ------------------------------------------------------------------ line cache */
+
+/* Distinct frame lines are few (33 k in 3 M on the benchmark file), so the names of
+ * each are computed once. One 64-byte slot per line holds its hash, value and first
+ * bytes, so a hit usually costs one cache miss; longer lines keep their tail in
+ * `bytes`. Keys are compared in full: a hash never stands in for the bytes. */
+enum { LC_INLINE = 44, LC_MAX = 1 << 16 };
+typedef struct lc_slot {
+	uint64_t hash; /* 0: empty */
+	uint32_t len, val;
+	uint32_t tail; /* offset of bytes [LC_INLINE, len) in `bytes` */
+	char key[LC_INLINE];
+} lc_slot;
+
+struct line_cache {
+	lc_slot *slots;
+	size_t mask, count;
+	char *bytes;
+	size_t blen, bcap;
+};
+
+static void lc_free(struct line_cache *c)
+{
+	free(c->slots);
+	free(c->bytes);
+	memset(c, 0, sizeof *c);
+}
+
+/* The slot of `p[0..n)`: its value when found (returns 1), else an empty slot to fill
+ * with lc_fill (returns 0); -1 when out of memory. */
+static int lc_find(struct line_cache *c, const char *p, size_t n, uint64_t h, lc_slot **out)
+{
+	if (!c->slots || (c->count + 1) * 2 > c->mask + 1) {
+		if (c->count >= LC_MAX || c->blen > ((size_t)64 << 20)) {
+			c->count = c->blen = 0; /* start again: memory stays bounded */
+			memset(c->slots, 0, (c->mask + 1) * sizeof *c->slots);
+		} else {
+			size_t ns = c->slots ? (c->mask + 1) * 2 : 4096;
+			lc_slot *v = calloc(ns, sizeof *v);
+			if (!v)
+				return -1;
+			for (size_t i = 0; c->slots && i <= c->mask; i++) {
+				if (!c->slots[i].hash)
+					continue;
+				size_t j = c->slots[i].hash & (ns - 1);
+				while (v[j].hash)
+					j = (j + 1) & (ns - 1);
+				v[j] = c->slots[i];
+			}
+			free(c->slots);
+			c->slots = v;
+			c->mask = ns - 1;
+		}
+	}
+	h |= 1;
+	size_t k = n < LC_INLINE ? n : LC_INLINE;
+	for (size_t i = h & c->mask;; i = (i + 1) & c->mask) {
+		lc_slot *s = &c->slots[i];
+		if (!s->hash) {
+			*out = s;
+			return 0;
+		}
+		if (s->hash == h && s->len == n && memcmp(s->key, p, k) == 0 &&
+		    (n <= LC_INLINE || memcmp(c->bytes + s->tail, p + LC_INLINE, n - LC_INLINE) == 0)) {
+			*out = s;
+			return 1;
+		}
+	}
+}
+
+static inline void lc_prefetch(const struct line_cache *c, uint64_t h)
+{
+	if (c->slots)
+		__builtin_prefetch(&c->slots[(h | 1) & c->mask]);
+}
+
+static int lc_fill(struct line_cache *c, lc_slot *s, const char *p, size_t n, uint64_t h,
+                   uint32_t val)
+{
+	if (n > UINT32_MAX)
+		return -1;
+	size_t k = n < LC_INLINE ? n : LC_INLINE;
+	s->tail = 0;
+	if (n > LC_INLINE) {
+		size_t t = n - LC_INLINE;
+		if (c->blen + t > UINT32_MAX)
+			return -1;
+		if (c->blen + t > c->bcap) {
+			size_t cap = c->bcap ? c->bcap : 1 << 16;
+			while (cap < c->blen + t)
+				cap *= 2;
+			char *b = realloc(c->bytes, cap);
+			if (!b)
+				return -1;
+			c->bytes = b;
+			c->bcap = cap;
+		}
+		memcpy(c->bytes + c->blen, p + LC_INLINE, t);
+		s->tail = (uint32_t)c->blen;
+		c->blen += t;
+	}
+	memcpy(s->key, p, k);
+	s->len = (uint32_t)n;
+	s->val = val;
+	s->hash = h | 1;
+	c->count++;
+	return 0;
+}
+
 /* ------------------------------------------------------------------ block parser */
 
 typedef struct worker {
@@ -103,6 +217,11 @@ typedef struct worker {
 	int announce;          /* several workers: report new names in the stream */
 	uint32_t announced, events_announced;
 	flame__intern events;
+	/* frame line (after its indent) -> its names: most lines repeat, so each distinct
+	 * line is parsed and tidied once; bounded by LINE_CACHE_MAX, then restarted */
+	struct line_cache lines;
+	uint32_t *multi;
+	size_t multi_len, multi_cap;
 	/* scratch, reused for every sample */
 	uint32_t *ids;
 	size_t nids, cap_ids;
@@ -237,6 +356,107 @@ static int add_frame(worker *w, sample *s, const flame__perf_frame *f)
 	return 0;
 }
 
+static int put_multi(worker *w, uint32_t v)
+{
+	if (w->multi_len == w->multi_cap) {
+		size_t cap = w->multi_cap ? w->multi_cap * 2 : 256;
+		uint32_t *m = realloc(w->multi, cap * sizeof *m);
+		if (!m)
+			return FLAME_ENOMEM;
+		w->multi = m;
+		w->multi_cap = cap;
+	}
+	w->multi[w->multi_len++] = v;
+	return 0;
+}
+
+/* Parse and tidy a frame line not seen before; its value for the line cache. */
+static int frame_value(worker *w, const char *p, size_t n, unsigned tidy, uint32_t *val)
+{
+	flame__perf_frame f;
+	if (!flame__perf_parse_frame(p, n, &f)) {
+		*val = LINE_NOT_FRAME;
+		return 0;
+	}
+	int k = flame__perf_tidy(&f, tidy, &w->nm);
+	if (k < 0)
+		return FLAME_ENOMEM;
+	uint32_t ids[2];
+	for (int i = 0; i < k && i < 2; i++) {
+		const char *q = flame__perf_name_ptr(&w->nm, (size_t)i);
+		size_t len = w->nm.v[i].len;
+		ids[i] = flame__intern_put_hashed(w->names, q, len, flame__hash_bytes(q, len));
+		if (ids[i] == FLAME__ID_NONE)
+			return FLAME_ENOMEM;
+	}
+	if (k == 0) {
+		*val = LINE_SKIPPED;
+	} else if (k == 1 && ids[0] < LINE_MULTI) {
+		*val = ids[0];
+	} else {
+		if (w->multi_len >= LINE_MULTI)
+			return FLAME_ENOMEM;
+		*val = LINE_MULTI | (uint32_t)w->multi_len;
+		if (put_multi(w, (uint32_t)k))
+			return FLAME_ENOMEM;
+		for (int i = 0; i < k; i++) {
+			const char *q = flame__perf_name_ptr(&w->nm, (size_t)i);
+			size_t len = w->nm.v[i].len;
+			uint32_t id = i < 2 ? ids[i] : flame__intern_put_hashed(w->names, q, len,
+			                                                       flame__hash_bytes(q, len));
+			if (id == FLAME__ID_NONE || put_multi(w, id))
+				return FLAME_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static inline size_t indent(const char *p, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (p[i] == '\t' || p[i] == ' '))
+		i++;
+	return i;
+}
+
+/* A tab-indented line in a sample: 1 a frame (added), 0 not a frame, or an error. */
+static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, uint64_t h)
+{
+	if (s->tidy & FLAME__PERF_JAVA) { /* tidied differently: not cached */
+		flame__perf_frame f;
+		if (!flame__perf_parse_frame(p, n, &f))
+			return 0;
+		int rc = add_frame(w, s, &f);
+		return rc ? rc : 1;
+	}
+	lc_slot *slot;
+	uint32_t v;
+	int hit = lc_find(&w->lines, p + i, n - i, h, &slot);
+	if (hit < 0)
+		return FLAME_ENOMEM;
+	if (hit) {
+		v = slot->val;
+	} else {
+		int rc = frame_value(w, p, n, s->tidy, &v);
+		if (rc)
+			return rc;
+		if (lc_fill(&w->lines, slot, p + i, n - i, h, v))
+			return FLAME_ENOMEM;
+	}
+	if (v == LINE_NOT_FRAME)
+		return 0;
+	s->had_frames = 1;
+	if (v == LINE_SKIPPED)
+		return 1;
+	if (!(v & LINE_MULTI))
+		return push_id(w, v) ? FLAME_ENOMEM : 1;
+	const uint32_t *m = w->multi + (v & ~LINE_MULTI);
+	for (uint32_t k = m[0]; k > 0; k--) /* root-first pieces, collected leaf-first */
+		if (push_id(w, m[k]))
+			return FLAME_ENOMEM;
+	return 1;
+}
+
 /* The process frame: comm, comm-PID or comm-PID/TID, spaces made '_' (Perl: a tid of
  * "0" or none moves the number to the tid and the pid becomes "?"). */
 static int root_name(worker *w, const flame__perf_event *ev, uint32_t *id, int *java)
@@ -350,8 +570,15 @@ static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
 	int prev_frame = 0, seen_event = 0, rc = 0;
 	flame__perf_event ev;
 	flame__perf_frame f;
+	/* the next line, looked at ahead so its cache slot is fetched while this one is
+	 * worked on (a slot is usually a cache miss) */
+	struct {
+		const char *p, *nl;
+		size_t n, ind;
+		uint64_t h;
+	} la = {NULL, NULL, 0, 0, 0};
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *nl = la.p == p ? la.nl : memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
 		const char *next = nl ? nl + 1 : end;
 		size_t n = (size_t)(le - p);
@@ -365,6 +592,37 @@ static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
 				prev_frame = 1;
 				p = next;
 				continue;
+			}
+			if (s.open) {
+				size_t ind;
+				uint64_t h;
+				if (la.p == p) {
+					ind = la.ind;
+					h = la.h;
+				} else {
+					ind = indent(p, n);
+					h = flame__hash_bytes(p + ind, n - ind);
+				}
+				la.p = NULL;
+				if (next < end && *next == '\t') {
+					la.p = next;
+					la.nl = memchr(next, '\n', (size_t)(end - next));
+					la.n = (size_t)((la.nl ? la.nl : end) - next);
+					if (la.n && next[la.n - 1] == '\r')
+						la.n--;
+					la.ind = indent(next, la.n);
+					la.h = flame__hash_bytes(next + la.ind, la.n - la.ind);
+					lc_prefetch(&w->lines, la.h);
+				}
+				if ((rc = tab_frame(w, &s, p, n, ind, h)) < 0)
+					goto fail;
+				if (rc) {
+					rc = 0;
+					prev_frame = 1;
+					p = next;
+					continue;
+				}
+				goto other;
 			}
 			if (!flame__perf_parse_frame(p, n, &f))
 				goto other;
@@ -789,6 +1047,8 @@ static void worker_free(worker *w)
 {
 	flame__intern_free(&w->own);
 	flame__intern_free(&w->events);
+	lc_free(&w->lines);
+	free(w->multi);
 	free(w->ids);
 	flame__perf_names_free(&w->nm);
 	free(w->root);
