@@ -293,6 +293,8 @@ static int field(jfr *s, const char *p, size_t n, flame_err *err)
 		return 0;
 	const char *v = memchr(f, '=', fn) + 2;
 	size_t vn = (size_t)(f + fn - v);
+	if (e->kind != W_BYTES)
+		e->saw_duration = 1;
 	if (vn == 3 && memcmp(v, "N/A", 3) == 0) {
 		s->amount = 0;
 		return 0;
@@ -307,8 +309,6 @@ static int field(jfr *s, const char *p, size_t n, flame_err *err)
 		                  e->kind == W_BYTES ? "size" : "duration", (int)(vn > 60 ? 60 : vn), v,
 		                  e->kind == W_BYTES ? "a size like '1.5 kB' or '24 bytes'"
 		                                     : "a duration like '2.37 ms' or '1 m 5 s'");
-	if (e->kind != W_BYTES)
-		e->saw_duration = 1;
 	return 0;
 }
 
@@ -410,8 +410,12 @@ static int flush(jfr *s, flame_err *err)
 		for (size_t i = 0; i < s->ntypes && ty < 0; i++)
 			if (s->types[i].has_stacks)
 				ty = (int)i;
-	if (ty < 0)
+	if (ty < 0) {
+		if (s->o->jfr_event)
+			flame__warn(s->o->warn, s->o->warn_ud, "jfr-no-such-event", s->src, 0,
+			            "no '%s' event with a stack trace in the input", s->o->jfr_event);
 		return 0;
+	}
 	const evtype *e = &s->types[ty];
 	const char *cname = e->kind == W_BYTES ? "bytes" : e->saw_duration ? "nanoseconds" : "samples";
 	if (flame_tree_set_count_name(s->t, cname))

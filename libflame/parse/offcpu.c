@@ -37,6 +37,7 @@ typedef struct offcpu {
 	size_t stack_cap;
 	uint64_t block_line;    /* first line of the current block (0: none open) */
 	int has_proc;           /* a new-format process line was seen */
+	int warned_no_id;
 	uint32_t comm;          /* root id from the process line */
 	uint64_t mult;          /* 10^tree scale */
 	char name[64];          /* "comm-TID" */
@@ -244,6 +245,11 @@ static int folded_line(offcpu *s, const char *p, size_t n, flame_err *err)
 		return flame__err(err, FLAME_ERANGE, s->src, s->cur.line_no, s->cur.offset,
 		                  "value overflows 64 bits");
 	size_t m = e - 1;
+	if ((s->o->perf_flags & (FLAME_PERF_PID | FLAME_PERF_TID)) && !s->warned_no_id) {
+		s->warned_no_id = 1;
+		flame__warn(s->o->warn, s->o->warn_ud, "offcpu-folded-no-id", s->src, s->cur.line_no,
+		            "-f output carries no thread ids: --pid/--tid do not apply");
+	}
 	s->n = 0;
 	const char *f = p, *end = p + m;
 	for (;;) {

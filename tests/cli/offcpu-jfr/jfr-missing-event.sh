@@ -1,0 +1,2 @@
+# --event naming a type the input does not have: empty output and a warning
+cd "$CORPUS/jfr" && flame-collapse --event jdk.Nothing print-ThreadPark.txt
