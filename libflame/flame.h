@@ -283,6 +283,69 @@ FLAME_EXPORT const char *flame_output_temp_path(const flame_output *o);
  * tree is differential. Counts are printed in the tree's scale. */
 FLAME_EXPORT int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err);
 
+/* ---- Diff and merge: differential trees (difffolded.pl and more), per-function reports.
+ * A diff is an ordinary differential flame_tree: column 0 = BEFORE (normalized), column 1 =
+ * AFTER, so the folded writer prints difffolded.pl's `stack before after` and the renderer
+ * draws it. Merging is flame_tree_merge (+ flame_tree_scale_column for weights). */
+
+typedef enum flame_diff_norm {
+	FLAME_DIFF_NORM_NONE = 0,    /* counts as they are */
+	FLAME_DIFF_NORM_TOTAL = 1,   /* difffolded.pl -n: before = int(before * T_after / T_before) */
+	FLAME_DIFF_NORM_REQUESTS = 2, /* before served requests_before, after requests_after:
+	                              * before = before * requests_after / requests_before */
+	FLAME_DIFF_NORM_FRAME = 3    /* stacks through a frame matching frame_regex are the unit:
+	                              * before scaled so that they weigh the same in both */
+} flame_diff_norm;
+
+typedef struct flame_diff_opts {
+	flame_diff_norm norm;
+	uint64_t requests_before, requests_after; /* FLAME_DIFF_NORM_REQUESTS, both > 0 */
+	const char *frame_regex;                  /* FLAME_DIFF_NORM_FRAME (pcre2) */
+	int strip_hex;                            /* difffolded.pl -s: 0x[0-9a-fA-F]+ -> 0x... */
+} flame_diff_opts;
+
+#define FLAME_DIFF_OPTS_INIT {.norm = FLAME_DIFF_NORM_NONE}
+
+/** Check `o` (request counts, the regex compiles) before any input is read;
+ * FLAME_EUSAGE naming the option. */
+FLAME_EXPORT int flame_diff_check(const flame_diff_opts *o, flame_err *err);
+
+/** Turn `before` into the differential tree: its column 0 stays BEFORE (normalized as `o`
+ * says, rounding down), column 1 receives every stack of `after` (column 0 of `after`).
+ * Stacks found in only one side get 0 in the other. `after` is not changed and may be freed
+ * afterwards. Neither input may be differential already (FLAME_EDATA). With
+ * FLAME_DIFF_NORM_FRAME, FLAME_EDATA when no frame matches in one of them. */
+FLAME_EXPORT int flame_diff(flame_tree *before, const flame_tree *after,
+                            const flame_diff_opts *o, flame_err *err);
+
+/** Replace 0x[0-9a-fA-F]+ by "0x..." in every frame name (difffolded.pl -s), merging the
+ * stacks that become equal. */
+FLAME_EXPORT int flame_strip_hex(flame_tree *t, flame_err *err);
+
+/** One function (distinct frame name) of a differential tree: self = samples where it is
+ * the leaf, total = samples of stacks it appears in (once per stack, however deep its
+ * recursion). Index 0 = before, 1 = after. `name` points into the tree. */
+typedef struct flame_diff_row {
+	flame_str name;
+	uint64_t self[2];
+	uint64_t total[2];
+	size_t inside; /* set by flame_diff_attribute: the row of a callee that carries this
+	                * row's total change, or SIZE_MAX */
+} flame_diff_row;
+
+/** Per-function costs of `t` (both columns), one row per name that occurs in a stack, in
+ * no particular order (`inside` = SIZE_MAX). `*rows` is malloc'd: free it with free(). */
+FLAME_EXPORT int flame_diff_report(const flame_tree *t, flame_diff_row **rows, size_t *n,
+                                   flame_err *err);
+
+/** Callers grow with their callees: when a function's total changed by more than `limit`
+ * (counts) but all of that change beyond `limit` lies inside one callee that changed the
+ * same way (the callee is only ever called under it), set `inside` to that callee's row (else
+ * SIZE_MAX), so a report can name where the change is rather than every caller up to the
+ * root. Considers the 512 largest total changes. */
+FLAME_EXPORT int flame_diff_attribute(const flame_tree *t, flame_diff_row *rows, size_t n,
+                                      double limit, flame_err *err);
+
 /* ---- pprof: profile.proto in (flame_parse) and out ----
  * Frames are named as `go tool pprof -traces` names them: Function.name, `[mapping
  * basename]` or `<unknown>` for unsymbolized code; ';' in a name becomes ':'. */

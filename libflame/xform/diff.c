@@ -1,0 +1,488 @@
+/* Differential trees: BEFORE in column 0, AFTER in column 1 of one stack table, with
+ * difffolded.pl's -n (before = int(before * T2 / T1)) and -s (hex addresses folded), and
+ * per-request or per-unit-of-work normalization. Also the per-function self/total report
+ * the regression gate and --top read. Scaling is exact (128-bit) and rounds down. */
+#include <stdlib.h>
+#include <string.h>
+#include "../core/err.h"
+#include "../core/regex.h"
+#include "../core/tree.h"
+
+static const uint64_t p10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
+
+int flame_diff_check(const flame_diff_opts *o, flame_err *err)
+{
+	switch (o->norm) {
+	case FLAME_DIFF_NORM_NONE:
+	case FLAME_DIFF_NORM_TOTAL:
+		return 0;
+	case FLAME_DIFF_NORM_REQUESTS:
+		if (!o->requests_before || !o->requests_after)
+			return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
+			                  "--requests wants two request counts above zero");
+		return 0;
+	case FLAME_DIFF_NORM_FRAME:
+		if (!o->frame_regex || !*o->frame_regex)
+			return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
+			                  "--normalize-frame wants a regex");
+	{
+		flame__regex *re = NULL;
+		int rc = flame__regex_compile(&re, o->frame_regex, strlen(o->frame_regex), 0,
+		                              "--normalize-frame", err);
+		flame__regex_free(re);
+		return rc;
+	}
+	}
+	return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET, "unknown normalization");
+}
+
+/* ---- -s: hex addresses */
+
+static int is_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* Length of `p` with every 0x[0-9a-fA-F]+ replaced by "0x..." (as Perl's s///g scans:
+ * leftmost match, then on after it); writes the result to `out` when not NULL. */
+static size_t strip_hex_name(const char *p, size_t n, char *out)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < n;) {
+		if (p[i] == '0' && i + 2 < n && p[i + 1] == 'x' && is_hex((unsigned char)p[i + 2])) {
+			i += 2;
+			while (i < n && is_hex((unsigned char)p[i]))
+				i++;
+			if (out)
+				memcpy(out + o, "0x...", 5);
+			o += 5;
+			continue;
+		}
+		if (out)
+			out[o] = p[i];
+		o++;
+		i++;
+	}
+	return o;
+}
+
+static int has_hex(const char *p, size_t n)
+{
+	for (size_t i = 0; i + 2 < n; i++)
+		if (p[i] == '0' && p[i + 1] == 'x' && is_hex((unsigned char)p[i + 2]))
+			return 1;
+	return 0;
+}
+
+/* map[id] = id (in `dst`) of the stripped name of `src`'s name id. */
+static int strip_map(flame_tree *dst, const flame_tree *src, uint32_t *map, flame_err *err)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	uint32_t count = src->names.count; /* dst may be src: new names are not revisited */
+	for (uint32_t id = 0; id < count; id++) {
+		const flame__name *nm = flame__intern_get(&src->names, id);
+		const char *p = nm->ptr;
+		size_t n = nm->len;
+		if (has_hex(p, n)) {
+			size_t m = strip_hex_name(p, n, NULL);
+			if (m > cap) {
+				char *b = realloc(buf, m);
+				if (!b) {
+					free(buf);
+					return flame__err_nomem(err);
+				}
+				buf = b;
+				cap = m;
+			}
+			n = strip_hex_name(p, n, buf);
+			p = buf;
+		} else if (dst == src) {
+			map[id] = id;
+			continue;
+		}
+		map[id] = flame__intern_put(&dst->names, p, n);
+		if (map[id] == FLAME__ID_NONE) {
+			free(buf);
+			return flame__err_nomem(err);
+		}
+	}
+	free(buf);
+	return 0;
+}
+
+static size_t max_depth(const flame_tree *t)
+{
+	size_t d = 1;
+	for (size_t k = 0; k < t->stacks.count; k++)
+		if (t->stacks.v[k].depth > d)
+			d = t->stacks.v[k].depth;
+	return d;
+}
+
+static int add_err(flame_err *err, int rc)
+{
+	if (rc == FLAME_ENOMEM)
+		return flame__err_nomem(err);
+	return flame__err(err, rc, "", 0, FLAME__NO_OFFSET, "a count overflows 64 bits");
+}
+
+int flame_strip_hex(flame_tree *t, flame_err *err)
+{
+	int any = 0;
+	for (uint32_t id = 0; id < t->names.count && !any; id++) {
+		const flame__name *nm = flame__intern_get(&t->names, id);
+		any = has_hex(nm->ptr, nm->len);
+	}
+	if (!any)
+		return 0;
+	uint32_t n = t->names.count;
+	uint32_t *map = malloc((size_t)n * sizeof *map);
+	uint32_t *ids = malloc(max_depth(t) * sizeof *ids);
+	flame__stacks fresh;
+	flame__stacks_init(&fresh);
+	int rc = 0;
+	if (!map || !ids) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	if ((rc = strip_map(t, t, map, err)))
+		goto done;
+	for (size_t k = 0; k < t->stacks.count; k++) {
+		const flame__stack *s = &t->stacks.v[k];
+		for (uint32_t i = 0; i < s->depth; i++)
+			ids[i] = map[s->ids[i]];
+		if ((rc = flame__stacks_add(&fresh, ids, s->depth, s->w[0], s->w[1]))) {
+			rc = add_err(err, rc);
+			goto done;
+		}
+	}
+	flame__tree_replace_stacks(t, &fresh);
+done:
+	flame__stacks_free(&fresh);
+	free(map);
+	free(ids);
+	return rc;
+}
+
+/* ---- normalization */
+
+/* Column 0 of every stack times num/den, rounded down to a multiple of `unit` (difffolded.pl's
+ * int() drops fractions of a whole count; elsewhere unit is 1). */
+static int scale_before(flame_tree *t, uint64_t num, uint64_t den, uint64_t unit, flame_err *err)
+{
+	unsigned __int128 total = 0;
+	for (size_t k = 0; k < t->stacks.count; k++) {
+		unsigned __int128 v = (unsigned __int128)t->stacks.v[k].w[0] * num / den;
+		v -= v % unit;
+		total += v;
+		if (v > UINT64_MAX || total > UINT64_MAX)
+			return add_err(err, FLAME_ERANGE);
+	}
+	for (size_t k = 0; k < t->stacks.count; k++) {
+		unsigned __int128 v = (unsigned __int128)t->stacks.v[k].w[0] * num / den;
+		t->stacks.v[k].w[0] = (uint64_t)(v - v % unit);
+	}
+	t->stacks.total[0] = (uint64_t)total;
+	t->nodes_valid = 0;
+	return 0;
+}
+
+/* Sum of column `col` over the stacks through a frame whose name matches. */
+static uint64_t matched_weight(const flame_tree *t, int col, const unsigned char *match)
+{
+	uint64_t w = 0;
+	for (size_t k = 0; k < t->stacks.count; k++) {
+		const flame__stack *s = &t->stacks.v[k];
+		for (uint32_t i = 0; i < s->depth; i++)
+			if (match[s->ids[i]]) {
+				w += s->w[col];
+				break;
+			}
+	}
+	return w;
+}
+
+static int frame_weights(const flame_tree *t, const char *re, uint64_t *w0, uint64_t *w1,
+                         flame_err *err)
+{
+	unsigned char *m = malloc(t->names.count ? t->names.count : 1);
+	if (!m)
+		return flame__err_nomem(err);
+	flame__regex *rx = NULL;
+	int rc = flame__regex_compile(&rx, re, strlen(re), 0, "--normalize-frame", err);
+	if (!rc) {
+		for (uint32_t id = 0; id < t->names.count; id++) {
+			const flame__name *nm = flame__intern_get(&t->names, id);
+			m[id] = flame__regex_match(rx, nm->ptr, nm->len) == 1;
+		}
+		*w0 = matched_weight(t, 0, m);
+		*w1 = matched_weight(t, 1, m);
+	}
+	flame__regex_free(rx);
+	free(m);
+	return rc;
+}
+
+int flame_diff(flame_tree *before, const flame_tree *after, const flame_diff_opts *o,
+               flame_err *err)
+{
+	int rc = flame_diff_check(o, err);
+	if (rc)
+		return rc;
+	if (flame_tree_is_differential(before) || flame_tree_is_differential(after))
+		return flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET,
+		                  "a differential (3-column) profile cannot be one side of a diff");
+	if (o->strip_hex && (rc = flame_strip_hex(before, err)))
+		return rc;
+	if ((rc = flame__tree_rescale(before, after->scale, err)))
+		return rc;
+	uint64_t m = p10[before->scale - after->scale];
+	uint32_t *map = malloc((after->names.count ? after->names.count : 1) * sizeof *map);
+	uint32_t *ids = malloc(max_depth(after) * sizeof *ids);
+	if (!map || !ids) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	if (o->strip_hex) {
+		if ((rc = strip_map(before, after, map, err)))
+			goto done;
+	} else {
+		for (uint32_t id = 0; id < after->names.count; id++) {
+			const flame__name *nm = flame__intern_get(&after->names, id);
+			map[id] = flame__intern_put(&before->names, nm->ptr, nm->len);
+			if (map[id] == FLAME__ID_NONE) {
+				rc = flame__err_nomem(err);
+				goto done;
+			}
+		}
+	}
+	for (size_t k = 0; k < after->stacks.count; k++) {
+		const flame__stack *s = &after->stacks.v[k];
+		for (uint32_t i = 0; i < s->depth; i++)
+			ids[i] = map[s->ids[i]];
+		uint64_t w = s->w[0];
+		if (m > 1 && w > UINT64_MAX / m) {
+			rc = add_err(err, FLAME_ERANGE);
+			goto done;
+		}
+		if ((rc = flame__stacks_add(&before->stacks, ids, s->depth, 0, w * m))) {
+			rc = add_err(err, rc);
+			goto done;
+		}
+	}
+	before->differential = 1;
+	before->nodes_valid = 0;
+	if (!before->count_name[0] && after->count_name[0])
+		memcpy(before->count_name, after->count_name, sizeof before->count_name);
+
+	uint64_t t0 = before->stacks.total[0], t1 = before->stacks.total[1];
+	switch (o->norm) {
+	case FLAME_DIFF_NORM_NONE:
+		break;
+	case FLAME_DIFF_NORM_TOTAL:
+		/* difffolded.pl: only when the totals differ (and, here, when BEFORE has any) */
+		if (t0 && t0 != t1)
+			rc = scale_before(before, t1, t0, p10[before->scale], err);
+		break;
+	case FLAME_DIFF_NORM_REQUESTS:
+		rc = scale_before(before, o->requests_after, o->requests_before, 1, err);
+		break;
+	case FLAME_DIFF_NORM_FRAME: {
+		uint64_t w0 = 0, w1 = 0;
+		if ((rc = frame_weights(before, o->frame_regex, &w0, &w1, err)))
+			break;
+		if (!w0 || !w1) {
+			rc = flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET,
+			                "--normalize-frame '%s' matches no sampled frame in %s",
+			                o->frame_regex, !w0 ? "BEFORE" : "AFTER");
+			break;
+		}
+		rc = scale_before(before, w1, w0, 1, err);
+		break;
+	}
+	}
+done:
+	free(map);
+	free(ids);
+	return rc;
+}
+
+/* ---- per-function report */
+
+int flame_diff_report(const flame_tree *t, flame_diff_row **rows_out, size_t *n_out,
+                      flame_err *err)
+{
+	uint32_t nn = t->names.count;
+	*rows_out = NULL;
+	*n_out = 0;
+	uint32_t *row_of = malloc((nn ? nn : 1) * sizeof *row_of);
+	size_t *stamp = malloc((nn ? nn : 1) * sizeof *stamp);
+	flame_diff_row *rows = malloc((nn ? nn : 1) * sizeof *rows);
+	if (!row_of || !stamp || !rows) {
+		free(row_of);
+		free(stamp);
+		free(rows);
+		return flame__err_nomem(err);
+	}
+	size_t n = 0;
+	for (uint32_t id = 0; id < nn; id++) {
+		row_of[id] = UINT32_MAX;
+		stamp[id] = SIZE_MAX;
+	}
+	for (size_t k = 0; k < t->stacks.count; k++) {
+		const flame__stack *s = &t->stacks.v[k];
+		for (uint32_t i = 0; i < s->depth; i++) {
+			uint32_t id = s->ids[i];
+			if (row_of[id] == UINT32_MAX) {
+				const flame__name *nm = flame__intern_get(&t->names, id);
+				row_of[id] = (uint32_t)n;
+				rows[n++] = (flame_diff_row){{nm->ptr, nm->len}, {0, 0}, {0, 0}, SIZE_MAX};
+			}
+			flame_diff_row *r = &rows[row_of[id]];
+			if (stamp[id] != k) { /* once per stack, however deep the recursion */
+				stamp[id] = k;
+				r->total[0] += s->w[0];
+				r->total[1] += s->w[1];
+			}
+			if (i + 1 == s->depth) {
+				r->self[0] += s->w[0];
+				r->self[1] += s->w[1];
+			}
+		}
+	}
+	free(row_of);
+	free(stamp);
+	*rows_out = rows;
+	*n_out = n;
+	return 0;
+}
+
+/* ---- attribution: callers whose total change lies inside one callee */
+
+#define MAX_CAND 512
+
+static double total_delta(const flame_diff_row *r)
+{
+	return r->total[1] >= r->total[0] ? (double)(r->total[1] - r->total[0])
+	                                  : -(double)(r->total[0] - r->total[1]);
+}
+
+static int cmp_abs_delta(const void *a, const void *b, void *ud)
+{
+	const flame_diff_row *rows = ud;
+	double x = total_delta(&rows[*(const size_t *)a]), y = total_delta(&rows[*(const size_t *)b]);
+	x = x < 0 ? -x : x;
+	y = y < 0 ? -y : y;
+	return x > y ? -1 : x < y;
+}
+
+int flame_diff_attribute(const flame_tree *t, flame_diff_row *rows, size_t n, double limit,
+                         flame_err *err)
+{
+	int rc = 0;
+	size_t k = 0, nn = t->names.count ? t->names.count : 1;
+	size_t *cand = malloc((n ? n : 1) * sizeof *cand);
+	int32_t *cand_of = malloc(nn * sizeof *cand_of);
+	uint32_t *cnt = NULL, *together = NULL, *pos = NULL;
+	int8_t *deeper = NULL;
+	size_t *stamp = NULL, *present = NULL;
+	if (!cand || !cand_of) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double d = total_delta(&rows[i]);
+		rows[i].inside = SIZE_MAX;
+		if ((d < 0 ? -d : d) > limit)
+			cand[k++] = i;
+	}
+	qsort_r(cand, k, sizeof *cand, cmp_abs_delta, rows);
+	if (k > MAX_CAND)
+		k = MAX_CAND;
+	for (size_t i = 0; i < nn; i++)
+		cand_of[i] = -1;
+	for (size_t c = 0; c < k; c++) {
+		uint32_t id = flame__intern_find(&t->names, rows[cand[c]].name.ptr, rows[cand[c]].name.len);
+		if (id != FLAME__ID_NONE)
+			cand_of[id] = (int32_t)c;
+	}
+	cnt = calloc(k ? k : 1, sizeof *cnt);
+	size_t kk = k * k + 1;
+	together = calloc(kk, sizeof *together);
+	deeper = malloc(kk);
+	pos = malloc((k ? k : 1) * sizeof *pos);
+	stamp = malloc((k ? k : 1) * sizeof *stamp);
+	present = malloc((k ? k : 1) * sizeof *present);
+	if (!cnt || !together || !deeper || !pos || !stamp || !present) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	memset(deeper, -1, k * k);
+	for (size_t c = 0; c < k; c++)
+		stamp[c] = SIZE_MAX;
+	for (size_t si = 0; si < t->stacks.count && k > 1; si++) {
+		const flame__stack *st = &t->stacks.v[si];
+		size_t np = 0;
+		for (uint32_t i = 0; i < st->depth; i++) {
+			int32_t c = cand_of[st->ids[i]];
+			if (c < 0)
+				continue;
+			if (stamp[c] != si) {
+				stamp[c] = si;
+				present[np++] = (size_t)c;
+			}
+			pos[c] = i; /* the deepest occurrence */
+		}
+		for (size_t a = 0; a < np; a++) {
+			size_t x = present[a];
+			cnt[x]++;
+			for (size_t b = 0; b < np; b++) {
+				size_t y = present[b];
+				if (x == y)
+					continue;
+				together[x * k + y]++;
+				if (deeper[x * k + y] < 0)
+					deeper[x * k + y] = pos[y] > pos[x];
+			}
+		}
+	}
+	for (size_t x = 0; x < k; x++) {
+		double dx = total_delta(&rows[cand[x]]);
+		size_t best = SIZE_MAX;
+		double best_abs = 0;
+		for (size_t y = 0; y < k; y++) {
+			double dy = total_delta(&rows[cand[y]]);
+			if (y == x || (dx > 0) != (dy > 0) || together[x * k + y] != cnt[y])
+				continue; /* not the same direction, or y is also called elsewhere */
+			if (cnt[x] == cnt[y] && deeper[x * k + y] != 1)
+				continue; /* always together: only the deeper one carries the change */
+			double ay = dy < 0 ? -dy : dy;
+			if (ay > best_abs) {
+				best_abs = ay;
+				best = y;
+			}
+		}
+		if (best != SIZE_MAX && (dx < 0 ? -dx : dx) - best_abs <= limit)
+			rows[cand[x]].inside = cand[best];
+	}
+	/* chains (main -> serve -> handle -> hot) resolve to their end */
+	for (size_t x = 0; x < k; x++) {
+		flame_diff_row *r = &rows[cand[x]];
+		for (size_t hops = 0; r->inside != SIZE_MAX && rows[r->inside].inside != SIZE_MAX &&
+		                      hops < k;
+		     hops++)
+			r->inside = rows[r->inside].inside;
+	}
+done:
+	free(cand);
+	free(cand_of);
+	free(cnt);
+	free(together);
+	free(deeper);
+	free(pos);
+	free(stamp);
+	free(present);
+	return rc;
+}

@@ -1,0 +1,10 @@
+# Unusable inputs exit 1 naming the file (and line); -o never leaves a half-written file.
+cp -r "$FIXTURES/diff" d && chmod -R u+w d; d=d
+flame-diff -o out.svg $d/three-column.folded $d/after.folded; echo "exit $?"
+flame-diff -o out.svg $d/before.folded $d/three-column.folded; echo "exit $?"
+flame-diff -o out.svg $d/garbage.bin $d/after.folded; echo "exit $?"
+flame-diff -o out.svg $d/before.folded missing.folded; echo "exit $?"
+flame-diff -o out.svg $d/before.folded .; echo "exit $?"
+flame-diff -o out.svg --normalize-frame 'no_such_frame' $d/before.folded $d/after.folded; echo "exit $?"
+flame-diff -o out.folded --normalize-frame 'handle$' $d/before.folded $d/garbage.bin; echo "exit $?"
+ls out.* 2>/dev/null; echo "(no output file left behind)"

@@ -1,0 +1,20 @@
+# AFTER carries twice the load plus one regressed function (compress): per request, only
+# compress is red in the SVG, only compress is listed by --top, and the gate names it.
+cp -r "$FIXTURES/diff" d && chmod -R u+w d; d=d
+red() { # frames whose fill is not white (red = grew, blue = shrank), as "name fill"
+  tr '\n' ' ' < "$1" | grep -o '<title>[^<(]*([^<]*</title>[^>]*fill="#[0-9a-f]*"' |
+    sed 's/<title>\([^ ]*\) .*fill="\(#[0-9a-f]*\)"/\1 \2/' | grep -v ' #ffffff$' || echo "(no coloured frame)"
+}
+flame-diff --requests 100,200 --fail-above 1 -o regressed.svg $d/load-before.folded $d/load2x-regressed-after.folded
+echo "exit $?"
+red regressed.svg
+flame-diff --requests 100,200 --top 5 $d/load-before.folded $d/load2x-regressed-after.folded
+echo "exit $?"
+echo "--- without the regression"
+flame-diff --requests 100,200 --fail-above 1 -o plain.svg $d/load-before.folded $d/load2x-after.folded
+echo "exit $?"
+red plain.svg
+flame-diff --requests 100,200 --top 5 $d/load-before.folded $d/load2x-after.folded
+echo "--- without --requests the doubled load is everywhere (and callers are not repeated)"
+flame-diff --top 3 --fail-above 30 -o /dev/null $d/load-before.folded $d/load2x-after.folded
+echo "exit $?"

@@ -1,0 +1,473 @@
+/* flame-diff: what got hotter between two profiles. Reads BEFORE and AFTER (any format
+ * flame-collapse reads), normalizes them (difffolded.pl's -n, per request, per unit of
+ * work), and writes a differential flame graph, difffolded.pl's 3-column folded text, or a
+ * --top table; --fail-above turns it into a CI regression gate (exit 1 naming offenders). */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "render-opts.h"
+
+enum {
+	O_NORMALIZE = 1, O_STRIP_HEX, O_REQUESTS, O_NORMALIZE_FRAME, O_FAIL_ABOVE, O_MIN_DELTA,
+	O_TOP, O_OUTPUT, O_FORMAT, O_QUIET
+};
+
+static const cli_opt own_options[] = {
+	{"normalize", 'n', CLI_NOARG, O_NORMALIZE, NULL,
+	 "scale BEFORE to AFTER's total: before = int(before * T_after / T_before)"},
+	{"strip-hex", 's', CLI_NOARG, O_STRIP_HEX, NULL, "replace hex addresses 0x[0-9a-fA-F]+ by 0x..."},
+	{"requests", 0, CLI_ARG, O_REQUESTS, "B,A",
+	 "BEFORE served B requests, AFTER A: compare cost per request (BEFORE scaled by A/B)"},
+	{"normalize-frame", 0, CLI_ARG, O_NORMALIZE_FRAME, "REGEX",
+	 "the stacks through a frame matching REGEX are the unit of work: BEFORE scaled so they "
+	 "weigh the same"},
+	{"fail-above", 0, CLI_ARG, O_FAIL_ABOVE, "PCT",
+	 "exit 1 (after writing the output) when a function's self or total cost grew by more "
+	 "than PCT% of BEFORE's total; offenders are named on stderr"},
+	{"min-delta", 0, CLI_ARG, O_MIN_DELTA, "PCT", "leave out changes below PCT% of BEFORE's total (--top)"},
+	{"top", 0, CLI_ARG, O_TOP, "N",
+	 "print a table of the N functions whose self and total cost grew and shrank most"},
+	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE",
+	 "write to FILE (atomically); format from .svg .png .pdf .folded"},
+	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "svg (default), png, pdf, or folded (stack before after)"},
+	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+enum { FMT_FOLDED = 100 };
+
+typedef struct args {
+	render_cli r;
+	flame_diff_opts d;
+	int norm_set;
+	double fail_above; /* < 0: off */
+	double min_delta;
+	uint64_t top;
+	const char *output;
+	int format;
+	int quiet;
+} args;
+
+static int set_norm(args *a, flame_diff_norm n, const char *opt)
+{
+	if (a->norm_set && a->d.norm != n)
+		return cli_usage_error("%s cannot be combined with another normalization", opt);
+	a->norm_set = 1;
+	a->d.norm = n;
+	return 0;
+}
+
+static int parse_pct(const char *opt, const char *arg, double *out)
+{
+	if (cli_parse_double(arg, out) || *out < 0)
+		return cli_usage_error("--%s wants a percentage >= 0, got '%s'", opt, arg);
+	return 0;
+}
+
+static int on_opt(void *ud, int id, const char *arg)
+{
+	args *a = ud;
+	if (id >= RENDER_OPT_BASE)
+		return render_cli_opt(&a->r, id, arg);
+	switch (id) {
+	case O_NORMALIZE: return set_norm(a, FLAME_DIFF_NORM_TOTAL, "--normalize");
+	case O_STRIP_HEX: a->d.strip_hex = 1; break;
+	case O_REQUESTS: {
+		const char *comma = strchr(arg, ',');
+		char b[32];
+		size_t n = comma ? (size_t)(comma - arg) : 0;
+		if (!comma || n == 0 || n >= sizeof b)
+			return cli_usage_error("--requests wants B,A (two request counts), got '%s'", arg);
+		memcpy(b, arg, n);
+		b[n] = '\0';
+		if (cli_parse_u64(b, &a->d.requests_before) ||
+		    cli_parse_u64(comma + 1, &a->d.requests_after) || !a->d.requests_before ||
+		    !a->d.requests_after)
+			return cli_usage_error("--requests wants two request counts above zero, got '%s'",
+			                       arg);
+		return set_norm(a, FLAME_DIFF_NORM_REQUESTS, "--requests");
+	}
+	case O_NORMALIZE_FRAME:
+		a->d.frame_regex = arg;
+		return set_norm(a, FLAME_DIFF_NORM_FRAME, "--normalize-frame");
+	case O_FAIL_ABOVE: return parse_pct("fail-above", arg, &a->fail_above);
+	case O_MIN_DELTA: return parse_pct("min-delta", arg, &a->min_delta);
+	case O_TOP:
+		if (cli_parse_u64(arg, &a->top) || a->top == 0)
+			return cli_usage_error("--top wants a number above zero, got '%s'", arg);
+		break;
+	case O_OUTPUT: a->output = arg; break;
+	case O_FORMAT:
+		if (!strcmp(arg, "folded"))
+			a->format = FMT_FOLDED;
+		else if (!(a->format = render_cli_format_name(arg)))
+			return cli_usage_error("--format wants svg, png, pdf or folded, got '%s'", arg);
+		break;
+	case O_QUIET: a->quiet = 1; break;
+	}
+	return 0;
+}
+
+static int format_from_path(const char *path)
+{
+	int f = render_cli_format_path(path);
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	if (!f && dot && !strchr(dot, '/') &&
+	    (!strcasecmp(dot, ".folded") || !strcasecmp(dot, ".collapsed") || !strcasecmp(dot, ".txt")))
+		f = FMT_FOLDED;
+	return f;
+}
+
+/* ---- reading both sides at once (one tree each, so nothing is shared) */
+
+typedef struct side {
+	const char *path;
+	const char *what; /* "BEFORE" / "AFTER" */
+	flame_tree *t;
+	flame_err err;
+	cli_warnings warn;
+	int rc;
+} side;
+
+static void *read_side(void *ud)
+{
+	side *s = ud;
+	flame_input *in = NULL;
+	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+	po.warn = cli_warn;
+	po.warn_ud = &s->warn;
+	s->rc = flame_input_open(&in, s->path, &s->err);
+	if (!s->rc)
+		s->rc = flame_parse(s->t, in, &po, &s->err);
+	flame_input_free(in);
+	return NULL;
+}
+
+/* 1-based number of the first `stack before after` line of a plain file, or 0: only to
+ * name the line in the error for a 3-column input (the tree does not keep line numbers). */
+static unsigned long first_3col_line(const char *path)
+{
+	if (!strcmp(path, "-"))
+		return 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	char buf[65536];
+	unsigned long line = 0, found = 0;
+	while (!found && fgets(buf, sizeof buf, f)) {
+		line++;
+		size_t n = strcspn(buf, "\r\n");
+		int nums = 0;
+		while (nums < 2) {
+			size_t e = n;
+			while (n > 0 && ((buf[n - 1] >= '0' && buf[n - 1] <= '9') || buf[n - 1] == '.'))
+				n--;
+			if (n == e || n == 0 || (buf[n - 1] != ' ' && buf[n - 1] != '\t'))
+				break;
+			while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+				n--;
+			nums++;
+		}
+		if (nums == 2 && n > 0)
+			found = line;
+	}
+	fclose(f);
+	return found;
+}
+
+/* ---- counts as text: the tree's decimal scale */
+
+static void fmt_count(char *buf, size_t cap, uint64_t v, unsigned scale)
+{
+	uint64_t p = 1;
+	for (unsigned i = 0; i < scale; i++)
+		p *= 10;
+	if (scale == 0 || v % p == 0)
+		snprintf(buf, cap, "%llu", (unsigned long long)(v / p));
+	else
+		snprintf(buf, cap, "%llu.%0*llu", (unsigned long long)(v / p), (int)scale,
+		         (unsigned long long)(v % p));
+}
+
+static void fmt_delta(char *buf, size_t cap, uint64_t before, uint64_t after, unsigned scale)
+{
+	buf[0] = after >= before ? '+' : '-';
+	fmt_count(buf + 1, cap - 1, after >= before ? after - before : before - after, scale);
+}
+
+static double delta_of(const uint64_t v[2])
+{
+	return v[1] >= v[0] ? (double)(v[1] - v[0]) : -(double)(v[0] - v[1]);
+}
+
+static void fmt_change(char *buf, size_t cap, const uint64_t v[2])
+{
+	if (v[0] == 0)
+		snprintf(buf, cap, v[1] ? "new" : "0%%");
+	else
+		snprintf(buf, cap, "%+.2f%%", 100.0 * delta_of(v) / (double)v[0]);
+}
+
+/* ---- --top */
+
+typedef struct sort_ctx {
+	const flame_diff_row *rows;
+	int total; /* sort by total (1) or self (0) */
+} sort_ctx;
+
+static int cmp_rows(const void *pa, const void *pb, void *ud)
+{
+	const sort_ctx *c = ud;
+	const flame_diff_row *x = &c->rows[*(const size_t *)pa];
+	const flame_diff_row *y = &c->rows[*(const size_t *)pb];
+	double dx = delta_of(c->total ? x->total : x->self);
+	double dy = delta_of(c->total ? y->total : y->self);
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
+	int r = memcmp(x->name.ptr, y->name.ptr, n);
+	return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
+}
+
+static int out_printf(flame_output *o, flame_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int out_printf(flame_output *o, flame_err *err, const char *fmt, ...)
+{
+	char buf[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return 0;
+	return flame_output_write(o, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1, err);
+}
+
+static int write_top(const args *a, flame_tree *t, flame_diff_row *rows, size_t n,
+                     flame_output *o, flame_err *err)
+{
+	size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+	if (!idx) {
+		fprintf(stderr, "%s: out of memory\n", cli_prog());
+		return FLAME_ENOMEM;
+	}
+	unsigned scale = flame_tree_scale(t);
+	double t0 = (double)flame_tree_total(t, 0);
+	double floor_abs = a->min_delta / 100.0 * t0;
+	/* callers whose total change lies inside a listed callee are left to it */
+	int rc = flame_diff_attribute(t, rows, n, floor_abs, err);
+	if (rc) {
+		free(idx);
+		return rc;
+	}
+	char tb[64], ta[64];
+	fmt_count(tb, sizeof tb, flame_tree_total(t, 0), scale);
+	fmt_count(ta, sizeof ta, flame_tree_total(t, 1), scale);
+	const char *cn = flame_tree_count_name(t) ? flame_tree_count_name(t) : "samples";
+	rc = out_printf(o, err, "# before %s %s, after %s %s (after normalization)\n", tb, cn, ta, cn);
+	for (int pass = 0; pass < 4 && !rc; pass++) {
+		int total = pass >= 2, grew = !(pass & 1);
+		sort_ctx sc = {rows, total};
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++) {
+			double d = delta_of(total ? rows[i].total : rows[i].self);
+			if ((grew ? d > 0 : d < 0) && (d < 0 ? -d : d) >= floor_abs &&
+			    !(total && rows[i].inside != SIZE_MAX))
+				idx[m++] = i;
+		}
+		qsort_r(idx, m, sizeof *idx, cmp_rows, &sc);
+		if (!grew) /* most shrunk first */
+			for (size_t i = 0; i < m / 2; i++) {
+				size_t x = idx[i];
+				idx[i] = idx[m - 1 - i];
+				idx[m - 1 - i] = x;
+			}
+		rc = out_printf(o, err, "\n%s cost, %s most:\n%14s %14s %14s %9s  %s\n",
+		                total ? "total" : "self", grew ? "grew" : "shrank", "before", "after",
+		                "delta", "change", "function");
+		for (size_t k = 0; k < m && k < a->top && !rc; k++) {
+			const flame_diff_row *r = &rows[idx[k]];
+			const uint64_t *v = total ? r->total : r->self;
+			char b[64], af[64], d[64], c[32];
+			fmt_count(b, sizeof b, v[0], scale);
+			fmt_count(af, sizeof af, v[1], scale);
+			fmt_delta(d, sizeof d, v[0], v[1], scale);
+			fmt_change(c, sizeof c, v);
+			rc = out_printf(o, err, "%14s %14s %14s %9s  %.*s\n", b, af, d, c, (int)r->name.len,
+			                r->name.ptr);
+		}
+		if (!rc && m == 0)
+			rc = out_printf(o, err, "%14s\n", "(none)");
+	}
+	free(idx);
+	return rc;
+}
+
+/* ---- the gate */
+
+static int gate(const args *a, flame_tree *t, flame_diff_row *rows, size_t n, flame_err *err)
+{
+	unsigned scale = flame_tree_scale(t);
+	double t0 = (double)flame_tree_total(t, 0);
+	double limit = a->fail_above / 100.0 * t0;
+	int bad = 0;
+	/* a caller that grew only because a named callee grew is not named again */
+	if (flame_diff_attribute(t, rows, n, limit, err))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const flame_diff_row *r = &rows[i];
+		char line[1024];
+		size_t len = 0;
+		for (int k = 0; k < 2; k++) {
+			const uint64_t *v = k ? r->total : r->self;
+			double d = delta_of(v);
+			if (!(d > 0 && d > limit) || (k && r->inside != SIZE_MAX))
+				continue;
+			char b[64], af[64], dd[64];
+			fmt_count(b, sizeof b, v[0], scale);
+			fmt_count(af, sizeof af, v[1], scale);
+			fmt_delta(dd, sizeof dd, v[0], v[1], scale);
+			int m = snprintf(line + len, sizeof line - len, "%s%s %s -> %s (%s, %.2f%% of the before total)",
+			                 len ? "; " : "", k ? "total" : "self", b, af, dd,
+			                 t0 > 0 ? 100.0 * d / t0 : 100.0);
+			if (m > 0)
+				len += (size_t)m < sizeof line - len ? (size_t)m : sizeof line - len - 1;
+		}
+		if (len) {
+			fprintf(stderr, "%s: regression: %.*s: %s\n", cli_prog(), (int)r->name.len,
+			        r->name.ptr, line);
+			bad++;
+		}
+	}
+	if (bad)
+		fprintf(stderr, "%s: %d function%s grew by more than %g%% of the before total\n",
+		        cli_prog(), bad, bad == 1 ? "" : "s", a->fail_above);
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	args a = {.d = FLAME_DIFF_OPTS_INIT, .fail_above = -1};
+	render_cli_init(&a.r);
+	cli_opt *table = render_cli_table(own_options);
+	if (!table) {
+		fprintf(stderr, "flame-diff: out of memory\n");
+		return 1;
+	}
+	int first;
+	int rc = cli_parse(argc, argv, table, on_opt, &a, "[OPTIONS] BEFORE AFTER > diff.svg",
+	                   "Compare two profiles (any format flame-collapse reads; '-' for stdin) and\n"
+	                   "draw what changed as a differential flame graph: widths from AFTER, red where\n"
+	                   "a function grew, blue where it shrank (--negate swaps them). --format folded\n"
+	                   "writes difffolded.pl's 'stack before after' lines in bytewise order.",
+	                   &first);
+	free(table);
+	if (rc)
+		return rc;
+	if (argc - first != 2)
+		return cli_usage_error("wants two inputs, BEFORE and AFTER (got %d); see --help",
+		                       argc - first);
+	if (!strcmp(argv[first], "-") && !strcmp(argv[first + 1], "-"))
+		return cli_usage_error("only one of BEFORE and AFTER can be '-' (stdin)");
+	flame_err err = {0};
+	if (flame_diff_check(&a.d, &err))
+		return cli_report(&err);
+	int fmt = a.format ? a.format : format_from_path(a.output);
+	if (!fmt)
+		fmt = RENDER_FMT_SVG;
+	int draw = !a.top && fmt != FMT_FOLDED;
+	if (draw && render_cli_prepare(&a.r, &err)) {
+		rc = cli_report(&err);
+		render_cli_free(&a.r);
+		return rc;
+	}
+
+	side s[2] = {{.path = argv[first], .what = "BEFORE"}, {.path = argv[first + 1], .what = "AFTER"}};
+	int code = 0;
+	flame_output *out = NULL;
+	flame_diff_row *rows = NULL;
+	size_t nrows = 0;
+	for (int i = 0; i < 2; i++) {
+		s[i].warn.quiet = a.quiet;
+		if (!(s[i].t = flame_tree_new())) {
+			fprintf(stderr, "%s: out of memory\n", cli_prog());
+			code = 1;
+			goto done;
+		}
+	}
+	/* the two inputs are independent: read AFTER on a second thread */
+	pthread_t th;
+	int threaded = pthread_create(&th, NULL, read_side, &s[1]) == 0;
+	read_side(&s[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		read_side(&s[1]);
+	for (int i = 0; i < 2; i++)
+		cli_warnings_finish(&s[i].warn);
+	for (int i = 0; i < 2; i++) {
+		if (s[i].rc) {
+			code = cli_report(&s[i].err);
+			goto done;
+		}
+		if (flame_tree_is_differential(s[i].t)) {
+			unsigned long line = first_3col_line(s[i].path);
+			const char *name = strcmp(s[i].path, "-") ? s[i].path : "<stdin>";
+			if (line)
+				fprintf(stderr,
+				        "%s: %s:%lu: a differential (3-column) profile cannot be %s of a diff\n",
+				        cli_prog(), name, line, s[i].what);
+			else
+				fprintf(stderr, "%s: %s: a differential (3-column) profile cannot be %s of a diff\n",
+				        cli_prog(), name, s[i].what);
+			code = 1;
+			goto done;
+		}
+	}
+	if ((rc = flame_diff(s[0].t, s[1].t, &a.d, &err))) {
+		code = cli_report(&err);
+		goto done;
+	}
+	flame_tree_free(s[1].t);
+	s[1].t = NULL;
+	flame_tree *t = s[0].t;
+	if ((a.top || a.fail_above >= 0) && (rc = flame_diff_report(t, &rows, &nrows, &err))) {
+		code = cli_report(&err);
+		goto done;
+	}
+	if (draw && !a.r.ro.title)
+		a.r.ro.title = "Differential Flame Graph";
+	if ((rc = cli_output_open(&out, a.output, &err))) {
+		code = cli_report(&err);
+		goto done;
+	}
+	if (a.top)
+		rc = write_top(&a, t, rows, nrows, out, &err);
+	else if (fmt == FMT_FOLDED)
+		rc = flame_write_folded(t, out, &err);
+	else
+		rc = render_cli_write(&a.r, fmt, t, out, &err);
+	if (rc) {
+		cli_output_abort(out);
+		code = cli_report(&err);
+		goto done;
+	}
+	if ((rc = cli_output_commit(out, &err)) || (draw && (rc = render_cli_finish(&a.r, &err)))) {
+		code = cli_report(&err);
+		goto done;
+	}
+	if (a.fail_above >= 0 && (rc = gate(&a, t, rows, nrows, &err))) {
+		if (rc < 0)
+			cli_report(&err);
+		code = 1;
+	}
+done:
+	free(rows);
+	flame_tree_free(s[0].t);
+	flame_tree_free(s[1].t);
+	render_cli_free(&a.r);
+	return code;
+}
