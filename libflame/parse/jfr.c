@@ -23,6 +23,7 @@
 #include <string.h>
 #include "../core/stacks.h"
 #include "parser.h"
+#include "scan.h"
 
 enum { W_COUNT, W_BYTES };
 enum { MAX_TYPES = 4096 };
@@ -61,6 +62,10 @@ typedef struct jfr {
 	char *scratch;
 	size_t scratch_cap;
 	uint64_t events;
+	uint64_t line_no, off;  /* the current line */
+	const char *reg;        /* frame lines not interned yet (in the current chunk) */
+	size_t reg_len;
+	flame__idcache cache;   /* a stack trace's lines -> ids */
 } jfr;
 
 static int starts(const char *p, size_t n, const char *lit, size_t k)
@@ -243,7 +248,7 @@ static int event_start(jfr *s, const char *p, size_t n, flame_err *err)
 		return FLAME_ENOMEM;
 	s->in_event = 1;
 	s->in_stack = 0;
-	s->ev_line = s->cur.line_no;
+	s->ev_line = s->line_no;
 	s->amount = 0;
 	s->thread = FLAME__ID_NONE;
 	s->thread_prio = 0;
@@ -301,10 +306,10 @@ static int field(jfr *s, const char *p, size_t n, flame_err *err)
 	}
 	int rc = e->kind == W_BYTES ? bytes_tenths(v, vn, &s->amount) : duration_ns(v, vn, &s->amount);
 	if (rc == -2)
-		return flame__err(err, FLAME_ERANGE, s->src, s->cur.line_no, s->cur.offset,
+		return flame__err(err, FLAME_ERANGE, s->src, s->line_no, s->off,
 		                  "the value '%.*s' overflows 64 bits", (int)(vn > 60 ? 60 : vn), v);
 	if (rc)
-		return flame__err(err, FLAME_EDATA, s->src, s->cur.line_no, s->cur.offset,
+		return flame__err(err, FLAME_EDATA, s->src, s->line_no, s->off,
 		                  "cannot read the %s '%.*s' (expected %s)",
 		                  e->kind == W_BYTES ? "size" : "duration", (int)(vn > 60 ? 60 : vn), v,
 		                  e->kind == W_BYTES ? "a size like '1.5 kB' or '24 bytes'"
@@ -358,18 +363,71 @@ static int frame(jfr *s, const char *f, size_t fn, flame_err *err)
 	return 0;
 }
 
-static int stack_line(jfr *s, const char *p, size_t n, flame_err *err)
+/* Intern the pending frame lines (they live in the current chunk). */
+static int materialize(jfr *s, flame_err *err)
+{
+	const char *q = s->reg, *end = s->reg + s->reg_len;
+	s->reg_len = 0;
+	while (q < end) {
+		const char *nl = memchr(q, '\n', (size_t)(end - q));
+		size_t n = (size_t)((nl ? nl : end) - q);
+		if (n && q[n - 1] == '\r')
+			n--;
+		if (!(n == 7 && memcmp(q + 4, "...", 3) == 0)) { /* maybe truncated: dropped */
+			int rc = frame(s, q + 4, n - 4, err);
+			if (rc)
+				return rc;
+		}
+		q = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+/* `  ]`: the same stack traces come again and again, so a whole trace's lines are looked
+ * up by their bytes (one hash) before interning frame by frame. */
+static int close_region(jfr *s, flame_err *err)
+{
+	if (s->reg_len == 0)
+		return 0;
+	if (s->n != 0)
+		return materialize(s, err);
+	const char *r = s->reg;
+	size_t len = s->reg_len;
+	uint64_t h = flame__hash_bytes(r, len);
+	const flame__idcache_ent *e = flame__idcache_find(&s->cache, r, len, h);
+	if (e) {
+		if (grow((void **)&s->ids, &s->cap, e->nids + 1, sizeof *s->ids))
+			return flame__err_nomem(err);
+		memcpy(s->ids, e->ids, e->nids * sizeof *s->ids);
+		s->n = e->nids;
+		s->reg_len = 0;
+		return 0;
+	}
+	int rc = materialize(s, err);
+	if (!rc && flame__idcache_put(&s->cache, r, len, h, s->ids, s->n))
+		rc = flame__err_nomem(err);
+	return rc;
+}
+
+static int stack_line(jfr *s, const char *p, size_t n, size_t raw, flame_err *err)
 {
 	if (n == 3 && p[0] == ' ' && p[1] == ' ' && p[2] == ']') {
 		s->in_stack = 0;
-		return 0;
+		return close_region(s, err);
 	}
 	if (n > 4 && memcmp(p, "    ", 4) == 0 && p[4] != ' ') {
-		if (n == 7 && memcmp(p + 4, "...", 3) == 0)
-			return 0; /* maybe truncated: nothing to add */
-		return s->ty >= 0 ? frame(s, p + 4, n - 4, err) : 0;
+		if (s->ty < 0)
+			return 0;
+		if (s->reg_len && p == s->reg + s->reg_len + 1) {
+			s->reg_len += 1 + raw;
+			return 0;
+		}
+		int rc = materialize(s, err);
+		s->reg = p;
+		s->reg_len = raw;
+		return rc;
 	}
-	return flame__err(err, FLAME_EDATA, s->src, s->cur.line_no, s->cur.offset,
+	return flame__err(err, FLAME_EDATA, s->src, s->line_no, s->off,
 	                  "expected a frame (4 spaces, then 'pkg.Class.method(...)') or '  ]' "
 	                  "closing the stack trace of the event at line %llu",
 	                  (unsigned long long)s->ev_line);
@@ -397,7 +455,7 @@ static int event_end(jfr *s, flame_err *err)
 	s->types[s->ty].has_stacks = 1;
 	int rc = flame__stacks_add(&s->loc, s->key, s->n + lead, s->amount, 1);
 	if (rc == FLAME_ERANGE)
-		return flame__err(err, rc, s->src, s->cur.line_no, s->cur.offset,
+		return flame__err(err, rc, s->src, s->line_no, s->off,
 		                  "the total weight overflows 64 bits");
 	return rc ? flame__err_nomem(err) : 0;
 }
@@ -443,15 +501,18 @@ static int flush(jfr *s, flame_err *err)
 	return 0;
 }
 
-static int line(jfr *s, const char *p, size_t n, flame_err *err)
+static int line(jfr *s, const char *p, size_t raw, flame_err *err)
 {
+	size_t n = raw;
+	if (n && p[n - 1] == '\r')
+		n--;
 	if (s->in_stack) {
 		if (n == 1 && p[0] == '}')
-			return flame__err(err, FLAME_EDATA, s->src, s->cur.line_no, s->cur.offset,
+			return flame__err(err, FLAME_EDATA, s->src, s->line_no, s->off,
 			                  "the event ends inside its stack trace (no '  ]' after the "
 			                  "frames of the event at line %llu)",
 			                  (unsigned long long)s->ev_line);
-		return stack_line(s, p, n, err);
+		return stack_line(s, p, n, raw, err);
 	}
 	if (s->in_event) {
 		if (n == 1 && p[0] == '}')
@@ -465,10 +526,10 @@ static int line(jfr *s, const char *p, size_t n, flame_err *err)
 	if (is_event_start(p, n))
 		return event_start(s, p, n, err);
 	if (s->events == 0)
-		return flame__err(err, FLAME_EDATA, s->src, s->cur.line_no, s->cur.offset,
+		return flame__err(err, FLAME_EDATA, s->src, s->line_no, s->off,
 		                  "expected an event such as 'jdk.ExecutionSample {' (the text of "
 		                  "'jfr print')");
-	flame__warn(s->o->warn, s->o->warn_ud, "jfr-unexpected-line", s->src, s->cur.line_no,
+	flame__warn(s->o->warn, s->o->warn_ud, "jfr-unexpected-line", s->src, s->line_no,
 	            "skipped a line outside of any event: '%.*s'", (int)(n > 80 ? 80 : n), p);
 	return 0;
 }
@@ -480,17 +541,33 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	if (rc)
 		return rc;
 	flame__stacks_init(&s.loc);
+	flame__idcache_init(&s.cache, 64 << 20);
 	s.src = flame__lines_source(&s.cur);
-	while ((rc = flame__lines_next(&s.cur, err)) > 0) {
-		const char *p = s.cur.line;
-		size_t n = s.cur.len;
-		if (n && p[n - 1] == '\r')
-			n--;
-		if ((rc = line(&s, p, n, err)))
+	const char *chunk;
+	size_t clen;
+	/* chunks of whole lines, scanned here: no per-line call into the cursor */
+	while ((rc = flame__lines_block(&s.cur, 1 << 20, &chunk, &clen, err)) > 0) {
+		const char *q = chunk, *end = chunk + clen;
+		uint64_t base = s.cur.offset;
+		s.line_no = s.cur.block_first_line;
+		flame__nlscan sc;
+		flame__nlscan_init(&sc, chunk, clen);
+		while (q < end) {
+			const char *nl = flame__nlscan_next(&sc);
+			s.off = base + (uint64_t)(q - chunk);
+			if ((rc = line(&s, q, (size_t)((nl ? nl : end) - q), err)))
+				break;
+			s.line_no++;
+			q = nl ? nl + 1 : end;
+		}
+		if (rc)
+			break;
+		s.line_no--;
+		if ((rc = materialize(&s, err))) /* the chunk's bytes go away */
 			break;
 	}
 	if (rc == 0 && s.in_event)
-		rc = flame__err(err, FLAME_EDATA, s.src, s.cur.line_no, FLAME__NO_OFFSET,
+		rc = flame__err(err, FLAME_EDATA, s.src, s.line_no, FLAME__NO_OFFSET,
 		                "the input ends inside the event '%s' that starts at line %llu "
 		                "(truncated?)",
 		                s.ty >= 0 ? s.types[s.ty].name : "?", (unsigned long long)s.ev_line);
@@ -503,6 +580,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	free(s.key);
 	free(s.scratch);
 	flame__stacks_free(&s.loc);
+	flame__idcache_free(&s.cache);
 	flame__lines_free(&s.cur);
 	return rc < 0 ? rc : 0;
 }

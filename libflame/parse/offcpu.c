@@ -24,22 +24,8 @@
  * only one offcputime prints, a thread id). */
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#include "../core/hash.h"
 #include "parser.h"
-
-/* a remembered block: its frame lines' bytes -> their ids (leaf first) */
-typedef struct bcache_ent {
-	uint64_t hash;
-	size_t len;
-	size_t nids;
-	const char *text;
-	const uint32_t *ids;
-} bcache_ent;
-
-enum { BCACHE_BYTES = 64 << 20 }; /* stop remembering beyond this: memory stays bounded */
+#include "scan.h"
 
 typedef struct offcpu {
 	flame_tree *t;
@@ -59,10 +45,7 @@ typedef struct offcpu {
 	uint64_t line_no, off;  /* the current line */
 	const char *reg;        /* pending frame lines not interned yet (in the chunk) */
 	size_t reg_len;
-	bcache_ent *bc;         /* block cache */
-	size_t bc_count, bc_mask;
-	uint32_t *bc_slots;
-	flame__arena bc_arena;
+	flame__idcache cache;   /* frame lines of a block -> ids */
 } offcpu;
 
 static const uint64_t p10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
@@ -88,61 +71,6 @@ static int all_digits(const char *p, size_t n)
 static int is_value_line(const char *p, size_t n)
 {
 	return n > 8 && memcmp(p, "        ", 8) == 0 && all_digits(p + 8, n - 8);
-}
-
-/* Newline positions of a chunk, 64 bytes at a time as a bit mask (SSE2 on x86-64):
- * lines here average ~20 bytes, where a memchr call per line costs more than the scan. */
-typedef struct nlscan {
-	const char *p, *end; /* next window */
-	const char *win;     /* window of `mask` */
-	uint64_t mask;
-} nlscan;
-
-static void nlscan_init(nlscan *sc, const char *p, size_t n)
-{
-	sc->p = p;
-	sc->end = p + n;
-	sc->win = p;
-	sc->mask = 0;
-}
-
-static uint64_t nl_mask64(const char *p)
-{
-#if defined(__SSE2__)
-	const __m128i nl = _mm_set1_epi8('\n');
-	uint64_t m0 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), nl));
-	uint64_t m1 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16)), nl));
-	uint64_t m2 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 32)), nl));
-	uint64_t m3 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 48)), nl));
-	return m0 | m1 << 16 | m2 << 32 | m3 << 48;
-#else
-	uint64_t m = 0;
-	for (int i = 0; i < 64; i++)
-		m |= (uint64_t)(p[i] == '\n') << i;
-	return m;
-#endif
-}
-
-/* The next '\n' at or after the previous one + 1, or NULL at the end. */
-static const char *nlscan_next(nlscan *sc)
-{
-	while (!sc->mask) {
-		if (sc->p >= sc->end)
-			return NULL;
-		sc->win = sc->p;
-		if (sc->end - sc->p >= 64) {
-			sc->mask = nl_mask64(sc->p);
-			sc->p += 64;
-		} else {
-			size_t n = (size_t)(sc->end - sc->p);
-			for (size_t i = 0; i < n; i++)
-				sc->mask |= (uint64_t)(sc->p[i] == '\n') << i;
-			sc->p = sc->end;
-		}
-	}
-	const char *nl = sc->win + __builtin_ctzll(sc->mask);
-	sc->mask &= sc->mask - 1;
-	return nl;
 }
 
 static int grow(uint32_t **v, size_t *cap, size_t need)
@@ -414,59 +342,19 @@ static int close_region(offcpu *s, flame_err *err)
 	const char *r = s->reg;
 	size_t len = s->reg_len;
 	uint64_t h = flame__hash_bytes(r, len);
-	if (s->bc_mask) {
-		for (size_t i = h & s->bc_mask;; i = (i + 1) & s->bc_mask) {
-			uint32_t k = s->bc_slots[i];
-			if (!k)
-				break;
-			const bcache_ent *e = &s->bc[k - 1];
-			if (e->hash == h && e->len == len && memcmp(e->text, r, len) == 0) {
-				if (grow(&s->ids, &s->cap, e->nids))
-					return flame__err_nomem(err);
-				memcpy(s->ids, e->ids, e->nids * sizeof *s->ids);
-				s->n = e->nids;
-				s->reg_len = 0;
-				return 0;
-			}
-		}
+	const flame__idcache_ent *e = flame__idcache_find(&s->cache, r, len, h);
+	if (e) {
+		if (grow(&s->ids, &s->cap, e->nids))
+			return flame__err_nomem(err);
+		memcpy(s->ids, e->ids, e->nids * sizeof *s->ids);
+		s->n = e->nids;
+		s->reg_len = 0;
+		return 0;
 	}
 	int rc = materialize(s, err);
-	if (rc || s->bc_arena.total > BCACHE_BYTES)
-		return rc;
-	/* remember it */
-	if ((s->bc_count + 1) * 2 > s->bc_mask) {
-		size_t nslots = s->bc_mask ? (s->bc_mask + 1) * 2 : 4096;
-		uint32_t *slots = calloc(nslots, sizeof *slots);
-		bcache_ent *v = realloc(s->bc, (nslots / 2 + 1) * sizeof *v);
-		if (!slots || !v) {
-			free(slots);
-			if (v)
-				s->bc = v;
-			return flame__err_nomem(err);
-		}
-		s->bc = v;
-		free(s->bc_slots);
-		s->bc_slots = slots;
-		s->bc_mask = nslots - 1;
-		for (size_t k = 0; k < s->bc_count; k++) {
-			size_t i = s->bc[k].hash & s->bc_mask;
-			while (slots[i])
-				i = (i + 1) & s->bc_mask;
-			slots[i] = (uint32_t)(k + 1);
-		}
-	}
-	char *text = flame__arena_alloc(&s->bc_arena, len);
-	uint32_t *ids = flame__arena_alloc(&s->bc_arena, s->n * sizeof *ids + 1);
-	if (!text || !ids)
-		return flame__err_nomem(err);
-	memcpy(text, r, len);
-	memcpy(ids, s->ids, s->n * sizeof *ids);
-	s->bc[s->bc_count] = (bcache_ent){h, len, s->n, text, ids};
-	size_t i = h & s->bc_mask;
-	while (s->bc_slots[i])
-		i = (i + 1) & s->bc_mask;
-	s->bc_slots[i] = (uint32_t)(++s->bc_count);
-	return 0;
+	if (!rc && flame__idcache_put(&s->cache, r, len, h, s->ids, s->n))
+		rc = flame__err_nomem(err);
+	return rc;
 }
 
 static int indented_line(offcpu *s, const char *p, size_t n, size_t raw, flame_err *err)
@@ -522,7 +410,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	int rc = flame__lines_init(&s.cur, in, err);
 	if (rc)
 		return rc;
-	flame__arena_init(&s.bc_arena);
+	flame__idcache_init(&s.cache, 64 << 20);
 	s.src = flame__lines_source(&s.cur);
 	s.mult = p10[t->scale];
 	if ((rc = flame_tree_set_count_name(t, "us")))
@@ -534,10 +422,10 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		const char *q = chunk, *end = chunk + clen;
 		uint64_t base = s.cur.offset;
 		s.line_no = s.cur.block_first_line;
-		nlscan sc;
-		nlscan_init(&sc, chunk, clen);
+		flame__nlscan sc;
+		flame__nlscan_init(&sc, chunk, clen);
 		while (q < end) {
-			const char *nl = nlscan_next(&sc);
+			const char *nl = flame__nlscan_next(&sc);
 			size_t raw = (size_t)((nl ? nl : end) - q);
 			s.off = base + (uint64_t)(q - chunk);
 			if ((rc = one_line(&s, q, raw, err)))
@@ -557,9 +445,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 done:
 	free(s.ids);
 	free(s.stack);
-	free(s.bc);
-	free(s.bc_slots);
-	flame__arena_free(&s.bc_arena);
+	flame__idcache_free(&s.cache);
 	flame__lines_free(&s.cur);
 	return rc < 0 ? rc : 0;
 }

@@ -1,0 +1,165 @@
+/* Shared by the line-oriented text readers (offcpu, jfr): a newline scanner over a chunk
+ * of whole lines (64 bytes at a time as a bit mask: lines of ~20-60 bytes cost more in
+ * memchr calls than in scanning), and a cache from the bytes of a run of frame lines to
+ * their interned ids, because profiles repeat the same stacks many times. */
+#ifndef FLAME_PARSE_SCAN_H
+#define FLAME_PARSE_SCAN_H
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include "../core/arena.h"
+#include "../core/hash.h"
+
+/* ---- newline scanner ---- */
+
+typedef struct flame__nlscan {
+	const char *p, *end; /* next window */
+	const char *win;     /* window of `mask` */
+	uint64_t mask;       /* newlines left in the window */
+} flame__nlscan;
+
+static inline void flame__nlscan_init(flame__nlscan *sc, const char *p, size_t n)
+{
+	sc->p = p;
+	sc->end = p + n;
+	sc->win = p;
+	sc->mask = 0;
+}
+
+static inline uint64_t flame__nl_mask64(const char *p)
+{
+#if defined(__SSE2__)
+	const __m128i nl = _mm_set1_epi8('\n');
+	uint64_t m0 = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), nl));
+	uint64_t m1 = (uint16_t)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16)), nl));
+	uint64_t m2 = (uint16_t)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 32)), nl));
+	uint64_t m3 = (uint16_t)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 48)), nl));
+	return m0 | m1 << 16 | m2 << 32 | m3 << 48;
+#else
+	uint64_t m = 0;
+	for (int i = 0; i < 64; i++)
+		m |= (uint64_t)(p[i] == '\n') << i;
+	return m;
+#endif
+}
+
+/** The next '\n' after the previous one, or NULL when the chunk has no more. */
+static inline const char *flame__nlscan_next(flame__nlscan *sc)
+{
+	while (!sc->mask) {
+		if (sc->p >= sc->end)
+			return NULL;
+		sc->win = sc->p;
+		if (sc->end - sc->p >= 64) {
+			sc->mask = flame__nl_mask64(sc->p);
+			sc->p += 64;
+		} else {
+			size_t n = (size_t)(sc->end - sc->p);
+			for (size_t i = 0; i < n; i++)
+				sc->mask |= (uint64_t)(sc->p[i] == '\n') << i;
+			sc->p = sc->end;
+		}
+	}
+	const char *nl = sc->win + __builtin_ctzll(sc->mask);
+	sc->mask &= sc->mask - 1;
+	return nl;
+}
+
+/* ---- text -> ids cache ---- */
+
+typedef struct flame__idcache_ent {
+	uint64_t hash;
+	size_t len, nids;
+	const char *text;
+	const uint32_t *ids;
+} flame__idcache_ent;
+
+typedef struct flame__idcache {
+	flame__idcache_ent *v;
+	size_t count, mask;
+	uint32_t *slots; /* index+1, 0 = empty */
+	flame__arena arena;
+	size_t limit;    /* stop remembering beyond this many bytes: memory stays bounded */
+} flame__idcache;
+
+static inline void flame__idcache_init(flame__idcache *c, size_t limit)
+{
+	memset(c, 0, sizeof *c);
+	flame__arena_init(&c->arena);
+	c->limit = limit;
+}
+
+static inline void flame__idcache_free(flame__idcache *c)
+{
+	free(c->v);
+	free(c->slots);
+	flame__arena_free(&c->arena);
+	memset(c, 0, sizeof *c);
+}
+
+/** The remembered ids of `text` (hash `h`), or NULL. */
+static inline const flame__idcache_ent *flame__idcache_find(const flame__idcache *c,
+                                                           const char *text, size_t len,
+                                                           uint64_t h)
+{
+	if (!c->mask)
+		return NULL;
+	for (size_t i = h & c->mask;; i = (i + 1) & c->mask) {
+		uint32_t k = c->slots[i];
+		if (!k)
+			return NULL;
+		const flame__idcache_ent *e = &c->v[k - 1];
+		if (e->hash == h && e->len == len && memcmp(e->text, text, len) == 0)
+			return e;
+	}
+}
+
+/** Remember `text` -> ids. 0, or -1 on out of memory (a full cache silently declines). */
+static inline int flame__idcache_put(flame__idcache *c, const char *text, size_t len,
+                                     uint64_t h, const uint32_t *ids, size_t nids)
+{
+	if (c->arena.total > c->limit)
+		return 0;
+	if ((c->count + 1) * 2 > c->mask) {
+		size_t nslots = c->mask ? (c->mask + 1) * 2 : 4096;
+		if (nslots > UINT32_MAX)
+			return 0;
+		uint32_t *slots = calloc(nslots, sizeof *slots);
+		flame__idcache_ent *v = realloc(c->v, (nslots / 2 + 1) * sizeof *v);
+		if (v)
+			c->v = v;
+		if (!slots || !v) {
+			free(slots);
+			return -1;
+		}
+		free(c->slots);
+		c->slots = slots;
+		c->mask = nslots - 1;
+		for (size_t k = 0; k < c->count; k++) {
+			size_t i = c->v[k].hash & c->mask;
+			while (slots[i])
+				i = (i + 1) & c->mask;
+			slots[i] = (uint32_t)(k + 1);
+		}
+	}
+	char *t = flame__arena_alloc(&c->arena, len + 1);
+	uint32_t *d = flame__arena_alloc(&c->arena, nids * sizeof *d + 1);
+	if (!t || !d)
+		return -1;
+	memcpy(t, text, len);
+	if (nids)
+		memcpy(d, ids, nids * sizeof *d);
+	c->v[c->count] = (flame__idcache_ent){h, len, nids, t, d};
+	size_t i = h & c->mask;
+	while (c->slots[i])
+		i = (i + 1) & c->mask;
+	c->slots[i] = (uint32_t)(++c->count);
+	return 0;
+}
+#endif
