@@ -1,14 +1,16 @@
 // Flame graph interaction: click to zoom, regex search with "Matched: P%", next and
 // previous match, details on hover, URL state (?s=REGEX, ?x=&y=). Static code: every
 // value it needs is read from attributes of the document (frame names from <title>
-// text, geometry from <rect>), never written into this script.
+// text, geometry from <rect>), never written into this script. Zoom is one transform on
+// the frames group (the clip hides what falls outside) plus fresh labels for the frames
+// in view, so its cost does not grow with the number of frames drawn.
 "use strict";
-var svg, frames, details, matchedtxt, searchbtn, unzoombtn, icbtn, prevbtn, nextbtn;
+var svg, frames, zoomg, labels, origLabels = null, details, matchedtxt, searchbtn, unzoombtn, icbtn, prevbtn, nextbtn;
 var fontsize, fontwidth, xpad, inverted, searchcolor, nametype, fh, W;
-var G = [], R = [], T = [], N = [], X = null, WD = null, Y = null, V = null, E = null, P = null;
+var G = [], R = [], N = [], X = null, WD = null, Y = null, V = null, E = null, P = null;
 var fills = [];
 var n = 0;
-var zoomed = -1, shown = [];
+var zoomed = -1, dimmed = [];
 var matches = [], cur = -1, term = null, ignorecase = false;
 var svgns = "http://www.w3.org/2000/svg";
 
@@ -20,6 +22,8 @@ function num(el, name, dflt) {
 function init(evt) {
 	svg = document.documentElement;
 	frames = document.getElementById("frames");
+	zoomg = document.getElementById("zoom");
+	labels = document.getElementById("labels");
 	details = document.getElementById("details").firstChild;
 	matchedtxt = document.getElementById("matched");
 	searchbtn = document.getElementById("search");
@@ -51,7 +55,7 @@ function init(evt) {
 // One pass over the frames: geometry, names and counts into arrays, and the tree shape
 // (frames come parent first: P = parent index, E = last index of the subtree).
 function load_frames() {
-	var kids = frames.children;
+	var kids = zoomg.children;
 	n = kids.length;
 	X = new Float64Array(n); WD = new Float64Array(n); Y = new Float64Array(n);
 	V = new Float64Array(n); E = new Int32Array(n); P = new Int32Array(n);
@@ -60,13 +64,12 @@ function load_frames() {
 		var g = kids[i];
 		G.push(g);
 		g._i = i;
-		var title = null, rect = null, text = null;
+		var title = null, rect = null;
 		for (var c = g.firstElementChild; c; c = c.nextElementSibling) {
 			if (c.localName === "title") title = c;
 			else if (c.localName === "rect") rect = c;
-			else if (c.localName === "text") text = c;
 		}
-		R.push(rect); T.push(text); fills.push(null);
+		R.push(rect); fills.push(null);
 		X[i] = num(rect, "x", 0); WD[i] = num(rect, "width", 0); Y[i] = num(rect, "y", 0);
 		var info = title ? title.textContent : "";
 		var cut = info.lastIndexOf(" (");
@@ -96,58 +99,59 @@ function label(i, w) {
 	return s.substring(0, chars - 2) + "..";
 }
 
-function set_geometry(i, x, w) {
-	var r = R[i];
-	r.setAttribute("x", x.toFixed(1));
-	r.setAttribute("width", w.toFixed(1));
-	var txt = label(i, w), t = T[i];
-	if (!t) {
-		if (txt === "") return;
-		t = document.createElementNS(svgns, "text");
-		t.setAttribute("y", (Y[i] + (fh - 1) / 2 + 3).toFixed(1));
-		G[i].appendChild(t);
-		T[i] = t;
-	}
+function add_label(frag, i, x, w) {
+	var txt = label(i, w);
+	if (txt === "") return;
+	var t = document.createElementNS(svgns, "text");
 	t.setAttribute("x", (x + 3).toFixed(1));
-	if (t.textContent !== txt) t.textContent = txt;
+	t.setAttribute("y", (Y[i] + (fh - 1) / 2 + 3).toFixed(1));
+	t.textContent = txt;
+	frag.appendChild(t);
 }
 
-// ---- zoom: only the zoomed frame's ancestors and subtree are touched
+// ---- zoom: ancestors stretch to full width (dimmed), the subtree scales, the rest
+// falls outside the clip
 
 function zoom(i, keep_url) {
 	if (i < 0 || i >= n) return;
 	if (i === 0) { unzoom(!keep_url); return; }
-	restore_shown();
+	undim();
 	zoomed = i;
-	var x0 = X[i], ratio = (W - 2 * xpad) / WD[i];
+	var full = W - 2 * xpad, ratio = full / WD[i], x0 = X[i];
+	zoomg.setAttribute("transform", "matrix(" + ratio + ",0,0,1," + (xpad - x0 * ratio) + ",0)");
+	if (origLabels === null) origLabels = Array.prototype.slice.call(labels.childNodes);
+	var frag = document.createDocumentFragment();
 	for (var a = P[i]; a >= 0; a = P[a]) {
-		G[a].classList.add("v", "p");
-		set_geometry(a, xpad, W - 2 * xpad);
-		shown.push(a);
+		G[a].classList.add("p");
+		dimmed.push(a);
+		add_label(frag, a, xpad, full);
 	}
-	for (var k = i, end = E[i]; k <= end; k++) {
-		G[k].classList.add("v");
-		set_geometry(k, xpad + (X[k] - x0) * ratio, WD[k] * ratio);
-		shown.push(k);
+	var minw = 3 * fontsize * fontwidth;
+	for (var k = i, end = E[k]; k <= end; k++) {
+		var w = WD[k] * ratio;
+		if (w >= minw) add_label(frag, k, xpad + (X[k] - x0) * ratio, w);
 	}
-	frames.classList.add("z");
+	labels.textContent = "";
+	labels.appendChild(frag);
 	unzoombtn.classList.remove("hide");
 	if (!keep_url) update_url();
 }
 
-function restore_shown() {
-	for (var j = 0; j < shown.length; j++) {
-		var k = shown[j];
-		G[k].classList.remove("v", "p");
-		set_geometry(k, X[k], WD[k]);
-	}
-	shown = [];
+function undim() {
+	for (var j = 0; j < dimmed.length; j++) G[dimmed[j]].classList.remove("p");
+	dimmed = [];
 }
 
 function unzoom(update) {
-	restore_shown();
+	undim();
+	if (zoomed >= 0) {
+		zoomg.removeAttribute("transform");
+		labels.textContent = "";
+		var frag = document.createDocumentFragment();
+		for (var j = 0; j < origLabels.length; j++) frag.appendChild(origLabels[j]);
+		labels.appendChild(frag);
+	}
 	zoomed = -1;
-	frames.classList.remove("z");
 	unzoombtn.classList.add("hide");
 	if (update) update_url();
 }
@@ -229,8 +233,8 @@ function step(dir) {
 // ---- events
 
 function frame_of(e) {
-	for (var el = e.target; el && el !== frames; el = el.parentNode)
-		if (el.parentNode === frames) return el;
+	for (var el = e.target; el && el !== zoomg; el = el.parentNode)
+		if (el.parentNode === zoomg) return el;
 	return null;
 }
 
@@ -269,7 +273,7 @@ function on_key(e) {
 function update_url() {
 	var parts = [];
 	if (term !== null) parts.push("s=" + encodeURIComponent(term));
-	if (zoomed > 0) parts.push("x=" + X[zoomed].toFixed(1), "y=" + Y[zoomed]);
+	if (zoomed > 0) parts.push("x=" + Math.round(X[zoomed] * 10) / 10, "y=" + Math.round(Y[zoomed] * 10) / 10);
 	try {
 		history.replaceState(null, "", location.pathname + (parts.length ? "?" + parts.join("&") : ""));
 	} catch (e) { /* file: URLs in some browsers */ }

@@ -671,7 +671,7 @@ size_t flame__frame_info(const flame__layout *L, const flame__frame *f, char *bu
 	if (L->differential) {
 		char b[96], a[96];
 		double d = f->delta;
-		if (L->negate)
+		if (L->negate && d != 0)
 			d = -d;
 		double dp = L->timemax ? 100.0 * d / (double)L->timemax : 0;
 		flame__format_count(L, f->before, b, sizeof b);

@@ -27,7 +27,8 @@ typedef struct flame__frame {
 typedef struct flame__layout {
 	flame__frame *frames; /* parents before children; frames[0] is the root (if any) */
 	size_t count;
-	int empty;            /* no samples: draw only "ERROR: No valid input provided" */
+	int empty;            /* no samples: draw only "ERROR: No valid input provided" centred
+	                       * at (title_x, title_y); height is 5 font sizes */
 	int differential;
 	int inverted;
 	double width, height; /* image size, px */
@@ -44,6 +45,8 @@ typedef struct flame__layout {
 	double width_per_count;     /* px per count */
 	flame__rgb bg_top, bg_bottom;
 	const char *title, *subtitle, *notes, *count_name, *name_type, *search_color;
+	int negate;                 /* --negate: tooltips show the delta negated too */
+	flame_tree *own;            /* private reshaped tree (--reverse), freed with the layout */
 } flame__layout;
 
 /** Build the tree as needed (honouring --reverse/--flamechart/--sort) and lay it out.
@@ -54,7 +57,7 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 void flame__layout_free(flame__layout *L);
 
 /** How many characters fit a frame `w` px wide by the --fontwidth estimate (flamegraph.pl:
- * (w - 6) / (font_size * font_width)). Labels need at least 3. */
+ * int(w / (font_size * font_width))). Labels need at least 3. */
 size_t flame__layout_fit_chars(const flame__layout *L, double w);
 
 /** The displayed name: the raw name without a trailing annotation (_[k] _[w] _[i] _[j]). */

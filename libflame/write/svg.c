@@ -403,6 +403,17 @@ static void put_frame(sw *w, const flame__frame *f)
 	p += 3;
 	w->len += (size_t)(p - d);
 
+	puts_(w, href ? "</a>\n" : "</g>\n");
+}
+
+
+/* A frame's label, if it fits: <text> elements live in their own group after the frames,
+ * so the script can zoom the frames with one transform and redraw only labels. */
+static void put_label(sw *w, const flame__frame *f)
+{
+	const flame__layout *L = w->L;
+	char *d, *p;
+	long long x1 = tenths(f->x);
 	size_t chars = flame__layout_fit_chars(L, f->w);
 	if (chars >= 3) {
 		size_t cap = 4 * (chars < f->name_len ? chars : f->name_len) + 8;
@@ -425,10 +436,9 @@ static void put_frame(sw *w, const flame__frame *f)
 			p += 2;
 			w->len += (size_t)(p - d);
 			put_esc(w, t, n);
-			puts_(w, "</text>");
+			puts_(w, "</text>\n");
 		}
 	}
-	puts_(w, href ? "</a>\n" : "</g>\n");
 }
 
 /* ---- the document */
@@ -539,6 +549,11 @@ static int on_key(void *ud, const char *k, size_t n)
 	} else if (key_is(k, n, "frames")) {
 		for (size_t i = 0; i < L->count && !w->rc; i++)
 			put_frame(w, &L->frames[i]);
+	} else if (key_is(k, n, "labels")) {
+		for (size_t i = 0; i < L->count && !w->rc; i++)
+			put_label(w, &L->frames[i]);
+	} else if (key_is(k, n, "clipwidth")) {
+		put_num(w, L->width - 2 * L->xpad);
 	} else {
 		return flame__err(w->err, FLAME_EUSAGE, "template", 0, FLAME__NO_OFFSET,
 		                  "unknown placeholder {{%.*s}}", (int)n, k);
