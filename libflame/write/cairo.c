@@ -47,6 +47,7 @@ typedef struct painter {
 	size_t cuts_cap;
 	double dots_w;      /* advance of ".." at the frame font size */
 	double min_glyph_w; /* a lower bound on a label's first glyph, to skip tiny frames fast */
+	int vector;         /* PDF: group fills by colour */
 } painter;
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -202,6 +203,64 @@ static int draw_label(painter *P, const flame__frame *f)
 	return 0;
 }
 
+static void frame_path(cairo_t *cr, const flame__frame *f)
+{
+	if (f->w < 1) /* corners this small are invisible; a plain rectangle is cheaper */
+		cairo_rectangle(cr, f->x, f->y, f->w, f->h);
+	else
+		rounded_rect(cr, f->x, f->y, f->w, f->h);
+}
+
+/* Raster: one fill per frame is cheap. */
+static int fill_each(painter *P)
+{
+	for (size_t i = 0; i < P->L->count; i++) {
+		const flame__frame *f = &P->L->frames[i];
+		set_rgb(P->cr, f->fill);
+		frame_path(P->cr, f);
+		cairo_fill(P->cr);
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Vector: cairo records every drawing operation of a PDF page (about a kilobyte each)
+ * before writing it, so a million frames filled one by one cost gigabytes. Frames never
+ * overlap, so all frames of one colour can be one path and one fill; long paths are
+ * filled in batches to bound the path's memory. */
+static int fill_by_colour(painter *P)
+{
+	const flame__layout *L = P->L;
+	if (L->count > UINT32_MAX)
+		return -1;
+	uint64_t *keys = malloc((L->count ? L->count : 1) * sizeof *keys);
+	if (!keys)
+		return -1;
+	for (size_t i = 0; i < L->count; i++) {
+		flame__rgb c = L->frames[i].fill;
+		keys[i] = (uint64_t)c.r << 48 | (uint64_t)c.g << 40 | (uint64_t)c.b << 32 | i;
+	}
+	qsort(keys, L->count, sizeof *keys, cmp_u64);
+	size_t in_path = 0;
+	for (size_t k = 0; k < L->count; k++) {
+		const flame__frame *f = &L->frames[(uint32_t)keys[k]];
+		frame_path(P->cr, f);
+		int last = k + 1 == L->count || (keys[k + 1] >> 32) != (keys[k] >> 32);
+		if (last || ++in_path == 4096) {
+			set_rgb(P->cr, f->fill);
+			cairo_fill(P->cr);
+			in_path = 0;
+		}
+	}
+	free(keys);
+	return 0;
+}
+
 static int paint(painter *P)
 {
 	const flame__layout *L = P->L;
@@ -246,15 +305,12 @@ static int paint(painter *P)
 
 	P->dots_w = advance(cr, "..");
 	P->min_glyph_w = fmin(advance(cr, "i"), advance(cr, "."));
+	if (P->vector ? fill_by_colour(P) : fill_each(P))
+		return -1;
+	cairo_set_source_rgb(cr, 0, 0, 0);
 	for (size_t i = 0; i < L->count; i++) {
 		const flame__frame *f = &L->frames[i];
-		set_rgb(cr, f->fill);
-		rounded_rect(cr, f->x, f->y, f->w, f->h);
-		cairo_fill(cr);
-		if (f->w - 3 < P->dots_w + P->min_glyph_w)
-			continue;
-		cairo_set_source_rgb(cr, 0, 0, 0);
-		if (draw_label(P, f))
+		if (f->w - 3 >= P->dots_w + P->min_glyph_w && draw_label(P, f))
 			return -1;
 	}
 	return 0;
@@ -310,6 +366,7 @@ static int render(flame_tree *t, const flame_render_opts *o, flame_output *out, 
 
 	P.cr = cairo_create(surf);
 	P.L = &L;
+	P.vector = kind == KIND_PDF;
 	P.face = open_face(L.font_type);
 	if (paint(&P)) {
 		rc = flame__err_nomem(err);
