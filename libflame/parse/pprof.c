@@ -984,8 +984,8 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 		return r;
 	if (nvals != p->nst)
 		return flame__err(err, FLAME_EDATA, p->src, 0, f->off,
-		                  "invalid pprof: sample has %zu values but the profile has %zu sample "
-		                  "types", nvals, p->nst);
+		                  "invalid pprof: sample has %zu values, expected one per sample type "
+		                  "(%zu)", nvals, p->nst);
 	if (v == 0 || s->nloc == 0)
 		return 0;
 	for (size_t i = 0; i < s->nfocus; i++)
@@ -1231,17 +1231,20 @@ static int probe_pprof(const char *buf, size_t len)
 		return 0;
 	while (p < end) {
 		uint64_t key, v;
-		if (flame__pbuf_varint(&p, end, &key))
-			return fields > 0 && end - p < 10; /* cut by the window */
+		int kr = flame__pbuf_varint(&p, end, &key);
+		if (kr == -1)
+			return fields > 0; /* cut by the window */
+		if (kr)
+			return fields >= 2; /* broken later on: let the parser say where */
 		uint64_t num = key >> 3;
 		int wt = (int)(key & 7);
 		if (num == 0 || (wt != 0 && wt != 1 && wt != 2 && wt != 5))
-			return 0;
+			return fields >= 2;
 		if (num <= 15) {
 			int lenf = (num >= 1 && num <= 6) || num == 11 || num == 13;
 			int varf = (num >= 7 && num <= 10) || num == 12 || num >= 13;
 			if (!((wt == 2 && lenf) || (wt == 0 && varf)))
-				return 0;
+				return fields >= 2;
 		}
 		int r = 0;
 		switch (wt) {
@@ -1260,7 +1263,7 @@ static int probe_pprof(const char *buf, size_t len)
 			break;
 		}
 		if (r == -2)
-			return 0;
+			return fields >= 2;
 		if (r == -1)
 			return fields > 0;
 		fields++;

@@ -1,0 +1,11 @@
+# --output-format pprof writes gzipped profile.proto that reads back the same, with its unit
+cp "$CORPUS/pprof/go-heap.pb.gz" .
+flame-collapse --sample-type alloc_space go-heap.pb.gz > a.folded
+flame-collapse --sample-type alloc_space --output-format pprof -o out.pb.gz go-heap.pb.gz
+head -c 2 out.pb.gz | od -An -tx1
+flame-collapse --list-sample-types out.pb.gz
+flame-collapse out.pb.gz | cmp - a.folded && echo "same stacks"
+printf 'a;b 3\na;c 1.5\n' > frac.folded
+flame-collapse --output-format pprof -o x.pb.gz frac.folded
+ls
+flame-collapse --output-format svg frac.folded

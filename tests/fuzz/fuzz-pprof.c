@@ -1,0 +1,64 @@
+/* Fuzz target for the pprof reader (protobuf wire decoder included): any bytes must
+ * parse or fail with an error, never crash, hang or allocate without bound. Built as a
+ * libFuzzer target with clang (-fsanitize=fuzzer); with FLAME_FUZZ_MAIN it is a plain
+ * program that runs the target once per file named on the command line (the corpus
+ * replay the test suite does with any compiler). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "libflame/flame.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const tags[] = {"endpoint=a", "bytes=10:"};
+	flame_err err;
+	for (int mode = 0; mode < 2; mode++) {
+		flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
+		o.format = FLAME_FORMAT_PPROF;
+		if (mode) {
+			o.pprof_flags = FLAME_PPROF_ADDRESSES | FLAME_PPROF_LINES | FLAME_PPROF_INLINE_ANNOTATE;
+			o.tags_ignore = tags;
+			o.n_tags_ignore = 2;
+			o.group_by = "endpoint";
+		}
+		flame_tree *t = flame_tree_new();
+		flame_input *in = NULL;
+		if (t && flame_input_open_mem(&in, data, size, "fuzz", &err) == 0) {
+			int rc = flame_parse(t, in, &o, &err);
+			if (rc == 0)
+				flame_tree_build(t, FLAME_ORDER_NAME, &err);
+		}
+		flame_input_free(in);
+		flame_tree_free(t);
+	}
+	return 0;
+}
+
+#ifdef FLAME_FUZZ_MAIN
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		if (!f) {
+			perror(argv[i]);
+			return 1;
+		}
+		size_t cap = 1 << 20, n = 0, r;
+		uint8_t *buf = malloc(cap);
+		while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
+			n += r;
+			if (n == cap)
+				buf = realloc(buf, cap *= 2);
+		}
+		fclose(f);
+		if (!buf)
+			return 1;
+		LLVMFuzzerTestOneInput(buf, n);
+		free(buf);
+	}
+	printf("%d inputs\n", argc - 1);
+	return 0;
+}
+#endif
