@@ -339,8 +339,8 @@ static int render(flame_tree *t, const flame_render_opts *o, flame_output *out, 
 	if (kind == KIND_PNG) {
 		if (w > PNG_MAX_SIDE || h > PNG_MAX_SIDE) {
 			rc = flame__err(err, FLAME_ERANGE, what, 0, FLAME__NO_OFFSET,
-			                "image of %.0fx%.0f px is too large for PNG (at most %d px a side); "
-			                "write SVG or PDF, or raise --minwidth",
+			                "%.0fx%.0f px is too large (at most %d px a side): write SVG or PDF, "
+			                "or lower --height or --width",
 			                w, h, PNG_MAX_SIDE);
 			goto done;
 		}
