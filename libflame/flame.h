@@ -318,6 +318,15 @@ FLAME_EXPORT int flame_diff_check(const flame_diff_opts *o, flame_err *err);
 FLAME_EXPORT int flame_diff(flame_tree *before, const flame_tree *after,
                             const flame_diff_opts *o, flame_err *err);
 
+/** Diffing in one tree (the memory of one profile instead of two): parse AFTER into `t`,
+ * call flame_diff_swap (column 0 moves to column 1), parse BEFORE into the same `t`, then
+ * flame_diff_normalize. FLAME_EDATA when `t` is differential already. */
+FLAME_EXPORT int flame_diff_swap(flame_tree *t, flame_err *err);
+
+/** Apply `o` (strip_hex, then the normalization of column 0) to a differential tree built
+ * with flame_diff_swap; flame_diff calls it too. */
+FLAME_EXPORT int flame_diff_normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err);
+
 /** Replace 0x[0-9a-fA-F]+ by "0x..." in every frame name (difffolded.pl -s), merging the
  * stacks that become equal. */
 FLAME_EXPORT int flame_strip_hex(flame_tree *t, flame_err *err);

@@ -225,6 +225,63 @@ static int frame_weights(const flame_tree *t, const char *re, uint64_t *w0, uint
 	return rc;
 }
 
+/* The chosen normalization of column 0 (BEFORE). */
+static int normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err)
+{
+	int rc = 0;
+	uint64_t t0 = t->stacks.total[0], t1 = t->stacks.total[1];
+	switch (o->norm) {
+	case FLAME_DIFF_NORM_NONE:
+		break;
+	case FLAME_DIFF_NORM_TOTAL:
+		/* difffolded.pl: only when the totals differ (and, here, when BEFORE has any) */
+		if (t0 && t0 != t1)
+			rc = scale_before(t, t1, t0, p10[t->scale], err);
+		break;
+	case FLAME_DIFF_NORM_REQUESTS:
+		rc = scale_before(t, o->requests_after, o->requests_before, 1, err);
+		break;
+	case FLAME_DIFF_NORM_FRAME: {
+		uint64_t w0 = 0, w1 = 0;
+		if ((rc = frame_weights(t, o->frame_regex, &w0, &w1, err)))
+			break;
+		if (!w0 || !w1) {
+			rc = flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET,
+			                "--normalize-frame '%s' matches no sampled frame in %s",
+			                o->frame_regex, !w0 ? "BEFORE" : "AFTER");
+			break;
+		}
+		rc = scale_before(t, w1, w0, 1, err);
+		break;
+	}
+	}
+	return rc;
+}
+
+int flame_diff_swap(flame_tree *t, flame_err *err)
+{
+	if (flame_tree_is_differential(t))
+		return flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET,
+		                  "a differential (3-column) profile cannot be one side of a diff");
+	for (size_t k = 0; k < t->stacks.count; k++) {
+		t->stacks.v[k].w[1] = t->stacks.v[k].w[0];
+		t->stacks.v[k].w[0] = 0;
+	}
+	t->stacks.total[1] = t->stacks.total[0];
+	t->stacks.total[0] = 0;
+	t->differential = 1;
+	t->nodes_valid = 0;
+	return 0;
+}
+
+int flame_diff_normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err)
+{
+	int rc = flame_diff_check(o, err);
+	if (rc || (o->strip_hex && (rc = flame_strip_hex(t, err))))
+		return rc;
+	return normalize(t, o, err);
+}
+
 int flame_diff(flame_tree *before, const flame_tree *after, const flame_diff_opts *o,
                flame_err *err)
 {
@@ -276,33 +333,7 @@ int flame_diff(flame_tree *before, const flame_tree *after, const flame_diff_opt
 	before->nodes_valid = 0;
 	if (!before->count_name[0] && after->count_name[0])
 		memcpy(before->count_name, after->count_name, sizeof before->count_name);
-
-	uint64_t t0 = before->stacks.total[0], t1 = before->stacks.total[1];
-	switch (o->norm) {
-	case FLAME_DIFF_NORM_NONE:
-		break;
-	case FLAME_DIFF_NORM_TOTAL:
-		/* difffolded.pl: only when the totals differ (and, here, when BEFORE has any) */
-		if (t0 && t0 != t1)
-			rc = scale_before(before, t1, t0, p10[before->scale], err);
-		break;
-	case FLAME_DIFF_NORM_REQUESTS:
-		rc = scale_before(before, o->requests_after, o->requests_before, 1, err);
-		break;
-	case FLAME_DIFF_NORM_FRAME: {
-		uint64_t w0 = 0, w1 = 0;
-		if ((rc = frame_weights(before, o->frame_regex, &w0, &w1, err)))
-			break;
-		if (!w0 || !w1) {
-			rc = flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET,
-			                "--normalize-frame '%s' matches no sampled frame in %s",
-			                o->frame_regex, !w0 ? "BEFORE" : "AFTER");
-			break;
-		}
-		rc = scale_before(before, w1, w0, 1, err);
-		break;
-	}
-	}
+	rc = normalize(before, o, err);
 done:
 	free(map);
 	free(ids);
