@@ -519,7 +519,7 @@ static int pick_type(const prof *p, const char *want, size_t *idx, flame_err *er
 /* Resolve ids: mapping and function of every location, duplicates. */
 static int resolve(prof *p, flame_err *err)
 {
-	size_t dup;
+	size_t dup = 0;
 	uint64_t mx;
 #define BUILD(map, arr, n, what)                                                              \
 	do {                                                                                      \
@@ -527,9 +527,9 @@ static int resolve(prof *p, flame_err *err)
 		for (size_t i = 0; i < (n); i++)                                                      \
 			if ((arr)[i].id > mx)                                                             \
 				mx = (arr)[i].id;                                                             \
-		if (idmap_build(&(map), &(arr)[0].id, (n), sizeof *(arr), mx, &dup))                  \
+		if ((n) && idmap_build(&(map), &(arr)[0].id, (n), sizeof *(arr), mx, &dup))          \
 			return nomem(err);                                                                \
-		if (dup)                                                                              \
+		if ((n) && dup)                                                                       \
 			return flame__err(err, FLAME_EDATA, p->src, 0, (arr)[dup - 1].off,                \
 			                  "invalid pprof: %s id %" PRIu64 " is defined twice", what,         \
 			                  (arr)[dup - 1].id);                                             \
