@@ -1,6 +1,6 @@
 // Flame graph interaction: click to zoom, regex search with "Matched: P%", next and
 // previous match, details on hover, URL state (?s=REGEX, ?x=&y=). Static code: every
-// value it needs is read from attributes of the document (frame names from <title>
+// value it needs is read from attributes of the document (frame names from title
 // text, geometry from <rect>), never written into this script. Zoom is one transform on
 // the frames group (the clip hides what falls outside) plus fresh labels for the frames
 // in view, so its cost does not grow with the number of frames drawn.

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Run the SVG browser test (svg.test.mjs) in headless Chromium. Without chromium, node or
+# tests/browser/node_modules (npm ci), the test is skipped (exit 77) when the browser_tests
+# option is auto and fails when it is enabled. Usage: run.sh BUILD_DIR auto|required
+set -u
+build=$(cd "$1" && pwd)
+mode=${2:-auto}
+here=$(cd "$(dirname "$0")" && pwd)
+missing=""
+[ -x /usr/bin/chromium ] || missing="$missing /usr/bin/chromium"
+command -v node >/dev/null 2>&1 || missing="$missing node"
+[ -d "$here/node_modules/playwright-core" ] || missing="$missing $here/node_modules/playwright-core (npm ci in tests/browser)"
+if [ -n "$missing" ]; then
+  echo "browser test: missing$missing"
+  [ "$mode" = required ] && exit 1
+  exit 77
+fi
+exec node "$here/svg.test.mjs" "$build/tools/flame-render" "$here/../../fixtures/render"

@@ -1,0 +1,258 @@
+/* SVG writer checks through libxml2: every SVG we write parses as XML; the frame count,
+ * widths, tooltips and heights follow the input (real tree merge, minwidth pruning, image
+ * height from the deepest drawn frame); differential colours; hostile names stay text
+ * (no element or event attribute injected); every golden SVG in fixtures/render parses.
+ * Usage: test-render-svg FIXTURES_DIR */
+#include <dirent.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+#include "harness.h"
+#include "util.h"
+
+static char *svg_of(flame_tree *t, const flame_render_opts *o, size_t *len)
+{
+	char path[] = "/tmp/flame-svg-XXXXXX";
+	int fd = mkstemp(path);
+	close(fd);
+	flame_output *out = NULL;
+	flame_err err;
+	if (flame_output_open(&out, path, &err) || flame_write_svg(t, o, out, &err) ||
+	    flame_output_commit(out, &err)) {
+		fprintf(stderr, "write: %s\n", err.msg);
+		unlink(path);
+		return NULL;
+	}
+	FILE *f = fopen(path, "rb");
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	*len = fread(s, 1, (size_t)n, f);
+	s[*len] = '\0';
+	fclose(f);
+	unlink(path);
+	return s;
+}
+
+typedef struct doc {
+	xmlDocPtr d;
+	xmlXPathContextPtr x;
+} doc;
+
+static int doc_open(doc *D, const char *svg, size_t len)
+{
+	D->d = xmlReadMemory(svg, (int)len, "test.svg", NULL, XML_PARSE_NONET | XML_PARSE_NOERROR);
+	if (!D->d)
+		return -1;
+	D->x = xmlXPathNewContext(D->d);
+	xmlXPathRegisterNs(D->x, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
+	return 0;
+}
+
+static void doc_close(doc *D)
+{
+	xmlXPathFreeContext(D->x);
+	xmlFreeDoc(D->d);
+}
+
+static double num(doc *D, const char *expr)
+{
+	xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST expr, D->x);
+	double v = o ? xmlXPathCastToNumber(o) : -1;
+	xmlXPathFreeObject(o);
+	return v;
+}
+
+static char *str(doc *D, const char *expr)
+{
+	xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST expr, D->x);
+	xmlChar *s = o ? xmlXPathCastToString(o) : NULL;
+	xmlXPathFreeObject(o);
+	char *r = strdup(s ? (char *)s : "");
+	xmlFree(s);
+	return r;
+}
+
+#define FRAME(name) "//s:g[@id='zoom']/s:g[starts-with(s:title, '" name " (')]"
+
+static void check_str_free(char *got, const char *want, int line)
+{
+	if (strcmp(got, want)) {
+		harness_failures++;
+		fprintf(stderr, "line %d: got '%s', expected '%s'\n", line, got, want);
+	}
+	harness_checks++;
+	free(got);
+}
+#define CHECK_XSTR(D, expr, want) check_str_free(str(D, expr), want, __LINE__)
+
+static void test_merge(void)
+{
+	flame_err err;
+	/* x;foo and x;foo-bar are siblings, foo is one frame whatever the order */
+	flame_tree *t = parse_str("x;foo;baz 2\nx;foo-bar 3\nx;foo 5\n", FLAME_FORMAT_FOLDED, &err);
+	flame_render_opts o = FLAME_RENDER_OPTS_INIT;
+	size_t len;
+	char *svg = svg_of(t, &o, &len);
+	doc D;
+	CHECK(svg && doc_open(&D, svg, len) == 0);
+	CHECK(num(&D, "count(//s:g[@id='zoom']/s:g)") == 5);
+	CHECK(num(&D, "count(" FRAME("foo") ")") == 1);
+	CHECK_XSTR(&D, FRAME("foo") "/s:title", "foo (7 samples, 70.00%)");
+	CHECK_XSTR(&D, FRAME("all") "/s:title", "all (10 samples, 100%)");
+	CHECK(num(&D, FRAME("foo") "/s:rect/@width") == 826);
+	CHECK(num(&D, FRAME("foo-bar") "/s:rect/@width") == 354);
+	/* self samples first, then children: baz starts after foo's 5 own samples */
+	CHECK(num(&D, FRAME("baz") "/s:rect/@x") == 10 + 1180 * 0.5);
+	/* 4 rows: height = 4 * 16 + 3 * 12 + (2 * 12 + 10) */
+	CHECK(num(&D, "/s:svg/@height") == 4 * 16 + 36 + 34);
+	/* labels: one per frame wide enough */
+	CHECK(num(&D, "count(//s:g[@id='labels']/s:text)") == 5);
+	CHECK(num(&D, "count(//s:script)") == 1);
+	doc_close(&D);
+	free(svg);
+
+	/* minwidth 25%: baz (20%) is pruned, and the image loses its row */
+	o.min_width = 25;
+	o.flags |= FLAME_RENDER_MINWIDTH_PERCENT;
+	svg = svg_of(t, &o, &len);
+	CHECK(svg && doc_open(&D, svg, len) == 0);
+	CHECK(num(&D, "count(//s:g[@id='zoom']/s:g)") == 4);
+	CHECK(num(&D, "count(" FRAME("baz") ")") == 0);
+	CHECK(num(&D, "/s:svg/@height") == 3 * 16 + 36 + 34);
+	doc_close(&D);
+	free(svg);
+
+	/* minwidth in px: 300 px keeps frames >= 300/1180 of the total */
+	o.min_width = 300;
+	o.flags = FLAME_RENDER_INVERTED;
+	svg = svg_of(t, &o, &len);
+	CHECK(svg && doc_open(&D, svg, len) == 0);
+	CHECK(num(&D, "count(//s:g[@id='zoom']/s:g)") == 4);
+	CHECK_XSTR(&D, "//s:text[@id='title']", "Icicle Graph");
+	CHECK(num(&D, FRAME("all") "/s:rect/@y") == 36); /* root at the top */
+	doc_close(&D);
+	free(svg);
+	flame_tree_free(t);
+}
+
+static void test_differential(void)
+{
+	flame_err err;
+	flame_tree *t = parse_str("m;hot 10 30\nm;cold 30 10\nm;same 5 5\n", FLAME_FORMAT_FOLDED, &err);
+	flame_render_opts o = FLAME_RENDER_OPTS_INIT;
+	size_t len;
+	char *svg = svg_of(t, &o, &len);
+	doc D;
+	CHECK(svg && doc_open(&D, svg, len) == 0);
+	/* widths from the second (after) column */
+	CHECK(num(&D, FRAME("hot") "/s:rect/@width") == 786.7); /* 1180 * 30 / 45 */
+	CHECK_XSTR(&D, FRAME("hot") "/s:rect/@fill", "#ff0000");
+	CHECK_XSTR(&D, FRAME("cold") "/s:rect/@fill", "#0000ff");
+	CHECK_XSTR(&D, FRAME("same") "/s:rect/@fill", "#ffffff");
+	CHECK_XSTR(&D, FRAME("hot") "/s:title", "hot (30 samples, 66.67%; +44.44%; before 10, after 30)");
+	doc_close(&D);
+	free(svg);
+	o.flags = FLAME_RENDER_NEGATE;
+	svg = svg_of(t, &o, &len);
+	CHECK(svg && doc_open(&D, svg, len) == 0);
+	CHECK_XSTR(&D, FRAME("hot") "/s:rect/@fill", "#0000ff");
+	doc_close(&D);
+	free(svg);
+	/* total mode: m's inclusive delta is 0 */
+	o.flags = 0;
+	o.diff_mode = FLAME_DIFF_TOTAL;
+	svg = svg_of(t, &o, &len);
+	CHECK(svg && doc_open(&D, svg, len) == 0);
+	CHECK_XSTR(&D, FRAME("m") "/s:rect/@fill", "#ffffff");
+	CHECK_XSTR(&D, FRAME("hot") "/s:rect/@fill", "#ff0000");
+	doc_close(&D);
+	free(svg);
+	flame_tree_free(t);
+}
+
+static void test_hostile(void)
+{
+	flame_err err;
+	flame_tree *t = parse_str("x;</title><script>alert(1)</script> 1\nx;]]> 1\n"
+	                          "x;\"><svg onload=alert(1)> 1\nx;a\001b\xff 1\n",
+	                          FLAME_FORMAT_FOLDED, &err);
+	flame_render_opts o = FLAME_RENDER_OPTS_INIT;
+	o.title = "</text><script>alert(2)</script>";
+	o.subtitle = "<![CDATA[ x ]]>";
+	o.notes = "--><x onload='1'/>";
+	o.count_name = "\"onclick=\"alert(3)";
+	o.name_type = "<b>";
+	o.font_type = "\" onload=\"alert(4)";
+	o.search_color = "\"/><script>alert(5)</script>";
+	size_t len;
+	char *svg = svg_of(t, &o, &len);
+	doc D;
+	CHECK(svg && doc_open(&D, svg, len) == 0);
+	CHECK(num(&D, "count(//s:script)") == 1);
+	CHECK(num(&D, "count(//*[local-name()='script' or local-name()='x' or local-name()='b'])") == 1);
+	CHECK(num(&D, "count(//@*[starts-with(name(), 'on')])") == 1); /* the static onload */
+	CHECK(num(&D, "count(//s:g[@id='zoom']/s:g)") == 6);
+	CHECK_XSTR(&D, "//s:text[@id='title']", "</text><script>alert(2)</script>");
+	CHECK_XSTR(&D, "//s:text[@id='subtitle']", "<![CDATA[ x ]]>");
+	CHECK_XSTR(&D, "//s:desc[@id='notes']", "--><x onload='1'/>");
+	CHECK_XSTR(&D, "/s:svg/@font-family", "\" onload=\"alert(4)");
+	CHECK_XSTR(&D, FRAME("</title><script>alert(1)</script>") "/s:title",
+	           "</title><script>alert(1)</script> (1 \"onclick=\"alert(3), 25.00%)");
+	CHECK_XSTR(&D, FRAME("a\xef\xbf\xbd" "b\xef\xbf\xbd") "/s:rect/@height", "15");
+	doc_close(&D);
+	free(svg);
+	flame_tree_free(t);
+}
+
+static void test_empty(void)
+{
+	flame_tree *t = flame_tree_new();
+	size_t len;
+	char *svg = svg_of(t, NULL, &len);
+	doc D;
+	CHECK(svg && doc_open(&D, svg, len) == 0);
+	CHECK_XSTR(&D, "//s:text", "ERROR: No valid input provided");
+	doc_close(&D);
+	free(svg);
+	flame_tree_free(t);
+}
+
+static void test_goldens(const char *fixtures)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/render/results", fixtures);
+	DIR *d = opendir(dir);
+	CHECK(d != NULL);
+	int n = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		size_t k = strlen(e->d_name);
+		if (k < 5 || strcmp(e->d_name + k - 4, ".svg"))
+			continue;
+		char path[8192];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+		if (!doc)
+			fprintf(stderr, "%s: not well-formed XML\n", path);
+		CHECK(doc != NULL);
+		xmlFreeDoc(doc);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	CHECK(n >= 10);
+}
+
+int main(int argc, char **argv)
+{
+	RUN(test_merge);
+	RUN(test_differential);
+	RUN(test_hostile);
+	RUN(test_empty);
+	if (argc > 1)
+		test_goldens(argv[1]);
+	xmlCleanupParser();
+	return harness_done();
+}
