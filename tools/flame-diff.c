@@ -12,7 +12,7 @@
 
 enum {
 	O_NORMALIZE = 1, O_STRIP_HEX, O_REQUESTS, O_NORMALIZE_FRAME, O_FAIL_ABOVE, O_MIN_DELTA,
-	O_TOP, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS
+	O_TOP, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_NO_REMOVED
 };
 
 static const cli_opt own_options[] = {
@@ -36,6 +36,8 @@ static const cli_opt own_options[] = {
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N",
 	 "1 (default): read AFTER then BEFORE into one tree (the memory of one profile); 2: read "
 	 "both at once into two trees (faster on an idle machine, the memory of both)"},
+	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
+	 "do not name the frames only found in BEFORE (zero wide) in the picture's subtitle"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
@@ -53,6 +55,7 @@ typedef struct args {
 	int format;
 	int quiet;
 	uint64_t jobs;
+	int no_removed;
 } args;
 
 static int set_norm(args *a, flame_diff_norm n, const char *opt)
@@ -111,6 +114,7 @@ static int on_opt(void *ud, int id, const char *arg)
 			return cli_usage_error("--format wants svg, png, pdf or folded, got '%s'", arg);
 		break;
 	case O_QUIET: a->quiet = 1; break;
+	case O_NO_REMOVED: a->no_removed = 1; break;
 	case O_JOBS:
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 2)
 			return cli_usage_error("--jobs wants 1 or 2, got '%s'", arg);
@@ -200,6 +204,99 @@ static int not_one_side(const side *s)
 }
 
 /* ---- counts as text: the tree's decimal scale */
+
+static void fmt_count(char *buf, size_t cap, uint64_t v, unsigned scale);
+
+/* ---- removed frames: AFTER is 0, so the picture gives them no width (as flamegraph.pl
+ * does); the subtitle names the largest ones so they are not silently lost */
+
+typedef struct removed {
+	flame_node node;
+	uint64_t before;
+} removed;
+
+static size_t frame_path(flame_tree *t, flame_node n, char *buf, size_t cap)
+{
+	/* "parent;frame", with the root-side frames cut to "...;" beyond 80 bytes */
+	flame_node chain[64];
+	size_t k = 0;
+	for (flame_node p = n; p != 0 && p != FLAME_NODE_NONE && k < 64; p = flame_node_parent(t, p))
+		chain[k++] = p;
+	size_t len = 0, used = 0, first = 0;
+	for (size_t i = 0; i < k; i++) { /* how many leaf-side frames fit */
+		flame_str nm = flame_node_name(t, chain[i]);
+		if (used + nm.len + 1 > 80 && i > 0)
+			break;
+		used += nm.len + 1;
+		first = i + 1;
+	}
+	if (first < k)
+		len += (size_t)snprintf(buf + len, cap - len, "...;");
+	for (size_t i = first; i-- > 0 && len + 1 < cap;) {
+		flame_str nm = flame_node_name(t, chain[i]);
+		int m = snprintf(buf + len, cap - len, "%s%.*s", i + 1 < first ? ";" : "", (int)nm.len,
+		                 nm.ptr);
+		if (m < 0)
+			break;
+		len += (size_t)m < cap - len ? (size_t)m : cap - len - 1;
+	}
+	return len;
+}
+
+static int removed_subtitle(flame_tree *t, const char *user, char *buf, size_t cap, flame_err *err)
+{
+	int rc = flame_tree_build(t, FLAME_ORDER_NAME, err);
+	if (rc)
+		return rc;
+	removed top[3] = {{0, 0}, {0, 0}, {0, 0}};
+	size_t count = 0;
+	uint64_t sum = 0;
+	flame_iter it;
+	flame_iter_init(&it, t);
+	flame_event ev;
+	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE) {
+		if (ev != FLAME_EVENT_ENTER || it.node == 0)
+			continue;
+		uint64_t b = flame_node_total(t, it.node, 0);
+		if (flame_node_total(t, it.node, 1) != 0 || b == 0)
+			continue;
+		flame_iter_skip_children(&it); /* the topmost removed frame stands for its subtree */
+		count++;
+		sum += b;
+		for (int i = 0; i < 3; i++)
+			if (b > top[i].before) {
+				for (int j = 2; j > i; j--)
+					top[j] = top[j - 1];
+				top[i] = (removed){it.node, b};
+				break;
+			}
+	}
+	size_t len = 0;
+	buf[0] = '\0';
+	if (user)
+		len += (size_t)snprintf(buf, cap, "%s", user);
+	if (!count)
+		return 0;
+	unsigned scale = flame_tree_scale(t);
+	double t0 = (double)flame_tree_total(t, 0);
+	char num[64];
+	fmt_count(num, sizeof num, sum, scale);
+	const char *cn = flame_tree_count_name(t) ? flame_tree_count_name(t) : "samples";
+	len += (size_t)snprintf(buf + len, cap - len, "%sonly in BEFORE (no width): %s %s in %zu frame%s:",
+	                        user ? " | " : "", num, cn, count, count == 1 ? "" : "s");
+	for (int i = 0; i < 3 && top[i].before && len + 1 < cap; i++) {
+		char path[512];
+		frame_path(t, top[i].node, path, sizeof path);
+		fmt_count(num, sizeof num, top[i].before, scale);
+		int m = snprintf(buf + len, cap - len, "%s %s %s (%.2f%%)", i ? "," : "", path, num,
+		                 t0 > 0 ? 100.0 * (double)top[i].before / t0 : 0.0);
+		if (m > 0)
+			len += (size_t)m < cap - len ? (size_t)m : cap - len - 1;
+	}
+	if (count > 3 && len + 1 < cap)
+		snprintf(buf + len, cap - len, ", and %zu more", count - 3);
+	return 0;
+}
 
 static void fmt_count(char *buf, size_t cap, uint64_t v, unsigned scale)
 {
@@ -491,6 +588,15 @@ int main(int argc, char **argv)
 	}
 	if (draw && !a.r.ro.title)
 		a.r.ro.title = "Differential Flame Graph";
+	static char subtitle[2048];
+	if (draw && !a.no_removed) {
+		if ((rc = removed_subtitle(t, a.r.ro.subtitle, subtitle, sizeof subtitle, &err))) {
+			code = cli_report(&err);
+			goto done;
+		}
+		if (subtitle[0])
+			a.r.ro.subtitle = subtitle;
+	}
 	if ((rc = cli_output_open(&out, a.output, &err))) {
 		code = cli_report(&err);
 		goto done;
