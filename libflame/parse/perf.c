@@ -15,7 +15,15 @@
  * gives exactly the output, warnings and errors of -j 1. With one thread the block
  * parser interns straight into the tree; with several, each worker has its own name
  * table and announces new names in its stream, which the aggregator maps to the
- * tree's ids (no locks on the hot path). Memory: a few blocks of input, the tables. */
+ * tree's ids (no locks on the hot path). Memory: a few blocks of input, the tables.
+ *
+ * Where stackcollapse-perf.pl is wrong we do what is right: the event filter applies to
+ * every event line (tracepoint lines with a payload included), event names keep their
+ * modifiers ("cpu-clock:u" is not "cpu-clock" unless --event-filter cpu-clock asks for
+ * both), a frame on the event line is a one-frame sample (no-callchain output), frames
+ * with no event line in the whole file so far ("-F ip,sym") count 1 each under the
+ * "# cmdline" target or "perf", an event line with no frames adds nothing (warned),
+ * srclines are skipped silently and other odd lines with a warning. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,15 +109,15 @@ static void *rb_rec(recbuf *b, rec r, size_t bytes)
 /* ------------------------------------------------------------------ line cache */
 
 /* Distinct frame lines are few (33 k in 3 M on the benchmark file), so the names of
- * each are computed once. One 64-byte slot per line holds its hash, value and first
- * bytes, so a hit usually costs one cache miss; longer lines keep their tail in
- * `bytes`. Keys are compared in full: a hash never stands in for the bytes. */
-enum { LC_INLINE = 44, LC_MAX = 1 << 16 };
+ * each are computed once. A slot is 16 bytes (hash, value, where the key is); keys sit
+ * one after another in `bytes` as a 4-byte length and the line. The parse loop fetches
+ * the slot two lines ahead and the key one line ahead, so a hit rarely waits on memory.
+ * Keys are compared in full: a hash never stands in for the bytes. */
+enum { LC_MAX = 1 << 16 };
 typedef struct lc_slot {
 	uint64_t hash; /* 0: empty */
-	uint32_t len, val;
-	uint32_t tail; /* offset of bytes [LC_INLINE, len) in `bytes` */
-	char key[LC_INLINE];
+	uint32_t off;  /* key in `bytes` */
+	uint32_t val;
 } lc_slot;
 
 struct line_cache {
@@ -182,56 +190,62 @@ static int lc_find(struct line_cache *c, const char *p, size_t n, uint64_t h, lc
 		}
 	}
 	h |= 1;
-	size_t k = n < LC_INLINE ? n : LC_INLINE;
 	for (size_t i = h & c->mask;; i = (i + 1) & c->mask) {
 		lc_slot *s = &c->slots[i];
 		if (!s->hash) {
 			*out = s;
 			return 0;
 		}
-		if (s->hash == h && s->len == n && memcmp(s->key, p, k) == 0 &&
-		    (n <= LC_INLINE || memcmp(c->bytes + s->tail, p + LC_INLINE, n - LC_INLINE) == 0)) {
-			*out = s;
-			return 1;
+		if (s->hash == h) {
+			const char *k = c->bytes + s->off;
+			uint32_t len;
+			memcpy(&len, k, 4);
+			if (len == n && memcmp(k + 4, p, n) == 0) {
+				*out = s;
+				return 1;
+			}
 		}
 	}
 }
 
-static inline void lc_prefetch(const struct line_cache *c, uint64_t h)
+static inline void lc_prefetch_slot(const struct line_cache *c, uint64_t h)
 {
 	if (c->slots)
 		__builtin_prefetch(&c->slots[(h | 1) & c->mask]);
 }
 
+static inline void lc_prefetch_key(const struct line_cache *c, uint64_t h)
+{
+	if (c->slots) {
+		const lc_slot *s = &c->slots[(h | 1) & c->mask];
+		if (s->hash == (h | 1))
+			__builtin_prefetch(c->bytes + s->off);
+	}
+}
+
 static int lc_fill(struct line_cache *c, lc_slot *s, const char *p, size_t n, uint64_t h,
                    uint32_t val)
 {
-	if (n > UINT32_MAX)
+	size_t need = 4 + ((n + 3) & ~(size_t)3);
+	if (n > UINT32_MAX || c->blen + need > UINT32_MAX)
 		return -1;
-	size_t k = n < LC_INLINE ? n : LC_INLINE;
-	s->tail = 0;
-	if (n > LC_INLINE) {
-		size_t t = n - LC_INLINE;
-		if (c->blen + t > UINT32_MAX)
+	if (c->blen + need > c->bcap) {
+		size_t cap = c->bcap ? c->bcap : 1 << 16;
+		while (cap < c->blen + need)
+			cap *= 2;
+		char *b = realloc(c->bytes, cap);
+		if (!b)
 			return -1;
-		if (c->blen + t > c->bcap) {
-			size_t cap = c->bcap ? c->bcap : 1 << 16;
-			while (cap < c->blen + t)
-				cap *= 2;
-			char *b = realloc(c->bytes, cap);
-			if (!b)
-				return -1;
-			c->bytes = b;
-			c->bcap = cap;
-		}
-		memcpy(c->bytes + c->blen, p + LC_INLINE, t);
-		s->tail = (uint32_t)c->blen;
-		c->blen += t;
+		c->bytes = b;
+		c->bcap = cap;
 	}
-	memcpy(s->key, p, k);
-	s->len = (uint32_t)n;
+	uint32_t len = (uint32_t)n;
+	memcpy(c->bytes + c->blen, &len, 4);
+	memcpy(c->bytes + c->blen + 4, p, n);
+	s->off = (uint32_t)c->blen;
 	s->val = val;
 	s->hash = h | 1;
+	c->blen += need;
 	c->count++;
 	return 0;
 }
@@ -589,6 +603,23 @@ static int starts_sample(const char *p, size_t n)
 	return n && p[0] != '\t' && p[0] != '#' && flame__perf_parse_event(p, n, &ev);
 }
 
+typedef struct ahead {
+	const char *p, *nl; /* a line and its '\n' (NULL at the end) */
+	size_t n, ind;      /* length without '\r', indent */
+	uint64_t h;         /* lc_hash of the line after its indent */
+} ahead;
+
+static inline void look(ahead *a, const char *p, const char *end)
+{
+	a->p = p;
+	a->nl = memchr(p, '\n', (size_t)(end - p));
+	a->n = (size_t)((a->nl ? a->nl : end) - p);
+	if (a->n && p[a->n - 1] == '\r')
+		a->n--;
+	a->ind = indent(p, a->n);
+	a->h = lc_hash(p + a->ind, a->n - a->ind);
+}
+
 /* Parse one block of whole samples into records. Returns 0 or a negative status
  * (an R_ERROR record is then the last one, unless out of memory). */
 static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
@@ -599,15 +630,11 @@ static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
 	int prev_frame = 0, seen_event = 0, rc = 0;
 	flame__perf_event ev;
 	flame__perf_frame f;
-	/* the next line, looked at ahead so its cache slot is fetched while this one is
-	 * worked on (a slot is usually a cache miss) */
-	struct {
-		const char *p, *nl;
-		size_t n, ind;
-		uint64_t h;
-	} la = {NULL, NULL, 0, 0, 0};
+	/* the next two lines, looked at ahead: the slot of the second and the key of the
+	 * first are fetched while this line is worked on (each is usually a cache miss) */
+	ahead la[2] = {{NULL, NULL, 0, 0, 0}, {NULL, NULL, 0, 0, 0}};
 	while (p < end) {
-		const char *nl = la.p == p ? la.nl : memchr(p, '\n', (size_t)(end - p));
+		const char *nl = la[0].p == p ? la[0].nl : memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
 		const char *next = nl ? nl + 1 : end;
 		size_t n = (size_t)(le - p);
@@ -623,26 +650,26 @@ static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
 				continue;
 			}
 			if (s.open) {
-				size_t ind;
-				uint64_t h;
-				if (la.p == p) {
-					ind = la.ind;
-					h = la.h;
-				} else {
-					ind = indent(p, n);
-					h = lc_hash(p + ind, n - ind);
+				ahead cur;
+				if (la[0].p == p)
+					cur = la[0];
+				else
+					look(&cur, p, end);
+				if (la[1].p && la[1].p == next)
+					la[0] = la[1];
+				else if (next < end && *next == '\t')
+					look(&la[0], next, end);
+				else
+					la[0].p = NULL;
+				la[1].p = NULL;
+				if (la[0].p && la[0].nl && la[0].nl + 1 < end && la[0].nl[1] == '\t') {
+					look(&la[1], la[0].nl + 1, end);
+					lc_prefetch_slot(&w->lines, la[1].h);
 				}
-				la.p = NULL;
-				if (next < end && *next == '\t') {
-					la.p = next;
-					la.nl = memchr(next, '\n', (size_t)(end - next));
-					la.n = (size_t)((la.nl ? la.nl : end) - next);
-					if (la.n && next[la.n - 1] == '\r')
-						la.n--;
-					la.ind = indent(next, la.n);
-					la.h = lc_hash(next + la.ind, la.n - la.ind);
-					lc_prefetch(&w->lines, la.h);
-				}
+				if (la[0].p)
+					lc_prefetch_key(&w->lines, la[0].h);
+				size_t ind = cur.ind;
+				uint64_t h = cur.h;
 				if ((rc = tab_frame(w, &s, p, n, ind, h)) < 0)
 					goto fail;
 				if (rc) {
@@ -939,6 +966,7 @@ typedef struct job {
 	size_t len, cap;
 	recbuf out;
 	int state; /* J_FREE, J_QUEUED, J_DONE */
+	int rc;    /* parse_block's status: its error record may be missing when out of memory */
 	worker *w;
 } job;
 enum { J_FREE, J_QUEUED, J_DONE };
@@ -1028,6 +1056,14 @@ static int fill(reader *r, job *j, flame_err *err)
 	}
 }
 
+static int consume(agg *a, job *j, flame_err *err)
+{
+	int rc = aggregate(a, j->w, &j->out, err);
+	if (!rc && j->rc < 0) /* the block failed without saying why: out of memory */
+		rc = flame__err_nomem(err);
+	return rc;
+}
+
 /* ------------------------------------------------------------------ threads */
 
 typedef struct pool {
@@ -1053,7 +1089,7 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&P->mu);
 		j->out.len = 0;
 		j->w = w;
-		parse_block(w, j->buf, j->len, &j->out); /* errors travel as records */
+		j->rc = parse_block(w, j->buf, j->len, &j->out); /* errors travel as records */
 		pthread_mutex_lock(&P->mu);
 		j->state = J_DONE;
 		pthread_cond_broadcast(&P->cv_done);
@@ -1138,7 +1174,7 @@ static int run_parallel(agg *a, reader *rd, job *first, unsigned nw, flame_err *
 			while (d->state != J_DONE)
 				pthread_cond_wait(&P.cv_done, &P.mu);
 			pthread_mutex_unlock(&P.mu);
-			rc = aggregate(a, d->w, &d->out, err);
+			rc = consume(a, d, err);
 			d->state = J_FREE;
 			next++;
 			if (rc)
@@ -1166,7 +1202,7 @@ static int run_parallel(agg *a, reader *rd, job *first, unsigned nw, flame_err *
 		while (d->state != J_DONE)
 			pthread_cond_wait(&P.cv_done, &P.mu);
 		pthread_mutex_unlock(&P.mu);
-		rc = aggregate(a, d->w, &d->out, err);
+		rc = consume(a, d, err);
 		d->state = J_FREE;
 		next++;
 		if (rc)
@@ -1208,6 +1244,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	memset(&j0, 0, sizeof j0);
 	worker w;
 	worker_init(&w, o, &t->names);
+	j0.w = &w;
 	t->nodes_valid = 0;
 	unsigned nw = thread_count(o);
 	int rc = fill(&rd, &j0, err);
@@ -1217,8 +1254,8 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		/* one thread, or all of the input fits one block */
 		while (rc > 0) {
 			j0.out.len = 0;
-			parse_block(&w, j0.buf, j0.len, &j0.out);
-			if ((rc = aggregate(&a, &w, &j0.out, err)))
+			j0.rc = parse_block(&w, j0.buf, j0.len, &j0.out);
+			if ((rc = consume(&a, &j0, err)))
 				break;
 			rc = fill(&rd, &j0, err);
 		}
