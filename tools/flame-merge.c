@@ -1,5 +1,5 @@
 /* flame-merge: sum any number of profiles (any format flame-collapse reads) into one,
- * as folded text or a rendered flame graph. FILE:W weights an input; --normalize scales
+ * as folded text, a pprof profile or a rendered flame graph. FILE:W weights an input; --normalize scales
  * every input to the same total first. Without --normalize merging is a plain sum, so it
  * is associative and commutative: merges of merges equal one merge of everything. */
 #include <pthread.h>
@@ -16,14 +16,14 @@ static const cli_opt own_options[] = {
 	{"normalize", 0, CLI_NOARG, O_NORMALIZE, NULL,
 	 "scale every input to the largest input's total before summing (weights apply after)"},
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE",
-	 "write to FILE (atomically); format from .folded .svg .png .pdf"},
-	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "folded (default), svg, png or pdf"},
+	 "write to FILE (atomically); format from .folded .svg .png .pdf .pb.gz"},
+	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "folded (default), svg, png, pdf or pprof"},
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N", "read N inputs at a time (default 2)"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
-enum { FMT_FOLDED = 100 };
+enum { FMT_FOLDED = 100, FMT_PPROF };
 
 typedef struct args {
 	render_cli r;
@@ -45,8 +45,10 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_FORMAT:
 		if (!strcmp(arg, "folded"))
 			a->format = FMT_FOLDED;
+		else if (!strcmp(arg, "pprof"))
+			a->format = FMT_PPROF;
 		else if (!(a->format = render_cli_format_name(arg)))
-			return cli_usage_error("--format wants folded, svg, png or pdf, got '%s'", arg);
+			return cli_usage_error("--format wants folded, svg, png, pdf or pprof, got '%s'", arg);
 		break;
 	case O_JOBS:
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 64)
@@ -64,6 +66,10 @@ static int format_from_path(const char *path)
 	if (!f && dot && !strchr(dot, '/') &&
 	    (!strcasecmp(dot, ".folded") || !strcasecmp(dot, ".collapsed") || !strcasecmp(dot, ".txt")))
 		f = FMT_FOLDED;
+	size_t n = path ? strlen(path) : 0;
+	if (!f && ((n > 6 && !strcasecmp(path + n - 6, ".pb.gz")) || (dot && !strchr(dot, '/') &&
+	                                                           !strcasecmp(dot, ".pprof"))))
+		f = FMT_PPROF;
 	return f;
 }
 
@@ -216,7 +222,7 @@ int main(int argc, char **argv)
 	if (!fmt)
 		fmt = FMT_FOLDED;
 	flame_err err = {0};
-	int draw = fmt != FMT_FOLDED;
+	int draw = fmt != FMT_FOLDED && fmt != FMT_PPROF;
 	if (draw && render_cli_prepare(&a.r, &err)) {
 		rc = cli_report(&err);
 		render_cli_free(&a.r);
@@ -297,7 +303,9 @@ int main(int argc, char **argv)
 		code = cli_report(&err);
 		goto done;
 	}
-	rc = draw ? render_cli_write(&a.r, fmt, t, out, &err) : flame_write_folded(t, out, &err);
+	rc = draw                ? render_cli_write(&a.r, fmt, t, out, &err)
+	     : fmt == FMT_PPROF ? flame_write_pprof(t, out, &err)
+	                        : flame_write_folded(t, out, &err);
 	if (rc) {
 		cli_output_abort(out);
 		code = cli_report(&err);

@@ -11,3 +11,6 @@ cp $d/host1.folded 'odd:2'
 flame-merge 'odd:2' | head -2
 flame-merge --format svg -o m.svg $d/host1.folded $d/host2.folded && xmllint --noout m.svg && echo "svg ok"
 flame-merge -o m.png $d/host1.folded && head -c 4 m.png | od -An -c | tr -s ' '
+echo "--- pprof out and back in: inputs of any format merge"
+flame-merge -o m.pb.gz $d/host1.folded $d/host3.folded && flame-collapse m.pb.gz
+flame-merge m.pb.gz $d/host2.folded | cmp - <(flame-merge $d/host1.folded $d/host2.folded $d/host3.folded) && echo "pprof + folded == all folded"
