@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "err.h"
@@ -17,6 +18,7 @@ struct flame_output {
 	char *buf;
 	size_t len;
 	int failed;
+	int direct; /* writing to `path` in place (not a regular file) */
 };
 
 int flame_output_open(flame_output **out, const char *path, flame_err *err)
@@ -28,11 +30,33 @@ int flame_output_open(flame_output **out, const char *path, flame_err *err)
 		return flame__err_nomem(err);
 	}
 	o->fd = 1;
-	if (path && strcmp(path, "-") != 0) {
+	struct stat st;
+	char *real = NULL;
+	const char *name = path; /* what errors call it: the user's spelling */
+	if (path && strcmp(path, "-") != 0 &&
+	    (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0 ||
+	     (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))) {
+		/* a device, FIFO or /dev/stdout: write to it in place; renaming a temp file over
+		 * it would replace the device or the link */
+		o->path = strdup(path);
+		o->fd = o->path ? open(path, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
+		if (o->fd < 0) {
+			int e = errno;
+			o->fd = 1;
+			flame_output_abort(o);
+			return flame__err(err, FLAME_EIO, path, 0, FLAME__NO_OFFSET, "cannot open: %s",
+			                  strerror(e));
+		}
+		o->direct = 1;
+	} else if (path && strcmp(path, "-") != 0) {
+		/* through a symlink: replace the file it points to and keep the link */
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)))
+			path = real;
 		size_t n = strlen(path);
 		o->path = strdup(path);
 		o->tmp = malloc(n + 16);
 		if (!o->path || !o->tmp) {
+			free(real);
 			flame_output_abort(o);
 			return flame__err_nomem(err);
 		}
@@ -42,12 +66,14 @@ int flame_output_open(flame_output **out, const char *path, flame_err *err)
 			int e = errno;
 			free(o->tmp);
 			o->tmp = NULL;
+			free(real);
 			flame_output_abort(o);
-			return flame__err(err, FLAME_EIO, path, 0, FLAME__NO_OFFSET, "cannot create: %s",
+			return flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET, "cannot create: %s",
 			                  strerror(e));
 		}
 		fchmod(o->fd, 0644);
 	}
+	free(real);
 	*out = o;
 	return 0;
 }
@@ -113,6 +139,8 @@ static void release(flame_output *o)
 int flame_output_commit(flame_output *o, flame_err *err)
 {
 	int rc = o->failed ? FLAME_EIO : flush(o, err);
+	if (o->direct)
+		close(o->fd);
 	if (o->tmp) {
 		if (close(o->fd) != 0 && !rc)
 			rc = flame__err(err, FLAME_EIO, o->path, 0, FLAME__NO_OFFSET, "write error: %s",
@@ -131,6 +159,8 @@ void flame_output_abort(flame_output *o)
 {
 	if (!o)
 		return;
+	if (o->direct)
+		close(o->fd);
 	if (o->tmp) {
 		close(o->fd);
 		unlink(o->tmp);
