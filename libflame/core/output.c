@@ -21,6 +21,25 @@ struct flame_output {
 	int direct; /* writing to `path` in place (not a regular file) */
 };
 
+/* /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N -> N; else -1. */
+static int std_fd(const char *path)
+{
+	if (strcmp(path, "/dev/stdout") == 0)
+		return 1;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return 2;
+	const char *num = NULL;
+	if (strncmp(path, "/dev/fd/", 8) == 0)
+		num = path + 8;
+	else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+		num = path + 14;
+	if (!num || !*num)
+		return -1;
+	char *end;
+	long v = strtol(num, &end, 10);
+	return (*end || v < 0 || v > 1 << 20) ? -1 : (int)v;
+}
+
 int flame_output_open(flame_output **out, const char *path, flame_err *err)
 {
 	*out = NULL;
@@ -39,7 +58,13 @@ int flame_output_open(flame_output **out, const char *path, flame_err *err)
 		/* a device, FIFO or /dev/stdout: write to it in place; renaming a temp file over
 		 * it would replace the device or the link */
 		o->path = strdup(path);
-		o->fd = o->path ? open(path, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
+		int fdn = std_fd(path);
+		if (!o->path)
+			o->fd = -1;
+		else if (fdn >= 0) /* share the caller's descriptor (and its file offset) */
+			o->fd = fcntl(fdn, F_DUPFD_CLOEXEC, 3);
+		else
+			o->fd = open(path, O_WRONLY | O_CLOEXEC);
 		if (o->fd < 0) {
 			int e = errno;
 			o->fd = 1;

@@ -219,7 +219,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 			            cur.line_no, "invalid folded line (expected 'frame;frame... count')");
 			continue;
 		}
-		uint64_t w0, w1 = 0;
+		uint64_t w0 = 0, w1 = 0;
 		if (diff) {
 			/* `stack before after`: c2 was parsed second from the end = before */
 			if ((rc = scaled(t, &c2, &w0, src, cur.line_no, err)) ||
@@ -241,7 +241,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		}
 		while (same < lim && p[same] == prev[same])
 			same++;
-		size_t nframes;
+		size_t nframes = 0;
 		if (same == n && same == prev_n) {
 			nframes = prev_frames;
 		} else {
