@@ -33,7 +33,7 @@
 #include "parser.h"
 #include "perf-name.h"
 
-enum { BLOCK = 512 << 10, MAX_WORKERS = 64 };
+enum { BLOCK = 512 << 10, MAX_WORKERS = 64, AHEAD = 4 };
 
 /* line cache values: a name id, or one of these */
 #define LINE_NOT_FRAME 0xffffffffu
@@ -630,11 +630,13 @@ static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
 	int prev_frame = 0, seen_event = 0, rc = 0;
 	flame__perf_event ev;
 	flame__perf_frame f;
-	/* the next two lines, looked at ahead: the slot of the second and the key of the
-	 * first are fetched while this line is worked on (each is usually a cache miss) */
-	ahead la[2] = {{NULL, NULL, 0, 0, 0}, {NULL, NULL, 0, 0, 0}};
+	/* the frame lines that follow, looked at ahead (a ring): a line's cache slot is
+	 * fetched AHEAD lines before it is needed and its key two lines before, so the
+	 * misses overlap with work instead of stalling it */
+	ahead ring[AHEAD];
+	unsigned rh = 0, rn = 0; /* first entry, entries */
 	while (p < end) {
-		const char *nl = la[0].p == p ? la[0].nl : memchr(p, '\n', (size_t)(end - p));
+		const char *nl = rn && ring[rh].p == p ? ring[rh].nl : memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
 		const char *next = nl ? nl + 1 : end;
 		size_t n = (size_t)(le - p);
@@ -651,23 +653,23 @@ static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
 			}
 			if (s.open) {
 				ahead cur;
-				if (la[0].p == p)
-					cur = la[0];
-				else
+				if (rn && ring[rh].p == p) {
+					cur = ring[rh];
+					rh = (rh + 1) % AHEAD;
+					rn--;
+				} else {
 					look(&cur, p, end);
-				if (la[1].p && la[1].p == next)
-					la[0] = la[1];
-				else if (next < end && *next == '\t')
-					look(&la[0], next, end);
-				else
-					la[0].p = NULL;
-				la[1].p = NULL;
-				if (la[0].p && la[0].nl && la[0].nl + 1 < end && la[0].nl[1] == '\t') {
-					look(&la[1], la[0].nl + 1, end);
-					lc_prefetch_slot(&w->lines, la[1].h);
+					rn = 0;
 				}
-				if (la[0].p)
-					lc_prefetch_key(&w->lines, la[0].h);
+				for (const char *last = rn ? ring[(rh + rn - 1) % AHEAD].nl : cur.nl;
+				     rn < AHEAD && last && last + 1 < end && last[1] == '\t'; rn++) {
+					ahead *a = &ring[(rh + rn) % AHEAD];
+					look(a, last + 1, end);
+					lc_prefetch_slot(&w->lines, a->h);
+					last = a->nl;
+				}
+				if (rn >= 2)
+					lc_prefetch_key(&w->lines, ring[(rh + 1) % AHEAD].h);
 				size_t ind = cur.ind;
 				uint64_t h = cur.h;
 				if ((rc = tab_frame(w, &s, p, n, ind, h)) < 0)
