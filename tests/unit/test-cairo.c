@@ -574,6 +574,46 @@ static void test_png_too_tall(void)
 	flame_tree_free(t);
 }
 
+/* --fonttype picks the family: the first of a CSS-style list, quotes dropped. */
+static void test_png_fonttype(void)
+{
+	flame_err err;
+	flame_tree *t = parse_str(small_folded, FLAME_FORMAT_FOLDED, &err);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	const char *fonts[] = {"DejaVu Serif", " 'DejaVu Serif' , serif", "DejaVu Sans Mono", ""};
+	char *png[4];
+	size_t len[4];
+	for (int i = 0; i < 4; i++) {
+		flame_render_opts o = FLAME_RENDER_OPTS_INIT;
+		o.font_type = fonts[i];
+		char name[32];
+		snprintf(name, sizeof name, "font%d.png", i);
+		CHECK(render_to(flame_write_png, t, &o, tmp_path(name), &err) == 0);
+		png[i] = slurp(tmp_path(name), &len[i]);
+		CHECK(png[i] != NULL);
+	}
+	flame_render_opts o = FLAME_RENDER_OPTS_INIT;
+	CHECK(render_to(flame_write_png, t, &o, tmp_path("font-default.png"), &err) == 0);
+	size_t dlen = 0;
+	char *dflt = slurp(tmp_path("font-default.png"), &dlen);
+	if (png[0] && png[1] && png[2] && png[3] && dflt) {
+		/* the list form names the same font */
+		CHECK(len[0] == len[1] && memcmp(png[0], png[1], len[0]) == 0);
+		/* other families draw other glyphs */
+		CHECK(len[0] != len[2] || memcmp(png[0], png[2], len[0]) != 0);
+		CHECK(len[0] != dlen || memcmp(png[0], dflt, len[0]) != 0);
+		/* an empty family is DejaVu Sans, which fontconfig also picks for Verdana here */
+		if (system("fc-match -f '%{family}' Verdana 2>/dev/null | grep -q '^DejaVu Sans$'") == 0)
+			CHECK(len[3] == dlen && memcmp(png[3], dflt, dlen) == 0);
+	}
+	for (int i = 0; i < 4; i++)
+		free(png[i]);
+	free(dflt);
+	flame_tree_free(t);
+}
+
 /* ---- PDF */
 
 static int run(const char *cmd)
@@ -700,6 +740,7 @@ int main(int argc, char **argv)
 		RUN(test_png_label_fit);
 		RUN(test_png_differential);
 		RUN(test_png_empty);
+		RUN(test_png_fonttype);
 		RUN(test_png_hostile);
 		RUN(test_png_too_tall);
 	}
