@@ -175,6 +175,38 @@ static int dark_pixels(const image *im, int x0, int y0, int x1, int y1)
 	return n;
 }
 
+/* Every frame <rect> of the SVG file (x, y, width, height, fill="#rrggbb"), read from the
+ * SVG's text rather than the layout: its pixel left of the label in the middle row of the
+ * PNG has exactly its fill. Returns the number of rects checked; *bad gets mismatches. */
+static size_t svg_rects_match(const char *svg_path, const image *im, size_t *bad)
+{
+	char *svg = slurp(svg_path, NULL);
+	size_t checked = 0;
+	*bad = 0;
+	char *p = svg ? strstr(svg, "<g id=\"frames\"") : NULL;
+	while (p && (p = strstr(p, "<rect x=\"")) != NULL) {
+		double x, y, w, h;
+		unsigned r, g, b;
+		if (sscanf(p, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\" fill=\"#%2x%2x%2x\"",
+		           &x, &y, &w, &h, &r, &g, &b) != 7) {
+			(*bad)++;
+			fprintf(stderr, "unexpected rect: %.80s\n", p);
+			break;
+		}
+		p++;
+		if (w < 2.5 || h < 2)
+			continue;
+		checked++;
+		flame__rgb want = {(uint8_t)r, (uint8_t)g, (uint8_t)b};
+		int px = (int)floor(x) + 1, py = (int)floor(y + h / 2);
+		flame__rgb got = pixel(im, px, py);
+		if (!near(got, want, 0) && (*bad)++ < 5)
+			report_pixel("svg rect", px, py, got, want);
+	}
+	free(svg);
+	return checked;
+}
+
 /* Frame index by name (first match), or -1. */
 static long frame_named(const flame__layout *L, const char *name)
 {
@@ -331,6 +363,11 @@ static void check_all_frames(const char *what, const flame_render_opts *o)
 		        checked, bad);
 		CHECK(bad == 0);
 		CHECK(checked > 100);
+		/* the same against the SVG's own rects (the SVG written by svg_size above) */
+		size_t svg_bad = 0, svg_checked = svg_rects_match(tmp_path("size.svg"), &im, &svg_bad);
+		CHECK(svg_bad == 0);
+		/* (as many rects, give or take those the SVG's 0.1 px rounding moves past 2.5 px) */
+		CHECK(svg_checked + svg_checked / 20 >= checked && svg_checked <= checked + checked / 20);
 		image_free(&im);
 	} else {
 		CHECK(0);
