@@ -1,0 +1,7 @@
+# --top N keeps the N largest changes per section; --min-delta PCT leaves out changes below
+# PCT% of BEFORE's total (99 here: 5% = 4.95, so load_config's -2 and idle's 0 go, render's
+# +5 stays); -s merges the hex frames first.
+cp -r "$FIXTURES/diff" d && chmod -R u+w d; d=d
+flame-diff --top 1 $d/before.folded $d/after.folded
+echo "--- --min-delta 5 -s"
+flame-diff --top 10 --min-delta 5 -s $d/before.folded $d/after.folded
