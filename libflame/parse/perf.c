@@ -829,9 +829,9 @@ static int keep_event(agg *a, uint32_t g)
 	return a->keep[g];
 }
 
-static void warn(agg *a, int kind, uint64_t line, const char *fmt, const char *x, const char *y)
+static void warn(agg *a, int kind, uint64_t line, const char *msg)
 {
-	flame__warn(a->o->warn, a->o->warn_ud, warn_kinds[kind], a->src, a->base + line, fmt, x, y);
+	flame__warn(a->o->warn, a->o->warn_ud, warn_kinds[kind], a->src, a->base + line, "%s", msg);
 }
 
 static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame_err *err)
@@ -850,27 +850,27 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 			} else if (a->filter == FLAME__ID_NONE) {
 				a->filter = g;
 			} else if (g != a->filter) {
-				warn(a, W_EVENT, r->line,
-				     "skipped a sample of event '%s': only '%s', the first event seen, is kept "
-				     "(choose one with --event-filter)",
-				     flame__intern_get(&a->events, g)->ptr,
-				     flame__intern_get(&a->events, a->filter)->ptr);
+				flame__warn(a->o->warn, a->o->warn_ud, warn_kinds[W_EVENT], a->src,
+				            a->base + r->line,
+				            "skipped a sample of event '%s': only '%s', the first event seen, "
+				            "is kept (choose one with --event-filter)",
+				            flame__intern_get(&a->events, g)->ptr,
+				            flame__intern_get(&a->events, a->filter)->ptr);
 				return 0;
 			}
 		}
 		if (flags & S_OUT_OF_TIME)
 			return 0;
 		if (flags & S_NOFRAMES) {
-			warn(a, W_NOFRAMES, r->line, "%s%san event line with no frame lines: skipped", "", "");
+			warn(a, W_NOFRAMES, r->line, "an event line with no frame lines: skipped");
 			return 0;
 		}
 		root = w->announce ? w->map[r->root] : r->root;
 	} else {
 		if (a->seen_event || (flags & S_DROP)) {
 			warn(a, W_ORPHAN, r->line,
-			     "%s%sframe lines with no event line before them (a blank line inside a "
-			     "sample?): skipped",
-			     "", "");
+			     "frame lines with no event line before them (a blank line inside a "
+			     "sample?): skipped");
 			return 0;
 		}
 		if (a->o->has_time_range)
