@@ -167,9 +167,10 @@ static unsigned long first_3col_line(const char *path)
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return 0;
-	char buf[65536];
+	char *buf = NULL;
+	size_t cap = 0;
 	unsigned long line = 0, found = 0;
-	while (!found && fgets(buf, sizeof buf, f)) {
+	while (!found && getline(&buf, &cap, f) > 0) {
 		line++;
 		size_t n = strcspn(buf, "\r\n");
 		int nums = 0;
@@ -186,6 +187,7 @@ static unsigned long first_3col_line(const char *path)
 		if (nums == 2 && n > 0)
 			found = line;
 	}
+	free(buf);
 	fclose(f);
 	return found;
 }
