@@ -8,8 +8,8 @@ flame-diff -o out.svg $d/before.folded .; echo "exit $?"
 flame-diff -o out.svg --normalize-frame 'no_such_frame' $d/before.folded $d/after.folded; echo "exit $?"
 flame-diff -o out.folded --normalize-frame 'handle$' $d/before.folded $d/garbage.bin; echo "exit $?"
 ls out.* 2>/dev/null; echo "(no output file left behind)"
-# the same with one tree (-j 1): AFTER is read first, then BEFORE
-flame-diff -j 1 -o out.svg $d/three-column.folded $d/after.folded; echo "exit $?"
-flame-diff -j 1 -o out.svg $d/before.folded $d/three-column.folded; echo "exit $?"
-flame-diff -j 1 -o out.svg $d/garbage.bin $d/after.folded; echo "exit $?"
+# the same with two trees read at once (-j 2)
+flame-diff -j 2 -o out.svg $d/three-column.folded $d/after.folded; echo "exit $?"
+flame-diff -j 2 -o out.svg $d/before.folded $d/three-column.folded; echo "exit $?"
+flame-diff -j 2 -o out.svg $d/garbage.bin $d/after.folded; echo "exit $?"
 ls out.* 2>/dev/null; echo "(no output file left behind)"

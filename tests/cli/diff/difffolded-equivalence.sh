@@ -5,9 +5,9 @@ cp -r "$FIXTURES/diff" d && chmod -R u+w d; d=d
 for pair in before:after load-before:load2x-regressed-after load-before:load2x-after \
             frac-before:frac-after after:before; do
   b=$d/${pair%%:*}.folded a=$d/${pair##*:}.folded
-  for opts in "" "-n" "-s" "-n -s" "--normalize --strip-hex" "-j 1 -n -s" "-j 1"; do
+  for opts in "" "-n" "-s" "-n -s" "--normalize --strip-hex" "-j 2 -n -s" "-j 2"; do
     flame-diff $opts --format folded "$b" "$a" > ours || echo "exit $? for $pair $opts"
-    python3 "$oracle" ${opts#-j 1} "$b" "$a" > ref
+    python3 "$oracle" ${opts#-j [12]} "$b" "$a" > ref
     if cmp -s ours ref && [ -s ours ]; then echo "same: $pair [$opts]"; else echo "DIFFERENT: $pair [$opts]"; diff ref ours; fi
   done
 done
