@@ -12,8 +12,10 @@
 #include "escape.h"
 #include "layout.h"
 
-/* cairo's image surfaces are limited to 32767 px a side (pixman's coordinate range). */
+/* cairo's image surfaces are limited to 32767 px a side (pixman's coordinate range); the
+ * pixel buffer (4 bytes a pixel) is held whole, so it is capped at 1 GiB as well. */
 enum { PNG_MAX_SIDE = 32767 };
+#define PNG_MAX_PIXELS (256.0 * 1024 * 1024)
 
 /* ---- output: cairo's write callback into flame_output */
 
@@ -342,6 +344,13 @@ static int render(flame_tree *t, const flame_render_opts *o, flame_output *out, 
 			                "%.0fx%.0f px is too large (at most %d px a side): write SVG or PDF, "
 			                "or lower --height or --width",
 			                w, h, PNG_MAX_SIDE);
+			goto done;
+		}
+		if (w * h > PNG_MAX_PIXELS) {
+			rc = flame__err(err, FLAME_ERANGE, what, 0, FLAME__NO_OFFSET,
+			                "%.0fx%.0f px is too large (at most %.0f M pixels): write SVG or PDF, "
+			                "or lower --height or --width",
+			                w, h, PNG_MAX_PIXELS / (1024 * 1024));
 			goto done;
 		}
 		surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
