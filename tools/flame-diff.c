@@ -366,8 +366,8 @@ static int out_printf(flame_output *o, flame_err *err, const char *fmt, ...)
 	return flame_output_write(o, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1, err);
 }
 
-static int write_top(const args *a, flame_tree *t, flame_diff_row *rows, size_t n,
-                     flame_output *o, flame_err *err)
+static int write_top(const args *a, flame_tree *t, uint64_t before_raw, flame_diff_row *rows,
+                     size_t n, flame_output *o, flame_err *err)
 {
 	size_t *idx = malloc((n ? n : 1) * sizeof *idx);
 	if (!idx) {
@@ -387,7 +387,17 @@ static int write_top(const args *a, flame_tree *t, flame_diff_row *rows, size_t 
 	fmt_count(tb, sizeof tb, flame_tree_total(t, 0), scale);
 	fmt_count(ta, sizeof ta, flame_tree_total(t, 1), scale);
 	const char *cn = flame_tree_count_name(t) ? flame_tree_count_name(t) : "samples";
-	rc = out_printf(o, err, "# before %s %s, after %s %s (after normalization)\n", tb, cn, ta, cn);
+	char tr[64];
+	fmt_count(tr, sizeof tr, before_raw, scale);
+	if (a->d.norm == FLAME_DIFF_NORM_NONE)
+		rc = out_printf(o, err, "# before %s %s, after %s %s\n", tb, cn, ta, cn);
+	else
+		rc = out_printf(o, err, "# before %s %s (%s as read, x%.4f by %s), after %s %s\n", tb, cn,
+		                tr, before_raw ? (double)flame_tree_total(t, 0) / (double)before_raw : 0.0,
+		                a->d.norm == FLAME_DIFF_NORM_TOTAL      ? "--normalize"
+		                : a->d.norm == FLAME_DIFF_NORM_REQUESTS ? "--requests"
+		                                                        : "--normalize-frame",
+		                ta, cn);
 	for (int pass = 0; pass < 4 && !rc; pass++) {
 		int total = pass >= 2, grew = !(pass & 1);
 		sort_ctx sc = {rows, total};
@@ -510,6 +520,7 @@ int main(int argc, char **argv)
 	flame_output *out = NULL;
 	flame_diff_row *rows = NULL;
 	size_t nrows = 0;
+	uint64_t before_raw = 0; /* BEFORE's total as read, for the --top header */
 	for (int i = 0; i < 2; i++) {
 		s[i].warn.quiet = a.quiet;
 		if (!(s[i].t = flame_tree_new())) {
@@ -551,6 +562,7 @@ int main(int argc, char **argv)
 			code = not_one_side(&s[0]);
 			goto done;
 		}
+		before_raw = flame_tree_total(s[0].t, 0);
 		if ((rc = flame_diff_normalize(s[0].t, &a.d, &err))) {
 			code = cli_report(&err);
 			goto done;
@@ -576,6 +588,7 @@ int main(int argc, char **argv)
 				goto done;
 			}
 		}
+		before_raw = flame_tree_total(s[0].t, 0);
 		if ((rc = flame_diff(s[0].t, s[1].t, &a.d, &err))) {
 			code = cli_report(&err);
 			goto done;
@@ -604,7 +617,7 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	if (a.top)
-		rc = write_top(&a, t, rows, nrows, out, &err);
+		rc = write_top(&a, t, before_raw, rows, nrows, out, &err);
 	else if (fmt == FMT_FOLDED)
 		rc = flame_write_folded(t, out, &err);
 	else

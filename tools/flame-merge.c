@@ -208,9 +208,10 @@ int main(int argc, char **argv)
 	int first;
 	int rc = cli_parse(argc, argv, table, on_opt, &a, "[OPTIONS] FILE[:WEIGHT]... > merged.folded",
 	                   "Sum profiles (any format flame-collapse reads; '-' for stdin) into one folded\n"
-	                   "profile, or draw it (--format svg|png|pdf). FILE:W multiplies an input by W\n"
-	                   "(a decimal, e.g. host1.folded:2 or b.folded:0.5); --normalize first scales\n"
-	                   "every input to the same total. Merging is associative: merge merges freely.",
+	                   "profile, or write it as pprof or a picture (--format pprof|svg|png|pdf).\n"
+	                   "FILE:W multiplies an input by W (a decimal, e.g. host1.folded:2 or\n"
+	                   "b.folded:0.5); --normalize first scales every input to the same total.\n"
+	                   "Merging is associative: merge merges freely.",
 	                   &first);
 	free(table);
 	if (rc)
