@@ -34,7 +34,7 @@ static const cli_opt options[] = {
 	{"time", 0, CLI_ARG, O_TIME, "START,END", "keep samples with START <= time <= END (seconds)"},
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N", "worker threads (default: number of cores)"},
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE", "write to FILE (atomically) instead of stdout"},
-	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "input format: auto (default), perf, folded, pprof, offcpu (BCC offcputime), jfr (jfr print text)"},
+	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "input format: auto (default), perf, folded, pprof, offcpu (BCC offcputime), jfr (jfr print text), svg (flame graph)"},
 	{"srcline", 0, CLI_NOARG, O_SRCLINE, NULL,
 	 "accepted for compatibility: srcline lines are always recognized"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},

@@ -19,4 +19,5 @@ extern const struct flame__parser flame__parser_perf;
 extern const struct flame__parser flame__parser_pprof;
 extern const struct flame__parser flame__parser_offcpu;
 extern const struct flame__parser flame__parser_jfr;
+extern const struct flame__parser flame__parser_svg;
 #endif

@@ -8,6 +8,7 @@ static const struct flame__parser *const parsers[] = {
 	&flame__parser_pprof, /* binary: probed before the text formats */
 	&flame__parser_offcpu,
 	&flame__parser_jfr,
+	&flame__parser_svg,
 	&flame__parser_perf,
 	&flame__parser_folded,
 };

@@ -1,6 +1,5 @@
 /* Fuzz target for the JFR text reader (jfr print output): any bytes must parse or fail
- * with an error, never crash, hang or allocate without bound; a parsed tree must build
- * and write. Built as a libFuzzer target with clang (-fsanitize=fuzzer); with
+ * with an error, never crash, hang or allocate without bound; a parsed tree must build. Built as a libFuzzer target with clang (-fsanitize=fuzzer); with
  * FLAME_FUZZ_MAIN it is a plain program that runs the target once per file named on the
  * command line (the corpus replay the test suite does with any compiler). */
 #include <stdint.h>

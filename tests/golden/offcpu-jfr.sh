@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Golden tests of the offcputime and JFR text readers over the shared corpus and
-# fixtures/{offcpu,jfr}/, in every mode:
+# Golden tests of the offcputime, JFR text and SVG readers over the shared corpus and
+# fixtures/{offcpu,jfr,svg}/, in every mode:
 #  - JFR: output must equal the corpus oracle (jfr/ref-fold/X.txt[.threads].folded) byte
 #    for byte, by auto-detection and with --format jfr;
 #  - offcputime: each multi-line bcc-rendered-* file and its -f twin must collapse to the
 #    same stacks;
+#  - SVG: flame-render's SVGs of corpus stacks read back to the same stacks (--minwidth 0)
+#    or nearly the same total (the default --minwidth prunes);
 #  - every case/mode must equal fixtures/<fmt>/results/<case>-<mode>.folded (and .stderr
 #    when there are warnings). FLAME_BLESS=1 rewrites those after a deliberate change.
-# Usage: offcpu-jfr.sh FLAME_COLLAPSE CORPUS_DIR FIXTURES_DIR
+# Usage: offcpu-jfr.sh FLAME_COLLAPSE CORPUS_DIR FIXTURES_DIR [FLAME_RENDER]
 set -u
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 corpus=$(cd "$2" && pwd) fixtures=$(cd "$3" && pwd)
+render=${4:-}
 [ -d "$corpus/offcputime" ] && [ -d "$corpus/jfr" ] || { echo "SKIP: no corpus at $corpus"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -29,7 +32,7 @@ run() {
 golden() {
   local fmt=$1 dir=$2 file=$3 mode=$4
   shift 4
-  local case=${file%.txt}
+  local case=${file%.*}
   local want=$fixtures/$fmt/results/$case-$mode
   n=$((n + 1))
   run "$dir" "$file" "$@"
@@ -113,6 +116,25 @@ for ev in NativeMethodSample ObjectAllocationSample JavaMonitorEnter ThreadPark 
   golden jfr "$jd" print-all.txt "event-$ev" --event jdk.$ev
 done
 golden jfr "$fixtures/jfr" edge-threads-strings.txt event-ThreadSleep-threads --event jdk.ThreadSleep --threads
+
+# ---- SVG
+golden svg "$fixtures/svg" flamegraph-pl-style.svg collapsed
+if [ -n "$render" ]; then
+  for f in jfr/ref-fold/print-ExecutionSample.txt.folded jfr/ref-fold/print-ThreadPark.txt.folded \
+           perf/expected/cpp-fp-collapsed.folded perf/expected/system-wide-collapsed-tid.folded \
+           pprof/ref/go-heap.pb.gz.folded-alloc_space.txt; do
+    n=$((n + 1))
+    "$bin" -q "$corpus/$f" >"$tmp/want" && "$render" --minwidth 0 "$tmp/want" >"$tmp/g.svg" &&
+      "$bin" "$tmp/g.svg" >"$tmp/got" 2>"$tmp/err" || { bad "svg round trip of $f failed: $(head -c 200 "$tmp/err")"; continue; }
+    cmp -s "$tmp/want" "$tmp/got" || { bad "svg round trip of $f differs"; diff "$tmp/want" "$tmp/got" | head -4; }
+    n=$((n + 1))
+    "$render" "$tmp/want" >"$tmp/g.svg" && "$bin" "$tmp/g.svg" >"$tmp/got" 2>"$tmp/err" || { bad "svg of $f failed"; continue; }
+    # pruned frames count in their parent's self; only pruned top-level stacks (whose
+    # parent is the root, which folded text cannot hold) may go: at most 0.1% here
+    awk 'FNR == NR { w += $NF; next } { g += $NF } END { exit !(g <= w && g * 1000 >= w * 999) }' \
+      "$tmp/want" "$tmp/got" || bad "svg of $f (pruned): totals too far apart"
+  done
+fi
 
 echo "$((n - fail)) of $n checks pass"
 [ $fail -eq 0 ]

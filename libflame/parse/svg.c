@@ -1,0 +1,466 @@
+/* Flame graph SVG reader (flamegraph.pl, inferno, flame-render): frames back into stacks.
+ *
+ * Example input:                                              Example output:
+ *   <g><title>all (12 samples, 100%)</title><rect x="10" y="49" width="1180" .../></g>
+ *   <g><title>main (12 samples, 100.00%)</title><rect x="10" y="33" .../></g>   main 2
+ *   <g><title>work (10 samples, 83.33%)</title><rect x="10" y="17" .../></g>    main;work 10
+ *
+ * A <title> with a sibling <rect> in a <g>/<a>, or inside a <rect>, is a frame: name and count
+ * from the title ("NAME (COUNT COUNTNAME, PCT%...)", commas allowed; differential titles
+ * "...; before B, after A)" give both columns), depth from the rect's y, parent from
+ * x-range containment one level closer to the root. Self = total - children. A frame
+ * whose title holds no count (a --nameattr title) gets one from its width; `data-name`
+ * gives its name. Exact when nothing was pruned by --minwidth and names carry no _[k]
+ * style annotation (titles drop those); otherwise as exact as the picture is.
+ * libxml2 lives here only; external entities and DTDs are never loaded. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libxml/xmlreader.h>
+#include "../core/input.h"
+#include "parser.h"
+
+typedef struct frame {
+	uint32_t name;
+	int has_count;
+	uint64_t mant[2];      /* total count(s) as decimal mantissas at `dec` decimals */
+	unsigned dec;
+	double x, y, w, h;
+	uint32_t depth, parent;
+	uint64_t child[2];     /* children's totals, in the common scale */
+} frame;
+
+typedef struct svgr {
+	flame_tree *t;
+	const flame_parse_opts *o;
+	flame_input *in;
+	const char *src;
+	flame_err *err;
+	int rc;
+	frame *v;
+	size_t n, cap;
+	int differential;
+	char count_name[64];
+} svgr;
+
+static int io_read(void *ctx, char *buf, int len)
+{
+	svgr *s = ctx;
+	long r = flame__input_read(s->in, buf, (size_t)len, s->err);
+	if (r < 0) {
+		s->rc = (int)r;
+		return -1;
+	}
+	return (int)r;
+}
+
+static int io_close(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+/* `1,234.5` -> mantissa and decimals; -1 when not a count. */
+static int count_at(const char *p, const char **end, uint64_t *mant, unsigned *dec)
+{
+	uint64_t v = 0;
+	unsigned d = 0;
+	int dot = 0, digits = 0;
+	for (;; p++) {
+		if (*p >= '0' && *p <= '9') {
+			if (v > (UINT64_MAX - 9) / 10 || (dot && d >= 9))
+				return -1;
+			v = v * 10 + (uint64_t)(*p - '0');
+			d += (unsigned)dot;
+			digits++;
+		} else if (*p == ',' && !dot && digits && p[1] >= '0' && p[1] <= '9') {
+			continue;
+		} else if (*p == '.' && !dot && digits && p[1] >= '0' && p[1] <= '9') {
+			dot = 1;
+		} else {
+			break;
+		}
+	}
+	if (!digits)
+		return -1;
+	*end = p;
+	*mant = v;
+	*dec = d;
+	return 0;
+}
+
+/* "NAME (COUNT COUNTNAME, PCT%[; +D%][; before B, after A])": split off the count part at
+ * the last " (" that is followed by one (names may hold " (" themselves). */
+static void parse_title(svgr *s, const char *t, size_t n, frame *f, size_t *name_len)
+{
+	*name_len = n;
+	f->has_count = 0;
+	if (n < 4 || t[n - 1] != ')')
+		return;
+	for (size_t i = n - 1; i-- > 1;) {
+		if (t[i] != '(' || t[i - 1] != ' ')
+			continue;
+		const char *e;
+		uint64_t m;
+		unsigned d;
+		if (count_at(t + i + 1, &e, &m, &d) || *e != ' ')
+			continue;
+		const char *cn = e + 1, *ce = strchr(cn, ',');
+		if (!ce)
+			continue;
+		*name_len = i - 1;
+		f->has_count = 1;
+		f->mant[0] = f->mant[1] = m;
+		f->dec = d;
+		if (!s->count_name[0] && (size_t)(ce - cn) < sizeof s->count_name) {
+			memcpy(s->count_name, cn, (size_t)(ce - cn));
+			s->count_name[ce - cn] = '\0';
+		}
+		const char *b = strstr(ce, "; before ");
+		uint64_t bm, am;
+		unsigned bd, ad;
+		const char *be, *ae;
+		if (b && count_at(b + 9, &be, &bm, &bd) == 0 && strncmp(be, ", after ", 8) == 0 &&
+		    count_at(be + 8, &ae, &am, &ad) == 0) {
+			s->differential = 1;
+			unsigned dd = bd > ad ? bd : ad;
+			static const uint64_t p10[] = {1, 10, 100, 1000, 10000, 100000, 1000000,
+			                               10000000, 100000000, 1000000000};
+			if ((bm == 0 || bm <= UINT64_MAX / p10[dd - bd]) &&
+			    (am == 0 || am <= UINT64_MAX / p10[dd - ad])) {
+				f->mant[0] = bm * p10[dd - bd];
+				f->mant[1] = am * p10[dd - ad];
+				f->dec = dd;
+			}
+		}
+		return;
+	}
+}
+
+static double attr_num(xmlTextReaderPtr r, const char *name, int *ok)
+{
+	xmlChar *v = xmlTextReaderGetAttribute(r, (const xmlChar *)name);
+	if (!v) {
+		*ok = 0;
+		return 0;
+	}
+	char *e;
+	double d = strtod((const char *)v, &e);
+	if (e == (char *)v || !isfinite(d))
+		*ok = 0;
+	xmlFree(v);
+	return d;
+}
+
+static int add_frame(svgr *s, const char *name, size_t nn, const frame *proto)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 1024;
+		frame *v = realloc(s->v, cap * sizeof *v);
+		if (!v)
+			return flame__err_nomem(s->err);
+		s->v = v;
+		s->cap = cap;
+	}
+	frame *f = &s->v[s->n];
+	*f = *proto;
+	f->name = flame__tree_intern(s->t, name, nn);
+	if (f->name == FLAME__ID_NONE)
+		return flame__err_nomem(s->err);
+	s->n++;
+	return 0;
+}
+
+/* A frame from a title and its rect's attributes. */
+static int title_rect(svgr *s, const char *title, const frame *geom, const char *data_name)
+{
+	frame f = *geom;
+	size_t nn;
+	parse_title(s, title, strlen(title), &f, &nn);
+	if (data_name)
+		return add_frame(s, data_name, strlen(data_name), &f);
+	return add_frame(s, title, nn, &f);
+}
+
+static int rect_geom(xmlTextReaderPtr r, frame *f)
+{
+	int ok = 1;
+	memset(f, 0, sizeof *f);
+	f->x = attr_num(r, "x", &ok);
+	f->y = attr_num(r, "y", &ok);
+	f->w = attr_num(r, "width", &ok);
+	f->h = attr_num(r, "height", &ok);
+	return ok;
+}
+
+/* Pull every frame out of the document: a <title> followed by a sibling <rect> in a
+ * <g>/<a> (flamegraph.pl, inferno), or a <rect> holding its <title> (flame-render). */
+static int read_frames(svgr *s, xmlTextReaderPtr r)
+{
+	char *title = NULL;       /* pending title, waiting for its sibling rect */
+	int title_depth = -1;
+	frame rect;               /* pending rect, waiting for its child title */
+	int rect_depth = -1;
+	char *data_name = NULL;   /* data-name of the enclosing g/a or of the rect */
+	int ret, rc = 0;
+	while (!rc && (ret = xmlTextReaderRead(r)) == 1) {
+		int type = xmlTextReaderNodeType(r);
+		int depth = xmlTextReaderDepth(r);
+		if (type == XML_READER_TYPE_END_ELEMENT) {
+			if (title && depth < title_depth) {
+				free(title); /* the g/a closed without a rect */
+				title = NULL;
+			}
+			if (depth == rect_depth)
+				rect_depth = -1;
+			continue;
+		}
+		if (type != XML_READER_TYPE_ELEMENT)
+			continue;
+		const char *el = (const char *)xmlTextReaderConstLocalName(r);
+		if (!el)
+			continue;
+		if (strcmp(el, "g") == 0 || strcmp(el, "a") == 0) {
+			free(data_name);
+			data_name = (char *)xmlTextReaderGetAttribute(r, (const xmlChar *)"data-name");
+		} else if (strcmp(el, "title") == 0) {
+			xmlChar *txt = xmlTextReaderReadString(r);
+			const char *tt = txt ? (const char *)txt : "";
+			if (rect_depth >= 0 && depth == rect_depth + 1) {
+				rc = title_rect(s, tt, &rect, data_name);
+				rect_depth = -1;
+			} else {
+				free(title);
+				title = strdup(tt);
+				title_depth = depth;
+				if (!title)
+					rc = flame__err_nomem(s->err);
+			}
+			xmlFree(txt);
+		} else if (strcmp(el, "rect") == 0) {
+			frame g;
+			int ok = rect_geom(r, &g);
+			xmlChar *dn = xmlTextReaderGetAttribute(r, (const xmlChar *)"data-name");
+			if (dn) {
+				free(data_name);
+				data_name = (char *)dn;
+			}
+			if (title && depth == title_depth) {
+				if (ok)
+					rc = title_rect(s, title, &g, data_name);
+				free(title);
+				title = NULL;
+			} else if (ok && !xmlTextReaderIsEmptyElement(r)) {
+				rect = g;
+				rect_depth = depth;
+			}
+		}
+	}
+	free(title);
+	free(data_name);
+	if (rc)
+		return rc;
+	if (s->rc)
+		return s->rc;
+	if (ret < 0) {
+		const xmlError *e = xmlGetLastError();
+		const char *m = e && e->message ? e->message : "parse error";
+		size_t mn = strlen(m);
+		while (mn && (m[mn - 1] == '\n' || m[mn - 1] == ' '))
+			mn--;
+		return flame__err(s->err, FLAME_EDATA, s->src, e && e->line > 0 ? (uint64_t)e->line : 0,
+		                  FLAME__NO_OFFSET, "not well-formed XML: %.*s", (int)mn, m);
+	}
+	return 0;
+}
+
+static int by_depth_x(const void *a, const void *b)
+{
+	const frame *p = a, *q = b;
+	if (p->depth != q->depth)
+		return p->depth < q->depth ? -1 : 1;
+	return p->x < q->x ? -1 : p->x > q->x;
+}
+
+static const uint64_t p10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+                               10000000ULL, 100000000ULL, 1000000000ULL};
+
+/* Frames -> tree: depths, parents, self counts, stacks. */
+static int build(svgr *s)
+{
+	frame *v = s->v;
+	size_t n = s->n;
+	/* the root: "all", the widest; the graph grows away from it */
+	size_t root = 0;
+	for (size_t i = 1; i < n; i++)
+		if (v[i].w > v[root].w)
+			root = i;
+	double step = 0;
+	for (size_t i = 0; i < n; i++) {
+		double d = fabs(v[i].y - v[root].y);
+		if (d > 0.5 && (step == 0 || d < step))
+			step = d;
+	}
+	if (step == 0)
+		step = 1;
+	unsigned dec = 0;
+	for (size_t i = 0; i < n; i++) {
+		v[i].depth = (uint32_t)floor(fabs(v[i].y - v[root].y) / step + 0.5);
+		if (v[i].has_count && v[i].dec > dec)
+			dec = v[i].dec;
+	}
+	if (!v[root].has_count)
+		return flame__err(s->err, FLAME_EDATA, s->src, 0, FLAME__NO_OFFSET,
+		                  "the root frame's title has no count");
+	if (dec > s->t->scale && flame__tree_rescale(s->t, dec, s->err))
+		return flame__err(s->err, FLAME_ERANGE, s->src, 0, FLAME__NO_OFFSET,
+		                  "rescaled counts overflow 64 bits");
+	unsigned scale = s->t->scale;
+	/* counts in the tree's scale; untitled counts from width */
+	for (size_t i = 0; i < n; i++) {
+		frame *f = &v[i];
+		for (int c = 0; c < 2; c++) {
+			if (f->has_count) {
+				uint64_t m = p10[scale - f->dec];
+				if (f->mant[c] > UINT64_MAX / m)
+					return flame__err(s->err, FLAME_ERANGE, s->src, 0, FLAME__NO_OFFSET,
+					                  "a count overflows 64 bits");
+				f->mant[c] *= m;
+			} else {
+				double rt = (double)v[root].mant[c] * p10[scale - v[root].dec];
+				f->mant[c] = v[root].w > 0 ? (uint64_t)llround(rt * f->w / v[root].w) : 0;
+			}
+		}
+		f->dec = scale;
+	}
+	/* flame-render writes frames depth first (each after its parent, subtrees whole):
+	 * then a frame's parent is the last frame one level up, exactly, however narrow the
+	 * frames are. flamegraph.pl's order is by name: parents come from geometry then. */
+	int preorder = v[0].depth == 0;
+	for (size_t i = 1; i < n && preorder; i++)
+		preorder = v[i].depth >= 1 && v[i].depth <= v[i - 1].depth + 1;
+	if (preorder) {
+		uint32_t maxd = 0;
+		for (size_t i = 0; i < n; i++)
+			if (v[i].depth > maxd)
+				maxd = v[i].depth;
+		uint32_t *last = malloc(((size_t)maxd + 1) * sizeof *last);
+		if (!last)
+			return flame__err_nomem(s->err);
+		for (size_t i = 0; i < n; i++) {
+			uint32_t d = v[i].depth;
+			last[d] = (uint32_t)i;
+			v[i].parent = d ? last[d - 1] : UINT32_MAX;
+			if (d) {
+				v[last[d - 1]].child[0] += v[i].mant[0];
+				v[last[d - 1]].child[1] += v[i].mant[1];
+			}
+		}
+		free(last);
+		goto stacks;
+	}
+	qsort(v, n, sizeof *v, by_depth_x);
+	/* parents: the last frame one level up starting at or left of x (with rounding slack) */
+	size_t lvl = 0, prev_lvl = 0, prev_end = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && v[i].depth != v[i - 1].depth) {
+			prev_lvl = lvl;
+			prev_end = i;
+			lvl = i;
+		}
+		v[i].parent = UINT32_MAX;
+		if (v[i].depth == 0 || v[prev_lvl].depth + 1 != v[i].depth)
+			continue;
+		size_t lo = prev_lvl, hi = prev_end; /* [lo, hi): level above, by x */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (v[mid].x <= v[i].x + 0.05)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo > prev_lvl && v[i].x < v[lo - 1].x + v[lo - 1].w + 0.05) {
+			v[i].parent = (uint32_t)(lo - 1);
+			v[lo - 1].child[0] += v[i].mant[0];
+			v[lo - 1].child[1] += v[i].mant[1];
+		}
+	}
+stacks:;
+	/* stacks: root-first names of each frame with a self count */
+	uint32_t *ids = malloc((n + 1) * sizeof *ids);
+	if (!ids)
+		return flame__err_nomem(s->err);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (v[i].depth == 0)
+			continue;
+		uint64_t self[2];
+		for (int c = 0; c < 2; c++)
+			self[c] = v[i].mant[c] > v[i].child[c] ? v[i].mant[c] - v[i].child[c] : 0;
+		if (!self[0] && !self[1])
+			continue;
+		size_t k = 0;
+		int rooted = 1;
+		for (size_t j = i; v[j].depth > 0; j = v[j].parent) {
+			if (v[j].parent == UINT32_MAX) {
+				rooted = 0;
+				break;
+			}
+			ids[k++] = v[j].name;
+		}
+		if (!rooted) {
+			flame__warn(s->o->warn, s->o->warn_ud, "svg-orphan-frame", s->src, 0,
+			            "a frame lies under no frame of the level below it; skipped");
+			continue;
+		}
+		for (size_t a = 0, b = k - 1; a < b; a++, b--) {
+			uint32_t x = ids[a];
+			ids[a] = ids[b];
+			ids[b] = x;
+		}
+		rc = flame__tree_add_ids(s->t, ids, k, self[0], s->differential ? self[1] : 0, s->err);
+	}
+	free(ids);
+	if (!rc && s->differential)
+		s->t->differential = 1;
+	if (!rc && s->count_name[0])
+		rc = flame_tree_set_count_name(s->t, s->count_name) ? flame__err_nomem(s->err) : 0;
+	return rc;
+}
+
+static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
+{
+	svgr s = {.t = t, .o = o, .in = in, .src = flame_input_name(in), .err = err};
+	/* no network, no DTD, no entity expansion: the input is untrusted */
+	xmlTextReaderPtr r = xmlReaderForIO(io_read, io_close, &s, NULL, NULL,
+	                                    XML_PARSE_NONET | XML_PARSE_NOERROR |
+	                                        XML_PARSE_NOWARNING | XML_PARSE_COMPACT);
+	if (!r)
+		return flame__err_nomem(err);
+	int rc = read_frames(&s, r);
+	xmlFreeTextReader(r);
+	if (!rc && s.n == 0)
+		rc = flame__err(err, FLAME_EDATA, s.src, 0, FLAME__NO_OFFSET,
+		                "no flame graph frames (<g><title>NAME (COUNT ...)</title><rect/></g>)");
+	if (!rc)
+		rc = build(&s);
+	free(s.v);
+	return rc;
+}
+
+/* An XML document whose root element is <svg> (within the first bytes). */
+static int probe(const char *buf, size_t len)
+{
+	size_t i = 0;
+	if (len >= 3 && (unsigned char)buf[0] == 0xef && (unsigned char)buf[1] == 0xbb &&
+	    (unsigned char)buf[2] == 0xbf)
+		i = 3;
+	while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
+		i++;
+	if (i >= len || buf[i] != '<')
+		return 0;
+	size_t lim = len < i + 4096 ? len : i + 4096;
+	return memmem(buf + i, lim - i, "<svg", 4) != NULL;
+}
+
+const struct flame__parser flame__parser_svg = {"svg", FLAME_FORMAT_SVG, probe, parse};

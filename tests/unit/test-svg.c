@@ -1,0 +1,191 @@
+/* Unit tests of the flame graph SVG reader: our own SVGs read back exactly (names with
+ * markup characters, fractional and differential counts), flamegraph.pl's frame order and
+ * geometry, titles replaced by --nameattr, pruned frames, hostile XML (entities are never
+ * expanded or loaded), errors with lines, and detection. */
+#include "harness.h"
+#include "util.h"
+
+static flame_tree *tree_of(const char *text, flame_format fmt, flame_err *err)
+{
+	flame_tree *t = flame_tree_new();
+	flame_input *in = NULL;
+	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
+	o.format = fmt;
+	if (flame_input_open_mem(&in, text, strlen(text), "t.svg", err) || flame_parse(t, in, &o, err)) {
+		flame_tree_free(t);
+		t = NULL;
+	}
+	flame_input_free(in);
+	return t;
+}
+
+/* Render `t` as SVG (min_width as given) into a malloc'd string. */
+static char *svg_of(flame_tree *t, double min_width)
+{
+	char path[] = "/tmp/flame-test-svg-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	flame_render_opts ro = FLAME_RENDER_OPTS_INIT;
+	ro.min_width = min_width;
+	flame_output *o = NULL;
+	flame_err err;
+	if (flame_output_open(&o, path, &err) || flame_write_svg(t, &ro, o, &err) ||
+	    flame_output_commit(o, &err)) {
+		unlink(path);
+		return NULL;
+	}
+	FILE *f = fopen(path, "rb");
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	size_t got = fread(s, 1, (size_t)n, f);
+	s[got] = '\0';
+	fclose(f);
+	unlink(path);
+	return s;
+}
+
+/* folded -> tree -> SVG -> tree -> folded must give the folded text back. */
+static void check_round_trip(const char *folded)
+{
+	flame_err err = {0};
+	flame_tree *a = tree_of(folded, FLAME_FORMAT_FOLDED, &err);
+	CHECK(a != NULL);
+	if (!a)
+		return;
+	char *want = folded_str(a);
+	char *svg = svg_of(a, 0);
+	CHECK(svg != NULL);
+	CHECK(svg && flame_detect(svg, strlen(svg)) == FLAME_FORMAT_SVG);
+	flame_tree *b = svg ? tree_of(svg, FLAME_FORMAT_AUTO, &err) : NULL;
+	if (!b)
+		fprintf(stderr, "error: %s\n", err.msg);
+	CHECK(b != NULL);
+	if (b) {
+		char *got = folded_str(b);
+		CHECK_STR(got, want);
+		CHECK(flame_tree_is_differential(b) == flame_tree_is_differential(a));
+		free(got);
+		flame_tree_free(b);
+	}
+	free(svg);
+	free(want);
+	flame_tree_free(a);
+}
+
+static void test_round_trip(void)
+{
+	check_round_trip("main;parse (inline);std::vector<int>::push_back(int const&) 1234567\n"
+	                 "main;parse (inline) 3\n"
+	                 "main;a&b;\"q\" 't' 1\n"
+	                 "main;\xc3\xbcnic\xc3\xb6" "de;x 2\n"
+	                 "other 5\n");
+	check_round_trip("a;b 1.5\na;c 0.25\na 2\n");            /* fractional counts */
+	check_round_trip("a;b 5 9\na;c 3 0\na 0 4\nd;e 7 7\n"); /* differential */
+	/* deep and narrow: the reader takes parents from the document order, not geometry */
+	char deep[8192] = "";
+	for (int i = 0; i < 200; i++)
+		strcat(deep, i ? ";f" : "f");
+	strcat(deep, " 1\nbig 100000000\n");
+	check_round_trip(deep);
+}
+
+static void test_pruned_keeps_totals(void)
+{
+	flame_err err = {0};
+	flame_tree *a = tree_of("a;b 100000000\na;tiny;tinier 1\nc 7000000\n", FLAME_FORMAT_FOLDED, &err);
+	char *svg = svg_of(a, 0.1); /* `tiny` is narrower than 0.1 px: not drawn */
+	flame_tree *b = svg ? tree_of(svg, FLAME_FORMAT_SVG, &err) : NULL;
+	CHECK(b != NULL);
+	if (b) {
+		char *got = folded_str(b);
+		CHECK_STR(got, "a 1\na;b 100000000\nc 7000000\n");
+		CHECK_EQ_U64(flame_tree_total(b, 0), flame_tree_total(a, 0));
+		free(got);
+		flame_tree_free(b);
+	}
+	free(svg);
+	flame_tree_free(a);
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	size_t got = fread(s, 1, (size_t)n, f);
+	s[got] = '\0';
+	fclose(f);
+	return s;
+}
+
+static void check_svg(const char *svg, const char *want)
+{
+	flame_err err = {0};
+	flame_tree *t = tree_of(svg, FLAME_FORMAT_SVG, &err);
+	if (!t)
+		fprintf(stderr, "error: %s\n", err.msg);
+	CHECK(t != NULL);
+	if (t) {
+		char *got = folded_str(t);
+		CHECK_STR(got, want);
+		free(got);
+		flame_tree_free(t);
+	}
+}
+
+static void test_flamegraph_pl(const char *fixtures)
+{
+	/* flamegraph.pl writes frames in hash order: parents come from geometry */
+	char path[4096];
+	snprintf(path, sizeof path, "%s/svg/flamegraph-pl-style.svg", fixtures);
+	char *svg = read_file(path);
+	CHECK(svg != NULL);
+	if (svg)
+		check_svg(svg, "main;parse&check 500\nmain;parse&check;read 1500\n"
+		               "main;std::vector<int>::push_back 1000\nworker (thread 2) 1000\n");
+	free(svg);
+}
+
+static void test_nameattr_and_hostile(void)
+{
+	/* a --nameattr title: the name from data-name, the count from the width */
+	check_svg("<svg xmlns='http://www.w3.org/2000/svg'>"
+	          "<g><title>all (10 samples, 100%)</title><rect x='10' y='50' width='100' height='15'/></g>"
+	          "<g data-name='f'><title>see the docs</title><rect x='10' y='34' width='40' height='15'/></g>"
+	          "</svg>",
+	          "f 4\n");
+	/* entities are never expanded, external ones never loaded */
+	check_svg("<?xml version='1.0'?>\n<!DOCTYPE svg [<!ENTITY x SYSTEM 'file:///etc/passwd'>"
+	          "<!ENTITY a 'aaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;'>]>\n"
+	          "<svg><g><title>all (3 samples, 100%)</title><rect x='0' y='20' width='9' height='15'/></g>"
+	          "<g><title>p&x;q&b; (3 samples, 100.00%)</title><rect x='0' y='4' width='9' height='15'/></g>"
+	          "</svg>",
+	          "pq 3\n");
+	flame_err err = {0};
+	CHECK(tree_of("<svg>\n<g><title>all (1 samples, 100%)</title><rect x='1'\n</svg>\n",
+	              FLAME_FORMAT_SVG, &err) == NULL);
+	CHECK(err.code == FLAME_EDATA && err.line == 3);
+	CHECK(strncmp(err.msg, "not well-formed XML: ", 21) == 0);
+	CHECK(tree_of("<svg><rect/></svg>", FLAME_FORMAT_SVG, &err) == NULL);
+	CHECK_STR(err.msg, "no flame graph frames (<g><title>NAME (COUNT ...)</title><rect/></g>)");
+	CHECK(flame_detect("main;a 1\n", 9) != FLAME_FORMAT_SVG);
+	CHECK(flame_detect("\xef\xbb\xbf <?xml version='1.0'?><svg>", 29) == FLAME_FORMAT_SVG);
+}
+
+int main(int argc, char **argv)
+{
+	RUN(test_round_trip);
+	RUN(test_pruned_keeps_totals);
+	if (argc > 1)
+		test_flamegraph_pl(argv[1]);
+	RUN(test_nameattr_and_hostile);
+	return harness_done();
+}
