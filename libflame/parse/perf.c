@@ -33,7 +33,7 @@
 #include "parser.h"
 #include "perf-name.h"
 
-enum { BLOCK = 512 << 10, MAX_WORKERS = 64, AHEAD = 8, KEY_AHEAD = 3 };
+enum { BLOCK = 256 << 10, MAX_WORKERS = 64, AHEAD = 8, KEY_AHEAD = 3 };
 
 /* line cache values: a name id, or one of these */
 #define LINE_NOT_FRAME 0xffffffffu
