@@ -23,7 +23,9 @@
  * both), a frame on the event line is a one-frame sample (no-callchain output), frames
  * with no event line in the whole file so far ("-F ip,sym") count 1 each under the
  * "# cmdline" target or "perf", an event line with no frames adds nothing (warned),
- * srclines are skipped silently and other odd lines with a warning. */
+ * srclines are skipped silently and other odd lines with a warning. --time keeps the
+ * samples whose timestamp is in [START, END], so samples without one are dropped.
+ * Each input is a file of its own: with several, each has its own first event. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
