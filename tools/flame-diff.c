@@ -37,7 +37,7 @@ static const cli_opt own_options[] = {
 	 "1 (default): read AFTER then BEFORE into one tree (the memory of one profile); 2: read "
 	 "both at once into two trees (faster on an idle machine, the memory of both)"},
 	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
-	 "do not name the frames only found in BEFORE (zero wide) in the picture's subtitle"},
+	 "do not name the functions found only in BEFORE (zero wide) in the subtitle"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
@@ -209,94 +209,70 @@ static int not_one_side(const side *s)
 
 static void fmt_count(char *buf, size_t cap, uint64_t v, unsigned scale);
 
-/* ---- removed frames: AFTER is 0, so the picture gives them no width (as flamegraph.pl
- * does); the subtitle names the largest ones so they are not silently lost */
+/* ---- removed functions: AFTER is 0, so the picture gives them no width (as flamegraph.pl
+ * does); the subtitle names the largest ones so they are not silently lost. Found from the
+ * per-function report (no node tree: that would cost memory in proportion to all frames). */
 
-typedef struct removed {
-	flame_node node;
-	uint64_t before;
-} removed;
-
-static size_t frame_path(flame_tree *t, flame_node n, char *buf, size_t cap)
+static int cmp_before_desc(const void *pa, const void *pb)
 {
-	/* "parent;frame", with the root-side frames cut to "...;" beyond 80 bytes */
-	flame_node chain[64];
-	size_t k = 0;
-	for (flame_node p = n; p != 0 && p != FLAME_NODE_NONE && k < 64; p = flame_node_parent(t, p))
-		chain[k++] = p;
-	size_t len = 0, used = 0, first = 0;
-	for (size_t i = 0; i < k; i++) { /* how many leaf-side frames fit */
-		flame_str nm = flame_node_name(t, chain[i]);
-		if (used + nm.len + 1 > 80 && i > 0)
-			break;
-		used += nm.len + 1;
-		first = i + 1;
-	}
-	if (first < k)
-		len += (size_t)snprintf(buf + len, cap - len, "...;");
-	for (size_t i = first; i-- > 0 && len + 1 < cap;) {
-		flame_str nm = flame_node_name(t, chain[i]);
-		int m = snprintf(buf + len, cap - len, "%s%.*s", i + 1 < first ? ";" : "", (int)nm.len,
-		                 nm.ptr);
-		if (m < 0)
-			break;
-		len += (size_t)m < cap - len ? (size_t)m : cap - len - 1;
-	}
-	return len;
+	const flame_diff_row *x = pa, *y = pb;
+	if (x->total[0] != y->total[0])
+		return x->total[0] > y->total[0] ? -1 : 1;
+	size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
+	int r = memcmp(x->name.ptr, y->name.ptr, n);
+	return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
 }
 
-static int removed_subtitle(flame_tree *t, const char *user, char *buf, size_t cap, flame_err *err)
+static int removed_subtitle(flame_tree *t, const flame_diff_row *rows, size_t n, const char *user,
+                            char *buf, size_t cap, flame_err *err)
 {
-	int rc = flame_tree_build(t, FLAME_ORDER_NAME, err);
-	if (rc)
-		return rc;
-	removed top[3] = {{0, 0}, {0, 0}, {0, 0}};
-	size_t count = 0;
-	uint64_t sum = 0;
-	flame_iter it;
-	flame_iter_init(&it, t);
-	flame_event ev;
-	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE) {
-		if (ev != FLAME_EVENT_ENTER || it.node == 0)
-			continue;
-		uint64_t b = flame_node_total(t, it.node, 0);
-		if (flame_node_total(t, it.node, 1) != 0 || b == 0)
-			continue;
-		flame_iter_skip_children(&it); /* the topmost removed frame stands for its subtree */
-		count++;
-		sum += b;
-		for (int i = 0; i < 3; i++)
-			if (b > top[i].before) {
-				for (int j = 2; j > i; j--)
-					top[j] = top[j - 1];
-				top[i] = (removed){it.node, b};
-				break;
-			}
-	}
 	size_t len = 0;
 	buf[0] = '\0';
 	if (user)
 		len += (size_t)snprintf(buf, cap, "%s", user);
-	if (!count)
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].total[1] == 0 && rows[i].total[0] > 0)
+			m++;
+	if (!m)
 		return 0;
+	flame_diff_row *rm = malloc(m * sizeof *rm);
+	if (!rm) {
+		err->code = FLAME_ENOMEM;
+		snprintf(err->msg, sizeof err->msg, "out of memory");
+		return FLAME_ENOMEM;
+	}
+	m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].total[1] == 0 && rows[i].total[0] > 0)
+			rm[m++] = rows[i];
+	/* a removed caller of a removed callee (old_path -> legacy) is named by the callee */
+	int rc = flame_diff_attribute(t, rm, m, 0.0, err);
+	if (rc) {
+		free(rm);
+		return rc;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < m; i++)
+		if (rm[i].inside == SIZE_MAX)
+			rm[k++] = rm[i];
+	qsort(rm, k, sizeof *rm, cmp_before_desc);
 	unsigned scale = flame_tree_scale(t);
 	double t0 = (double)flame_tree_total(t, 0);
-	char num[64];
-	fmt_count(num, sizeof num, sum, scale);
-	const char *cn = flame_tree_count_name(t) ? flame_tree_count_name(t) : "samples";
-	len += (size_t)snprintf(buf + len, cap - len, "%sonly in BEFORE (no width): %s %s in %zu frame%s:",
-	                        user ? " | " : "", num, cn, count, count == 1 ? "" : "s");
-	for (int i = 0; i < 3 && top[i].before && len + 1 < cap; i++) {
-		char path[512];
-		frame_path(t, top[i].node, path, sizeof path);
-		fmt_count(num, sizeof num, top[i].before, scale);
-		int m = snprintf(buf + len, cap - len, "%s %s %s (%.2f%%)", i ? "," : "", path, num,
-		                 t0 > 0 ? 100.0 * (double)top[i].before / t0 : 0.0);
-		if (m > 0)
-			len += (size_t)m < cap - len ? (size_t)m : cap - len - 1;
+	len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%sonly in BEFORE (no width):",
+	                        user ? " | " : "");
+	for (size_t i = 0; i < k && i < 3 && len + 1 < cap; i++) {
+		char num[64];
+		fmt_count(num, sizeof num, rm[i].total[0], scale);
+		int w = snprintf(buf + len, cap - len, "%s %.*s %s (%.2f%%)", i ? "," : "",
+		                 (int)(rm[i].name.len > 200 ? 200 : rm[i].name.len), rm[i].name.ptr, num,
+		                 t0 > 0 ? 100.0 * (double)rm[i].total[0] / t0 : 0.0);
+		if (w > 0)
+			len += (size_t)w < cap - len ? (size_t)w : cap - len - 1;
 	}
-	if (count > 3 && len + 1 < cap)
-		snprintf(buf + len, cap - len, ", and %zu more", count - 3);
+	if (k > 3 && len + 1 < cap)
+		snprintf(buf + len, cap - len, ", and %zu more", k - 3);
+	free(rm);
 	return 0;
 }
 
@@ -597,7 +573,8 @@ int main(int argc, char **argv)
 		s[1].t = NULL;
 	}
 	flame_tree *t = s[0].t;
-	if ((a.top || a.fail_above >= 0) && (rc = flame_diff_report(t, &rows, &nrows, &err))) {
+	if ((a.top || a.fail_above >= 0 || (draw && !a.no_removed)) &&
+	    (rc = flame_diff_report(t, &rows, &nrows, &err))) {
 		code = cli_report(&err);
 		goto done;
 	}
@@ -605,7 +582,8 @@ int main(int argc, char **argv)
 		a.r.ro.title = "Differential Flame Graph";
 	static char subtitle[2048];
 	if (draw && !a.no_removed) {
-		if ((rc = removed_subtitle(t, a.r.ro.subtitle, subtitle, sizeof subtitle, &err))) {
+		if ((rc = removed_subtitle(t, rows, nrows, a.r.ro.subtitle, subtitle, sizeof subtitle,
+		                           &err))) {
 			code = cli_report(&err);
 			goto done;
 		}

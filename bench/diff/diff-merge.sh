@@ -65,12 +65,12 @@ PY
 mb() { awk -v b="$(cat "$@" | wc -c)" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 row() { # name MB wall cpu rss cat_ms wc_ms
   awk -v n="$1" -v mb="$2" -v w="$3" -v c="$4" -v r="$5" -v cat="$6" -v wc="$7" 'BEGIN {
-    printf "%-30s %6s %7d %7d %8.1f %7.2f %7.2f %8.0f\n", n, mb, w, c, r / 1024, r / 1024 / mb,
-      w / (cat > 0 ? cat : 1), mb / ((w > 0 ? w : 1) / 1000) }' | sed "s/ \([0-9.]*\)$/ \1  (x wc: $(awk -v w="$3" -v wc="$7" 'BEGIN { printf "%.1f", w / (wc > 0 ? wc : 1) }'))/"
+    printf "%-28s %6s %7d %7d %7.1f %7.2f %6.1f %6.1f %6.0f\n", n, mb, w, c, r / 1024,
+      r / 1024 / mb, w / (cat > 0 ? cat : 1), w / (wc > 0 ? wc : 1), mb / ((w > 0 ? w : 1) / 1000) }'
 }
 
 cat "$big" "$pert" "${parts[@]}" >/dev/null # warm the page cache
-printf '%-30s %6s %7s %7s %8s %7s %7s %8s\n' run "in MB" wall_ms cpu_ms rss_MB "rss/in" "x cat" "MB/s"
+printf '%-28s %6s %7s %7s %7s %7s %6s %6s %6s\n' run in_MB wall_ms cpu_ms rss_MB rss/in x_cat x_wc MB/s
 dmb=$(mb "$big" "$pert")
 read -r cw _ _ <<<"$(med cat "$big" "$pert")"
 read -r ww _ _ <<<"$(med wc -l "$big" "$pert")"

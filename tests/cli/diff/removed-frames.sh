@@ -1,7 +1,7 @@
-# Frames only in BEFORE (main;old_path;legacy, and one hex frame) are not lost: the folded
+# Functions only in BEFORE (old_path -> legacy, and one hex frame) are not lost: the folded
 # output keeps them with AFTER = 0, --top lists them as shrunk by 100%, and the picture,
 # which gives them no width (widths are AFTER, as in flamegraph.pl), names them in its
-# subtitle (after a user's --subtitle); --no-removed leaves the subtitle alone.
+# subtitle, callee for caller (after a user's --subtitle); --no-removed leaves it alone.
 cp -r "$FIXTURES/diff" d && chmod -R u+w d; d=d
 flame-diff --format folded $d/before.folded $d/after.folded | grep ' 0$'
 flame-diff --top 2 $d/before.folded $d/after.folded | grep -B3 legacy
