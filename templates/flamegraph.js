@@ -5,12 +5,11 @@
 // the frames group (the clip hides what falls outside) plus fresh labels for the frames
 // in view, so its cost does not grow with the number of frames drawn.
 "use strict";
-var svg, frames, zoomg, labels, origLabels = null, details, matchedtxt, searchbtn, unzoombtn, icbtn, prevbtn, nextbtn;
+var svg, frames, zoomg, fr, found, labels, origLabels = null, details, matchedtxt, searchbtn, unzoombtn, icbtn, prevbtn, nextbtn;
 var fontsize, fontwidth, xpad, inverted, searchcolor, nametype, fh, W;
-var G = [], R = [], N = [], X = null, WD = null, Y = null, V = null, E = null, P = null;
-var fills = [];
+var N = [], X = null, WD = null, Y = null, V = null, E = null, P = null;
 var n = 0;
-var zoomed = -1, dimmed = [];
+var zoomed = -1, dimmed = [], zx0 = 0, zratio = 1, hl, curbox;
 var matches = [], cur = -1, term = null, ignorecase = false;
 var svgns = "http://www.w3.org/2000/svg";
 
@@ -23,6 +22,8 @@ function init(evt) {
 	svg = document.documentElement;
 	frames = document.getElementById("frames");
 	zoomg = document.getElementById("zoom");
+	fr = document.getElementById("fr");
+	found = document.getElementById("found");
 	labels = document.getElementById("labels");
 	details = document.getElementById("details").firstChild;
 	matchedtxt = document.getElementById("matched");
@@ -31,6 +32,8 @@ function init(evt) {
 	icbtn = document.getElementById("ignorecase");
 	prevbtn = document.getElementById("prev");
 	nextbtn = document.getElementById("next");
+	hl = document.getElementById("hl");
+	curbox = document.getElementById("cur");
 	fontsize = num(svg, "font-size", 12);
 	fontwidth = num(svg, "data-fw", 0.59);
 	xpad = num(svg, "data-xpad", 10);
@@ -55,21 +58,15 @@ function init(evt) {
 // One pass over the frames: geometry, names and counts into arrays, and the tree shape
 // (frames come parent first: P = parent index, E = last index of the subtree).
 function load_frames() {
-	var kids = zoomg.children;
+	var kids = fr.children;
 	n = kids.length;
 	X = new Float64Array(n); WD = new Float64Array(n); Y = new Float64Array(n);
 	V = new Float64Array(n); E = new Int32Array(n); P = new Int32Array(n);
 	var stack = [], key = new Float64Array(n);
 	for (var i = 0; i < n; i++) {
 		var g = kids[i];
-		G.push(g);
-		g._i = i;
-		var title = null, rect = null;
-		for (var c = g.firstElementChild; c; c = c.nextElementSibling) {
-			if (c.localName === "title") title = c;
-			else if (c.localName === "rect") rect = c;
-		}
-		R.push(rect); fills.push(null);
+		var rect = g.localName === "a" ? g.firstElementChild : g; // a --nameattr link wraps it
+		var title = rect.firstElementChild;
 		X[i] = num(rect, "x", 0); WD[i] = num(rect, "width", 0); Y[i] = num(rect, "y", 0);
 		var info = title ? title.textContent : "";
 		var cut = info.lastIndexOf(" (");
@@ -84,8 +81,16 @@ function load_frames() {
 	while (stack.length) E[stack.pop()] = n - 1;
 }
 
+// Elements are looked up when needed, not kept in arrays: 100,000 kept wrappers would
+// make every garbage collection trace them.
+function rect_el(i) {
+	var c = fr.children[i];
+	return c.localName === "a" ? c.firstElementChild : c;
+}
+function index_of(g) { return Array.prototype.indexOf.call(fr.children, g); }
+
 function info_of(i) {
-	var t = G[i].firstElementChild;
+	var t = rect_el(i).firstElementChild;
 	return t && t.localName === "title" ? t.textContent : N[i];
 }
 
@@ -109,6 +114,27 @@ function add_label(frag, i, x, w) {
 	frag.appendChild(t);
 }
 
+// Where frame i is drawn now (the zoom transform applied, clipped to the graph): [x, w].
+function drawn(i) {
+	if (zoomed < 0) return [X[i], WD[i]];
+	if (i < zoomed && E[i] >= zoomed) return [xpad, W - 2 * xpad]; // an ancestor
+	var l = xpad + (X[i] - zx0) * zratio, r = l + WD[i] * zratio;
+	l = Math.max(l, xpad);
+	r = Math.min(r, W - xpad);
+	return [l, Math.max(0, r - l)];
+}
+
+// outline frame i with one of the overlay rectangles (hover, current match); -1 hides it
+function outline(box, i) {
+	if (i < 0) { box.classList.add("hide"); return; }
+	var d = drawn(i);
+	box.setAttribute("x", d[0].toFixed(1));
+	box.setAttribute("y", Y[i]);
+	box.setAttribute("width", d[1].toFixed(1));
+	box.setAttribute("height", fh - 1);
+	box.classList.remove("hide");
+}
+
 // ---- zoom: ancestors stretch to full width (dimmed), the subtree scales, the rest
 // falls outside the clip
 
@@ -118,11 +144,13 @@ function zoom(i, keep_url) {
 	undim();
 	zoomed = i;
 	var full = W - 2 * xpad, ratio = full / WD[i], x0 = X[i];
+	zx0 = x0;
+	zratio = ratio;
 	zoomg.setAttribute("transform", "matrix(" + ratio + ",0,0,1," + (xpad - x0 * ratio) + ",0)");
 	if (origLabels === null) origLabels = Array.prototype.slice.call(labels.childNodes);
 	var frag = document.createDocumentFragment();
 	for (var a = P[i]; a >= 0; a = P[a]) {
-		G[a].classList.add("p");
+		rect_el(a).classList.add("p");
 		dimmed.push(a);
 		add_label(frag, a, xpad, full);
 	}
@@ -134,11 +162,17 @@ function zoom(i, keep_url) {
 	labels.textContent = "";
 	labels.appendChild(frag);
 	unzoombtn.classList.remove("hide");
+	refresh_outlines();
 	if (!keep_url) update_url();
 }
 
+function refresh_outlines() {
+	outline(hl, -1);
+	if (cur >= 0 && cur < matches.length) outline(curbox, matches[cur]);
+}
+
 function undim() {
-	for (var j = 0; j < dimmed.length; j++) G[dimmed[j]].classList.remove("p");
+	for (var j = 0; j < dimmed.length; j++) rect_el(dimmed[j]).classList.remove("p");
 	dimmed = [];
 }
 
@@ -153,6 +187,7 @@ function unzoom(update) {
 	}
 	zoomed = -1;
 	unzoombtn.classList.add("hide");
+	refresh_outlines();
 	if (update) update_url();
 }
 
@@ -172,11 +207,8 @@ function toggle_ignorecase() {
 }
 
 function clear_marks() {
-	for (var j = 0; j < matches.length; j++) {
-		var k = matches[j];
-		R[k].setAttribute("fill", fills[k]);
-	}
-	if (cur >= 0 && cur < matches.length) G[matches[cur]].classList.remove("cur");
+	found.textContent = "";
+	outline(curbox, -1);
 	matches = [];
 	cur = -1;
 }
@@ -198,14 +230,22 @@ function search(t) {
 	clear_marks();
 	term = t;
 	// frames are parent first: a match inside a counted match's subtree is skipped
-	var count = 0, end = -1;
+	// matches are painted over in their own group (inside the zoom transform), so the
+	// frames themselves are not touched
+	var count = 0, end = -1, frag = document.createDocumentFragment();
 	for (var i = 0; i < n; i++) {
 		if (!re.test(N[i])) continue;
-		if (fills[i] === null) fills[i] = R[i].getAttribute("fill");
-		R[i].setAttribute("fill", searchcolor);
+		var m = document.createElementNS(svgns, "rect");
+		m.setAttribute("x", X[i]);
+		m.setAttribute("y", Y[i]);
+		m.setAttribute("width", WD[i]);
+		m.setAttribute("height", fh - 1);
+		m.setAttribute("fill", searchcolor);
+		frag.appendChild(m);
 		matches.push(i);
 		if (i > end) { count += V[i]; end = E[i]; }
 	}
+	found.appendChild(frag);
 	searchbtn.classList.add("show");
 	searchbtn.firstChild.nodeValue = "Reset Search";
 	var pct = n && V[0] > 0 ? 100 * count / V[0] : 0;
@@ -222,36 +262,40 @@ function search(t) {
 // brought into view when the zoom hides it
 function step(dir) {
 	if (!matches.length) return;
-	if (cur >= 0) G[matches[cur]].classList.remove("cur");
 	cur = cur < 0 ? (dir > 0 ? 0 : matches.length - 1) : (cur + dir + matches.length) % matches.length;
 	var i = matches[cur];
 	if (zoomed >= 0 && !(i >= zoomed && i <= E[zoomed])) unzoom(true);
-	G[i].classList.add("cur");
+	outline(curbox, i);
 	details.nodeValue = nametype + " " + info_of(i);
 }
 
 // ---- events
 
 function frame_of(e) {
-	for (var el = e.target; el && el !== zoomg; el = el.parentNode)
-		if (el.parentNode === zoomg) return el;
+	for (var el = e.target; el && el !== fr; el = el.parentNode)
+		if (el.parentNode === fr) return el;
 	return null;
 }
 
 function on_click(e) {
 	var g = frame_of(e);
 	if (!g) return;
-	if (g.localName === "a") return; // a --nameattr link
-	zoom(g._i, false);
+	if (g.localName === "a") return; // a --nameattr link: the browser follows it
+	zoom(index_of(g), false);
 }
 
 function on_over(e) {
 	var g = frame_of(e);
-	if (g) details.nodeValue = nametype + " " + info_of(g._i);
+	if (!g) return;
+	var i = index_of(g);
+	details.nodeValue = nametype + " " + info_of(i);
+	outline(hl, i);
 }
 
 function on_out(e) {
-	if (frame_of(e)) details.nodeValue = " ";
+	if (!frame_of(e)) return;
+	details.nodeValue = " ";
+	outline(hl, -1);
 }
 
 function on_key(e) {
