@@ -8,5 +8,5 @@ flame-render --cp --palette-file p.map in.folded > /dev/null && cat p.map
 printf 'work->rgb(1,2,3)\n' > p2.map
 flame-render --cp --palette-file p2.map in.folded | grep -c 'fill="#010203"'
 printf 'work\thref=https://example.invalid/w\ttitle=Work <b>\tonclick=alert(1)\tclass=w\n' > attrs.txt
-flame-render --nameattr attrs.txt in.folded | grep -o '<a[^>]*><title>[^<]*</title>'
+flame-render --nameattr attrs.txt in.folded | grep -o '<a[^>]*><rect[^>]*><title>[^<]*</title>'
 flame-render --nameattr attrs.txt in.folded | grep -c onclick
