@@ -941,7 +941,7 @@ typedef struct sampler {
 	uint32_t *ids;
 	size_t capids;
 	namebuf nb;
-	flame__stacks acc; /* column 0: positive values, column 1: magnitudes of negative ones */
+	flame__stacks neg; /* magnitudes of negative values, subtracted at the end */
 } sampler;
 
 static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, flame_err *err)
@@ -1040,8 +1040,13 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 		memcpy(s->ids + d, p->frames + l->fstart, l->fcount * sizeof *s->ids);
 		d += l->fcount;
 	}
-	uint64_t pos = v > 0 ? (uint64_t)v : 0, neg = v < 0 ? (uint64_t)0 - (uint64_t)v : 0;
-	r = flame__stacks_add(&s->acc, s->ids, d, pos, neg);
+	/* positive values go straight to the tree; negative ones (diff profiles) are
+	 * subtracted once all are read */
+	if (v > 0)
+		r = flame__stacks_add(&s->t->stacks, s->ids, d, (uint64_t)v, 0);
+	else
+		r = flame__stacks_add(&s->neg, s->ids, d, (uint64_t)0 - (uint64_t)v, 0);
+	s->t->nodes_valid = 0;
 	if (r == FLAME_ERANGE)
 		return flame__err(err, FLAME_ERANGE, p->src, 0, f->off,
 		                  "invalid pprof: sample values overflow 64 bits");
@@ -1088,22 +1093,57 @@ int flame_pprof_opts_check(const flame_parse_opts *o, flame_err *err)
 	return r;
 }
 
-/* Move the aggregated stacks into the tree (negative sums are dropped). */
-static int flush(sampler *s, flame_err *err)
+/* The tree's stack equal to `st`, or NULL (same hash and probing as core/stacks.c). */
+static flame__stack *find_stack(flame__stacks *s, const flame__stack *st)
 {
+	if (!s->slots)
+		return NULL;
+	for (size_t i = st->hash32 & s->mask;; i = (i + 1) & s->mask) {
+		uint32_t k = s->slots[i];
+		if (!k)
+			return NULL;
+		flame__stack *x = &s->v[k - 1];
+		if (x->hash32 == st->hash32 && x->depth == st->depth &&
+		    memcmp(x->ids, st->ids, st->depth * sizeof *st->ids) == 0)
+			return x;
+	}
+}
+
+/* Subtract the negative values; stacks whose sum is not positive are dropped (folded
+ * counts are >= 0), with a warning when the sum was negative. */
+static int subtract_negative(sampler *s, flame_err *err)
+{
+	if (!s->neg.count)
+		return 0;
+	flame__stacks *ts = &s->t->stacks;
 	uint64_t dropped = 0;
-	for (size_t k = 0; k < s->acc.count; k++) {
-		const flame__stack *st = &s->acc.v[k];
-		if (st->w[0] < st->w[1]) {
+	int emptied = 0;
+	for (size_t k = 0; k < s->neg.count; k++) {
+		const flame__stack *n = &s->neg.v[k];
+		flame__stack *x = find_stack(ts, n);
+		uint64_t have = x ? x->w[0] : 0;
+		if (have < n->w[0])
 			dropped++;
-			continue;
+		uint64_t sub = have < n->w[0] ? have : n->w[0];
+		if (x) {
+			x->w[0] -= sub;
+			ts->total[0] -= sub;
+			emptied |= x->w[0] == 0 && x->w[1] == 0;
 		}
-		uint64_t net = st->w[0] - st->w[1];
-		if (!net)
-			continue;
-		int r = flame__tree_add_ids(s->t, st->ids, st->depth, net, 0, err);
-		if (r)
-			return r;
+	}
+	if (emptied) {
+		flame__stacks fresh;
+		flame__stacks_init(&fresh);
+		for (size_t k = 0; k < ts->count; k++) {
+			const flame__stack *x = &ts->v[k];
+			if ((x->w[0] || x->w[1]) && flame__stacks_add_hashed(&fresh, x->ids, x->depth,
+			                                                    x->hash32, x->w[0], x->w[1])) {
+				flame__stacks_free(&fresh);
+				return nomem(err);
+			}
+		}
+		flame__tree_replace_stacks(s->t, &fresh);
+		flame__stacks_free(&fresh);
 	}
 	if (dropped)
 		flame__warn(s->o->warn, s->o->warn_ud, "pprof-negative", s->p->src, 0,
@@ -1160,7 +1200,7 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 		return r;
 	prof p = {.src = flame_input_name(in), .buf = (const uint8_t *)data, .len = len};
 	sampler s = {.t = t, .p = &p, .o = o};
-	flame__stacks_init(&s.acc);
+	flame__stacks_init(&s.neg);
 	if (len == 0)
 		goto done; /* empty input: nothing to add, as for every format */
 	if ((r = load(&p, err)))
@@ -1176,7 +1216,7 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 		goto done;
 	s.nignore = o->n_tags_ignore;
 	if ((r = mark_prune(&p, err)) || (r = name_frames(t, &p, o->pprof_flags, err)) ||
-	    (r = pass_samples(&s, err)) || (r = flush(&s, err)))
+	    (r = pass_samples(&s, err)) || (r = subtract_negative(&s, err)))
 		goto done;
 done:
 	free_tagfs(s.focus, s.nfocus);
@@ -1185,7 +1225,7 @@ done:
 	free(s.labels);
 	free(s.ids);
 	free(s.nb.p);
-	flame__stacks_free(&s.acc);
+	flame__stacks_free(&s.neg);
 	prof_free(&p);
 	free(data);
 	return r;
