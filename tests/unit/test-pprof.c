@@ -294,12 +294,18 @@ static void test_negative(void)
 	location(&m, 1, 0, 0, &f1, 1);
 	location(&m, 2, 0, 0, &f2, 1);
 	uint64_t a[] = {1}, b[] = {2, 1};
-	int64_t v5 = 5, vm2 = -2, vm9 = -9, v0 = 0;
+	int64_t v5 = 5, vm2 = -2, vm9 = -9, v9 = 9, v0 = 0;
 	sample(&m, a, 1, &v5, 1, 1);
 	sample(&m, a, 1, &vm2, 1, 1);
-	sample(&m, b, 2, &vm9, 1, 1);
+	sample(&m, b, 2, &vm9, 1, 1); /* b sums to 0: gone */
+	sample(&m, b, 2, &v9, 1, 1);
 	sample(&m, b, 2, &v0, 1, 1);
 	CHECK(parse(&m, &o, &err) == 0);
+	CHECK_STR(out, "main 3\n");
+	/* a negative sum is dropped */
+	msg n2 = m;
+	sample(&n2, b, 2, &vm2, 1, 0);
+	CHECK(parse(&n2, &o, &err) == 0);
 	CHECK_STR(out, "main 3\n");
 }
 
