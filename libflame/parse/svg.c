@@ -137,19 +137,34 @@ static void parse_title(svgr *s, const char *t, size_t n, frame *f, size_t *name
 	}
 }
 
-static double attr_num(xmlTextReaderPtr r, const char *name, int *ok)
+/* A decimal number as SVG coordinates are written ("10", "737.5", "-3.25e2" is not). */
+static int num(const char *p, double *out)
 {
-	xmlChar *v = xmlTextReaderGetAttribute(r, (const xmlChar *)name);
-	if (!v) {
-		*ok = 0;
-		return 0;
+	double v = 0, scale = 1;
+	int neg = 0, digits = 0, dot = 0;
+	while (*p == ' ')
+		p++;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	for (;; p++) {
+		if (*p >= '0' && *p <= '9') {
+			if (dot)
+				v += (*p - '0') * (scale /= 10);
+			else
+				v = v * 10 + (*p - '0');
+			digits++;
+		} else if (*p == '.' && !dot) {
+			dot = 1;
+		} else {
+			break;
+		}
 	}
-	char *e;
-	double d = strtod((const char *)v, &e);
-	if (e == (char *)v || !isfinite(d))
-		*ok = 0;
-	xmlFree(v);
-	return d;
+	while (*p == ' ')
+		p++;
+	if (!digits || *p || !isfinite(v))
+		return -1;
+	*out = neg ? -v : v;
+	return 0;
 }
 
 static int add_frame(svgr *s, const char *name, size_t nn, const frame *proto)
@@ -182,15 +197,35 @@ static int title_rect(svgr *s, const char *title, const frame *geom, const char 
 	return add_frame(s, title, nn, &f);
 }
 
-static int rect_geom(xmlTextReaderPtr r, frame *f)
+/* x, y, width, height (all needed) and data-name of the current rect, without copies. */
+static int rect_geom(xmlTextReaderPtr r, frame *f, char **data_name)
 {
-	int ok = 1;
+	int have = 0;
 	memset(f, 0, sizeof *f);
-	f->x = attr_num(r, "x", &ok);
-	f->y = attr_num(r, "y", &ok);
-	f->w = attr_num(r, "width", &ok);
-	f->h = attr_num(r, "height", &ok);
-	return ok;
+	while (xmlTextReaderMoveToNextAttribute(r) == 1) {
+		const char *k = (const char *)xmlTextReaderConstLocalName(r);
+		const char *v = (const char *)xmlTextReaderConstValue(r);
+		if (!k || !v)
+			continue;
+		double *dst = NULL;
+		int bit = 0;
+		if (k[0] == 'x' && !k[1])
+			dst = &f->x, bit = 1;
+		else if (k[0] == 'y' && !k[1])
+			dst = &f->y, bit = 2;
+		else if (strcmp(k, "width") == 0)
+			dst = &f->w, bit = 4;
+		else if (strcmp(k, "height") == 0)
+			dst = &f->h, bit = 8;
+		else if (strcmp(k, "data-name") == 0) {
+			free(*data_name);
+			*data_name = strdup(v);
+		}
+		if (dst && num(v, dst) == 0)
+			have |= bit;
+	}
+	xmlTextReaderMoveToElement(r);
+	return have == 15;
 }
 
 /* Pull every frame out of the document: a <title> followed by a sibling <rect> in a
@@ -201,9 +236,12 @@ static int read_frames(svgr *s, xmlTextReaderPtr r)
 	int title_depth = -1;
 	frame rect;               /* pending rect, waiting for its child title */
 	int rect_depth = -1;
-	char *data_name = NULL;   /* data-name of the enclosing g/a or of the rect */
-	int ret, rc = 0;
-	while (!rc && (ret = xmlTextReaderRead(r)) == 1) {
+	char *data_name = NULL;   /* data-name of the enclosing g/a */
+	char *rect_name = NULL;   /* data-name of the pending rect */
+	int ret, rc = 0, skip = 0;
+	/* labels, script and style hold no frames: step over their subtrees */
+	while (!rc && (ret = skip ? xmlTextReaderNext(r) : xmlTextReaderRead(r)) == 1) {
+		skip = 0;
 		int type = xmlTextReaderNodeType(r);
 		int depth = xmlTextReaderDepth(r);
 		if (type == XML_READER_TYPE_END_ELEMENT) {
@@ -220,14 +258,16 @@ static int read_frames(svgr *s, xmlTextReaderPtr r)
 		const char *el = (const char *)xmlTextReaderConstLocalName(r);
 		if (!el)
 			continue;
-		if (strcmp(el, "g") == 0 || strcmp(el, "a") == 0) {
+		if (strcmp(el, "text") == 0 || strcmp(el, "script") == 0 || strcmp(el, "style") == 0) {
+			skip = !xmlTextReaderIsEmptyElement(r);
+		} else if (strcmp(el, "g") == 0 || strcmp(el, "a") == 0) {
 			free(data_name);
 			data_name = (char *)xmlTextReaderGetAttribute(r, (const xmlChar *)"data-name");
 		} else if (strcmp(el, "title") == 0) {
 			xmlChar *txt = xmlTextReaderReadString(r);
 			const char *tt = txt ? (const char *)txt : "";
 			if (rect_depth >= 0 && depth == rect_depth + 1) {
-				rc = title_rect(s, tt, &rect, data_name);
+				rc = title_rect(s, tt, &rect, rect_name ? rect_name : data_name);
 				rect_depth = -1;
 			} else {
 				free(title);
@@ -239,25 +279,26 @@ static int read_frames(svgr *s, xmlTextReaderPtr r)
 			xmlFree(txt);
 		} else if (strcmp(el, "rect") == 0) {
 			frame g;
-			int ok = rect_geom(r, &g);
-			xmlChar *dn = xmlTextReaderGetAttribute(r, (const xmlChar *)"data-name");
-			if (dn) {
-				free(data_name);
-				data_name = (char *)dn;
-			}
+			char *rn = NULL; /* a rect's own data-name holds for it only */
+			int ok = rect_geom(r, &g, &rn);
 			if (title && depth == title_depth) {
 				if (ok)
-					rc = title_rect(s, title, &g, data_name);
+					rc = title_rect(s, title, &g, rn ? rn : data_name);
 				free(title);
 				title = NULL;
 			} else if (ok && !xmlTextReaderIsEmptyElement(r)) {
 				rect = g;
 				rect_depth = depth;
+				free(rect_name);
+				rect_name = rn;
+				rn = NULL;
 			}
+			free(rn);
 		}
 	}
 	free(title);
 	free(data_name);
+	free(rect_name);
 	if (rc)
 		return rc;
 	if (s->rc)
@@ -433,8 +474,8 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	svgr s = {.t = t, .o = o, .in = in, .src = flame_input_name(in), .err = err};
 	/* no network, no DTD, no entity expansion: the input is untrusted */
 	xmlTextReaderPtr r = xmlReaderForIO(io_read, io_close, &s, NULL, NULL,
-	                                    XML_PARSE_NONET | XML_PARSE_NOERROR |
-	                                        XML_PARSE_NOWARNING | XML_PARSE_COMPACT);
+	                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+	                                        XML_PARSE_COMPACT | XML_PARSE_NOBLANKS);
 	if (!r)
 		return flame__err_nomem(err);
 	int rc = read_frames(&s, r);
