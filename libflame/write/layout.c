@@ -2,10 +2,11 @@
  * than --minwidth (so the work is proportional to what is drawn), and records each
  * surviving frame's rectangle, counts and colour. Within a frame its own (self) samples
  * come first and its children after them, left to right, as in flamegraph.pl (which
- * sorts "a 5" before "a;b 3"). --flamechart lays stacks out in input order instead:
+ * sorts "a 5" before "a;b 3"). --flamechart runs the same flow pass in input order:
  * the unique stacks in order of first appearance (the stack table keeps it), merging
  * a frame only with the same frame of the stack just before, so repeated identical
- * stacks that were not adjacent are summed where they first appeared. */
+ * stacks that were not adjacent are summed where they first appeared. --sort weight
+ * needs sibling totals first, so it builds the node tree (flame_tree_build). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,7 +230,7 @@ static void close_frame(flame__layout *L, flame__frame *f, const struct open_fra
 }
 
 static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts *o,
-                       double min_time, double *maxdelta, flame_err *err)
+                       double min_time, int chart, double *maxdelta, flame_err *err)
 {
 	const flame__stacks *s = &t->stacks;
 	const int col = L->differential ? 1 : 0;
@@ -239,10 +240,11 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 		if (s->v[k].depth > maxd)
 			maxd = s->v[k].depth;
 	int rc = 0;
-	uint32_t *rank = flame__tree_name_ranks(t);
+	/* a flame chart keeps the table's order (first appearance): no sort */
+	uint32_t *rank = chart ? NULL : flame__tree_name_ranks(t);
 	uint32_t *order = rank ? flame__tree_sorted_stacks(t, rank) : NULL;
 	struct open_frame *op = malloc((maxd + 1) * sizeof *op);
-	if (!rank || !order || !op) {
+	if ((!chart && (!rank || !order)) || !op) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
@@ -261,7 +263,7 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 	const flame__stack *prev = NULL;
 	double mdelta = 0;
 	for (size_t k = 0; k <= s->count; k++) {
-		const flame__stack *st = k < s->count ? &s->v[order[k]] : NULL;
+		const flame__stack *st = k < s->count ? &s->v[order ? order[k] : k] : NULL;
 		uint32_t same = 0;
 		if (st && prev) {
 			uint32_t n = prev->depth < st->depth ? prev->depth : st->depth;
@@ -317,99 +319,6 @@ done:
 	free(rank);
 	free(order);
 	free(op);
-	return rc;
-}
-
-/* ---- --flamechart: flow over the stacks in input order */
-
-static int layout_chart(flame__layout *L, flame_tree *t, const flame_render_opts *o,
-                        double min_time, flame_err *err)
-{
-	const flame__stacks *s = &t->stacks;
-	const int col = L->differential ? 1 : 0;
-	size_t cap = 0, maxd = 1;
-	for (size_t k = 0; k < s->count; k++)
-		if (s->v[k].depth > maxd)
-			maxd = s->v[k].depth;
-	uint32_t *open = malloc((maxd + 1) * sizeof *open); /* frame index per depth */
-	if (!open)
-		return flame__err_nomem(err);
-	int rc = 0;
-	flame__frame *root = push_frame(L, &cap);
-	if (!root) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	const flame__name *rn = flame__intern_get(&t->names, t->root_name);
-	root->name = rn->ptr;
-	root->name_len = rn->len;
-	root->parent = UINT32_MAX;
-	open[0] = 0;
-	const flame__stack *prev = NULL;
-	uint64_t now = 0;
-	for (size_t k = 0; k < s->count; k++) {
-		const flame__stack *st = &s->v[k];
-		if (st->depth == 0 || (st->w[0] == 0 && st->w[1] == 0))
-			continue;
-		uint32_t same = 0;
-		if (prev) {
-			uint32_t n = prev->depth < st->depth ? prev->depth : st->depth;
-			while (same < n && prev->ids[same] == st->ids[same])
-				same++;
-		}
-		for (uint32_t d = same; d < st->depth; d++) {
-			flame__frame *f = push_frame(L, &cap);
-			if (!f) {
-				rc = flame__err_nomem(err);
-				goto done;
-			}
-			const flame__name *nm = flame__intern_get(&t->names, st->ids[d]);
-			f->name = nm->ptr;
-			f->name_len = nm->len;
-			f->depth = d + 1;
-			f->parent = open[d];
-			f->start = now;
-			open[d + 1] = (uint32_t)(L->count - 1);
-		}
-		uint64_t w = st->w[col];
-		for (uint32_t d = 0; d <= st->depth; d++) {
-			flame__frame *f = &L->frames[open[d]];
-			f->value += w;
-			f->before += st->w[0];
-			if (o->diff_mode == FLAME_DIFF_TOTAL || d == st->depth)
-				f->delta += diff_delta(st->w[1], st->w[0]);
-		}
-		now += w;
-		prev = st;
-	}
-	/* prune: parents come first, and a frame is never wider than its parent */
-	size_t keep = 0;
-	uint32_t *map = (uint32_t *)open;
-	free(map);
-	map = malloc((L->count ? L->count : 1) * sizeof *map);
-	open = map;
-	if (!map) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	for (size_t i = 0; i < L->count; i++) {
-		flame__frame f = L->frames[i];
-		if (!L->differential)
-			f.before = f.value;
-		if (i && (u2d(f.value) < min_time || map[f.parent] == UINT32_MAX)) {
-			map[i] = UINT32_MAX;
-			continue;
-		}
-		if (i)
-			f.parent = map[f.parent];
-		map[i] = (uint32_t)keep;
-		if (f.depth > L->max_depth)
-			L->max_depth = f.depth;
-		L->frames[keep++] = f;
-	}
-	L->count = keep;
-done:
-	free(open);
 	return rc;
 }
 
@@ -487,10 +396,9 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 
 	double maxdelta = 0;
 	int flow = !(o->flags & FLAME_RENDER_FLAMECHART) && o->sort == FLAME_ORDER_NAME;
-	if (o->flags & FLAME_RENDER_FLAMECHART)
-		rc = layout_chart(L, t, o, min_time, err);
-	else if (flow)
-		rc = layout_flow(L, t, o, min_time, &maxdelta, err);
+	if (flow || (o->flags & FLAME_RENDER_FLAMECHART))
+		rc = layout_flow(L, t, o, min_time, (o->flags & FLAME_RENDER_FLAMECHART) != 0, &maxdelta,
+		                 err);
 	else
 		rc = layout_tree(L, t, o, min_time, err);
 	if (rc)
@@ -500,11 +408,8 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 	L->details_y = L->height - L->ypad2 / 2;
 
 	/* colours */
-	if (L->differential && !flow) {
-		if (o->flags & FLAME_RENDER_FLAMECHART) {
-			for (size_t i = 1; i < L->count; i++)
-				maxdelta = fmax(maxdelta, fabs(L->frames[i].delta));
-		} else {
+	if (L->differential && !flow && !(o->flags & FLAME_RENDER_FLAMECHART)) {
+		{
 			/* over every node, drawn or not, as flamegraph.pl takes it over all stacks */
 			for (size_t i = 1; i < t->node_count; i++) {
 				const flame__node *nd = &t->nodes[i];
