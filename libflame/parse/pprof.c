@@ -1186,9 +1186,19 @@ static int check_unit(flame_tree *t, const prof *p, size_t vidx, flame_err *err)
 	return 0;
 }
 
+static int probe_pprof(const char *buf, size_t len);
+
+/* The whole decompressed input; text or other binary data is refused up front (with
+ * --format pprof or --list-sample-types) rather than with a wire-level error. */
 static int read_all(flame_input *in, char **data, size_t *len, flame_err *err)
 {
-	return flame__input_slurp(in, data, len, PPROF_MAX_BYTES, err);
+	int r = flame__input_slurp(in, data, len, PPROF_MAX_BYTES, err);
+	if (r || !*len || probe_pprof(*data, *len))
+		return r;
+	free(*data);
+	*data = NULL;
+	return flame__err(err, FLAME_EDATA, flame_input_name(in), 0, FLAME__NO_OFFSET,
+	                  "not a pprof profile (profile.proto, gzipped or raw)");
 }
 
 static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
