@@ -449,6 +449,10 @@ typedef struct flame_render_opts {
 	const flame_nameattr *nameattr; /* NULL, or --nameattr */
 	flame_warn_fn warn;       /* e.g. "--total is less than the actual total"; NULL = silent */
 	void *warn_ud;
+	double diff_min_delta;    /* differential: |delta| (counts, the delta that colours the
+	                           * frame) below this is drawn as no change (white); 0 = off */
+	double diff_per;          /* differential: > 0 adds "; per request before B, after A"
+	                           * (the inclusive counts divided by diff_per) to tooltips */
 } flame_render_opts;
 
 #define FLAME_RENDER_OPTS_INIT                                                            \

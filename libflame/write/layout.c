@@ -343,6 +343,7 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 	L->differential = flame_tree_is_differential(t);
 	L->inverted = (o->flags & FLAME_RENDER_INVERTED) != 0;
 	L->negate = (o->flags & FLAME_RENDER_NEGATE) != 0;
+	L->diff_per = o->diff_per;
 	L->font_type = o->font_type ? o->font_type : "Verdana";
 	L->font_size = o->font_size;
 	L->font_width = o->font_width;
@@ -423,6 +424,7 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 	flame__colorer cr;
 	flame__colorer_init(&cr, o->colors, o->flags, o->seed, o->palette);
 	const int negate = (o->flags & FLAME_RENDER_NEGATE) != 0;
+	const double min_delta = o->diff_min_delta * (double)pow10_u[L->scale]; /* in tree units */
 	for (size_t i = 0; i < L->count; i++) {
 		flame__frame *f = &L->frames[i];
 		place(L, f);
@@ -431,7 +433,8 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 		else if (f->name_len == 1 && f->name[0] == '-')
 			flame__color_name(&cr, f->name, f->name_len, &f->fill);
 		else if (L->differential)
-			f->fill = flame__color_delta(f->delta, maxdelta, negate);
+			f->fill = flame__color_delta(fabs(f->delta) < min_delta ? 0 : f->delta, maxdelta,
+			                             negate);
 		else if (flame__color_name(&cr, f->name, f->depth ? f->name_len : 0, &f->fill)) {
 			/* the root is coloured as flamegraph.pl's nameless root frame */
 			rc = flame__err_nomem(err);
@@ -582,7 +585,18 @@ size_t flame__frame_info(const flame__layout *L, const flame__frame *f, char *bu
 		flame__format_count(L, f->before, b, sizeof b);
 		flame__format_count(L, f->value, a, sizeof a);
 		n = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0,
-		             "; %s%.2f%%; before %s, after %s)", d > 0 ? "+" : "", dp, b, a);
+		             "; %s%.2f%%; before %s, after %s", d > 0 ? "+" : "", dp, b, a);
+		if (n > 0)
+			len += (size_t)n;
+		if (L->diff_per > 0) {
+			double p = (double)pow10_u[L->scale] * L->diff_per;
+			n = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0,
+			             "; per request before %.4g, after %.4g", (double)f->before * L->factor / p,
+			             (double)f->value * L->factor / p);
+			if (n > 0)
+				len += (size_t)n;
+		}
+		n = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, ")");
 	} else {
 		n = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, ")");
 	}

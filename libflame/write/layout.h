@@ -46,6 +46,7 @@ typedef struct flame__layout {
 	flame__rgb bg_top, bg_bottom;
 	const char *title, *subtitle, *notes, *count_name, *name_type, *search_color;
 	int negate;                 /* --negate: tooltips show the delta negated too */
+	double diff_per;            /* > 0: tooltips add per-request before/after */
 	flame_tree *own;            /* private reshaped tree (--reverse), freed with the layout */
 } flame__layout;
 

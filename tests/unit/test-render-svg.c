@@ -160,6 +160,19 @@ static void test_differential(void)
 	CHECK_XSTR(&D, FRAME("hot") "/@fill", "#0000ff");
 	doc_close(&D);
 	free(svg);
+	/* small deltas drawn as no change; per-request figures */
+	o.flags = 0;
+	o.diff_min_delta = 25;
+	o.diff_per = 10;
+	svg = svg_of(t, &o, &len);
+	CHECK(svg && doc_open(&D, svg, len) == 0);
+	CHECK_XSTR(&D, FRAME("hot") "/@fill", "#ffffff");
+	CHECK_XSTR(&D, FRAME("hot") "/s:title",
+	           "hot (30 samples, 66.67%; +44.44%; before 10, after 30; per request before 1, after 3)");
+	doc_close(&D);
+	free(svg);
+	o.diff_min_delta = 0;
+	o.diff_per = 0;
 	/* total mode: m's inclusive delta is 0 */
 	o.flags = 0;
 	o.diff_mode = FLAME_DIFF_TOTAL;
