@@ -1,9 +1,10 @@
 /* pprof writer: a tree as a gzipped profile.proto, so our stacks can go to pprof,
  * Pyroscope or Parca. One string per distinct frame name, one function and one
- * location per name (ids = string rank + 1, dense), one sample per unique stack with
- * location ids leaf-first. The sample type comes from the tree's count name: a unit
- * (nanoseconds, bytes, count...) gives `time`/`space`/`samples`; any other name N gives
- * N/count. Differential trees get two types, before and after (the default). */
+ * location per name (ids = string index - 4, dense), one mapping (has_functions), one
+ * sample per unique stack with location ids leaf-first. The sample type comes from the
+ * tree's count name: a unit (nanoseconds, bytes, count...) gives `time`/`space`/`samples`;
+ * any other name N gives N/count. Differential trees get two types, before and after
+ * (the default). */
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
@@ -126,6 +127,15 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 		put_uint(&b, 2, 2);
 		rc = emit(z, 1, b.p, b.len, err);
 	}
+	/* one mapping that says its functions are known, so pprof does not try to
+	 * symbolize the locations */
+	b.len = 0;
+	if (pb_reserve(&b, 64))
+		goto nomem;
+	put_uint(&b, 1, 1);
+	put_uint(&b, 7, 1);
+	if (!rc)
+		rc = emit(z, 3, b.p, b.len, err);
 	/* string table, in index order */
 	const char *fixed[] = {"", type, unit, "before", "after"};
 	for (int i = 0; i < 5 && !rc; i++)
@@ -156,6 +166,7 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 			break;
 		b.len = 0;
 		put_uint(&b, 1, id);
+		put_uint(&b, 2, 1); /* mapping_id */
 		/* line { function_id } */
 		uint8_t ln[12];
 		pb l = {ln, 0, sizeof ln};
