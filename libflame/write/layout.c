@@ -294,9 +294,9 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 				rc = flame__err_nomem(err);
 				goto done;
 			}
-			const flame__name *nm = flame__intern_get(&t->names, st->ids[d]);
-			f->name = nm->ptr;
-			f->name_len = nm->len;
+			/* the name id for now: names are looked up for the drawn frames only */
+			f->name = NULL;
+			f->name_len = st->ids[d];
 			f->depth = d + 1;
 			f->parent = op[d].idx;
 			f->start = now;
@@ -315,6 +315,11 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 		prev = st;
 	}
 	*maxdelta = mdelta;
+	for (size_t i = 1; i < L->count; i++) {
+		const flame__name *nm = flame__intern_get(&t->names, L->frames[i].name_len);
+		L->frames[i].name = nm->ptr;
+		L->frames[i].name_len = nm->len;
+	}
 done:
 	free(rank);
 	free(order);
