@@ -26,6 +26,11 @@
 
 /* Decompressed profiles beyond this are refused (real ones are tens of MB). */
 #define PPROF_MAX_BYTES ((size_t)1 << 30)
+/* Inlined locations let a few bytes name many frames; these bound what a hostile file
+ * can make us allocate: frames per stack, and frames over all samples per input byte
+ * (real profiles have about one frame per byte of samples). */
+#define PPROF_MAX_DEPTH ((size_t)1 << 20)
+#define PPROF_FRAMES_PER_BYTE 16
 
 typedef struct span {
 	uint32_t off, len;
@@ -941,6 +946,7 @@ typedef struct sampler {
 	uint32_t *ids;
 	size_t capids;
 	namebuf nb;
+	uint64_t frame_budget;
 	flame__stacks neg; /* magnitudes of negative values, subtracted at the end */
 } sampler;
 
@@ -967,6 +973,10 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 						v = (int64_t)x;
 					continue;
 				}
+				if (s->nloc >= PPROF_MAX_DEPTH) /* every location is at least one frame */
+					return flame__err(err, FLAME_ERANGE, p->src, 0, f->off,
+					                  "invalid pprof: a stack of more than %zu frames",
+					                  PPROF_MAX_DEPTH);
 				if (GROW(s->locids, s->nloc, s->caploc))
 					return nomem(err);
 				s->locids[s->nloc++] = x;
@@ -1021,6 +1031,14 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 	if (depth == 0)
 		return 0;
 	depth += s->o->group_by != NULL;
+	if (depth > PPROF_MAX_DEPTH)
+		return flame__err(err, FLAME_ERANGE, p->src, 0, f->off,
+		                  "invalid pprof: a stack of more than %zu frames", PPROF_MAX_DEPTH);
+	if (depth > s->frame_budget)
+		return flame__err(err, FLAME_ERANGE, p->src, 0, f->off,
+		                  "invalid pprof: the samples expand to more than %d frames per byte "
+		                  "of input", PPROF_FRAMES_PER_BYTE);
+	s->frame_budget -= depth;
 	if (depth > s->capids) {
 		size_t c = s->capids ? s->capids : 256;
 		while (c < depth)
@@ -1209,7 +1227,8 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 	if (r)
 		return r;
 	prof p = {.src = flame_input_name(in), .buf = (const uint8_t *)data, .len = len};
-	sampler s = {.t = t, .p = &p, .o = o};
+	sampler s = {.t = t, .p = &p, .o = o,
+	             .frame_budget = (uint64_t)len * PPROF_FRAMES_PER_BYTE + PPROF_MAX_DEPTH};
 	flame__stacks_init(&s.neg);
 	if (len == 0)
 		goto done; /* empty input: nothing to add, as for every format */

@@ -55,6 +55,13 @@ cases = {
     "pprof-string0-not-empty.pb": vtype(1, 2) + func(1, 3) + loc(1, 1) + sample([1], [1]) + strings(["x"] + STR[1:]),
     # a group wire type (3), which profile.proto never uses
     "pprof-wire-type-3.pb": GOOD + key(20, 3),
+    # one location of 1000 inlined lines repeated 2000 times: 2 M frames in 8 kB
+    "pprof-inline-bomb-deep.pb": vtype(1, 2) + func(1, 3) + ld(4, vi(1, 1) + ld(4, vi(1, 1)) * 1000)
+        + sample([1] * 2000, [1]) + strings(),
+    # distinct stacks of 1 M frames each from 1 kB apiece: more frames than any real input
+    "pprof-inline-bomb-wide.pb": vtype(1, 2) + func(1, 3) + func(2, 4) + ld(4, vi(1, 1) + ld(4, vi(1, 1)) * 1000)
+        + b"".join(ld(4, vi(1, 10 + k) + ld(4, vi(1, 2))) for k in range(40))
+        + b"".join(sample([10 + k] + [1] * 1000, [1]) for k in range(40)) + strings(),
 }
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
