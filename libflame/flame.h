@@ -437,7 +437,8 @@ typedef struct flame_render_opts {
 	                           * red green blue aqua yellow purple orange ("hot") */
 	const char *bgcolors;     /* NULL: from the palette; yellow blue green grey or #rrggbb */
 	const char *search_color; /* "rgb(230,0,230)" */
-	const char *encoding;     /* NULL: no encoding in the XML declaration */
+	const char *encoding;     /* NULL: text is UTF-8; else the iconv name of the encoding of
+	                           * names and option text, converted to UTF-8 (SVG: declared) */
 	double factor;            /* displayed counts are multiplied by this (1.0) */
 	double total;             /* > 0: width of the graph in counts when above the actual
 	                           * total (flamegraph.pl's --total); 0: the actual total */

@@ -7,8 +7,10 @@
  * a frame only with the same frame of the stack just before, so repeated identical
  * stacks that were not adjacent are summed where they first appeared. --sort weight
  * needs sibling totals first, so it builds the node tree (flame_tree_build). */
+#include <iconv.h>
 #include <math.h>
 #include <stdio.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
@@ -39,6 +41,13 @@ int flame_render_opts_check(const flame_render_opts *o, flame_err *err)
 	if (!(o->font_size > 0 && o->font_size < 10000) || !(o->font_width > 0 && o->font_width < 100))
 		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
 		                  "--fontsize and --fontwidth must be positive");
+	if (o->encoding && strcasecmp(o->encoding, "UTF-8") && strcasecmp(o->encoding, "UTF8")) {
+		iconv_t cd = iconv_open("UTF-8", o->encoding);
+		if (cd == (iconv_t)-1)
+			return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
+			                  "--encoding: unknown encoding '%s'", o->encoding);
+		iconv_close(cd);
+	}
 	if (!(o->min_width >= 0) || !isfinite(o->min_width) || !isfinite(o->factor) ||
 	    !(o->factor > 0) || !(o->total >= 0) || !isfinite(o->total))
 		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,

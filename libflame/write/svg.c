@@ -5,6 +5,8 @@
  * zooming), no empty labels, colours as #rrggbb. Every untrusted string passes through
  * escape.c; the script is static and reads its data from the document. Also --nameattr. */
 #include <ctype.h>
+#include <errno.h>
+#include <iconv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,6 +227,9 @@ typedef struct sw {
 	const flame_render_opts *o;
 	char *tmp; /* scratch for info/label text */
 	size_t tmp_cap;
+	iconv_t cd;  /* --encoding other than UTF-8: untrusted text is converted from it */
+	char *conv;  /* conversion buffer */
+	size_t conv_cap;
 } sw;
 
 static int flush(sw *w)
@@ -265,8 +270,46 @@ static void put(sw *w, const char *p, size_t n)
 
 static void puts_(sw *w, const char *s) { put(w, s, strlen(s)); }
 
+/* Convert `p[0..n)` from the --encoding to UTF-8 (bytes that do not convert become
+ * U+FFFD); returns the converted length in w->conv, or (size_t)-1 on out of memory. */
+static size_t convert(sw *w, const char *p, size_t n)
+{
+	size_t need = n * 4 + 16;
+	if (need > w->conv_cap) {
+		char *c = realloc(w->conv, need);
+		if (!c) {
+			w->rc = flame__err_nomem(w->err);
+			return (size_t)-1;
+		}
+		w->conv = c;
+		w->conv_cap = need;
+	}
+	char *in = (char *)p, *out = w->conv;
+	size_t inleft = n, outleft = w->conv_cap;
+	iconv(w->cd, NULL, NULL, NULL, NULL);
+	while (inleft > 0) {
+		if (iconv(w->cd, &in, &inleft, &out, &outleft) != (size_t)-1)
+			break;
+		if ((errno != EILSEQ && errno != EINVAL) || outleft < 3)
+			break;
+		memcpy(out, "\xef\xbf\xbd", 3);
+		out += 3;
+		outleft -= 3;
+		in++;
+		inleft--;
+	}
+	return (size_t)(out - w->conv);
+}
+
 static void put_esc(sw *w, const char *p, size_t n)
 {
+	if (w->cd != (iconv_t)-1 && n) {
+		size_t k = convert(w, p, n);
+		if (k == (size_t)-1)
+			return;
+		p = w->conv;
+		n = k;
+	}
 	char *d = room(w, FLAME__ESCAPE_MAX(n));
 	if (d)
 		w->len += flame__xml_escape(d, p, n);
@@ -454,14 +497,9 @@ static int key_is(const char *k, size_t n, const char *s)
 	return strlen(s) == n && memcmp(k, s, n) == 0;
 }
 
-static int encoding_ok(const char *e)
+static int is_utf8_name(const char *e)
 {
-	if (!e || !isalpha((unsigned char)e[0]))
-		return 0;
-	for (; *e; e++)
-		if (!(isalnum((unsigned char)*e) || *e == '-' || *e == '_' || *e == '.'))
-			return 0;
-	return 1;
+	return !e || !strcasecmp(e, "UTF-8") || !strcasecmp(e, "UTF8");
 }
 
 static int on_key(void *ud, const char *k, size_t n)
@@ -470,11 +508,8 @@ static int on_key(void *ud, const char *k, size_t n)
 	const flame__layout *L = w->L;
 	char hex[8];
 	if (key_is(k, n, "encoding")) {
-		if (encoding_ok(w->o->encoding)) {
-			puts_(w, " encoding=\"");
-			puts_(w, w->o->encoding);
-			puts_(w, "\"");
-		}
+		if (w->o->encoding) /* text of any --encoding is converted: the SVG is UTF-8 */
+			puts_(w, " encoding=\"UTF-8\"");
 	} else if (key_is(k, n, "width")) {
 		put_num(w, L->width);
 	} else if (key_is(k, n, "height")) {
@@ -591,7 +626,15 @@ int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out
 	int rc = flame__layout_compute(&L, t, o, err);
 	if (rc)
 		return rc;
-	sw w = {out, err, NULL, 0, 1 << 18, 0, &L, o, NULL, 0};
+	sw w = {out, err, NULL, 0, 1 << 18, 0, &L, o, NULL, 0, (iconv_t)-1, NULL, 0};
+	if (!is_utf8_name(o->encoding)) {
+		w.cd = iconv_open("UTF-8", o->encoding);
+		if (w.cd == (iconv_t)-1) {
+			rc = flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
+			                "--encoding: unknown encoding '%s'", o->encoding);
+			goto done;
+		}
+	}
 	w.buf = malloc(w.cap);
 	if (!w.buf) {
 		rc = flame__err_nomem(err);
@@ -608,6 +651,9 @@ int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out
 	flush(&w);
 	rc = w.rc;
 done:
+	if (w.cd != (iconv_t)-1)
+		iconv_close(w.cd);
+	free(w.conv);
 	free(w.buf);
 	free(w.tmp);
 	flame__layout_free(&L);
