@@ -12,11 +12,14 @@
  * whose title holds no count (a --nameattr title) gets one from its width; `data-name`
  * gives its name. Exact when nothing was pruned by --minwidth and names carry no _[k]
  * style annotation (titles drop those); otherwise as exact as the picture is.
- * libxml2 lives here only; external entities and DTDs are never loaded. */
+ * libxml2 (its SAX2 push parser: no tree, bytes streamed from the input) lives here only;
+ * external entities and DTDs are never loaded; internal entities expand within libxml2's
+ * loop and amplification limits (a billion laughs is an error). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <libxml/xmlreader.h>
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 #include "../core/input.h"
 #include "parser.h"
 
@@ -42,23 +45,6 @@ typedef struct svgr {
 	int differential;
 	char count_name[64];
 } svgr;
-
-static int io_read(void *ctx, char *buf, int len)
-{
-	svgr *s = ctx;
-	long r = flame__input_read(s->in, buf, (size_t)len, s->err);
-	if (r < 0) {
-		s->rc = (int)r;
-		return -1;
-	}
-	return (int)r;
-}
-
-static int io_close(void *ctx)
-{
-	(void)ctx;
-	return 0;
-}
 
 /* `1,234.5` -> mantissa and decimals; -1 when not a count. */
 static int count_at(const char *p, const char **end, uint64_t *mant, unsigned *dec)
@@ -137,16 +123,16 @@ static void parse_title(svgr *s, const char *t, size_t n, frame *f, size_t *name
 	}
 }
 
-/* A decimal number as SVG coordinates are written ("10", "737.5", "-3.25e2" is not). */
-static int num(const char *p, double *out)
+/* A decimal number as SVG coordinates are written ("10", "737.5"; no exponents). */
+static int num(const char *p, const char *end, double *out)
 {
 	double v = 0, scale = 1;
 	int neg = 0, digits = 0, dot = 0;
-	while (*p == ' ')
+	while (p < end && *p == ' ')
 		p++;
-	if (*p == '-' || *p == '+')
+	if (p < end && (*p == '-' || *p == '+'))
 		neg = *p++ == '-';
-	for (;; p++) {
+	for (; p < end; p++) {
 		if (*p >= '0' && *p <= '9') {
 			if (dot)
 				v += (*p - '0') * (scale /= 10);
@@ -159,9 +145,9 @@ static int num(const char *p, double *out)
 			break;
 		}
 	}
-	while (*p == ' ')
+	while (p < end && *p == ' ')
 		p++;
-	if (!digits || *p || !isfinite(v))
+	if (!digits || p != end || !isfinite(v))
 		return -1;
 	*out = neg ? -v : v;
 	return 0;
@@ -197,122 +183,213 @@ static int title_rect(svgr *s, const char *title, const frame *geom, const char 
 	return add_frame(s, title, nn, &f);
 }
 
-/* x, y, width, height (all needed) and data-name of the current rect, without copies. */
-static int rect_geom(xmlTextReaderPtr r, frame *f, char **data_name)
+/* ---- SAX: libxml2 calls these as it reads; no document tree is built ---- */
+
+typedef struct sax {
+	svgr *s;
+	int depth;            /* of the current element */
+	int skip;             /* depth of a label/script/style subtree being skipped, or 0 */
+	char *t;              /* title text (NUL-terminated) */
+	size_t tlen, tcap;
+	int in_title, title_el_depth;
+	int have_title, title_depth; /* a closed title waiting for its sibling rect */
+	frame rect;           /* a rect waiting for its child title */
+	int rect_depth;       /* -1: none */
+	char *rect_name, *g_name; /* data-name of that rect / of the enclosing g or a */
+} sax;
+
+static void fail(sax *x, xmlParserCtxtPtr ctxt, int rc)
 {
-	int have = 0;
-	memset(f, 0, sizeof *f);
-	while (xmlTextReaderMoveToNextAttribute(r) == 1) {
-		const char *k = (const char *)xmlTextReaderConstLocalName(r);
-		const char *v = (const char *)xmlTextReaderConstValue(r);
-		if (!k || !v)
-			continue;
-		double *dst = NULL;
-		int bit = 0;
-		if (k[0] == 'x' && !k[1])
-			dst = &f->x, bit = 1;
-		else if (k[0] == 'y' && !k[1])
-			dst = &f->y, bit = 2;
-		else if (strcmp(k, "width") == 0)
-			dst = &f->w, bit = 4;
-		else if (strcmp(k, "height") == 0)
-			dst = &f->h, bit = 8;
-		else if (strcmp(k, "data-name") == 0) {
-			free(*data_name);
-			*data_name = strdup(v);
-		}
-		if (dst && num(v, dst) == 0)
-			have |= bit;
+	if (!x->s->rc)
+		x->s->rc = rc;
+	xmlStopParser(ctxt);
+}
+
+static char *dup_range(const xmlChar *p, const xmlChar *e)
+{
+	size_t n = (size_t)(e - p);
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, p, n);
+		d[n] = '\0';
 	}
-	xmlTextReaderMoveToElement(r);
-	return have == 15;
+	return d;
+}
+
+static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri,
+                     int nns, const xmlChar **ns, int nattr, int ndef, const xmlChar **attr)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	sax *x = ctxt->_private;
+	(void)prefix, (void)uri, (void)nns, (void)ns, (void)ndef;
+	x->depth++;
+	if (x->skip)
+		return;
+	const char *el = (const char *)name;
+	if (strcmp(el, "text") == 0 || strcmp(el, "script") == 0 || strcmp(el, "style") == 0) {
+		x->skip = x->depth;
+	} else if (strcmp(el, "title") == 0) {
+		x->in_title = 1;
+		x->title_el_depth = x->depth;
+		x->tlen = 0;
+	} else if (strcmp(el, "g") == 0 || strcmp(el, "a") == 0 || strcmp(el, "rect") == 0) {
+		int is_rect = el[0] == 'r';
+		frame f;
+		memset(&f, 0, sizeof f);
+		int have = 0;
+		char *dn = NULL;
+		for (int i = 0; i < nattr; i++) {
+			const char *k = (const char *)attr[5 * i];
+			const char *v = (const char *)attr[5 * i + 3], *e = (const char *)attr[5 * i + 4];
+			if (strcmp(k, "data-name") == 0) {
+				free(dn);
+				dn = dup_range(attr[5 * i + 3], attr[5 * i + 4]);
+				if (!dn)
+					return fail(x, ctxt, flame__err_nomem(x->s->err));
+			} else if (is_rect) {
+				double *dst = NULL;
+				int bit = 0;
+				if (k[0] == 'x' && !k[1])
+					dst = &f.x, bit = 1;
+				else if (k[0] == 'y' && !k[1])
+					dst = &f.y, bit = 2;
+				else if (strcmp(k, "width") == 0)
+					dst = &f.w, bit = 4;
+				else if (strcmp(k, "height") == 0)
+					dst = &f.h, bit = 8;
+				if (dst && num(v, e, dst) == 0)
+					have |= bit;
+			}
+		}
+		if (!is_rect) {
+			free(x->g_name);
+			x->g_name = dn;
+			return;
+		}
+		if (x->have_title && x->depth == x->title_depth) {
+			x->have_title = 0;
+			int rc = have == 15 ? title_rect(x->s, x->t, &f, dn ? dn : x->g_name) : 0;
+			free(dn);
+			if (rc)
+				fail(x, ctxt, rc);
+		} else if (have == 15) {
+			x->rect = f;
+			x->rect_depth = x->depth;
+			free(x->rect_name);
+			x->rect_name = dn;
+		} else {
+			free(dn);
+		}
+	}
+}
+
+static void on_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	sax *x = ctxt->_private;
+	(void)name, (void)prefix, (void)uri;
+	int d = x->depth--;
+	if (x->skip) {
+		if (d == x->skip)
+			x->skip = 0;
+		return;
+	}
+	if (x->in_title && d == x->title_el_depth) {
+		x->in_title = 0;
+		if (x->rect_depth >= 0 && d == x->rect_depth + 1) {
+			int rc = title_rect(x->s, x->t ? x->t : "", &x->rect,
+			                    x->rect_name ? x->rect_name : x->g_name);
+			x->rect_depth = -1;
+			if (rc)
+				fail(x, ctxt, rc);
+		} else {
+			x->have_title = 1;
+			x->title_depth = d;
+		}
+		return;
+	}
+	if (x->have_title && d < x->title_depth)
+		x->have_title = 0; /* the g/a closed without a rect */
+	if (d == x->rect_depth)
+		x->rect_depth = -1;
+}
+
+static void on_text(void *ctx, const xmlChar *ch, int len)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	sax *x = ctxt->_private;
+	if (!x->in_title || x->skip || len <= 0)
+		return;
+	if (x->tlen + (size_t)len + 1 > x->tcap) {
+		size_t cap = (x->tlen + (size_t)len + 1) * 2;
+		char *t = realloc(x->t, cap);
+		if (!t)
+			return fail(x, ctxt, flame__err_nomem(x->s->err));
+		x->t = t;
+		x->tcap = cap;
+	}
+	memcpy(x->t + x->tlen, ch, (size_t)len);
+	x->tlen += (size_t)len;
+	x->t[x->tlen] = '\0';
 }
 
 /* Pull every frame out of the document: a <title> followed by a sibling <rect> in a
  * <g>/<a> (flamegraph.pl, inferno), or a <rect> holding its <title> (flame-render). */
-static int read_frames(svgr *s, xmlTextReaderPtr r)
+static int read_frames(svgr *s)
 {
-	char *title = NULL;       /* pending title, waiting for its sibling rect */
-	int title_depth = -1;
-	frame rect;               /* pending rect, waiting for its child title */
-	int rect_depth = -1;
-	char *data_name = NULL;   /* data-name of the enclosing g/a */
-	char *rect_name = NULL;   /* data-name of the pending rect */
-	int ret, rc = 0, skip = 0;
-	/* labels, script and style hold no frames: step over their subtrees */
-	while (!rc && (ret = skip ? xmlTextReaderNext(r) : xmlTextReaderRead(r)) == 1) {
-		skip = 0;
-		int type = xmlTextReaderNodeType(r);
-		int depth = xmlTextReaderDepth(r);
-		if (type == XML_READER_TYPE_END_ELEMENT) {
-			if (title && depth < title_depth) {
-				free(title); /* the g/a closed without a rect */
-				title = NULL;
-			}
-			if (depth == rect_depth)
-				rect_depth = -1;
-			continue;
+	xmlSAXHandler h;
+	memset(&h, 0, sizeof h);
+	xmlSAXVersion(&h, 2);
+	/* no tree: only our element and text callbacks (external entities are never
+	 * loaded: no XML_PARSE_NOENT / DTDLOAD) */
+	h.startElementNs = on_start;
+	h.endElementNs = on_end;
+	h.characters = on_text;
+	h.cdataBlock = on_text;
+	h.ignorableWhitespace = NULL;
+	h.reference = NULL;
+	h.processingInstruction = NULL;
+	h.comment = NULL;
+	h.warning = NULL;
+	h.error = NULL;
+	h.fatalError = NULL;
+	h.serror = NULL;
+	sax x = {.s = s, .rect_depth = -1};
+	char buf[1 << 16];
+	long n = flame__input_read(s->in, buf, sizeof buf, s->err);
+	if (n < 0)
+		return (int)n;
+	xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(&h, NULL, buf, (int)n, s->src);
+	if (!ctxt)
+		return flame__err_nomem(s->err);
+	ctxt->_private = &x;
+	xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+	                            XML_PARSE_NOBLANKS | XML_PARSE_COMPACT);
+	int xrc = 0;
+	while (n > 0 && !s->rc && !xrc) {
+		if ((n = flame__input_read(s->in, buf, sizeof buf, s->err)) < 0) {
+			s->rc = (int)n;
+			break;
 		}
-		if (type != XML_READER_TYPE_ELEMENT)
-			continue;
-		const char *el = (const char *)xmlTextReaderConstLocalName(r);
-		if (!el)
-			continue;
-		if (strcmp(el, "text") == 0 || strcmp(el, "script") == 0 || strcmp(el, "style") == 0) {
-			skip = !xmlTextReaderIsEmptyElement(r);
-		} else if (strcmp(el, "g") == 0 || strcmp(el, "a") == 0) {
-			free(data_name);
-			data_name = (char *)xmlTextReaderGetAttribute(r, (const xmlChar *)"data-name");
-		} else if (strcmp(el, "title") == 0) {
-			xmlChar *txt = xmlTextReaderReadString(r);
-			const char *tt = txt ? (const char *)txt : "";
-			if (rect_depth >= 0 && depth == rect_depth + 1) {
-				rc = title_rect(s, tt, &rect, rect_name ? rect_name : data_name);
-				rect_depth = -1;
-			} else {
-				free(title);
-				title = strdup(tt);
-				title_depth = depth;
-				if (!title)
-					rc = flame__err_nomem(s->err);
-			}
-			xmlFree(txt);
-		} else if (strcmp(el, "rect") == 0) {
-			frame g;
-			char *rn = NULL; /* a rect's own data-name holds for it only */
-			int ok = rect_geom(r, &g, &rn);
-			if (title && depth == title_depth) {
-				if (ok)
-					rc = title_rect(s, title, &g, rn ? rn : data_name);
-				free(title);
-				title = NULL;
-			} else if (ok && !xmlTextReaderIsEmptyElement(r)) {
-				rect = g;
-				rect_depth = depth;
-				free(rect_name);
-				rect_name = rn;
-				rn = NULL;
-			}
-			free(rn);
-		}
+		xrc = xmlParseChunk(ctxt, buf, (int)n, n == 0);
 	}
-	free(title);
-	free(data_name);
-	free(rect_name);
-	if (rc)
-		return rc;
-	if (s->rc)
-		return s->rc;
-	if (ret < 0) {
-		const xmlError *e = xmlGetLastError();
+	int rc = s->rc;
+	if (!rc && (xrc || !ctxt->wellFormed)) {
+		const xmlError *e = xmlCtxtGetLastError(ctxt);
 		const char *m = e && e->message ? e->message : "parse error";
 		size_t mn = strlen(m);
 		while (mn && (m[mn - 1] == '\n' || m[mn - 1] == ' '))
 			mn--;
-		return flame__err(s->err, FLAME_EDATA, s->src, e && e->line > 0 ? (uint64_t)e->line : 0,
-		                  FLAME__NO_OFFSET, "not well-formed XML: %.*s", (int)mn, m);
+		rc = flame__err(s->err, FLAME_EDATA, s->src, e && e->line > 0 ? (uint64_t)e->line : 0,
+		                FLAME__NO_OFFSET, "not well-formed XML: %.*s", (int)mn, m);
 	}
-	return 0;
+	if (ctxt->myDoc)
+		xmlFreeDoc(ctxt->myDoc);
+	xmlFreeParserCtxt(ctxt);
+	free(x.t);
+	free(x.rect_name);
+	free(x.g_name);
+	return rc;
 }
 
 static int by_depth_x(const void *a, const void *b)
@@ -472,14 +549,7 @@ stacks:;
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
 	svgr s = {.t = t, .o = o, .in = in, .src = flame_input_name(in), .err = err};
-	/* no network, no DTD, no entity expansion: the input is untrusted */
-	xmlTextReaderPtr r = xmlReaderForIO(io_read, io_close, &s, NULL, NULL,
-	                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-	                                        XML_PARSE_COMPACT | XML_PARSE_NOBLANKS);
-	if (!r)
-		return flame__err_nomem(err);
-	int rc = read_frames(&s, r);
-	xmlFreeTextReader(r);
+	int rc = read_frames(&s);
 	if (!rc && s.n == 0)
 		rc = flame__err(err, FLAME_EDATA, s.src, 0, FLAME__NO_OFFSET,
 		                "no flame graph frames (<g><title>NAME (COUNT ...)</title><rect/></g>)");

@@ -162,13 +162,25 @@ static void test_nameattr_and_hostile(void)
 	          "<g data-name='f'><title>see the docs</title><rect x='10' y='34' width='40' height='15'/></g>"
 	          "</svg>",
 	          "f 4\n");
-	/* entities are never expanded, external ones never loaded */
+	/* external entities are never loaded; internal ones expand, within limits */
 	check_svg("<?xml version='1.0'?>\n<!DOCTYPE svg [<!ENTITY x SYSTEM 'file:///etc/passwd'>"
 	          "<!ENTITY a 'aaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;'>]>\n"
 	          "<svg><g><title>all (3 samples, 100%)</title><rect x='0' y='20' width='9' height='15'/></g>"
 	          "<g><title>p&x;q&b; (3 samples, 100.00%)</title><rect x='0' y='4' width='9' height='15'/></g>"
 	          "</svg>",
-	          "pq 3\n");
+	          "pqaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 3\n");
+	flame_err lerr = {0};
+	char lol[4096] = "<?xml version='1.0'?>\n<!DOCTYPE svg [<!ENTITY l0 'lol'>";
+	for (int i = 1; i < 10; i++) {
+		char e[256];
+		snprintf(e, sizeof e, "<!ENTITY l%d '&l%d;&l%d;&l%d;&l%d;&l%d;&l%d;&l%d;&l%d;&l%d;&l%d;'>", i,
+		         i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+		strcat(lol, e);
+	}
+	strcat(lol, "]>\n<svg><g><title>&l9; (3 samples, 100%)</title>"
+	            "<rect x='0' y='4' width='9' height='15'/></g></svg>");
+	CHECK(tree_of(lol, FLAME_FORMAT_SVG, &lerr) == NULL); /* a billion laughs: refused */
+	CHECK(lerr.code == FLAME_EDATA);
 	flame_err err = {0};
 	CHECK(tree_of("<svg>\n<g><title>all (1 samples, 100%)</title><rect x='1'\n</svg>\n",
 	              FLAME_FORMAT_SVG, &err) == NULL);
