@@ -226,13 +226,15 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 	if (x->skip)
 		return;
 	const char *el = (const char *)name;
-	if (strcmp(el, "text") == 0 || strcmp(el, "script") == 0 || strcmp(el, "style") == 0) {
+	/* first byte before strcmp: most elements and attributes are not ours */
+	if ((el[0] == 't' && strcmp(el, "text") == 0) || (el[0] == 's' && (strcmp(el, "script") == 0 ||
+	                                                                  strcmp(el, "style") == 0))) {
 		x->skip = x->depth;
-	} else if (strcmp(el, "title") == 0) {
+	} else if (el[0] == 't' && strcmp(el, "title") == 0) {
 		x->in_title = 1;
 		x->title_el_depth = x->depth;
 		x->tlen = 0;
-	} else if (strcmp(el, "g") == 0 || strcmp(el, "a") == 0 || strcmp(el, "rect") == 0) {
+	} else if (((el[0] == 'g' || el[0] == 'a') && !el[1]) || (el[0] == 'r' && strcmp(el, "rect") == 0)) {
 		int is_rect = el[0] == 'r';
 		frame f;
 		memset(&f, 0, sizeof f);
@@ -241,7 +243,7 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 		for (int i = 0; i < nattr; i++) {
 			const char *k = (const char *)attr[5 * i];
 			const char *v = (const char *)attr[5 * i + 3], *e = (const char *)attr[5 * i + 4];
-			if (strcmp(k, "data-name") == 0) {
+			if (k[0] == 'd' && strcmp(k, "data-name") == 0) {
 				free(dn);
 				dn = dup_range(attr[5 * i + 3], attr[5 * i + 4]);
 				if (!dn)
@@ -253,9 +255,9 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 					dst = &f.x, bit = 1;
 				else if (k[0] == 'y' && !k[1])
 					dst = &f.y, bit = 2;
-				else if (strcmp(k, "width") == 0)
+				else if (k[0] == 'w' && strcmp(k, "width") == 0)
 					dst = &f.w, bit = 4;
-				else if (strcmp(k, "height") == 0)
+				else if (k[0] == 'h' && strcmp(k, "height") == 0)
 					dst = &f.h, bit = 8;
 				if (dst && num(v, e, dst) == 0)
 					have |= bit;
