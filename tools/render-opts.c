@@ -44,7 +44,7 @@ const cli_opt render_cli_opts[] = {
 	{"factor", 0, CLI_ARG, R_FACTOR, "NUM", "multiply displayed counts by NUM"},
 	{"total", 0, CLI_ARG, R_TOTAL, "NUM", "width of the graph in counts (when above the actual total)"},
 	{"nameattr", 0, CLI_ARG, R_NAMEATTR, "FILE", "per-function SVG attributes (name<TAB>attr=value...)"},
-	{"encoding", 0, CLI_ARG, R_ENCODING, "NAME", "encoding named in the SVG's XML declaration"},
+	{"encoding", 0, CLI_ARG, R_ENCODING, "NAME", "encoding of the input and option text (converted: the SVG is UTF-8)"},
 	{"search-color", 0, CLI_ARG, R_SEARCH_COLOR, "COLOR", "fill of search matches (default rgb(230,0,230))"},
 	{"sort", 0, CLI_ARG, R_SORT, "ORDER", "siblings by name (default) or weight (heaviest first)"},
 	{"seed", 0, CLI_ARG, R_SEED, "N", "seed for --random"},
