@@ -218,10 +218,17 @@ static inline void lc_prefetch_slot(const struct line_cache *c, uint64_t h)
 
 static inline void lc_prefetch_key(const struct line_cache *c, uint64_t h)
 {
-	if (c->slots) {
-		const lc_slot *s = &c->slots[(h | 1) & c->mask];
-		if (s->hash == (h | 1))
+	if (!c->slots)
+		return;
+	h |= 1;
+	for (size_t i = h & c->mask, k = 0; k < 4; k++, i = (i + 1) & c->mask) {
+		const lc_slot *s = &c->slots[i];
+		if (s->hash == h) {
 			__builtin_prefetch(c->bytes + s->off);
+			return;
+		}
+		if (!s->hash)
+			return;
 	}
 }
 
