@@ -1,7 +1,8 @@
-/* Format auto-detection over every file of the shared corpus: each profile is told by
- * its content (after gzip) as its own format, references and -f output as folded, and
- * no other file (stderr captures, summaries, JSON, binary JFR) is claimed by a text
- * reader it does not belong to. Usage: test-detect CORPUS_DIR (exit 77 without it). */
+/* Format auto-detection over every file of the shared corpus (and the offcpu, jfr and svg
+ * fixtures): each profile is told by its content (after gzip) as its own format,
+ * references and -f output as folded, and no other file (stderr captures, summaries,
+ * JSON, binary JFR) is claimed by a reader it does not belong to.
+ * Usage: test-detect CORPUS_DIR [FIXTURES_DIR] (exit 77 without the corpus). */
 #include <dirent.h>
 #include <fnmatch.h>
 #include "core/input.h"
@@ -31,11 +32,23 @@ static const struct rule {
 	{"*", ANY_OTHER},
 };
 
+static const struct rule fixture_rules[] = {
+	{"*/results/*.folded", FLAME_FORMAT_FOLDED},
+	{"*/results/*.svg", FLAME_FORMAT_SVG},
+	{"*/results/*", NOT_OURS},
+	{"svg/*.svg", FLAME_FORMAT_SVG},
+	{"offcpu/*.txt", FLAME_FORMAT_OFFCPU},
+	{"jfr/*.txt", FLAME_FORMAT_JFR},
+	{"*", ANY_OTHER},
+};
+static const struct rule *cur_rules = rules;
+static size_t cur_nrules = sizeof rules / sizeof rules[0];
+
 static int expected(const char *rel)
 {
-	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-		if (fnmatch(rules[i].glob, rel, FNM_PATHNAME) == 0)
-			return rules[i].fmt;
+	for (size_t i = 0; i < cur_nrules; i++)
+		if (fnmatch(cur_rules[i].glob, rel, FNM_PATHNAME) == 0)
+			return cur_rules[i].fmt;
 	return ANY_OTHER;
 }
 
@@ -61,13 +74,13 @@ static void check_file(const char *path, const char *rel)
 		return;
 	}
 	flame_format got = n > 0 ? flame_detect(p, (size_t)n) : FLAME_FORMAT_AUTO;
-	int ours = got == FLAME_FORMAT_OFFCPU || got == FLAME_FORMAT_JFR;
+	int ours = got == FLAME_FORMAT_OFFCPU || got == FLAME_FORMAT_JFR || got == FLAME_FORMAT_SVG;
 	int ok = want == NOT_OURS    ? !ours
 	         : want == ANY_OTHER ? !ours && got != FLAME_FORMAT_FOLDED
 	                             : (int)got == want || (n == 0 && got == FLAME_FORMAT_AUTO);
 	if (!ok)
 		fprintf(stderr, "%s: detected as %s, expected %s\n", rel, flame_format_name(got),
-		        want < 0 ? "none of offcpu/jfr(/folded)" : flame_format_name(want));
+		        want < 0 ? "none of offcpu/jfr/svg(/folded)" : flame_format_name(want));
 	CHECK(ok);
 	checked++;
 	if (want >= 0)
@@ -109,10 +122,19 @@ int main(int argc, char **argv)
 	}
 	closedir(d);
 	walk(argv[1], "");
-	fprintf(stderr, "%d files: perf %d, pprof %d, offcpu %d, jfr %d, folded %d\n", checked,
+	if (argc > 2) {
+		cur_rules = fixture_rules;
+		cur_nrules = sizeof fixture_rules / sizeof fixture_rules[0];
+		walk(argv[2], "svg");
+		walk(argv[2], "offcpu");
+		walk(argv[2], "jfr");
+		walk(argv[2], "render/results");
+		CHECK(per_format[FLAME_FORMAT_SVG] >= 10);
+	}
+	fprintf(stderr, "%d files: perf %d, pprof %d, offcpu %d, jfr %d, svg %d, folded %d\n", checked,
 	        per_format[FLAME_FORMAT_PERF], per_format[FLAME_FORMAT_PPROF],
 	        per_format[FLAME_FORMAT_OFFCPU], per_format[FLAME_FORMAT_JFR],
-	        per_format[FLAME_FORMAT_FOLDED]);
+	        per_format[FLAME_FORMAT_SVG], per_format[FLAME_FORMAT_FOLDED]);
 	/* the corpus has files of every format: an empty walk must not pass */
 	CHECK(per_format[FLAME_FORMAT_OFFCPU] >= 14 && per_format[FLAME_FORMAT_JFR] >= 8);
 	return harness_done();

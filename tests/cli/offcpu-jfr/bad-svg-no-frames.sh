@@ -1,0 +1,2 @@
+# bad input: exact message with file:line, exit 1, no output
+cd "$FIXTURES/bad" && flame-collapse svg-no-frames.svg
