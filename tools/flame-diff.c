@@ -27,7 +27,8 @@ static const cli_opt own_options[] = {
 	{"fail-above", 0, CLI_ARG, O_FAIL_ABOVE, "PCT",
 	 "exit 1 (after writing the output) when a function's self or total cost grew by more "
 	 "than PCT% of BEFORE's total; offenders are named on stderr"},
-	{"min-delta", 0, CLI_ARG, O_MIN_DELTA, "PCT", "leave out changes below PCT% of BEFORE's total (--top)"},
+	{"min-delta", 0, CLI_ARG, O_MIN_DELTA, "PCT",
+	 "changes below PCT% of BEFORE's total are drawn as no change and left out of --top"},
 	{"top", 0, CLI_ARG, O_TOP, "N",
 	 "print a table of the N functions whose self and total cost grew and shrank most"},
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE",
@@ -580,6 +581,10 @@ int main(int argc, char **argv)
 	}
 	if (draw && !a.r.ro.title)
 		a.r.ro.title = "Differential Flame Graph";
+	if (draw && a.min_delta > 0)
+		a.r.ro.diff_min_delta = a.min_delta / 100.0 * (double)flame_tree_total(t, 0);
+	if (draw && a.d.norm == FLAME_DIFF_NORM_REQUESTS) /* both columns are now A requests' worth */
+		a.r.ro.diff_per = (double)a.d.requests_after;
 	static char subtitle[2048];
 	if (draw && !a.no_removed) {
 		if ((rc = removed_subtitle(t, rows, nrows, a.r.ro.subtitle, subtitle, sizeof subtitle,

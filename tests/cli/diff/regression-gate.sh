@@ -2,8 +2,7 @@
 # compress is red in the SVG, only compress is listed by --top, and the gate names it.
 cp -r "$FIXTURES/diff" d && chmod -R u+w d; d=d
 red() { # frames whose fill is not white (red = grew, blue = shrank), as "name fill"
-  tr '\n' ' ' < "$1" | grep -o '<title>[^<(]*([^<]*</title>[^>]*fill="#[0-9a-f]*"' |
-    sed 's/<title>\([^ ]*\) .*fill="\(#[0-9a-f]*\)"/\1 \2/' | grep -v ' #ffffff$' || echo "(no coloured frame)"
+  python3 "$FIXTURES/../tests/diff/svg-fills.py" "$1"
 }
 flame-diff --requests 100,200 --fail-above 1 -o regressed.svg $d/load-before.folded $d/load2x-regressed-after.folded
 echo "exit $?"
@@ -22,3 +21,6 @@ echo "--- two trees read at once (-j 2) give the same"
 flame-diff -j 2 --requests 100,200 --fail-above 1 -o j2.svg $d/load-before.folded $d/load2x-regressed-after.folded 2>/dev/null
 echo "exit $?"
 cmp j2.svg regressed.svg && echo "same SVG"
+echo "--- tooltips carry before, after, the change and per-request figures"
+grep -o '<title>compress[^<]*</title>' regressed.svg
+grep -o '<title>template[^<]*</title>' regressed.svg

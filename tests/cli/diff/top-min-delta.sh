@@ -5,3 +5,8 @@ cp -r "$FIXTURES/diff" d && chmod -R u+w d; d=d
 flame-diff --top 1 $d/before.folded $d/after.folded
 echo "--- --min-delta 5 -s"
 flame-diff --top 10 --min-delta 5 -s $d/before.folded $d/after.folded
+echo "--- the picture: all coloured frames, then with --min-delta 13 (12.87 samples) only parse (+30)"
+flame-diff $d/before.folded $d/after.folded > all.svg
+python3 "$FIXTURES/../tests/diff/svg-fills.py" all.svg
+flame-diff --min-delta 13 $d/before.folded $d/after.folded > some.svg
+python3 "$FIXTURES/../tests/diff/svg-fills.py" some.svg
