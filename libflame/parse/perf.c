@@ -1302,7 +1302,7 @@ static int probe(const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len;
 	int prev_event = 0;
-	for (int lines = 0; p < end && lines < 200; lines++) {
+	for (int lines = 0; p < end; lines++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			break; /* the last line may be cut */
