@@ -9,11 +9,12 @@ import xml.etree.ElementTree as ET
 def local(tag):
     return tag.rsplit('}', 1)[-1]
 
-found = 0
+found = frames = 0
 for el in ET.parse(sys.argv[1]).iter():
     title = next((c for c in el if local(c.tag) == 'title'), None)
     if title is None or not title.text or ' (' not in title.text:
         continue
+    frames += 1
     fill = el.get('fill')
     if fill is None:
         rect = next((c for c in el if local(c.tag) == 'rect'), None)
@@ -25,5 +26,5 @@ for el in ET.parse(sys.argv[1]).iter():
         continue
     print(name, fill)
     found += 1
-if not found:
-    print('(no coloured frame)')
+# the frame count shows the frames were found at all (so "none coloured" means something)
+print('(%d frames, %d coloured)' % (frames, found))
