@@ -357,19 +357,26 @@ static int read_frames(svgr *s)
 	h.fatalError = NULL;
 	h.serror = NULL;
 	sax x = {.s = s, .rect_depth = -1};
-	char buf[1 << 16];
-	long n = flame__input_read(s->in, buf, sizeof buf, s->err);
-	if (n < 0)
-		return (int)n;
-	xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(&h, NULL, buf, (int)n, s->src);
-	if (!ctxt)
+	enum { CHUNK = 1 << 18 };
+	char *buf = malloc(CHUNK);
+	if (!buf)
 		return flame__err_nomem(s->err);
+	long n = flame__input_read(s->in, buf, CHUNK, s->err);
+	if (n < 0) {
+		free(buf);
+		return (int)n;
+	}
+	xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(&h, NULL, buf, (int)n, s->src);
+	if (!ctxt) {
+		free(buf);
+		return flame__err_nomem(s->err);
+	}
 	ctxt->_private = &x;
 	xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
 	                            XML_PARSE_NOBLANKS | XML_PARSE_COMPACT);
 	int xrc = 0;
 	while (n > 0 && !s->rc && !xrc) {
-		if ((n = flame__input_read(s->in, buf, sizeof buf, s->err)) < 0) {
+		if ((n = flame__input_read(s->in, buf, CHUNK, s->err)) < 0) {
 			s->rc = (int)n;
 			break;
 		}
@@ -388,6 +395,7 @@ static int read_frames(svgr *s)
 	if (ctxt->myDoc)
 		xmlFreeDoc(ctxt->myDoc);
 	xmlFreeParserCtxt(ctxt);
+	free(buf);
 	free(x.t);
 	free(x.rect_name);
 	free(x.g_name);
