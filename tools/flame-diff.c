@@ -12,7 +12,7 @@
 
 enum {
 	O_NORMALIZE = 1, O_STRIP_HEX, O_REQUESTS, O_NORMALIZE_FRAME, O_FAIL_ABOVE, O_MIN_DELTA,
-	O_TOP, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_NO_REMOVED
+	O_TOP, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_NO_REMOVED, O_INPUT_FORMAT
 };
 
 static const cli_opt own_options[] = {
@@ -39,6 +39,8 @@ static const cli_opt own_options[] = {
 	 "both at once into two trees (faster on an idle machine, the memory of both)"},
 	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
 	 "do not name the functions found only in BEFORE (zero wide) in the subtitle"},
+	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
+	 "read the inputs as FMT (perf, folded, pprof, offcpu, jfr, svg; default: auto)"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
@@ -55,6 +57,7 @@ typedef struct args {
 	const char *output;
 	int format;
 	int quiet;
+	flame_format input_format;
 	uint64_t jobs;
 	int no_removed;
 } args;
@@ -115,6 +118,14 @@ static int on_opt(void *ud, int id, const char *arg)
 			return cli_usage_error("--format wants svg, png, pdf or folded, got '%s'", arg);
 		break;
 	case O_QUIET: a->quiet = 1; break;
+	case O_INPUT_FORMAT: {
+		int f = flame_format_from_name(arg);
+		if (f < 0)
+			return cli_usage_error("--input-format wants auto, perf, folded, pprof, offcpu, jfr or "
+			                       "svg, got '%s'", arg);
+		a->input_format = (flame_format)f;
+		break;
+	}
 	case O_NO_REMOVED: a->no_removed = 1; break;
 	case O_JOBS:
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 2)
@@ -134,6 +145,17 @@ static int format_from_path(const char *path)
 	return f;
 }
 
+/* The library's message for an unknown format names flame-collapse's option. */
+static int report_input(const flame_err *e)
+{
+	if (e->code == FLAME_EFORMAT) {
+		fprintf(stderr, "%s: %s: cannot tell the input format; use --input-format\n", cli_prog(),
+		        e->source);
+		return 1;
+	}
+	return cli_report(e);
+}
+
 /* ---- reading both sides at once (one tree each, so nothing is shared) */
 
 typedef struct side {
@@ -142,6 +164,7 @@ typedef struct side {
 	flame_tree *t;
 	flame_err err;
 	cli_warnings warn;
+	flame_format format;
 	int rc;
 } side;
 
@@ -152,6 +175,7 @@ static void *read_side(void *ud)
 	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
 	po.warn = cli_warn;
 	po.warn_ud = &s->warn;
+	po.format = s->format;
 	s->rc = flame_input_open(&in, s->path, &s->err);
 	if (!s->rc)
 		s->rc = flame_parse(s->t, in, &po, &s->err);
@@ -500,6 +524,7 @@ int main(int argc, char **argv)
 	uint64_t before_raw = 0; /* BEFORE's total as read, for the --top header */
 	for (int i = 0; i < 2; i++) {
 		s[i].warn.quiet = a.quiet;
+		s[i].format = a.input_format;
 		if (!(s[i].t = flame_tree_new())) {
 			fprintf(stderr, "%s: out of memory\n", cli_prog());
 			code = 1;
@@ -513,7 +538,7 @@ int main(int argc, char **argv)
 		read_side(&s[1]);
 		cli_warnings_finish(&s[1].warn);
 		if (s[1].rc) {
-			code = cli_report(&s[1].err);
+			code = report_input(&s[1].err);
 			s[1].t = NULL;
 			goto done;
 		}
@@ -531,7 +556,7 @@ int main(int argc, char **argv)
 		read_side(&s[0]);
 		cli_warnings_finish(&s[0].warn);
 		if (s[0].rc) {
-			code = cli_report(&s[0].err);
+			code = report_input(&s[0].err);
 			goto done;
 		}
 		/* a 3-column BEFORE adds to column 1 too */
@@ -557,7 +582,7 @@ int main(int argc, char **argv)
 			cli_warnings_finish(&s[i].warn);
 		for (int i = 0; i < 2; i++) {
 			if (s[i].rc) {
-				code = cli_report(&s[i].err);
+				code = report_input(&s[i].err);
 				goto done;
 			}
 			if (flame_tree_is_differential(s[i].t)) {

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include "render-opts.h"
 
-enum { O_NORMALIZE = 1, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS };
+enum { O_NORMALIZE = 1, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_INPUT_FORMAT };
 
 static const cli_opt own_options[] = {
 	{"normalize", 0, CLI_NOARG, O_NORMALIZE, NULL,
@@ -19,6 +19,8 @@ static const cli_opt own_options[] = {
 	 "write to FILE (atomically); format from .folded .svg .png .pdf .pb.gz"},
 	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "folded (default), svg, png, pdf or pprof"},
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N", "read N inputs at a time (default 2)"},
+	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
+	 "read the inputs as FMT (perf, folded, pprof, offcpu, jfr, svg; default: auto)"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
@@ -31,6 +33,7 @@ typedef struct args {
 	const char *output;
 	int format;
 	int quiet;
+	flame_format input_format;
 	uint64_t jobs;
 } args;
 
@@ -55,6 +58,14 @@ static int on_opt(void *ud, int id, const char *arg)
 			return cli_usage_error("--jobs wants a number from 1 to 64, got '%s'", arg);
 		break;
 	case O_QUIET: a->quiet = 1; break;
+	case O_INPUT_FORMAT: {
+		int f = flame_format_from_name(arg);
+		if (f < 0)
+			return cli_usage_error("--input-format wants auto, perf, folded, pprof, offcpu, jfr or "
+			                       "svg, got '%s'", arg);
+		a->input_format = (flame_format)f;
+		break;
+	}
 	}
 	return 0;
 }
@@ -135,22 +146,35 @@ static int split_input(const char *arg, input *in)
 	return 0;
 }
 
+/* The library's message for an unknown format names flame-collapse's option. */
+static int report_input(const flame_err *e)
+{
+	if (e->code == FLAME_EFORMAT) {
+		fprintf(stderr, "%s: %s: cannot tell the input format; use --input-format\n", cli_prog(),
+		        e->source);
+		return 1;
+	}
+	return cli_report(e);
+}
+
 /* ---- reading: a few workers, each summing into its own tree */
 
 typedef struct worker {
 	input *inputs;
 	size_t n, first, step;
 	int normalize;
+	flame_format format;
 	flame_tree *sum;
 	cli_warnings warn;
 } worker;
 
-static int read_one(flame_tree *t, input *in, cli_warnings *w)
+static int read_one(flame_tree *t, input *in, flame_format format, cli_warnings *w)
 {
 	flame_input *fi = NULL;
 	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
 	po.warn = cli_warn;
 	po.warn_ud = w;
+	po.format = format;
 	int rc = flame_input_open(&fi, in->path, &in->err);
 	if (!rc)
 		rc = flame_parse(t, fi, &po, &in->err);
@@ -173,7 +197,7 @@ static void *work(void *ud)
 		input *in = &w->inputs[i];
 		if (!w->normalize && in->num == in->den) {
 			/* plain sum: parse straight into this worker's tree */
-			if ((in->rc = read_one(w->sum, in, &w->warn)))
+			if ((in->rc = read_one(w->sum, in, w->format, &w->warn)))
 				break;
 			continue;
 		}
@@ -183,7 +207,7 @@ static void *work(void *ud)
 			snprintf(in->err.msg, sizeof in->err.msg, "out of memory");
 			break;
 		}
-		if ((in->rc = read_one(in->t, in, &w->warn)))
+		if ((in->rc = read_one(in->t, in, w->format, &w->warn)))
 			break;
 		if (w->normalize)
 			continue; /* scaled once every total is known */
@@ -250,7 +274,8 @@ int main(int argc, char **argv)
 		}
 	}
 	for (size_t k = 0; k < nw; k++) {
-		w[k] = (worker){in, n, k, nw, a.normalize, flame_tree_new(), {.quiet = a.quiet}};
+		w[k] = (worker){in, n, k, nw, a.normalize, a.input_format, flame_tree_new(),
+		                {.quiet = a.quiet}};
 		if (!w[k].sum) {
 			fprintf(stderr, "%s: out of memory\n", cli_prog());
 			code = 1;
@@ -270,7 +295,7 @@ int main(int argc, char **argv)
 		cli_warnings_finish(&w[k].warn);
 	for (size_t i = 0; i < n; i++)
 		if (in[i].rc) {
-			code = cli_report(&in[i].err);
+			code = report_input(&in[i].err);
 			goto done;
 		}
 	t = w[0].sum;
