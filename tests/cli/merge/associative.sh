@@ -15,3 +15,7 @@ cmp ab_c.folded a_bc.folded && echo "merge(merge(a,b),c) == merge(a,merge(b,c))"
 cmp ab_c.folded abc.folded && echo "== merge(a,b,c)"
 cmp cab.folded abc.folded && echo "== merge(c,a,b)"
 cmp j1.folded abc.folded && echo "== with one job"
+gzip -c $d/host2.folded > h2.folded.gz
+cat $d/host1.folded | flame-merge - h2.folded.gz $d/host3.folded | cmp - abc.folded && echo "== with stdin and a gzipped input"
+flame-merge $d/host1.folded:2 $d/host2.folded > w.folded
+flame-merge $d/host1.folded $d/host1.folded $d/host2.folded | cmp - w.folded && echo "a:2 + b == a + a + b"
