@@ -170,26 +170,21 @@ static void lc_free(struct line_cache *c)
 static int lc_find(struct line_cache *c, const char *p, size_t n, uint64_t h, lc_slot **out)
 {
 	if (!c->slots || (c->count + 1) * 4 > (c->mask + 1) * 3) { /* load <= 3/4 */
-		if (c->count >= LC_MAX || c->blen > ((size_t)64 << 20)) {
-			c->count = c->blen = 0; /* start again: memory stays bounded */
-			memset(c->slots, 0, (c->mask + 1) * sizeof *c->slots);
-		} else {
-			size_t ns = c->slots ? (c->mask + 1) * 2 : 4096;
-			lc_slot *v = calloc(ns, sizeof *v);
-			if (!v)
-				return -1;
-			for (size_t i = 0; c->slots && i <= c->mask; i++) {
-				if (!c->slots[i].hash)
-					continue;
-				size_t j = c->slots[i].hash & (ns - 1);
-				while (v[j].hash)
-					j = (j + 1) & (ns - 1);
-				v[j] = c->slots[i];
-			}
-			free(c->slots);
-			c->slots = v;
-			c->mask = ns - 1;
+		size_t ns = c->slots ? (c->mask + 1) * 2 : 4096;
+		lc_slot *v = calloc(ns, sizeof *v);
+		if (!v)
+			return -1;
+		for (size_t i = 0; c->slots && i <= c->mask; i++) {
+			if (!c->slots[i].hash)
+				continue;
+			size_t j = c->slots[i].hash & (ns - 1);
+			while (v[j].hash)
+				j = (j + 1) & (ns - 1);
+			v[j] = c->slots[i];
 		}
+		free(c->slots);
+		c->slots = v;
+		c->mask = ns - 1;
 	}
 	h |= 1;
 	for (size_t i = h & c->mask;; i = (i + 1) & c->mask) {
@@ -498,6 +493,12 @@ static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, ui
 	}
 	lc_slot *slot;
 	uint32_t v;
+	if (w->lines.count >= LC_MAX || w->lines.blen > ((size_t)64 << 20)) {
+		/* start again, values and all: memory stays bounded on hostile input */
+		w->lines.count = w->lines.blen = 0;
+		memset(w->lines.slots, 0, (w->lines.mask + 1) * sizeof *w->lines.slots);
+		w->multi_len = 0;
+	}
 	int hit = lc_find(&w->lines, p + i, n - i, h, &slot);
 	if (hit < 0)
 		return FLAME_ENOMEM;

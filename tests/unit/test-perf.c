@@ -428,6 +428,31 @@ static void test_sizes(void)
 	free(text);
 }
 
+/* More distinct frame lines than the line cache keeps: it starts again, and names
+ * (with "->" chains, cached apart) stay right before and after. */
+static void test_line_cache_restart(void)
+{
+	enum { N = 70000 };
+	size_t cap = (size_t)N * 64 + 256, n = 0;
+	char *text = malloc(cap);
+	for (int i = 0; i <= N; i++)
+		n += (size_t)sprintf(text + n, "w 1 1.0: 1 cpu-clock: \n\t%x a->b%d (/w)\n\t1 main (/w)\n\n",
+		                     i, i % N);
+	text[n] = '\0';
+	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
+	o.threads = 1;
+	char *r = collapse(text, o);
+	size_t lines = 0;
+	for (const char *q = r; (q = strchr(q, '\n')); q++)
+		lines++;
+	CHECK_EQ_U64(lines, N);
+	CHECK(strstr(r, "\nw;main;a;b0_[i] 2\n") || strncmp(r, "w;main;a;b0_[i] 2\n", 18) == 0);
+	CHECK(strstr(r, "\nw;main;a;b69999_[i] 1\n") != NULL);
+	CHECK(strstr(r, "\nw;main;a;b12345_[i] 1\n") != NULL);
+	free(r);
+	free(text);
+}
+
 int main(void)
 {
 	RUN(test_event_lines);
@@ -436,5 +461,6 @@ int main(void)
 	RUN(test_samples);
 	RUN(test_threads);
 	RUN(test_sizes);
+	RUN(test_line_cache_restart);
 	return harness_done();
 }
