@@ -7,11 +7,15 @@
  *
  * A <title> with a sibling <rect> in a <g>/<a>, or inside a <rect>, is a frame: name and count
  * from the title ("NAME (COUNT COUNTNAME, PCT%...)", commas allowed; differential titles
- * "...; before B, after A)" give both columns), depth from the rect's y, parent from
- * x-range containment one level closer to the root. Self = total - children. A frame
+ * "...; before B, after A)" give both columns), depth from the rect's y. The parent is
+ * the last frame one level closer to the root when the document is depth-first (as
+ * flame-render writes it: exact however narrow the frames), else the frame whose x-range
+ * holds it (flamegraph.pl writes in hash order). Self = total - children. A frame
  * whose title holds no count (a --nameattr title) gets one from its width; `data-name`
  * gives its name. Exact when nothing was pruned by --minwidth and names carry no _[k]
- * style annotation (titles drop those); otherwise as exact as the picture is.
+ * style annotation (titles drop those); otherwise as exact as the picture is: a pruned
+ * frame's weight stays in its parent's self (pruned top-level stacks are lost, as folded
+ * text has no place for the root's self).
  * libxml2 (its SAX2 push parser: no tree, bytes streamed from the input) lives here only;
  * external entities and DTDs are never loaded; internal entities expand within libxml2's
  * loop and amplification limits (a billion laughs is an error). */
@@ -475,16 +479,23 @@ static int build(svgr *s)
 		uint32_t *last = malloc(((size_t)maxd + 1) * sizeof *last);
 		if (!last)
 			return flame__err_nomem(s->err);
-		for (size_t i = 0; i < n; i++) {
+		/* a breadth-first order passes the depth test too: the geometry must agree */
+		for (size_t i = 0; i < n && preorder; i++) {
 			uint32_t d = v[i].depth;
 			last[d] = (uint32_t)i;
 			v[i].parent = d ? last[d - 1] : UINT32_MAX;
-			if (d) {
-				v[last[d - 1]].child[0] += v[i].mant[0];
-				v[last[d - 1]].child[1] += v[i].mant[1];
-			}
+			const frame *p = d ? &v[last[d - 1]] : NULL;
+			if (p && (v[i].x < p->x - 0.05 || v[i].x + v[i].w > p->x + p->w + 0.05))
+				preorder = 0;
 		}
 		free(last);
+	}
+	if (preorder) {
+		for (size_t i = 0; i < n; i++)
+			if (v[i].parent != UINT32_MAX) {
+				v[v[i].parent].child[0] += v[i].mant[0];
+				v[v[i].parent].child[1] += v[i].mant[1];
+			}
 		goto stacks;
 	}
 	qsort(v, n, sizeof *v, by_depth_x);

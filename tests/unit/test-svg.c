@@ -162,6 +162,12 @@ static void test_nameattr_and_hostile(void)
 	          "<g data-name='f'><title>see the docs</title><rect x='10' y='34' width='40' height='15'/></g>"
 	          "</svg>",
 	          "f 4\n");
+	/* breadth-first order: depths alone would hang b under c; the geometry says a */
+	check_svg("<svg><g><title>all (8 samples, 100%)</title><rect x='0' y='50' width='80' height='15'/></g>"
+	          "<g><title>a (4 samples, 50%)</title><rect x='0' y='34' width='40' height='15'/></g>"
+	          "<g><title>c (4 samples, 50%)</title><rect x='40' y='34' width='40' height='15'/></g>"
+	          "<g><title>b (2 samples, 25%)</title><rect x='0' y='18' width='20' height='15'/></g></svg>",
+	          "a 2\na;b 2\nc 4\n");
 	/* external entities are never loaded; internal ones expand, within limits */
 	check_svg("<?xml version='1.0'?>\n<!DOCTYPE svg [<!ENTITY x SYSTEM 'file:///etc/passwd'>"
 	          "<!ENTITY a 'aaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;'>]>\n"
