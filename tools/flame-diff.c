@@ -639,6 +639,11 @@ int main(int argc, char **argv)
 		code = cli_report(&err);
 		goto done;
 	}
+	if (draw && flame_tree_total(t, 0) == 0 && flame_tree_total(t, 1) == 0) {
+		fprintf(stderr, "ERROR: No stack counts found\n");
+		code = 2; /* as flame-render and flamegraph.pl: the error image, exit 2 */
+		goto done;
+	}
 	if (a.fail_above >= 0 && (rc = gate(&a, t, rows, nrows, &err))) {
 		if (rc < 0)
 			cli_report(&err);

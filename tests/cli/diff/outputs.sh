@@ -11,3 +11,8 @@ flame-diff --format pdf $d/before.folded $d/after.folded | head -c 5; echo
 flame-diff --title 'T <&>' --negate --diff-mode total $d/before.folded $d/after.folded > x.svg
 grep -c 'T &lt;&amp;&gt;' x.svg
 xmllint --noout x.svg && echo "valid xml"
+# nothing to draw: flame-render's error image and exit 2; folded output is just empty
+: > empty.folded
+flame-diff -o e.svg empty.folded empty.folded; echo "exit $?"
+grep -c 'No valid input' e.svg
+flame-diff --format folded empty.folded empty.folded | wc -c
