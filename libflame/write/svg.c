@@ -438,7 +438,7 @@ static void put_frame(sw *w, const flame__frame *f)
 	if (title) {
 		puts_esc(w, title);
 	} else {
-		size_t want = f->name_len + 256;
+		size_t want = f->name_len + strlen(L->count_name) + 256;
 		char *t = scratch(w, want);
 		if (!t)
 			return;
