@@ -1,11 +1,13 @@
 /* perf script parser: `perf script` text -> stacks, with stackcollapse-perf.pl's
  * semantics (perf-name.c holds the line grammar and the name tidying).
  *
- * Example input:                                    Example output (folded):
+ * Example input:
  *   deep worker  7268   285.436221:    2004008 cpu-clock:
- *   	            143f hot_leaf+0x1f (/tmp/pt/workload)   deep_worker;main;hot_leaf 2004008
+ *   	            143f hot_leaf+0x1f (/tmp/pt/workload)
  *   	            11f0 main+0xf0 (/tmp/pt/workload)
  *   <blank line>
+ * Example output (folded, once written):
+ *   deep_worker;main;hot_leaf 2004008
  *
  * Flow: the input is read in blocks of whole samples (cut after a blank line or before
  * an event line, so no state crosses a cut). A block parser turns a block into a
@@ -15,7 +17,9 @@
  * gives exactly the output, warnings and errors of -j 1. With one thread the block
  * parser interns straight into the tree; with several, each worker has its own name
  * table and announces new names in its stream, which the aggregator maps to the
- * tree's ids (no locks on the hot path). Memory: a few blocks of input, the tables.
+ * tree's ids (no locks on the hot path). Frame lines repeat a lot, so each distinct
+ * line is parsed and tidied once and its names are kept in a line cache. Memory: a few
+ * blocks of input, the caches (bounded), the tree's tables.
  *
  * Where stackcollapse-perf.pl is wrong we do what is right: the event filter applies to
  * every event line (tracepoint lines with a payload included), event names keep their
@@ -441,7 +445,7 @@ static int frame_value(worker *w, const char *p, size_t n, unsigned tidy, uint32
 	} else if (k == 1 && ids[0] < LINE_MULTI) {
 		*val = ids[0];
 	} else {
-		if (w->multi_len >= LINE_MULTI)
+		if (w->multi_len >= LINE_MULTI - 2) /* the top values are LINE_SKIPPED/NOT_FRAME */
 			return FLAME_ENOMEM;
 		*val = LINE_MULTI | (uint32_t)w->multi_len;
 		if (put_multi(w, (uint32_t)k))
