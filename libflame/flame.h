@@ -327,6 +327,11 @@ FLAME_EXPORT int flame_diff_swap(flame_tree *t, flame_err *err);
  * with flame_diff_swap; flame_diff calls it too. */
 FLAME_EXPORT int flame_diff_normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err);
 
+/** Multiply both columns of every stack by num / 10^decimals exactly (a merge weight such as
+ * 2 or 0.25): the tree's decimal scale rises by `decimals` instead of rounding. FLAME_ERANGE
+ * when the scale would pass 9 decimals or a count would overflow (nothing is changed then). */
+FLAME_EXPORT int flame_tree_weight(flame_tree *t, uint64_t num, unsigned decimals, flame_err *err);
+
 /** Replace 0x[0-9a-fA-F]+ by "0x..." in every frame name (difffolded.pl -s), merging the
  * stacks that become equal. */
 FLAME_EXPORT int flame_strip_hex(flame_tree *t, flame_err *err);

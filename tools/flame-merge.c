@@ -14,7 +14,8 @@ enum { O_NORMALIZE = 1, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_INPUT_FORMAT };
 
 static const cli_opt own_options[] = {
 	{"normalize", 0, CLI_NOARG, O_NORMALIZE, NULL,
-	 "scale every input to the largest input's total before summing (weights apply after)"},
+	 "scale every input to the largest input's total before summing (rounding each stack "
+	 "down; weights apply after)"},
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE",
 	 "write to FILE (atomically); format from .folded .svg .png .pdf .pb.gz"},
 	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "folded (default), svg, png, pdf or pprof"},
@@ -84,20 +85,22 @@ static int format_from_path(const char *path)
 	return f;
 }
 
-/* ---- inputs: FILE or FILE:W (W a decimal > 0, kept exact as num/den) */
+/* ---- inputs: FILE or FILE:W (W a decimal > 0, kept exact as num / 10^dec) */
 
 typedef struct input {
 	char *path;
-	uint64_t num, den;
+	uint64_t num;
+	unsigned dec;
 	flame_tree *t; /* its own tree when it must be scaled before summing */
 	flame_err err;
 	int rc;
 } input;
 
 /* W = digits[.digits]; 0 ok, -1 not a weight. */
-static int parse_weight(const char *s, uint64_t *num, uint64_t *den)
+static int parse_weight(const char *s, uint64_t *num, unsigned *dec)
 {
-	uint64_t n = 0, d = 1;
+	uint64_t n = 0;
+	unsigned d = 0;
 	int dot = 0, digits = 0;
 	if (!*s)
 		return -1;
@@ -106,17 +109,21 @@ static int parse_weight(const char *s, uint64_t *num, uint64_t *den)
 			dot = 1;
 			continue;
 		}
-		if (*s < '0' || *s > '9' || n > (UINT64_MAX - 9) / 10 || d > UINT64_MAX / 10)
+		if (*s < '0' || *s > '9' || n > (UINT64_MAX - 9) / 10 || d > 18)
 			return -1;
 		n = n * 10 + (uint64_t)(*s - '0');
 		if (dot)
-			d *= 10;
+			d++;
 		digits++;
 	}
 	if (!digits)
 		return -1;
+	while (d && n % 10 == 0) { /* 2.50 is 2.5, 1.0 is 1 */
+		n /= 10;
+		d--;
+	}
 	*num = n;
-	*den = d;
+	*dec = d;
 	return 0;
 }
 
@@ -125,11 +132,15 @@ static int split_input(const char *arg, input *in)
 	struct stat st;
 	const char *colon = strrchr(arg, ':');
 	size_t n = strlen(arg);
-	in->num = in->den = 1;
+	in->num = 1;
+	in->dec = 0;
 	if (colon && stat(arg, &st) != 0) { /* an existing file named "x:2" stays a file */
-		if (parse_weight(colon + 1, &in->num, &in->den) == 0) {
+		if (parse_weight(colon + 1, &in->num, &in->dec) == 0) {
 			if (in->num == 0)
 				return cli_usage_error("weight of '%.*s' must be above zero, got '%s'",
+				                       (int)(colon - arg), arg, colon + 1);
+			if (in->dec > 9)
+				return cli_usage_error("weight of '%.*s' has more than 9 decimals: '%s'",
 				                       (int)(colon - arg), arg, colon + 1);
 			n = (size_t)(colon - arg);
 		} else if (colon[1] && strspn(colon + 1, "0123456789.-+eE") == strlen(colon + 1)) {
@@ -182,12 +193,12 @@ static int read_one(flame_tree *t, input *in, flame_format format, cli_warnings 
 	return rc;
 }
 
-static int scale_tree(flame_tree *t, uint64_t num, uint64_t den, flame_err *err)
+static int weigh(flame_tree *t, const input *in, flame_err *err)
 {
-	if (num == den)
-		return 0;
-	int rc = flame_tree_scale_column(t, 0, num, den, err);
-	return rc ? rc : flame_tree_scale_column(t, 1, num, den, err);
+	int rc = in->num == 1 && in->dec == 0 ? 0 : flame_tree_weight(t, in->num, in->dec, err);
+	if (rc && err && !err->source[0]) /* name the input the weight belongs to */
+		snprintf(err->source, sizeof err->source, "%s", in->path);
+	return rc;
 }
 
 static void *work(void *ud)
@@ -195,7 +206,7 @@ static void *work(void *ud)
 	worker *w = ud;
 	for (size_t i = w->first; i < w->n; i += w->step) {
 		input *in = &w->inputs[i];
-		if (!w->normalize && in->num == in->den) {
+		if (!w->normalize && in->num == 1 && in->dec == 0) {
 			/* plain sum: parse straight into this worker's tree */
 			if ((in->rc = read_one(w->sum, in, w->format, &w->warn)))
 				break;
@@ -211,7 +222,7 @@ static void *work(void *ud)
 			break;
 		if (w->normalize)
 			continue; /* scaled once every total is known */
-		if ((in->rc = scale_tree(in->t, in->num, in->den, &in->err)) ||
+		if ((in->rc = weigh(in->t, in, &in->err)) ||
 		    (in->rc = flame_tree_merge(w->sum, in->t, &in->err)))
 			break;
 		flame_tree_free(in->t);
@@ -318,7 +329,7 @@ int main(int argc, char **argv)
 				if (tot && tot != max[c])
 					rc = flame_tree_scale_column(in[i].t, c, max[c], tot, &err);
 			}
-			if (rc || (rc = scale_tree(in[i].t, in[i].num, in[i].den, &err)) ||
+			if (rc || (rc = weigh(in[i].t, &in[i], &err)) ||
 			    (rc = flame_tree_merge(t, in[i].t, &err))) {
 				code = cli_report(&err);
 				goto done;

@@ -166,6 +166,32 @@ done:
 	return rc;
 }
 
+/* ---- merge weights */
+
+int flame_tree_weight(flame_tree *t, uint64_t num, unsigned decimals, flame_err *err)
+{
+	while (decimals && num % 10 == 0) { /* 0.50 is 0.5 */
+		num /= 10;
+		decimals--;
+	}
+	if (t->scale + decimals > 9)
+		return flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET,
+		                  "a weight with more decimals than the counts can take (9 in all)");
+	/* check first, so a failure leaves the tree untouched */
+	for (int c = 0; c < 2; c++)
+		if (num && t->stacks.total[c] > UINT64_MAX / num)
+			return add_err(err, FLAME_ERANGE);
+	for (size_t k = 0; k < t->stacks.count; k++) {
+		t->stacks.v[k].w[0] *= num;
+		t->stacks.v[k].w[1] *= num;
+	}
+	t->stacks.total[0] *= num;
+	t->stacks.total[1] *= num;
+	t->scale += decimals;
+	t->nodes_valid = 0;
+	return 0;
+}
+
 /* ---- normalization */
 
 /* Column 0 of every stack times num/den, rounded down to a multiple of `unit` (difffolded.pl's

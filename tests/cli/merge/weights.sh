@@ -1,4 +1,4 @@
-# FILE:W multiplies an input (rounding each stack down), --normalize brings every input to
+# FILE:W multiplies an input exactly (0.5 gives halves), --normalize brings every input to
 # the largest total first; differential inputs sum column by column.
 cp -r "$FIXTURES/diff" d && chmod -R u+w d; d=d
 flame-merge $d/host1.folded:2 $d/host3.folded:0.5
