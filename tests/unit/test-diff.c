@@ -135,8 +135,24 @@ static void test_report(void)
 	flame_tree_free(a);
 }
 
+static void test_weight(void)
+{
+	flame_tree *t = tree_of("a;b 3\na;c 1.25\n"); /* scale 2 */
+	CHECK(flame_tree_weight(t, 50, 2, NULL) == 0); /* x0.50 = x0.5: scale 3 */
+	CHECK_EQ_U64(flame_tree_scale(t), 3);
+	CHECK_STR(folded(t), "a;b 1.5\na;c 0.625\n");
+	CHECK(flame_tree_weight(t, 3, 0, NULL) == 0);
+	CHECK_STR(folded(t), "a;b 4.5\na;c 1.875\n");
+	flame_err err = {0};
+	CHECK(flame_tree_weight(t, 1, 7, &err) == FLAME_ERANGE); /* 3 + 7 > 9 decimals */
+	CHECK(flame_tree_weight(t, UINT64_MAX, 0, &err) == FLAME_ERANGE);
+	CHECK_STR(folded(t), "a;b 4.5\na;c 1.875\n"); /* unchanged after a refusal */
+	flame_tree_free(t);
+}
+
 int main(void)
 {
+	RUN(test_weight);
 	RUN(test_plain_and_normalized);
 	RUN(test_strip_hex);
 	RUN(test_report);
