@@ -366,6 +366,8 @@ static int frame(jfr *s, const char *f, size_t fn, flame_err *err)
 /* Intern the pending frame lines (they live in the current chunk). */
 static int materialize(jfr *s, flame_err *err)
 {
+	if (s->reg_len == 0)
+		return 0;
 	const char *q = s->reg, *end = s->reg + s->reg_len;
 	s->reg_len = 0;
 	while (q < end) {

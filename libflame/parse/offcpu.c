@@ -315,6 +315,8 @@ static int frame_line(offcpu *s, const char *p, size_t n, flame_err *err)
 /* Intern the frame lines of the pending region (they live in the current chunk). */
 static int materialize(offcpu *s, flame_err *err)
 {
+	if (s->reg_len == 0)
+		return 0;
 	const char *q = s->reg, *end = s->reg + s->reg_len;
 	s->reg_len = 0;
 	while (q < end) {
