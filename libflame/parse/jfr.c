@@ -47,6 +47,7 @@ typedef struct jfr {
 	flame__stacks loc;      /* [type, (thread), frames root first] -> (amount, count) */
 	evtype *types;
 	size_t ntypes, types_cap;
+	int type_slots[2 * MAX_TYPES]; /* open addressing by name: index + 1, 0 = empty */
 	int want;               /* type picked by --event (-1: not seen yet) */
 	int exec;               /* index of jdk.ExecutionSample, -1 if not seen */
 	/* the current event */
@@ -208,11 +209,16 @@ static int duration_ns(const char *p, size_t n, uint64_t *out)
 
 static int type_index(jfr *s, const char *p, size_t n, flame_err *err)
 {
-	for (size_t i = s->ntypes; i-- > 0;)
-		if (s->types[i].len == n && memcmp(s->types[i].name, p, n) == 0)
-			return (int)i;
+	/* hashed: hostile input may name thousands of types */
+	size_t slot = flame__hash_bytes(p, n) & (2 * MAX_TYPES - 1);
+	for (; s->type_slots[slot]; slot = (slot + 1) & (2 * MAX_TYPES - 1)) {
+		const evtype *e = &s->types[s->type_slots[slot] - 1];
+		if (e->len == n && memcmp(e->name, p, n) == 0)
+			return s->type_slots[slot] - 1;
+	}
 	if (s->ntypes >= MAX_TYPES)
 		return -1; /* absurd input: ignore further types */
+	s->type_slots[slot] = (int)s->ntypes + 1;
 	if (grow((void **)&s->types, &s->types_cap, s->ntypes + 1, sizeof *s->types))
 		return flame__err_nomem(err), -2;
 	evtype *e = &s->types[s->ntypes];

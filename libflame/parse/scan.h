@@ -124,8 +124,8 @@ static inline const flame__idcache_ent *flame__idcache_find(const flame__idcache
 static inline int flame__idcache_put(flame__idcache *c, const char *text, size_t len,
                                      uint64_t h, const uint32_t *ids, size_t nids)
 {
-	if (c->arena.total > c->limit)
-		return 0;
+	if (c->arena.total > c->limit || len > c->limit / 64)
+		return 0; /* full, or a text too long to be worth keeping */
 	if ((c->count + 1) * 2 > c->mask) {
 		size_t nslots = c->mask ? (c->mask + 1) * 2 : 4096;
 		if (nslots > UINT32_MAX)
