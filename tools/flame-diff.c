@@ -606,8 +606,12 @@ int main(int argc, char **argv)
 	}
 	if (draw && !a.r.ro.title)
 		a.r.ro.title = "Differential Flame Graph";
-	if (draw && a.min_delta > 0)
-		a.r.ro.diff_min_delta = a.min_delta / 100.0 * (double)flame_tree_total(t, 0);
+	if (draw && a.min_delta > 0) { /* the renderer takes it in whole counts, not tree units */
+		double unit = 1;
+		for (unsigned i = 0; i < flame_tree_scale(t); i++)
+			unit *= 10;
+		a.r.ro.diff_min_delta = a.min_delta / 100.0 * (double)flame_tree_total(t, 0) / unit;
+	}
 	if (draw && a.d.norm == FLAME_DIFF_NORM_REQUESTS) /* both columns are now A requests' worth */
 		a.r.ro.diff_per = (double)a.d.requests_after;
 	static char subtitle[2048];

@@ -10,3 +10,8 @@ flame-diff $d/before.folded $d/after.folded > all.svg
 python3 "$FIXTURES/../tests/diff/svg-fills.py" all.svg
 flame-diff --min-delta 13 $d/before.folded $d/after.folded > some.svg
 python3 "$FIXTURES/../tests/diff/svg-fills.py" some.svg
+echo "--- fractional counts: BEFORE totals 7.75, so --min-delta 20 is 1.55 (Work.step's +1.5 goes white)"
+flame-diff $d/frac-before.folded $d/frac-after.folded > f0.svg
+python3 "$FIXTURES/../tests/diff/svg-fills.py" f0.svg
+flame-diff --min-delta 20 $d/frac-before.folded $d/frac-after.folded > f20.svg
+python3 "$FIXTURES/../tests/diff/svg-fills.py" f20.svg
