@@ -406,6 +406,11 @@ static int read_frames(svgr *s)
 	return rc;
 }
 
+static void add_sat(uint64_t *a, uint64_t b)
+{
+	*a = *a + b < *a ? UINT64_MAX : *a + b;
+}
+
 static int by_depth_x(const void *a, const void *b)
 {
 	const frame *p = a, *q = b;
@@ -437,7 +442,11 @@ static int build(svgr *s)
 		step = 1;
 	unsigned dec = 0;
 	for (size_t i = 0; i < n; i++) {
-		v[i].depth = (uint32_t)floor(fabs(v[i].y - v[root].y) / step + 0.5);
+		double dd = floor(fabs(v[i].y - v[root].y) / step + 0.5);
+		if (!(dd <= (double)n)) /* deeper than there are frames: not a flame graph's layout */
+			return flame__err(s->err, FLAME_EDATA, s->src, 0, FLAME__NO_OFFSET,
+			                  "frame rows are not evenly spaced (a frame lies %.0f rows away)", dd);
+		v[i].depth = (uint32_t)dd;
 		if (v[i].has_count && v[i].dec > dec)
 			dec = v[i].dec;
 	}
@@ -460,7 +469,8 @@ static int build(svgr *s)
 				f->mant[c] *= m;
 			} else {
 				double rt = (double)v[root].mant[c] * p10[scale - v[root].dec];
-				f->mant[c] = v[root].w > 0 ? (uint64_t)llround(rt * f->w / v[root].w) : 0;
+				double x = v[root].w > 0 ? floor(rt * f->w / v[root].w + 0.5) : 0;
+				f->mant[c] = !(x > 0) ? 0 : x >= 1.8e19 ? UINT64_MAX : (uint64_t)x;
 			}
 		}
 		f->dec = scale;
@@ -493,8 +503,8 @@ static int build(svgr *s)
 	if (preorder) {
 		for (size_t i = 0; i < n; i++)
 			if (v[i].parent != UINT32_MAX) {
-				v[v[i].parent].child[0] += v[i].mant[0];
-				v[v[i].parent].child[1] += v[i].mant[1];
+				add_sat(&v[v[i].parent].child[0], v[i].mant[0]);
+				add_sat(&v[v[i].parent].child[1], v[i].mant[1]);
 			}
 		goto stacks;
 	}
@@ -520,8 +530,8 @@ static int build(svgr *s)
 		}
 		if (lo > prev_lvl && v[i].x < v[lo - 1].x + v[lo - 1].w + 0.05) {
 			v[i].parent = (uint32_t)(lo - 1);
-			v[lo - 1].child[0] += v[i].mant[0];
-			v[lo - 1].child[1] += v[i].mant[1];
+			add_sat(&v[lo - 1].child[0], v[i].mant[0]);
+			add_sat(&v[lo - 1].child[1], v[i].mant[1]);
 		}
 	}
 stacks:;
