@@ -150,8 +150,34 @@ static void test_weight(void)
 	flame_tree_free(t);
 }
 
+static void parse_into(flame_tree *t, const char *text)
+{
+	flame_input *in = NULL;
+	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+	CHECK(flame_input_open_mem(&in, text, strlen(text), "mem", NULL) == 0);
+	CHECK(flame_parse(t, in, &po, NULL) == 0);
+	flame_input_free(in);
+}
+
+static void test_one_tree(void)
+{
+	/* AFTER first, swapped into column 1, then BEFORE: the same as flame_diff */
+	flame_tree *t = tree_of("a;b 4\na;0x9;d 6\n");
+	CHECK(flame_diff_swap(t, NULL) == 0);
+	CHECK(flame_tree_is_differential(t));
+	parse_into(t, "a;b 3\na;c 1\na;0x1;d 2\n");
+	flame_diff_opts o = FLAME_DIFF_OPTS_INIT;
+	o.norm = FLAME_DIFF_NORM_TOTAL;
+	o.strip_hex = 1;
+	CHECK(flame_diff_normalize(t, &o, NULL) == 0); /* T1 = 6, T2 = 10 */
+	CHECK_STR(folded(t), "a;0x...;d 3 6\na;b 5 4\na;c 1 0\n");
+	CHECK(flame_diff_swap(t, NULL) == FLAME_EDATA); /* already differential */
+	flame_tree_free(t);
+}
+
 int main(void)
 {
+	RUN(test_one_tree);
 	RUN(test_weight);
 	RUN(test_plain_and_normalized);
 	RUN(test_strip_hex);
