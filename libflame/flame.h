@@ -103,6 +103,12 @@ FLAME_EXPORT void flame_tree_free(flame_tree *t);
 FLAME_EXPORT int flame_tree_add(flame_tree *t, const flame_str *frames, size_t n,
                                 int leaf_first, uint64_t w0, uint64_t w1, flame_err *err);
 
+/** Above about `bytes` of unique-stack storage, sort the stacks and spill them as a run
+ * to an anonymous temp file (0, the default: never). flame_write_folded merges the runs
+ * as it writes, so collapsing stays in flat memory however many unique stacks the input
+ * has; any other use of the stacks reads the runs back into memory first. */
+FLAME_EXPORT int flame_tree_set_memory_limit(flame_tree *t, size_t bytes);
+
 /** Add every stack of `src` to `dst` (names are re-interned; scales are unified). */
 FLAME_EXPORT int flame_tree_merge(flame_tree *dst, const flame_tree *src, flame_err *err);
 

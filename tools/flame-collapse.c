@@ -5,6 +5,9 @@
 #include <string.h>
 #include "cli.h"
 
+/* unique-stack storage kept in memory before a sorted run goes to a temp file */
+enum { SPILL_LIMIT = 4 << 20 };
+
 enum {
 	O_PID = 1, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_EVENT, O_KEEP_TEMPLATES,
 	O_SKIP_AFTER, O_INCLUDE, O_EXCLUDE, O_TIME, O_JOBS, O_OUTPUT, O_FORMAT, O_QUIET, O_SRCLINE,
@@ -226,6 +229,9 @@ int main(int argc, char **argv)
 		free_args(&a);
 		return 1;
 	}
+	/* folded output merges spilled runs as it writes: memory stays flat on any input */
+	if (!a.out_pprof)
+		flame_tree_set_memory_limit(t, SPILL_LIMIT);
 	int nfiles = argc - first;
 	for (int i = 0; i < (nfiles ? nfiles : 1) && !rc; i++) {
 		const char *path = nfiles ? argv[first + i] : "-";

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "err.h"
+#include "spill.h"
 #include "tree.h"
 
 flame_tree *flame_tree_new(void)
@@ -28,6 +29,7 @@ void flame_tree_free(flame_tree *t)
 		return;
 	flame__intern_free(&t->names);
 	flame__stacks_free(&t->stacks);
+	flame__spill_free(t->spill);
 	free(t->nodes);
 	free(t->scratch);
 	free(t);
@@ -60,7 +62,9 @@ int flame__tree_add_ids(flame_tree *t, const uint32_t *ids, size_t n, uint64_t w
 {
 	t->nodes_valid = 0;
 	int rc = flame__stacks_add(&t->stacks, ids, n, w0, w1);
-	return rc ? status_err(err, rc) : 0;
+	if (rc)
+		return status_err(err, rc);
+	return t->spill_limit ? flame__tree_maybe_spill(t, err) : 0;
 }
 
 int flame_tree_add(flame_tree *t, const flame_str *frames, size_t n, int leaf_first, uint64_t w0,
@@ -102,6 +106,9 @@ int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err)
 {
 	if (scale <= t->scale)
 		return 0;
+	int urc = flame__tree_unspill(t, err);
+	if (urc)
+		return urc;
 	if (scale > 9)
 		return flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET,
 		                  "more than 9 decimal places in a count");
@@ -115,7 +122,10 @@ int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err)
 
 int flame_tree_merge(flame_tree *dst, const flame_tree *src, flame_err *err)
 {
-	int rc = flame__tree_rescale(dst, src->scale, err);
+	/* a spilled source is read back first: merging needs its stacks in memory */
+	int rc = flame__tree_unspill((flame_tree *)src, err);
+	if (!rc)
+		rc = flame__tree_rescale(dst, src->scale, err);
 	if (rc)
 		return rc;
 	uint64_t m = pow10_tab[dst->scale - src->scale];
@@ -168,6 +178,9 @@ int flame_tree_scale_column(flame_tree *t, int col, uint64_t num, uint64_t den, 
 {
 	if (den == 0 || col < 0 || col > 1)
 		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET, "invalid scale factor");
+	int urc = flame__tree_unspill(t, err);
+	if (urc)
+		return urc;
 	uint64_t total = 0;
 	for (size_t k = 0; k < t->stacks.count; k++) {
 		unsigned __int128 v = (unsigned __int128)t->stacks.v[k].w[col] * num / den;
@@ -191,7 +204,19 @@ void flame__tree_replace_stacks(flame_tree *t, flame__stacks *fresh)
 	t->nodes_valid = 0;
 }
 
-size_t flame_tree_stack_count(const flame_tree *t) { return t->stacks.count; }
+size_t flame_tree_stack_count(const flame_tree *t)
+{
+	/* unique stacks across runs are known only after merging them */
+	if (flame__tree_spilled(t) && flame__tree_unspill((flame_tree *)t, NULL))
+		return 0;
+	return t->stacks.count;
+}
+
+int flame_tree_set_memory_limit(flame_tree *t, size_t bytes)
+{
+	t->spill_limit = bytes;
+	return 0;
+}
 uint64_t flame_tree_total(const flame_tree *t, int col)
 {
 	return (col == 0 || col == 1) ? t->stacks.total[col] : 0;
@@ -219,6 +244,8 @@ int flame_tree_set_count_name(flame_tree *t, const char *name)
 
 int flame_tree_each_stack(const flame_tree *t, flame_stack_fn fn, void *ud)
 {
+	if (flame__tree_unspill((flame_tree *)t, NULL))
+		return FLAME_ENOMEM;
 	size_t maxd = 1;
 	for (size_t k = 0; k < t->stacks.count; k++)
 		if (t->stacks.v[k].depth > maxd)
@@ -374,7 +401,9 @@ int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
 {
 	if (t->nodes_valid && t->order == order)
 		return 0;
-	int rc = 0;
+	int rc = flame__tree_unspill(t, err);
+	if (rc)
+		return rc;
 	uint32_t *rank = flame__tree_name_ranks(t);
 	uint32_t *idx = rank ? flame__tree_sorted_stacks(t, rank) : NULL;
 	uint32_t *path = NULL, *last = NULL;

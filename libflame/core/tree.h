@@ -26,6 +26,8 @@ struct flame_tree {
 	int nodes_valid;
 	flame_order order;
 	uint32_t root_name;    /* id of "all" */
+	size_t spill_limit;    /* bytes of stack table before spilling a run (0: never) */
+	struct flame__spill *spill; /* core/spill.c */
 	uint32_t *scratch;     /* reusable id buffer for flame_tree_add/merge */
 	size_t scratch_cap;
 };

@@ -36,6 +36,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "../core/hash.h"
+#include "../core/spill.h"
 #include "parser.h"
 #include "perf-name.h"
 
@@ -119,7 +120,7 @@ static void *rb_rec(recbuf *b, rec r, size_t bytes)
  * one after another in `bytes` as a 4-byte length and the line. The parse loop fetches
  * the slot two lines ahead and the key one line ahead, so a hit rarely waits on memory.
  * Keys are compared in full: a hash never stands in for the bytes. */
-enum { LC_MAX = 1 << 16 };
+enum { LC_MAX = 1 << 15 };
 typedef struct lc_slot {
 	uint64_t hash; /* 0: empty */
 	uint32_t off;  /* key in `bytes` */
@@ -497,7 +498,7 @@ static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, ui
 	}
 	lc_slot *slot;
 	uint32_t v;
-	if (w->lines.count >= LC_MAX || w->lines.blen > ((size_t)64 << 20)) {
+	if (w->lines.count >= LC_MAX || w->lines.blen > ((size_t)4 << 20)) {
 		/* start again, values and all: memory stays bounded on hostile input */
 		w->lines.count = w->lines.blen = 0;
 		memset(w->lines.slots, 0, (w->lines.mask + 1) * sizeof *w->lines.slots);
@@ -929,7 +930,9 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 	if (rc == FLAME_ERANGE)
 		return flame__err(err, rc, a->src, a->base + r->line, FLAME__NO_OFFSET,
 		                  "the sample counts add up to more than 64 bits");
-	return rc ? flame__err_nomem(err) : 0;
+	if (rc)
+		return flame__err_nomem(err);
+	return a->t->spill_limit ? flame__tree_maybe_spill(a->t, err) : 0;
 }
 
 /* Consume one block's records, in file order. */

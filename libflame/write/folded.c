@@ -1,72 +1,19 @@
 /* Folded writer: one line per unique stack, `frame;frame;... count` (or `... before
  * after` for differential trees), lines in bytewise order of the stack text, as
- * stackcollapse-perf.pl's `sort keys` prints them. Sorting compares id sequences and
- * touches name bytes only at the first differing frame, and the text is streamed out,
- * never built whole, so memory stays at the size of the stack table. */
+ * stackcollapse-perf.pl's `sort keys` prints them. Stacks are sorted on id sequences
+ * by name ranks (core/order.c), never as text; each line is built in one buffer and
+ * written with one call. A tree that spilled runs to disk is merged as it is written. */
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
+#include "../core/order.h"
+#include "../core/spill.h"
 #include "../core/tree.h"
-
-struct text_ctx {
-	const flame__stack *v;
-	const flame__intern *names;
-};
-
-/* Byte `i` of the stack's text, or -1 past its end. Slow path only. */
-static int text_byte(const flame__intern *names, const flame__stack *s, size_t *frame,
-                     size_t *pos)
-{
-	while (*frame < s->depth) {
-		const flame__name *nm = flame__intern_get(names, s->ids[*frame]);
-		if (*pos < nm->len)
-			return (unsigned char)nm->ptr[(*pos)++];
-		if (*pos == nm->len && *frame + 1 < s->depth) {
-			(*pos)++;
-			return ';';
-		}
-		(*frame)++;
-		*pos = 0;
-	}
-	return -1;
-}
-
-static int cmp_text(const void *a, const void *b, void *ud)
-{
-	const struct text_ctx *c = ud;
-	const flame__stack *x = &c->v[*(const uint32_t *)a], *y = &c->v[*(const uint32_t *)b];
-	uint32_t n = x->depth < y->depth ? x->depth : y->depth;
-	uint32_t i = 0;
-	while (i < n && x->ids[i] == y->ids[i])
-		i++;
-	if (i == n)
-		return x->depth < y->depth ? -1 : x->depth > y->depth;
-	const flame__name *p = flame__intern_get(c->names, x->ids[i]);
-	const flame__name *q = flame__intern_get(c->names, y->ids[i]);
-	size_t m = p->len < q->len ? p->len : q->len;
-	int r = memcmp(p->ptr, q->ptr, m);
-	if (r)
-		return r;
-	/* one name is a prefix of the other: compare what follows it */
-	int nx = p->len > m ? (unsigned char)p->ptr[m] : (i + 1 < x->depth ? ';' : -1);
-	int ny = q->len > m ? (unsigned char)q->ptr[m] : (i + 1 < y->depth ? ';' : -1);
-	if (nx != ny)
-		return nx < ny ? -1 : 1;
-	/* only possible when names contain ';' themselves: compare the texts byte by byte */
-	size_t fx = i, px = 0, fy = i, py = 0;
-	for (;;) {
-		int bx = text_byte(c->names, x, &fx, &px), by = text_byte(c->names, y, &fy, &py);
-		if (bx != by)
-			return bx < by ? -1 : 1;
-		if (bx < 0)
-			return 0;
-	}
-}
 
 static const uint64_t p10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
                                1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
 
-/* Format a count of the given decimal scale; returns its length. */
+/* Format a count of the given decimal scale; returns its length (at most 31). */
 static size_t fmt_count(char *buf, uint64_t v, unsigned scale)
 {
 	char tmp[32];
@@ -95,41 +42,86 @@ static size_t fmt_count(char *buf, uint64_t v, unsigned scale)
 	return len;
 }
 
+typedef struct line_writer {
+	const flame_tree *t;
+	flame_output *o;
+	flame_err *err;
+	int diff;
+	char *buf;
+	size_t cap;
+} line_writer;
+
+static int emit_line(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0, uint64_t w1)
+{
+	line_writer *lw = ud;
+	if (depth == 0)
+		return 0;
+	size_t need = 2 * 32 + 2;
+	for (uint32_t i = 0; i < depth; i++)
+		need += flame__intern_get(&lw->t->names, ids[i])->len + 1;
+	if (need > lw->cap) {
+		size_t cap = need * 2;
+		char *nb = realloc(lw->buf, cap);
+		if (!nb)
+			return flame__err_nomem(lw->err);
+		lw->buf = nb;
+		lw->cap = cap;
+	}
+	char *p = lw->buf;
+	for (uint32_t i = 0; i < depth; i++) {
+		const flame__name *nm = flame__intern_get(&lw->t->names, ids[i]);
+		memcpy(p, nm->ptr, nm->len);
+		p += nm->len;
+		*p++ = ';';
+	}
+	p[-1] = ' ';
+	p += fmt_count(p, w0, lw->t->scale);
+	if (lw->diff) {
+		*p++ = ' ';
+		p += fmt_count(p, w1, lw->t->scale);
+	}
+	*p++ = '\n';
+	return flame_output_write(lw->o, lw->buf, (size_t)(p - lw->buf), lw->err);
+}
+
+struct sort_ctx {
+	const flame__order *o;
+	const flame__stack *v;
+};
+
+static int cmp_idx(const void *a, const void *b, void *ud)
+{
+	const struct sort_ctx *c = ud;
+	const flame__stack *x = &c->v[*(const uint32_t *)a], *y = &c->v[*(const uint32_t *)b];
+	return flame__order_cmp(c->o, x->ids, x->depth, y->ids, y->depth);
+}
+
 int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err)
 {
+	line_writer lw = {t, o, err, flame_tree_is_differential(t), NULL, 0};
+	int rc = 0;
+	if (flame__tree_spilled(t)) {
+		rc = flame__tree_merge_runs(t, emit_line, &lw, err);
+		free(lw.buf);
+		return rc;
+	}
 	size_t n = t->stacks.count;
 	uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
-	if (!idx)
+	flame__order ord = {0};
+	if (!idx || flame__order_init(&ord, &t->names)) {
+		free(idx);
 		return flame__err_nomem(err);
+	}
 	for (size_t i = 0; i < n; i++)
 		idx[i] = (uint32_t)i;
-	struct text_ctx c = {t->stacks.v, &t->names};
-	qsort_r(idx, n, sizeof *idx, cmp_text, &c);
-	int diff = flame_tree_is_differential(t);
-	int rc = 0;
-	char num[80];
+	struct sort_ctx c = {&ord, t->stacks.v};
+	qsort_r(idx, n, sizeof *idx, cmp_idx, &c);
+	flame__order_free(&ord);
 	for (size_t k = 0; k < n && !rc; k++) {
 		const flame__stack *s = &t->stacks.v[idx[k]];
-		if (s->depth == 0)
-			continue;
-		for (uint32_t i = 0; i < s->depth && !rc; i++) {
-			const flame__name *nm = flame__intern_get(&t->names, s->ids[i]);
-			if (i)
-				rc = flame_output_write(o, ";", 1, err);
-			if (!rc)
-				rc = flame_output_write(o, nm->ptr, nm->len, err);
-		}
-		size_t len = 0;
-		num[len++] = ' ';
-		len += fmt_count(num + len, s->w[0], t->scale);
-		if (diff) {
-			num[len++] = ' ';
-			len += fmt_count(num + len, s->w[1], t->scale);
-		}
-		num[len++] = '\n';
-		if (!rc)
-			rc = flame_output_write(o, num, len, err);
+		rc = emit_line(&lw, s->ids, s->depth, s->w[0], s->w[1]);
 	}
 	free(idx);
+	free(lw.buf);
 	return rc;
 }

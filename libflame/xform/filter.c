@@ -7,6 +7,7 @@
 #include <string.h>
 #include "../core/err.h"
 #include "../core/regex.h"
+#include "../core/spill.h"
 #include "../core/tree.h"
 
 /* Compile `pat`; on error fill err with pcre2's message and the pattern offset. */
@@ -61,7 +62,9 @@ int flame_filter_stacks(flame_tree *t, const char *include, const char *exclude,
 {
 	if (!include && !exclude)
 		return 0;
-	int rc = 0;
+	int rc = flame__tree_unspill(t, err);
+	if (rc)
+		return rc;
 	pcre2_code *inc = NULL, *exc = NULL;
 	unsigned char *mi = NULL, *mx = NULL;
 	flame__stacks fresh;

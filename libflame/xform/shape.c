@@ -4,13 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
+#include "../core/spill.h"
 #include "../core/tree.h"
 
 int flame_skip_after(flame_tree *t, const char *const *symbols, size_t n, flame_err *err)
 {
 	if (n == 0)
 		return 0;
-	int rc = 0;
+	int rc = flame__tree_unspill(t, err);
+	if (rc)
+		return rc;
 	unsigned char *is_sym = calloc(t->names.count ? t->names.count : 1, 1);
 	uint32_t *ids = NULL;
 	size_t cap = 0;

@@ -1,0 +1,283 @@
+/* Sorted runs of unique stacks in an anonymous temp file, merged back in folded text
+ * order (see spill.h). Record: u32 depth, u32 ids[depth], u64 w0, u64 w1. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "err.h"
+#include "order.h"
+#include "spill.h"
+
+typedef struct run {
+	uint64_t start, end;
+} run;
+
+struct flame__spill {
+	FILE *f;
+	uint64_t size;
+	run *runs;
+	size_t nruns, cap;
+};
+
+void flame__spill_free(struct flame__spill *sp)
+{
+	if (!sp)
+		return;
+	if (sp->f)
+		fclose(sp->f);
+	free(sp->runs);
+	free(sp);
+}
+
+int flame__tree_spilled(const flame_tree *t) { return t->spill && t->spill->nruns > 0; }
+
+static size_t table_bytes(const flame__stacks *s)
+{
+	return s->arena.total + s->cap * sizeof(flame__stack) + (s->slots ? (s->mask + 1) * 4 : 0);
+}
+
+static int io_err(flame_err *err, const char *what)
+{
+	return flame__err(err, FLAME_EIO, "temp file", 0, FLAME__NO_OFFSET, "%s: %s", what,
+	                  strerror(errno));
+}
+
+struct sort_ctx {
+	const flame__order *o;
+	const flame__stack *v;
+};
+
+static int cmp_idx(const void *a, const void *b, void *ud)
+{
+	const struct sort_ctx *c = ud;
+	const flame__stack *x = &c->v[*(const uint32_t *)a], *y = &c->v[*(const uint32_t *)b];
+	return flame__order_cmp(c->o, x->ids, x->depth, y->ids, y->depth);
+}
+
+/* Write the in-memory table as one sorted run and empty it (totals are kept). */
+static int spill_now(flame_tree *t, flame_err *err)
+{
+	struct flame__spill *sp = t->spill;
+	if (!sp && !(sp = t->spill = calloc(1, sizeof *sp)))
+		return flame__err_nomem(err);
+	if (!sp->f && !(sp->f = tmpfile()))
+		return io_err(err, "cannot create");
+	if (sp->nruns == sp->cap) {
+		size_t cap = sp->cap ? sp->cap * 2 : 16;
+		run *v = realloc(sp->runs, cap * sizeof *v);
+		if (!v)
+			return flame__err_nomem(err);
+		sp->runs = v;
+		sp->cap = cap;
+	}
+	flame__stacks *s = &t->stacks;
+	flame__order o = {0};
+	uint32_t *idx = malloc((s->count ? s->count : 1) * sizeof *idx);
+	if (!idx || flame__order_init(&o, &t->names)) {
+		free(idx);
+		return flame__err_nomem(err);
+	}
+	for (size_t i = 0; i < s->count; i++)
+		idx[i] = (uint32_t)i;
+	struct sort_ctx c = {&o, s->v};
+	qsort_r(idx, s->count, sizeof *idx, cmp_idx, &c);
+	flame__order_free(&o);
+	int rc = 0;
+	if (fseeko(sp->f, (off_t)sp->size, SEEK_SET) != 0)
+		rc = io_err(err, "cannot seek");
+	uint64_t start = sp->size;
+	for (size_t i = 0; i < s->count && !rc; i++) {
+		const flame__stack *st = &s->v[idx[i]];
+		if (fwrite(&st->depth, 4, 1, sp->f) != 1 ||
+		    (st->depth && fwrite(st->ids, 4, st->depth, sp->f) != st->depth) ||
+		    fwrite(st->w, 8, 2, sp->f) != 2)
+			rc = io_err(err, "cannot write");
+		sp->size += 4 + 4 * (uint64_t)st->depth + 16;
+	}
+	free(idx);
+	if (!rc && fflush(sp->f) != 0)
+		rc = io_err(err, "cannot write");
+	if (rc)
+		return rc;
+	sp->runs[sp->nruns++] = (run){start, sp->size};
+	uint64_t total[2] = {s->total[0], s->total[1]};
+	flame__stacks_free(s);
+	flame__stacks_init(s);
+	s->total[0] = total[0];
+	s->total[1] = total[1];
+	return 0;
+}
+
+int flame__tree_maybe_spill(flame_tree *t, flame_err *err)
+{
+	if (!t->spill_limit || table_bytes(&t->stacks) < t->spill_limit)
+		return 0;
+	return spill_now(t, err);
+}
+
+/* A buffered reader of one run. */
+typedef struct reader {
+	int fd;
+	uint64_t pos, end;
+	unsigned char *buf;
+	size_t len, off; /* buffered bytes and the read position in them */
+	uint32_t *ids;
+	uint32_t cap, depth;
+	uint64_t w[2];
+	int live;
+} reader;
+
+enum { READ_BUF = 64 * 1024 };
+
+static int fill(reader *r, size_t need, flame_err *err)
+{
+	if (r->len - r->off >= need)
+		return 0;
+	memmove(r->buf, r->buf + r->off, r->len - r->off);
+	r->len -= r->off;
+	r->off = 0;
+	if (need > READ_BUF) {
+		unsigned char *nb = realloc(r->buf, need);
+		if (!nb)
+			return flame__err_nomem(err);
+		r->buf = nb;
+	}
+	size_t cap = need > READ_BUF ? need : READ_BUF;
+	while (r->len < need) {
+		size_t want = cap - r->len;
+		if (want > r->end - r->pos)
+			want = (size_t)(r->end - r->pos);
+		if (want == 0)
+			return flame__err(err, FLAME_EIO, "temp file", 0, r->pos, "truncated run");
+		ssize_t n = pread(r->fd, r->buf + r->len, want, (off_t)r->pos);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return io_err(err, "cannot read");
+		r->len += (size_t)n;
+		r->pos += (uint64_t)n;
+	}
+	return 0;
+}
+
+/* Load the reader's next record; live = 0 at the end of the run. */
+static int next(reader *r, flame_err *err)
+{
+	if (r->pos == r->end && r->off == r->len) {
+		r->live = 0;
+		return 0;
+	}
+	int rc = fill(r, 4, err);
+	if (rc)
+		return rc;
+	memcpy(&r->depth, r->buf + r->off, 4);
+	size_t rec = 4 + 4 * (size_t)r->depth + 16;
+	if ((rc = fill(r, rec, err)))
+		return rc;
+	if (r->depth > r->cap) {
+		uint32_t *v = realloc(r->ids, (size_t)r->depth * sizeof *v);
+		if (!v)
+			return flame__err_nomem(err);
+		r->ids = v;
+		r->cap = r->depth;
+	}
+	memcpy(r->ids, r->buf + r->off + 4, 4 * (size_t)r->depth);
+	memcpy(r->w, r->buf + r->off + 4 + 4 * (size_t)r->depth, 16);
+	r->off += rec;
+	r->live = 1;
+	return 0;
+}
+
+static int merge(flame_tree *t, flame__emit_fn emit, void *ud, flame_err *err)
+{
+	struct flame__spill *sp = t->spill;
+	size_t k = sp->nruns;
+	reader *rd = calloc(k, sizeof *rd);
+	unsigned char *isdup = calloc(k, 1);
+	flame__order o = {0};
+	int rc = 0;
+	if (!rd || !isdup || flame__order_init(&o, &t->names)) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	for (size_t i = 0; i < k && !rc; i++) {
+		rd[i] = (reader){.fd = fileno(sp->f), .pos = sp->runs[i].start, .end = sp->runs[i].end,
+		                 .buf = malloc(READ_BUF)};
+		rc = rd[i].buf ? next(&rd[i], err) : flame__err_nomem(err);
+	}
+	while (!rc) {
+		/* the smallest current stack; runs holding the same stack are summed */
+		size_t m = k;
+		for (size_t i = 0; i < k; i++) {
+			if (!rd[i].live)
+				continue;
+			int c = m == k ? -1 : flame__order_cmp(&o, rd[i].ids, rd[i].depth, rd[m].ids,
+			                                       rd[m].depth);
+			if (c < 0)
+				m = i;
+		}
+		if (m == k)
+			break;
+		uint64_t w0 = rd[m].w[0], w1 = rd[m].w[1];
+		for (size_t i = 0; i < k; i++) {
+			isdup[i] = i != m && rd[i].live && rd[i].depth == rd[m].depth &&
+			           memcmp(rd[i].ids, rd[m].ids, 4 * (size_t)rd[m].depth) == 0;
+			if (isdup[i]) {
+				if (w0 + rd[i].w[0] < w0 || w1 + rd[i].w[1] < w1) {
+					rc = flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET,
+					                "a count overflows 64 bits");
+					goto done;
+				}
+				w0 += rd[i].w[0];
+				w1 += rd[i].w[1];
+			}
+		}
+		if ((rc = emit(ud, rd[m].ids, rd[m].depth, w0, w1)))
+			break;
+		for (size_t i = 0; i < k && !rc; i++)
+			if (isdup[i])
+				rc = next(&rd[i], err);
+		if (!rc)
+			rc = next(&rd[m], err);
+	}
+done:
+	for (size_t i = 0; rd && i < k; i++) {
+		free(rd[i].buf);
+		free(rd[i].ids);
+	}
+	free(rd);
+	free(isdup);
+	flame__order_free(&o);
+	return rc;
+}
+
+int flame__tree_merge_runs(flame_tree *t, flame__emit_fn emit, void *ud, flame_err *err)
+{
+	int rc = spill_now(t, err);
+	if (!rc)
+		rc = merge(t, emit, ud, err);
+	return rc;
+}
+
+static int readd(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0, uint64_t w1)
+{
+	return flame__stacks_add(ud, ids, depth, w0, w1);
+}
+
+int flame__tree_unspill(flame_tree *t, flame_err *err)
+{
+	if (!flame__tree_spilled(t))
+		return 0;
+	flame__stacks fresh;
+	flame__stacks_init(&fresh);
+	int rc = flame__tree_merge_runs(t, readd, &fresh, err);
+	if (rc) {
+		flame__stacks_free(&fresh);
+		return rc == FLAME_ENOMEM ? flame__err_nomem(err) : rc;
+	}
+	flame__tree_replace_stacks(t, &fresh);
+	flame__spill_free(t->spill);
+	t->spill = NULL;
+	return 0;
+}
