@@ -1,14 +1,16 @@
 // Flame graph interaction: click to zoom, regex search with "Matched: P%", next and
 // previous match, details on hover, URL state (?s=REGEX, ?x=&y=). Static code: every
 // value it needs is read from attributes of the document (frame names from title
-// text, geometry from <rect>), never written into this script. Zoom is one transform on
-// the frames group (the clip hides what falls outside) plus fresh labels for the frames
-// in view, so its cost does not grow with the number of frames drawn.
+// text, geometry from <rect>), never written into this script. The picture is a few
+// paths (one per colour); the per-frame rects are hidden data. Zoom is one transform on
+// the picture (the clip hides what falls outside) plus fresh labels for the frames in
+// view, and the mouse is mapped to frames here (rows of frames sorted by x), so no
+// interaction touches the 100,000 elements of a big graph.
 "use strict";
-var svg, frames, zoomg, fr, found, labels, origLabels = null, details, matchedtxt, searchbtn, unzoombtn, icbtn, prevbtn, nextbtn;
+var svg, frames, zoomg, fr, found, dim, tip, pic, labels, origLabels = null, details, matchedtxt, searchbtn, unzoombtn, icbtn, prevbtn, nextbtn;
 var fontsize, fontwidth, xpad, inverted, searchcolor, nametype, fh, W;
 var N = [], X = null, WD = null, Y = null, V = null, E = null, P = null;
-var n = 0;
+var n = 0, rows = [];
 var zoomed = -1, dimmed = [], zx0 = 0, zratio = 1, hl, curbox;
 var matches = [], cur = -1, term = null, ignorecase = false;
 var svgns = "http://www.w3.org/2000/svg";
@@ -24,6 +26,9 @@ function init(evt) {
 	zoomg = document.getElementById("zoom");
 	fr = document.getElementById("fr");
 	found = document.getElementById("found");
+	dim = document.getElementById("dim");
+	tip = document.getElementById("tip");
+	pic = document.getElementById("pic");
 	labels = document.getElementById("labels");
 	details = document.getElementById("details").firstChild;
 	matchedtxt = document.getElementById("matched");
@@ -43,9 +48,9 @@ function init(evt) {
 	nametype = svg.getAttribute("data-nt") || "";
 	W = num(svg, "width", 1200);
 	load_frames();
-	frames.addEventListener("click", on_click);
-	frames.addEventListener("mouseover", on_over);
-	frames.addEventListener("mouseout", on_out);
+	pic.addEventListener("click", on_click);
+	pic.addEventListener("mousemove", on_move);
+	pic.addEventListener("mouseleave", on_leave);
 	unzoombtn.addEventListener("click", function () { unzoom(true); });
 	searchbtn.addEventListener("click", function () { if (term === null) search_prompt(); else reset_search(true); });
 	icbtn.addEventListener("click", toggle_ignorecase);
@@ -62,7 +67,7 @@ function load_frames() {
 	n = kids.length;
 	X = new Float64Array(n); WD = new Float64Array(n); Y = new Float64Array(n);
 	V = new Float64Array(n); E = new Int32Array(n); P = new Int32Array(n);
-	var stack = [], key = new Float64Array(n);
+	var stack = [], key = new Float64Array(n), rowOf = {};
 	for (var i = 0; i < n; i++) {
 		var g = kids[i];
 		var rect = g.localName === "a" ? g.firstElementChild : g; // a --nameattr link wraps it
@@ -74,6 +79,9 @@ function load_frames() {
 		var m = cut >= 0 ? /^\(([0-9,.]+) /.exec(info.substring(cut + 1)) : null;
 		V[i] = m ? parseFloat(m[1].replace(/,/g, "")) : WD[i];
 		key[i] = inverted ? Y[i] : -Y[i]; // smaller key: nearer the root
+		// rows of frames: in document order (parents first) each row comes sorted by x
+		if (!(Y[i] in rowOf)) { rowOf[Y[i]] = rows.length; rows.push({ y: Y[i], f: [] }); }
+		rows[rowOf[Y[i]]].f.push(i);
 		while (stack.length && key[stack[stack.length - 1]] >= key[i]) E[stack.pop()] = i - 1;
 		P[i] = stack.length ? stack[stack.length - 1] : -1;
 		stack.push(i);
@@ -87,7 +95,6 @@ function rect_el(i) {
 	var c = fr.children[i];
 	return c.localName === "a" ? c.firstElementChild : c;
 }
-function index_of(g) { return Array.prototype.indexOf.call(fr.children, g); }
 
 function info_of(i) {
 	var t = rect_el(i).firstElementChild;
@@ -149,11 +156,18 @@ function zoom(i, keep_url) {
 	zoomg.setAttribute("transform", "matrix(" + ratio + ",0,0,1," + (xpad - x0 * ratio) + ",0)");
 	if (origLabels === null) origLabels = Array.prototype.slice.call(labels.childNodes);
 	var frag = document.createDocumentFragment();
+	var dfrag = document.createDocumentFragment();
 	for (var a = P[i]; a >= 0; a = P[a]) {
-		rect_el(a).classList.add("p");
+		var d = document.createElementNS(svgns, "rect");
+		d.setAttribute("x", xpad);
+		d.setAttribute("y", Y[a]);
+		d.setAttribute("width", full);
+		d.setAttribute("height", fh - 1);
+		dfrag.appendChild(d);
 		dimmed.push(a);
 		add_label(frag, a, xpad, full);
 	}
+	dim.appendChild(dfrag);
 	var minw = 3 * fontsize * fontwidth;
 	for (var k = i, end = E[k]; k <= end; k++) {
 		var w = WD[k] * ratio;
@@ -172,7 +186,7 @@ function refresh_outlines() {
 }
 
 function undim() {
-	for (var j = 0; j < dimmed.length; j++) rect_el(dimmed[j]).classList.remove("p");
+	dim.textContent = "";
 	dimmed = [];
 }
 
@@ -271,31 +285,81 @@ function step(dir) {
 
 // ---- events
 
-function frame_of(e) {
-	for (var el = e.target; el && el !== fr; el = el.parentNode)
-		if (el.parentNode === fr) return el;
-	return null;
+// The frame under the mouse: the row by y, then a binary search by x in it (through the
+// zoom, where ancestors span the width); -1 for none.
+function hit(e) {
+	var pt = svg.createSVGPoint();
+	pt.x = e.clientX;
+	pt.y = e.clientY;
+	var m = svg.getScreenCTM();
+	if (m) pt = pt.matrixTransform(m.inverse());
+	var row = null;
+	for (var r = 0; r < rows.length; r++)
+		if (pt.y >= rows[r].y && pt.y < rows[r].y + fh - 1) { row = rows[r]; break; }
+	if (!row || pt.x < xpad || pt.x > W - xpad) return -1;
+	if (zoomed >= 0) {
+		for (var a = P[zoomed]; a >= 0; a = P[a]) if (Y[a] === row.y) return a;
+	}
+	var x = zoomed >= 0 ? zx0 + (pt.x - xpad) / zratio : pt.x;
+	var f = row.f, lo = 0, hi = f.length - 1;
+	while (lo <= hi) {
+		var mid = (lo + hi) >> 1, i = f[mid];
+		if (x < X[i]) hi = mid - 1;
+		else if (x >= X[i] + WD[i]) lo = mid + 1;
+		else return zoomed >= 0 && (i < zoomed || i > E[zoomed]) ? -1 : i;
+	}
+	return -1;
 }
 
 function on_click(e) {
-	var g = frame_of(e);
-	if (!g) return;
-	if (g.localName === "a") return; // a --nameattr link: the browser follows it
-	zoom(index_of(g), false);
+	var i = hit(e);
+	if (i < 0) return;
+	var c = fr.children[i];
+	if (c.localName === "a") { // a --nameattr link
+		window.open(c.getAttribute("xlink:href") || c.getAttribute("href"), c.getAttribute("target") || "_top");
+		return;
+	}
+	zoom(i, false);
 }
 
-function on_over(e) {
-	var g = frame_of(e);
-	if (!g) return;
-	var i = index_of(g);
-	details.nodeValue = nametype + " " + info_of(i);
-	outline(hl, i);
+var hovered = -1;
+function on_move(e) {
+	var i = hit(e);
+	if (i !== hovered) {
+		hovered = i;
+		details.nodeValue = i < 0 ? " " : nametype + " " + info_of(i);
+		outline(hl, i);
+	}
+	show_tip(i, e);
 }
 
-function on_out(e) {
-	if (!frame_of(e)) return;
+function on_leave(e) {
+	hovered = -1;
 	details.nodeValue = " ";
 	outline(hl, -1);
+	show_tip(-1, e);
+}
+
+// the tooltip (the frame's title text) next to the mouse, kept inside the image
+function show_tip(i, e) {
+	if (i < 0) { tip.classList.add("hide"); return; }
+	var pt = svg.createSVGPoint();
+	pt.x = e.clientX;
+	pt.y = e.clientY;
+	var m = svg.getScreenCTM();
+	if (m) pt = pt.matrixTransform(m.inverse());
+	var t = tip.lastElementChild, r = tip.firstElementChild;
+	if (t.firstChild.nodeValue !== info_of(i)) t.firstChild.nodeValue = info_of(i);
+	tip.classList.remove("hide");
+	var w = t.getComputedTextLength() + 8, h = fontsize + 8;
+	var x = Math.min(pt.x + 12, W - w - 2), y = pt.y + 18;
+	if (y + h > svg.height.baseVal.value) y = pt.y - h - 6;
+	r.setAttribute("x", x.toFixed(1));
+	r.setAttribute("y", y.toFixed(1));
+	r.setAttribute("width", w.toFixed(1));
+	r.setAttribute("height", h);
+	t.setAttribute("x", (x + 4).toFixed(1));
+	t.setAttribute("y", (y + fontsize + 2).toFixed(1));
 }
 
 function on_key(e) {

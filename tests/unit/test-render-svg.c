@@ -75,6 +75,21 @@ static char *str(doc *D, const char *expr)
 	return r;
 }
 
+/* rectangles in the picture: subpaths ('M') over all paths */
+static int count_moves(doc *D)
+{
+	xmlXPathObjectPtr o = xmlXPathEvalExpression(BAD_CAST "//*[@id='pic']/*/@d", D->x);
+	int moves = 0;
+	for (int i = 0; o && o->nodesetval && i < o->nodesetval->nodeNr; i++) {
+		xmlChar *d = xmlNodeGetContent(o->nodesetval->nodeTab[i]);
+		for (xmlChar *p = d; p && *p; p++)
+			moves += *p == 'M';
+		xmlFree(d);
+	}
+	xmlXPathFreeObject(o);
+	return moves;
+}
+
 #define FRAME(name) "//s:g[@id='fr']/s:rect[starts-with(s:title, '" name " (')]"
 
 static void check_str_free(char *got, const char *want, int line)
@@ -108,6 +123,11 @@ static void test_merge(void)
 	CHECK(num(&D, FRAME("baz") "/@x") == 10 + 1180 * 0.5);
 	/* 4 rows: height = 4 * 16 + 3 * 12 + (2 * 12 + 10) */
 	CHECK(num(&D, "/s:svg/@height") == 4 * 16 + 36 + 34);
+	/* the picture: a path per colour, a rectangle per frame, each frame's colour */
+	CHECK(num(&D, "count(//s:g[@id='pic']/s:path)") ==
+	      num(&D, "count(//s:g[@id='fr']/s:rect[not(@fill = preceding-sibling::s:rect/@fill)])"));
+	CHECK(count_moves(&D) == 5);
+	CHECK(num(&D, "count(//s:g[@id='pic']/s:path[contains(@d, 'M10 53h826v15h-826z')][@fill = " FRAME("foo") "/@fill])") == 1);
 	/* labels: one per frame wide enough */
 	CHECK(num(&D, "count(//s:g[@id='labels']/s:text)") == 5);
 	CHECK(num(&D, "count(//s:script)") == 1);
