@@ -75,6 +75,23 @@ for ref in "$jd"/ref-fold/*.txt.folded "$jd"/ref-fold/*.txt.threads.folded; do
   done
 done
 
+# ---- JFR: the same stacks as the recording's `jfr print --json` (exact weights there;
+# the text rounds each size and duration to ~3 digits: a stack's weight agrees within 5%,
+# the total within 0.1%)
+for ref in "$jd"/ref-fold/*.json.folded; do
+  [ -f "$ref" ] || continue
+  b=$(basename "$ref" .json.folded)
+  n=$((n + 1))
+  run "$jd" "$b.txt" || { bad "$b.txt failed"; continue; }
+  awk 'FNR == NR { w[substr($0, 1, length($0) - length($NF) - 1)] = $NF; next }
+       { k = substr($0, 1, length($0) - length($NF) - 1); if (!(k in w)) exit 1
+         d = w[k] - $NF; if (d < 0) d = -d; if (d > w[k] / 20) exit 1
+         seen++; tj += w[k]; tt += $NF }
+       END { d = tj - tt; if (d < 0) d = -d
+             if (seen != length(w) || d > tj / 1000) exit 1 }' "$ref" "$tmp/out" ||
+    bad "$b.txt: stacks or weights differ from ref-fold/$(basename "$ref")"
+done
+
 # ---- offcputime: multi-line and -f forms of the same run give the same stacks
 od=$corpus/offcputime
 for pair in "default folded-f" "delimited-d folded-delimited-f-d" \
