@@ -401,7 +401,7 @@ static int close_region(jfr *s, flame_err *err)
 		return materialize(s, err);
 	const char *r = s->reg;
 	size_t len = s->reg_len;
-	uint64_t h = flame__hash_bytes(r, len);
+	uint64_t h = flame__idcache_hash(r, len);
 	const flame__idcache_ent *e = flame__idcache_find(&s->cache, r, len, h);
 	if (e) {
 		if (grow((void **)&s->ids, &s->cap, e->nids + 1, sizeof *s->ids))

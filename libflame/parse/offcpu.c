@@ -343,7 +343,7 @@ static int close_region(offcpu *s, flame_err *err)
 		return materialize(s, err);
 	const char *r = s->reg;
 	size_t len = s->reg_len;
-	uint64_t h = flame__hash_bytes(r, len);
+	uint64_t h = flame__idcache_hash(r, len);
 	const flame__idcache_ent *e = flame__idcache_find(&s->cache, r, len, h);
 	if (e) {
 		if (grow(&s->ids, &s->cap, e->nids))
