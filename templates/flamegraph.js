@@ -68,14 +68,24 @@ function load_frames() {
 	X = new Float64Array(n); WD = new Float64Array(n); Y = new Float64Array(n);
 	V = new Float64Array(n); E = new Int32Array(n); P = new Int32Array(n);
 	var stack = [], key = new Float64Array(n), rowOf = {};
+	// fast path: geometry from one attribute, titles from one text read (each frame's
+	// element ends its line); element by element when they do not line up
+	var geom = (fr.getAttribute("data-geom") || "").split(" ");
+	var titles = fr.textContent.split("\n");
+	var fast = n > 0 && geom.length === n && titles.length === n + 2;
 	for (var i = 0; i < n; i++) {
-		var g = kids[i];
-		var rect = g.localName === "a" ? g.firstElementChild : g; // a --nameattr link wraps it
-		var title = rect.firstElementChild;
-		X[i] = num(rect, "x", 0); WD[i] = num(rect, "width", 0); Y[i] = num(rect, "y", 0);
-		var info = title ? title.textContent : "";
+		var info;
+		if (fast) {
+			var g3 = geom[i].split(",");
+			X[i] = +g3[0]; WD[i] = +g3[1]; Y[i] = +g3[2];
+			info = titles[i + 1];
+		} else {
+			var rect = rect_el(i), title = rect.firstElementChild;
+			X[i] = num(rect, "x", 0); WD[i] = num(rect, "width", 0); Y[i] = num(rect, "y", 0);
+			info = title ? title.textContent : "";
+		}
 		var cut = info.lastIndexOf(" (");
-		N.push(g.getAttribute("data-name") || (cut >= 0 ? info.substring(0, cut) : info));
+		N.push(cut >= 0 ? info.substring(0, cut) : info);
 		var m = cut >= 0 ? /^\(([0-9,.]+) /.exec(info.substring(cut + 1)) : null;
 		V[i] = m ? parseFloat(m[1].replace(/,/g, "")) : WD[i];
 		key[i] = inverted ? Y[i] : -Y[i]; // smaller key: nearer the root
@@ -87,6 +97,13 @@ function load_frames() {
 		stack.push(i);
 	}
 	while (stack.length) E[stack.pop()] = n - 1;
+	// frames whose title --nameattr replaced carry their name in data-name
+	var named = fr.querySelectorAll("[data-name]");
+	for (var j = 0; j < named.length; j++) {
+		var el = named[j].parentNode === fr ? named[j] : named[j].parentNode;
+		var k = Array.prototype.indexOf.call(kids, el);
+		if (k >= 0) N[k] = named[j].getAttribute("data-name");
+	}
 }
 
 // Elements are looked up when needed, not kept in arrays: 100,000 kept wrappers would

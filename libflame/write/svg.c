@@ -644,6 +644,27 @@ static int on_key(void *ud, const char *k, size_t n)
 	} else if (key_is(k, n, "frames")) {
 		for (size_t i = 0; i < L->count && !w->rc; i++)
 			put_frame(w, &L->frames[i]);
+	} else if (key_is(k, n, "geom")) {
+		/* every frame's x,width,y once more in one attribute: the script reads 100,000
+		 * frames from it in one call instead of 300,000 attribute reads */
+		puts_(w, " data-geom=\"");
+		for (size_t i = 0; i < L->count && !w->rc; i++) {
+			const flame__frame *f = &L->frames[i];
+			long long x1 = tenths(f->x), x2 = tenths(f->x + f->w);
+			char *d = room(w, 80);
+			if (!d)
+				break;
+			char *p = d;
+			if (i)
+				*p++ = ' ';
+			p += fmt_tenths(p, x1);
+			*p++ = ',';
+			p += fmt_tenths(p, x2 - x1);
+			*p++ = ',';
+			p += fmt_tenths(p, tenths(f->y));
+			w->len += (size_t)(p - d);
+		}
+		puts_(w, "\"");
 	} else if (key_is(k, n, "picture")) {
 		put_picture(w);
 	} else if (key_is(k, n, "labels")) {

@@ -127,6 +127,8 @@ static void test_merge(void)
 	CHECK(num(&D, "count(//s:g[@id='pic']/s:path)") ==
 	      num(&D, "count(//s:g[@id='fr']/s:rect[not(@fill = preceding-sibling::s:rect/@fill)])"));
 	CHECK(count_moves(&D) == 5);
+	/* the script's copy of the geometry: x,width,y per frame in document order */
+	CHECK_XSTR(&D, "//s:g[@id='fr']/@data-geom", "10,1180,85 10,1180,69 10,826,53 600,236,37 836,354,53");
 	CHECK(num(&D, "count(//s:g[@id='pic']/s:path[contains(@d, 'M10 53h826v15h-826z')][@fill = " FRAME("foo") "/@fill])") == 1);
 	/* labels: one per frame wide enough */
 	CHECK(num(&D, "count(//s:g[@id='labels']/s:text)") == 5);
