@@ -41,6 +41,7 @@ function bigFolded() {
 }
 
 const merge = renderSvg("merge", [path.join(fixtures, "merge.folded")]);
+const icicle = renderSvg("icicle", ["--inverted", path.join(fixtures, "merge.folded")]);
 const hostile = renderSvg("hostile", ["--title", "</title><script>alert(1)</script>",
 	"--subtitle", "\"><svg onload=alert(1)>", "--notes", "--><script>alert(2)</script>",
 	path.join(fixtures, "hostile.folded")]);
@@ -127,6 +128,14 @@ try {
 	promptAnswer = "FOO";
 	await page.click("#search");
 	check((await text(page, "matched")) === "Matched: 100%", "case-insensitive search FOO: Matched 100%");
+	await page.close();
+
+	// ---- icicle graph: the mouse still finds the frames (rows run downwards)
+	page = await open(icicle);
+	const ifoo = await geom(page, "foo");
+	await page.mouse.click(ifoo.cx, ifoo.cy);
+	check((await geom(page, "foo")).w === 1180 && (await geom(page, "x")).dim && !(await geom(page, "foo-bar")).shown,
+		"icicle: click zooms on foo");
 	await page.close();
 
 	// ---- URL state restored on load
