@@ -162,21 +162,36 @@ static int intern_frames(flame_tree *t, const char *f, const char *end, size_t f
 	return 0;
 }
 
+/* Folded if the first lines (up to 16 complete ones) all are `frames count` (an
+ * overflowing count still counts: parsing reports it) and no stack ends in ':' (a
+ * "Key: value" report such as `jfr summary`). */
 static int probe(const char *buf, size_t len)
 {
-	/* the first non-empty line is `frames count` */
 	size_t i = 0;
-	while (i < len && (buf[i] == '\n' || buf[i] == '\r'))
-		i++;
-	const char *nl = memchr(buf + i, '\n', len - i);
-	size_t n = nl ? (size_t)(nl - (buf + i)) : len - i;
-	if (n && buf[i + n - 1] == '\r')
-		n--;
-	if (n == 0 || buf[i] == '#')
-		return 0;
-	count c;
-	size_t m = n;
-	return take_count(buf + i, &m, &c) == 0 && m > 0;
+	int seen = 0;
+	while (i < len && seen < 16) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		if (!nl && seen)
+			break; /* a cut last line proves nothing */
+		size_t n = nl ? (size_t)(nl - (buf + i)) : len - i;
+		const char *p = buf + i;
+		i += n + 1;
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (n == 0)
+			continue;
+		if (p[0] == '#')
+			return 0;
+		count c;
+		size_t m = n;
+		int rc = take_count(p, &m, &c);
+		if (rc == -2) /* too big: still a count; the parser will say so */
+			continue;
+		if (rc != 0 || m == 0 || p[m - 1] == ':')
+			return 0;
+		seen++;
+	}
+	return seen > 0;
 }
 
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)

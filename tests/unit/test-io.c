@@ -181,6 +181,12 @@ static void test_detect(void)
 {
 	CHECK(flame_detect("a;b 1\n", 6) == FLAME_FORMAT_FOLDED);
 	CHECK(flame_detect("\x01\x02\x03", 3) == FLAME_FORMAT_AUTO);
+	/* a "Key: value" report whose values are numbers is not folded (jfr summary) */
+	const char *rep = " Version: 2.1\n Chunks: 1\n Start: 2026\n";
+	CHECK(flame_detect(rep, strlen(rep)) == FLAME_FORMAT_AUTO);
+	/* a comm with a leading space is (offcputime -f keeps it) */
+	const char *lead = " lead space;schedule 6\nb 1\n";
+	CHECK(flame_detect(lead, strlen(lead)) == FLAME_FORMAT_FOLDED);
 	flame_err err;
 	CHECK(parse_str("\x01\x02 garbage", FLAME_FORMAT_AUTO, &err) == NULL);
 	CHECK(err.code == FLAME_EFORMAT);
