@@ -27,32 +27,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	return 0;
 }
 
-#ifdef FLAME_FUZZ_MAIN
-int main(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		if (!f) {
-			perror(argv[i]);
-			return 1;
-		}
-		size_t cap = 1 << 20, n = 0, r;
-		uint8_t *buf = malloc(cap);
-		while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
-			n += r;
-			if (n == cap) {
-				uint8_t *nb = realloc(buf, cap *= 2);
-				if (!nb)
-					free(buf);
-				buf = nb;
-			}
-		}
-		fclose(f);
-		if (!buf)
-			return 1;
-		LLVMFuzzerTestOneInput(buf, n);
-		free(buf);
-	}
-	return 0;
-}
-#endif
+#include "replay-main.h"
