@@ -84,8 +84,11 @@ int flame_tree_add(flame_tree *t, const flame_str *frames, size_t n, int leaf_fi
 	return flame__tree_add_ids(t, ids, n, w0, w1, err);
 }
 
-static const uint64_t pow10_tab[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
-                                     1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
+const uint64_t flame__pow10[20] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
+    1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+    100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+    1000000000000000000ULL, 10000000000000000000ULL};
 
 static int mul_all(flame__stacks *s, uint64_t m)
 {
@@ -112,7 +115,7 @@ int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err)
 	if (scale > 9)
 		return flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET,
 		                  "more than 9 decimal places in a count");
-	int rc = mul_all(&t->stacks, pow10_tab[scale - t->scale]);
+	int rc = mul_all(&t->stacks, flame__pow10[scale - t->scale]);
 	if (rc)
 		return status_err(err, rc);
 	t->scale = scale;
@@ -128,7 +131,7 @@ int flame_tree_merge(flame_tree *dst, const flame_tree *src, flame_err *err)
 		rc = flame__tree_rescale(dst, src->scale, err);
 	if (rc)
 		return rc;
-	uint64_t m = pow10_tab[dst->scale - src->scale];
+	uint64_t m = flame__pow10[dst->scale - src->scale];
 	uint32_t *map = malloc((size_t)src->names.count * sizeof *map);
 	if (!map && src->names.count)
 		return flame__err_nomem(err);

@@ -32,6 +32,9 @@ struct flame_tree {
 	size_t scratch_cap;
 };
 
+/** 10^0 .. 10^19: decimal scales of counts, shared by every parser and writer. */
+extern const uint64_t flame__pow10[20];
+
 /** Intern a name into the tree (FLAME__ID_NONE on out of memory). */
 static inline uint32_t flame__tree_intern(flame_tree *t, const char *p, size_t n)
 {

@@ -80,9 +80,6 @@ static int take_count(const char *p, size_t *n, count *c)
 	return 0;
 }
 
-static const uint64_t p10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
-                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
-
 static int scaled(flame_tree *t, const count *c, uint64_t *out, const char *src, uint64_t line,
                   flame_err *err)
 {
@@ -92,7 +89,7 @@ static int scaled(flame_tree *t, const count *c, uint64_t *out, const char *src,
 			return flame__err(err, rc, src, line, FLAME__NO_OFFSET,
 			                  "more than 9 decimal places in a count, or the rescaled counts overflow");
 	}
-	uint64_t m = p10[t->scale - c->dec];
+	uint64_t m = flame__pow10[t->scale - c->dec];
 	if (c->mant && c->mant > UINT64_MAX / m)
 		return flame__err(err, FLAME_ERANGE, src, line, FLAME__NO_OFFSET,
 		                  "count overflows 64 bits");

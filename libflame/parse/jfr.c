@@ -131,18 +131,11 @@ static int decimal(const char *p, size_t n, uint64_t *mant, unsigned *dec)
 	return 0;
 }
 
-static const uint64_t p10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
-                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
-                               10000000000ULL, 100000000000ULL, 1000000000000ULL,
-                               10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
-                               10000000000000000ULL, 100000000000000000ULL,
-                               1000000000000000000ULL};
-
 /* mant / 10^dec * unit, rounded to the nearest integer; -1 on overflow. */
 static int scale_round(uint64_t mant, unsigned dec, uint64_t unit, uint64_t *out)
 {
 	unsigned __int128 x = (unsigned __int128)mant * unit;
-	uint64_t d = p10[dec];
+	uint64_t d = flame__pow10[dec];
 	x = (x + d / 2) / d;
 	if (x > UINT64_MAX)
 		return -1;

@@ -48,9 +48,6 @@ typedef struct offcpu {
 	flame__idcache cache;   /* frame lines of a block -> ids */
 } offcpu;
 
-static const uint64_t p10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
-                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
-
 static int starts(const char *p, size_t n, const char *lit)
 {
 	size_t k = strlen(lit);
@@ -414,7 +411,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		return rc;
 	flame__idcache_init(&s.cache, 64 << 20);
 	s.src = flame__lines_source(&s.cur);
-	s.mult = p10[t->scale];
+	s.mult = flame__pow10[t->scale];
 	if ((rc = flame_tree_set_count_name(t, "us")))
 		goto done;
 	const char *chunk;

@@ -114,12 +114,10 @@ static void parse_title(svgr *s, const char *t, size_t n, frame *f, size_t *name
 		    count_at(be + 8, &ae, &am, &ad) == 0) {
 			s->differential = 1;
 			unsigned dd = bd > ad ? bd : ad;
-			static const uint64_t p10[] = {1, 10, 100, 1000, 10000, 100000, 1000000,
-			                               10000000, 100000000, 1000000000};
-			if ((bm == 0 || bm <= UINT64_MAX / p10[dd - bd]) &&
-			    (am == 0 || am <= UINT64_MAX / p10[dd - ad])) {
-				f->mant[0] = bm * p10[dd - bd];
-				f->mant[1] = am * p10[dd - ad];
+			if ((bm == 0 || bm <= UINT64_MAX / flame__pow10[dd - bd]) &&
+			    (am == 0 || am <= UINT64_MAX / flame__pow10[dd - ad])) {
+				f->mant[0] = bm * flame__pow10[dd - bd];
+				f->mant[1] = am * flame__pow10[dd - ad];
 				f->dec = dd;
 			}
 		}
@@ -419,9 +417,6 @@ static int by_depth_x(const void *a, const void *b)
 	return p->x < q->x ? -1 : p->x > q->x;
 }
 
-static const uint64_t p10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-                               10000000ULL, 100000000ULL, 1000000000ULL};
-
 /* Frames -> tree: depths, parents, self counts, stacks. */
 static int build(svgr *s)
 {
@@ -462,13 +457,13 @@ static int build(svgr *s)
 		frame *f = &v[i];
 		for (int c = 0; c < 2; c++) {
 			if (f->has_count) {
-				uint64_t m = p10[scale - f->dec];
+				uint64_t m = flame__pow10[scale - f->dec];
 				if (f->mant[c] > UINT64_MAX / m)
 					return flame__err(s->err, FLAME_ERANGE, s->src, 0, FLAME__NO_OFFSET,
 					                  "a count overflows 64 bits");
 				f->mant[c] *= m;
 			} else {
-				double rt = (double)v[root].mant[c] * p10[scale - v[root].dec];
+				double rt = (double)v[root].mant[c] * flame__pow10[scale - v[root].dec];
 				double x = v[root].w > 0 ? floor(rt * f->w / v[root].w + 0.5) : 0;
 				f->mant[c] = !(x > 0) ? 0 : x >= 1.8e19 ? UINT64_MAX : (uint64_t)x;
 			}

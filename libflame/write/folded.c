@@ -10,15 +10,12 @@
 #include "../core/spill.h"
 #include "../core/tree.h"
 
-static const uint64_t p10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
-                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
-
 /* Format a count of the given decimal scale; returns its length (at most 31). */
 static size_t fmt_count(char *buf, uint64_t v, unsigned scale)
 {
 	char tmp[32];
 	size_t n = 0;
-	uint64_t ip = v / p10[scale], fp = v % p10[scale];
+	uint64_t ip = v / flame__pow10[scale], fp = v % flame__pow10[scale];
 	do {
 		tmp[n++] = (char)('0' + ip % 10);
 		ip /= 10;

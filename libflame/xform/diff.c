@@ -8,9 +8,6 @@
 #include "../core/regex.h"
 #include "../core/tree.h"
 
-static const uint64_t p10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
-                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
-
 int flame_diff_check(const flame_diff_opts *o, flame_err *err)
 {
 	switch (o->norm) {
@@ -262,7 +259,7 @@ static int normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err)
 	case FLAME_DIFF_NORM_TOTAL:
 		/* difffolded.pl: only when the totals differ (and, here, when BEFORE has any) */
 		if (t0 && t0 != t1)
-			rc = scale_before(t, t1, t0, p10[t->scale], err);
+			rc = scale_before(t, t1, t0, flame__pow10[t->scale], err);
 		break;
 	case FLAME_DIFF_NORM_REQUESTS:
 		rc = scale_before(t, o->requests_after, o->requests_before, 1, err);
@@ -321,7 +318,7 @@ int flame_diff(flame_tree *before, const flame_tree *after, const flame_diff_opt
 		return rc;
 	if ((rc = flame__tree_rescale(before, after->scale, err)))
 		return rc;
-	uint64_t m = p10[before->scale - after->scale];
+	uint64_t m = flame__pow10[before->scale - after->scale];
 	uint32_t *map = malloc((after->names.count ? after->names.count : 1) * sizeof *map);
 	uint32_t *ids = malloc(max_depth(after) * sizeof *ids);
 	if (!map || !ids) {
