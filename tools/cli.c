@@ -109,6 +109,14 @@ int cli_report(const flame_err *e)
 	return e->code == FLAME_EUSAGE ? 2 : 1;
 }
 
+int cli_report_input(const flame_err *e, const char *option)
+{
+	if (e->code != FLAME_EFORMAT)
+		return cli_report(e);
+	fprintf(stderr, "%s: %s: cannot tell the input format; use %s\n", prog, e->source, option);
+	return 1;
+}
+
 int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;

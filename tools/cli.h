@@ -33,6 +33,10 @@ const char *cli_prog(void);
 /** Print "prog: <formatted err>" to stderr. Returns 1 (or 2 for FLAME_EUSAGE). */
 int cli_report(const flame_err *e);
 
+/** As cli_report, but an undetectable input format names `option` (the tool's own
+ * spelling of the input-format option) instead of flame-collapse's --format. */
+int cli_report_input(const flame_err *e, const char *option);
+
 /** Print "prog: msg" to stderr and return 2 (usage errors). */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

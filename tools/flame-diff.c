@@ -145,17 +145,6 @@ static int format_from_path(const char *path)
 	return f;
 }
 
-/* The library's message for an unknown format names flame-collapse's option. */
-static int report_input(const flame_err *e)
-{
-	if (e->code == FLAME_EFORMAT) {
-		fprintf(stderr, "%s: %s: cannot tell the input format; use --input-format\n", cli_prog(),
-		        e->source);
-		return 1;
-	}
-	return cli_report(e);
-}
-
 /* ---- reading both sides at once (one tree each, so nothing is shared) */
 
 typedef struct side {
@@ -538,7 +527,7 @@ int main(int argc, char **argv)
 		read_side(&s[1]);
 		cli_warnings_finish(&s[1].warn);
 		if (s[1].rc) {
-			code = report_input(&s[1].err);
+			code = cli_report_input(&s[1].err, "--input-format");
 			s[1].t = NULL;
 			goto done;
 		}
@@ -556,7 +545,7 @@ int main(int argc, char **argv)
 		read_side(&s[0]);
 		cli_warnings_finish(&s[0].warn);
 		if (s[0].rc) {
-			code = report_input(&s[0].err);
+			code = cli_report_input(&s[0].err, "--input-format");
 			goto done;
 		}
 		/* a 3-column BEFORE adds to column 1 too */
@@ -582,7 +571,7 @@ int main(int argc, char **argv)
 			cli_warnings_finish(&s[i].warn);
 		for (int i = 0; i < 2; i++) {
 			if (s[i].rc) {
-				code = report_input(&s[i].err);
+				code = cli_report_input(&s[i].err, "--input-format");
 				goto done;
 			}
 			if (flame_tree_is_differential(s[i].t)) {

@@ -157,17 +157,6 @@ static int split_input(const char *arg, input *in)
 	return 0;
 }
 
-/* The library's message for an unknown format names flame-collapse's option. */
-static int report_input(const flame_err *e)
-{
-	if (e->code == FLAME_EFORMAT) {
-		fprintf(stderr, "%s: %s: cannot tell the input format; use --input-format\n", cli_prog(),
-		        e->source);
-		return 1;
-	}
-	return cli_report(e);
-}
-
 /* ---- reading: a few workers, each summing into its own tree */
 
 typedef struct worker {
@@ -306,7 +295,7 @@ int main(int argc, char **argv)
 		cli_warnings_finish(&w[k].warn);
 	for (size_t i = 0; i < n; i++)
 		if (in[i].rc) {
-			code = report_input(&in[i].err);
+			code = cli_report_input(&in[i].err, "--input-format");
 			goto done;
 		}
 	t = w[0].sum;
