@@ -36,16 +36,7 @@ static char *svg_of(flame_tree *t, double min_width)
 		unlink(path);
 		return NULL;
 	}
-	FILE *f = fopen(path, "rb");
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	size_t got = fread(s, 1, (size_t)n, f);
-	s[got] = '\0';
-	fclose(f);
-	unlink(path);
-	return s;
+	return slurp_unlink(path);
 }
 
 /* folded -> tree -> SVG -> tree -> folded must give the folded text back. */

@@ -24,6 +24,24 @@ static inline flame_tree *parse_str(const char *text, flame_format fmt, flame_er
 	return t;
 }
 
+/* The contents of `path` as a malloc'd string; the file is removed. */
+static inline char *slurp_unlink(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	size_t got = s ? fread(s, 1, (size_t)n, f) : 0;
+	if (s)
+		s[got] = '\0';
+	fclose(f);
+	unlink(path);
+	return s;
+}
+
 /* Folded text of `t` (malloc'd). Goes through a temp file and the public writer. */
 static inline char *folded_str(flame_tree *t)
 {
@@ -39,15 +57,6 @@ static inline char *folded_str(flame_tree *t)
 		unlink(path);
 		return NULL;
 	}
-	FILE *f = fopen(path, "rb");
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	size_t got = fread(s, 1, (size_t)n, f);
-	s[got] = '\0';
-	fclose(f);
-	unlink(path);
-	return s;
+	return slurp_unlink(path);
 }
 #endif
