@@ -202,7 +202,6 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	size_t ids_cap = 0, prev_n = 0, prev_frames = 0;
 	char *prev = NULL;
 	size_t prev_cap = 0;
-	uint64_t invalid = 0;
 	while ((rc = flame__lines_next(&cur, err)) > 0) {
 		const char *p = cur.line;
 		size_t n = cur.len;
@@ -226,7 +225,6 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 			break;
 		}
 		if (cr || n == 0) {
-			invalid++;
 			flame__warn(o ? o->warn : NULL, o ? o->warn_ud : NULL, "folded-invalid-line", src,
 			            cur.line_no, "invalid folded line (expected 'frame;frame... count')");
 			continue;
@@ -286,7 +284,6 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		prev_frames = nframes;
 	}
 done:
-	(void)invalid;
 	free(ids);
 	free(prev);
 	flame__lines_free(&cur);
