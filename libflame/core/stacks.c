@@ -1,5 +1,7 @@
 /* The stack table: aggregate samples by their whole id sequence (one hash lookup per
- * sample) before any tree is built. Stacks keep the order of first appearance. */
+ * sample) before any tree is built. Stacks keep the order of first appearance. A table
+ * filled in sorted order (flame__stacks_append_sorted) needs no lookups at all, so its
+ * hash index is built only when a lookup finally comes (lazily, in index_rest). */
 #include <stdlib.h>
 #include <string.h>
 #include "../flame.h"
@@ -10,6 +12,7 @@ void flame__stacks_init(flame__stacks *s)
 {
 	memset(s, 0, sizeof *s);
 	flame__arena_init(&s->arena);
+	s->sorted = 1;
 }
 
 void flame__stacks_free(flame__stacks *s)
@@ -25,16 +28,20 @@ uint64_t flame__stacks_hash(const uint32_t *ids, size_t n)
 	return flame__hash_bytes(ids, n * sizeof *ids);
 }
 
-static int grow_slots(flame__stacks *s)
+/* Resize the index to hold `want` entries at load factor <= 1/2 and re-insert
+ * v[0..indexed). */
+static int grow_slots(flame__stacks *s, size_t want)
 {
 	size_t nslots = s->slots ? (s->mask + 1) * 2 : 1024;
+	while (nslots < want * 2)
+		nslots *= 2;
 	if (nslots > UINT32_MAX)
 		return FLAME_ENOMEM;
 	uint32_t *slots = calloc(nslots, sizeof *slots);
 	if (!slots)
 		return FLAME_ENOMEM;
 	size_t mask = nslots - 1;
-	for (size_t k = 0; k < s->count; k++) {
+	for (size_t k = 0; k < s->indexed; k++) {
 		size_t i = s->v[k].hash32 & mask;
 		while (slots[i])
 			i = (i + 1) & mask;
@@ -43,6 +50,27 @@ static int grow_slots(flame__stacks *s)
 	free(s->slots);
 	s->slots = slots;
 	s->mask = mask;
+	return 0;
+}
+
+/* Make the index cover every stack (room for one more), hashing the ones appended
+ * without it. */
+static int index_rest(flame__stacks *s)
+{
+	if (!s->slots || (s->count + 1) * 2 > s->mask + 1) {
+		int rc = grow_slots(s, s->count + 1);
+		if (rc)
+			return rc;
+	}
+	for (size_t k = s->indexed; k < s->count; k++) {
+		flame__stack *st = &s->v[k];
+		st->hash32 = (uint32_t)flame__stacks_hash(st->ids, st->depth);
+		size_t i = st->hash32 & s->mask;
+		while (s->slots[i])
+			i = (i + 1) & s->mask;
+		s->slots[i] = (uint32_t)(k + 1);
+	}
+	s->indexed = s->count;
 	return 0;
 }
 
@@ -58,13 +86,34 @@ static int add_weights(flame__stacks *s, flame__stack *st, uint64_t w0, uint64_t
 	return 0;
 }
 
+/* Append a new stack (not yet indexed); NULL on out of memory. */
+static flame__stack *append(flame__stacks *s, const uint32_t *ids, size_t n, uint32_t h)
+{
+	if (s->count == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 1024;
+		flame__stack *v = realloc(s->v, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		s->v = v;
+		s->cap = cap;
+	}
+	uint32_t *copy = flame__arena_alloc(&s->arena, n * sizeof *ids);
+	if (!copy && n)
+		return NULL;
+	if (n)
+		memcpy(copy, ids, n * sizeof *ids);
+	flame__stack *st = &s->v[s->count];
+	*st = (flame__stack){copy, (uint32_t)n, h, {0, 0}};
+	return st;
+}
+
 int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
                              uint64_t w0, uint64_t w1)
 {
 	if (n > UINT32_MAX)
 		return FLAME_ERANGE;
-	if (!s->slots || (s->count + 1) * 2 > s->mask + 1) {
-		int rc = grow_slots(s);
+	if (s->indexed < s->count || !s->slots || (s->count + 1) * 2 > s->mask + 1) {
+		int rc = index_rest(s);
 		if (rc)
 			return rc;
 	}
@@ -78,29 +127,40 @@ int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, ui
 		if (st->hash32 == h && st->depth == n && memcmp(st->ids, ids, n * sizeof *ids) == 0)
 			return add_weights(s, st, w0, w1);
 	}
-	if (s->count == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 1024;
-		flame__stack *v = realloc(s->v, cap * sizeof *v);
-		if (!v)
-			return FLAME_ENOMEM;
-		s->v = v;
-		s->cap = cap;
-	}
-	uint32_t *copy = flame__arena_alloc(&s->arena, n * sizeof *ids);
-	if (!copy && n)
+	flame__stack *st = append(s, ids, n, h);
+	if (!st)
 		return FLAME_ENOMEM;
-	if (n)
-		memcpy(copy, ids, n * sizeof *ids);
-	flame__stack *st = &s->v[s->count];
-	*st = (flame__stack){copy, (uint32_t)n, h, {0, 0}};
 	int rc = add_weights(s, st, w0, w1);
 	if (rc)
 		return rc;
+	if (s->count)
+		s->sorted = 0;
 	s->slots[i] = (uint32_t)(++s->count);
+	s->indexed = s->count;
 	return 0;
 }
 
 int flame__stacks_add(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1)
 {
 	return flame__stacks_add_hashed(s, ids, n, flame__stacks_hash(ids, n), w0, w1);
+}
+
+int flame__stacks_append_sorted(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0,
+                                uint64_t w1)
+{
+	if (!s->sorted)
+		return flame__stacks_add(s, ids, n, w0, w1);
+	if (n > UINT32_MAX)
+		return FLAME_ERANGE;
+	if (s->total[0] + w0 < w0 || s->total[1] + w1 < w1)
+		return FLAME_ERANGE;
+	flame__stack *st = append(s, ids, n, 0);
+	if (!st)
+		return FLAME_ENOMEM;
+	st->w[0] = w0;
+	st->w[1] = w1;
+	s->total[0] += w0;
+	s->total[1] += w1;
+	s->count++;
+	return 0;
 }

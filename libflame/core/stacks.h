@@ -10,7 +10,7 @@
 typedef struct flame__stack {
 	const uint32_t *ids; /* root-first, in the table's arena */
 	uint32_t depth;
-	uint32_t hash32;
+	uint32_t hash32;     /* valid for v[0..indexed) only */
 	uint64_t w[2];
 } flame__stack;
 
@@ -18,9 +18,15 @@ typedef struct flame__stacks {
 	flame__arena arena;
 	flame__stack *v;
 	size_t count, cap;
-	uint32_t *slots; /* index+1, 0 = empty */
+	uint32_t *slots; /* index+1, 0 = empty; built lazily, covers v[0..indexed) */
 	size_t mask;
+	size_t indexed;
 	uint64_t total[2];
+	/* 1 when v[] is in strictly increasing bytewise order of the stacks' folded text
+	 * ("a;b;c"), hence all distinct. An empty table is sorted. Adding a new stack with
+	 * flame__stacks_add clears it (unless the table was empty); only
+	 * flame__stacks_append_sorted keeps it. Weight changes keep it. */
+	int sorted;
 } flame__stacks;
 
 void flame__stacks_init(flame__stacks *s);
@@ -32,4 +38,10 @@ uint64_t flame__stacks_hash(const uint32_t *ids, size_t n);
 int flame__stacks_add(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1);
 int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t h,
                              uint64_t w0, uint64_t w1);
+/** Add a stack the caller knows to be new and last: its folded text sorts bytewise after
+ * the text of v[count - 1] (any stack when the table is empty). On a sorted table this
+ * is a plain append (no hashing, no probe) and the table stays sorted; on an unsorted
+ * one it is flame__stacks_add. Same returns. */
+int flame__stacks_append_sorted(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0,
+                                uint64_t w1);
 #endif

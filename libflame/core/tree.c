@@ -67,6 +67,16 @@ int flame__tree_add_ids(flame_tree *t, const uint32_t *ids, size_t n, uint64_t w
 	return t->spill_limit ? flame__tree_maybe_spill(t, err) : 0;
 }
 
+int flame__tree_append_sorted_ids(flame_tree *t, const uint32_t *ids, size_t n, uint64_t w0,
+                                  uint64_t w1, flame_err *err)
+{
+	t->nodes_valid = 0;
+	int rc = flame__stacks_append_sorted(&t->stacks, ids, n, w0, w1);
+	if (rc)
+		return status_err(err, rc);
+	return t->spill_limit ? flame__tree_maybe_spill(t, err) : 0;
+}
+
 int flame_tree_add(flame_tree *t, const flame_str *frames, size_t n, int leaf_first, uint64_t w0,
                    uint64_t w1, flame_err *err)
 {

@@ -45,6 +45,11 @@ static inline uint32_t flame__tree_intern(flame_tree *t, const char *p, size_t n
 int flame__tree_add_ids(flame_tree *t, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1,
                         flame_err *err);
 
+/** The same for a stack whose folded text sorts bytewise after the table's last stack
+ * (flame__stacks_append_sorted): no lookup while the table is sorted. */
+int flame__tree_append_sorted_ids(flame_tree *t, const uint32_t *ids, size_t n, uint64_t w0,
+                                  uint64_t w1, flame_err *err);
+
 /** Raise the tree's scale to `scale` (<= 9) by multiplying every count up. */
 int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err);
 

@@ -12,7 +12,9 @@
  * Fractional counts are kept exactly: the tree's decimal scale rises to the most
  * decimals seen (at most 9; more is an error, never a silent rounding).
  * Consecutive lines usually share a prefix (sorted input), so frames up to the last
- * ';' of the common prefix reuse the previous line's ids instead of being hashed. */
+ * ';' of the common prefix reuse the previous line's ids instead of being hashed, and a
+ * line whose stack sorts after the previous one is appended to the (sorted) stack table
+ * without a lookup. */
 #include <stdlib.h>
 #include <string.h>
 #include "../core/hash.h"
@@ -202,6 +204,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	size_t ids_cap = 0, prev_n = 0, prev_frames = 0;
 	char *prev = NULL;
 	size_t prev_cap = 0;
+	int last_ok = 0; /* the previous line's stack is the table's last */
 	while ((rc = flame__lines_next(&cur, err)) > 0) {
 		const char *p = cur.line;
 		size_t n = cur.len;
@@ -230,6 +233,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 			continue;
 		}
 		uint64_t w0 = 0, w1 = 0;
+		unsigned scale = t->scale;
 		if (diff) {
 			/* `stack before after`: c2 was parsed second from the end = before */
 			if ((rc = scaled(t, &c2, &w0, src, cur.line_no, err)) ||
@@ -251,8 +255,14 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		}
 		while (same < lim && p[same] == prev[same])
 			same++;
-		size_t nframes = 0;
-		if (same == n && same == prev_n) {
+		/* a line whose stack sorts after the table's last one is appended unlooked-up */
+		if (scale != t->scale && t->spill_limit)
+			last_ok = 0; /* rescaling read spilled runs back: a new table */
+		int after = last_ok && same < n &&
+		            (same == prev_n || (unsigned char)p[same] > (unsigned char)prev[same]);
+		int repeat = same == n && same == prev_n;
+		size_t nframes = 0, before = t->stacks.count;
+		if (repeat) {
 			nframes = prev_frames;
 		} else {
 			size_t fi = 0; /* frames fully inside the common prefix */
@@ -264,7 +274,9 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 			if ((rc = intern_frames(t, f, p + n, fi, &ids, &ids_cap, &nframes, err)))
 				goto done;
 		}
-		if ((rc = flame__tree_add_ids(t, ids, nframes, w0, w1, err))) {
+		rc = after ? flame__tree_append_sorted_ids(t, ids, nframes, w0, w1, err)
+		           : flame__tree_add_ids(t, ids, nframes, w0, w1, err);
+		if (rc) {
 			if (rc == FLAME_ERANGE)
 				flame__err(err, rc, src, cur.line_no, cur.offset, "count overflows 64 bits");
 			break;
@@ -280,6 +292,9 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 			prev_cap = cap;
 		}
 		memcpy(prev, p, n);
+		/* is this line's stack now the table's last one? (a spill empties the table) */
+		last_ok = t->stacks.count > before || t->stacks.count == 0 ||
+		          (repeat && last_ok);
 		prev_n = n;
 		prev_frames = nframes;
 	}

@@ -60,6 +60,270 @@ static void test_stacks(void)
 	flame__stacks_free(&s);
 }
 
+/* The sorted flag: appends in order keep it without building the index; a lookup builds
+ * the index lazily (and still finds stacks appended before it); a new stack added out of
+ * order clears it. */
+static void test_stacks_sorted(void)
+{
+	flame__stacks s;
+	flame__stacks_init(&s);
+	CHECK(s.sorted == 1);
+	uint32_t a[] = {1}, ab[] = {1, 2}, b[] = {2}, c[] = {3}, d[] = {4};
+	CHECK(flame__stacks_add(&s, a, 1, 1, 0) == 0); /* into an empty table: still sorted */
+	CHECK(s.sorted == 1);
+	CHECK(flame__stacks_append_sorted(&s, ab, 2, 2, 0) == 0);
+	CHECK(flame__stacks_append_sorted(&s, b, 1, 3, 1) == 0);
+	CHECK(s.sorted == 1 && s.count == 3 && s.indexed == 1); /* appends skip the index */
+	CHECK_EQ_U64(s.total[0], 6);
+	CHECK_EQ_U64(s.total[1], 1);
+	CHECK(flame__stacks_add(&s, ab, 2, 10, 0) == 0); /* a lookup: the index is built */
+	CHECK(s.sorted == 1 && s.count == 3 && s.indexed == 3);
+	CHECK_EQ_U64(s.v[1].w[0], 12);
+	CHECK(flame__stacks_append_sorted(&s, c, 1, 1, 0) == 0);
+	CHECK(flame__stacks_add(&s, c, 1, 4, 0) == 0); /* appended after the index was built */
+	CHECK(s.sorted == 1 && s.count == 4);
+	CHECK_EQ_U64(s.v[3].w[0], 5);
+	CHECK(flame__stacks_append_sorted(&s, c, 1, UINT64_MAX, 0) == FLAME_ERANGE);
+	CHECK(s.count == 4);
+	CHECK(flame__stacks_add(&s, d, 1, 1, 0) == 0); /* new, not proven in order */
+	CHECK(s.sorted == 0 && s.count == 5);
+	/* on an unsorted table an append is an ordinary add: no duplicate */
+	CHECK(flame__stacks_append_sorted(&s, a, 1, 1, 0) == 0);
+	CHECK(s.count == 5);
+	CHECK_EQ_U64(s.v[0].w[0], 2);
+	CHECK_EQ_U64(s.total[0], 23);
+	flame__stacks_free(&s);
+
+	/* many appends, then lookups of each */
+	flame__stacks_init(&s);
+	uint32_t ids[3] = {7, 0, 0};
+	for (uint32_t i = 0; i < 5000; i++) {
+		ids[1] = i / 100;
+		ids[2] = i % 100;
+		CHECK(flame__stacks_append_sorted(&s, ids, 3, 1, 0) == 0);
+	}
+	for (uint32_t i = 0; i < 5000; i += 7) {
+		ids[1] = i / 100;
+		ids[2] = i % 100;
+		CHECK(flame__stacks_add(&s, ids, 3, 1, 0) == 0);
+	}
+	CHECK(s.sorted == 1 && s.count == 5000);
+	CHECK_EQ_U64(s.v[4998].w[0], 2);
+	CHECK_EQ_U64(s.v[4999].w[0], 1);
+	flame__stacks_free(&s);
+}
+
+/* The folded text of stack k of t (into buf). */
+static const char *stack_text(const flame_tree *t, size_t k, char *buf, size_t cap)
+{
+	const flame__stack *st = &t->stacks.v[k];
+	size_t o = 0;
+	for (uint32_t i = 0; i < st->depth; i++) {
+		const flame__name *nm = flame__intern_get(&t->names, st->ids[i]);
+		if (i && o + 1 < cap)
+			buf[o++] = ';';
+		for (uint32_t j = 0; j < nm->len && o + 1 < cap; j++)
+			buf[o++] = nm->ptr[j];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* Does the sorted flag tell the truth about t's table? */
+static int sorted_flag_holds(const flame_tree *t)
+{
+	char x[256], y[256];
+	if (!t->stacks.sorted)
+		return 1;
+	for (size_t k = 1; k < t->stacks.count; k++)
+		if (strcmp(stack_text(t, k - 1, x, sizeof x), stack_text(t, k, y, sizeof y)) >= 0)
+			return 0;
+	return 1;
+}
+
+/* The folded parser appends lines in sorted order without lookups, and falls back to
+ * lookups (clearing the flag only when a new stack comes out of order). */
+static void test_folded_sorted(void)
+{
+	static const struct {
+		const char *text;
+		int sorted;
+		uint64_t count;
+	} cases[] = {
+	    {"a;b 1\na;c 2\nb 3\n", 1, 3},
+	    {"a 1\na-x 1\na;b 1\n", 1, 3}, /* '-' sorts before ';' */
+	    {"a;b 1\na-x 1\n", 0, 2},
+	    {"a 1\na 2\nb 1\nb 1\n", 1, 2},
+	    {"b 1\na 2\n", 0, 2},
+	    {"a 1\nb 1\na 2\n", 1, 2},      /* an old stack again: no new one out of order */
+	    {"a 1\nb 1\na 2\nc 1\n", 0, 3}, /* not proven after b: looked up, flag cleared */
+	    {"a;b 1\na;b 1 2\na;c 0.5\na;d 1\n", 1, 3},
+	    {"x 1\nx;y 1\n\nbad line\nx;z 1\n", 1, 3},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		flame_err err;
+		flame_tree *t = parse_str(cases[i].text, FLAME_FORMAT_FOLDED, &err);
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		CHECK_EQ_U64(t->stacks.sorted, cases[i].sorted);
+		CHECK_EQ_U64(t->stacks.count, cases[i].count);
+		CHECK(sorted_flag_holds(t));
+		flame_tree_free(t);
+	}
+	flame_err err;
+	flame_tree *t = parse_str("a 1\na 2\nb 1\nb 1\n", FLAME_FORMAT_FOLDED, &err);
+	char *s = folded_str(t);
+	CHECK_STR(s, "a 3\nb 2\n");
+	free(s);
+	flame_tree_free(t);
+}
+
+/* The SVG of `t` (malloc'd), through a temp file. */
+static char *svg_str(flame_tree *t, const flame_render_opts *ro)
+{
+	char path[] = "/tmp/flame-test-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	flame_output *o = NULL;
+	flame_err err;
+	if (flame_output_open(&o, path, &err) || flame_write_svg(t, ro, o, &err) ||
+	    flame_output_commit(o, &err)) {
+		unlink(path);
+		return NULL;
+	}
+	return slurp_unlink(path);
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Parse `n` lines (joined) into a tree; memory_limit > 0 spills runs. */
+static flame_tree *parse_lines(char **lines, size_t n, size_t memory_limit)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(lines[i]) + 1;
+	char *text = malloc(len), *o = text;
+	for (size_t i = 0; i < n; i++)
+		o += sprintf(o, "%s\n", lines[i]);
+	*o = '\0';
+	flame_tree *t = flame_tree_new();
+	flame_input *in = NULL;
+	flame_err err;
+	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+	po.format = FLAME_FORMAT_FOLDED;
+	if (memory_limit)
+		flame_tree_set_memory_limit(t, memory_limit);
+	if (flame_input_open_mem(&in, text, strlen(text), "test", &err) ||
+	    flame_parse(t, in, &po, &err)) {
+		flame_tree_free(t);
+		t = NULL;
+	}
+	flame_input_free(in);
+	free(text);
+	return t;
+}
+
+/* The same stacks sorted (the fast path) and shuffled (lookups) give the same tree,
+ * folded text and pictures; names where one is a prefix of another followed by bytes
+ * below ';' are where bytewise line order and frame-by-frame order differ. */
+static void test_sorted_vs_shuffled(void)
+{
+	static const char *names[] = {"a", "a-b", "a b", "ab", "b", "a0", "a-", "a.b", "z"};
+	enum { N = 4000 };
+	char **lines = malloc(N * sizeof *lines);
+	unsigned x = 777;
+	for (int k = 0; k < 2; k++) { /* k = 1: differential lines */
+		for (size_t i = 0; i < N; i++) {
+			char buf[128];
+			size_t o = 0;
+			x = x * 1103515245u + 12345u;
+			size_t depth = 1 + (x >> 16) % 5;
+			for (size_t d = 0; d < depth; d++) {
+				x = x * 1103515245u + 12345u;
+				o += (size_t)sprintf(buf + o, "%s%s", d ? ";" : "", names[(x >> 16) % 9]);
+			}
+			x = x * 1103515245u + 12345u;
+			if (k)
+				sprintf(buf + o, " %u %u", (x >> 16) % 50, (x >> 8) % 50);
+			else
+				sprintf(buf + o, " %u", 1 + (x >> 16) % 100);
+			lines[i] = strdup(buf);
+		}
+		qsort(lines, N, sizeof *lines, cmp_line); /* bytewise: the count sorts last */
+		flame_tree *sorted = parse_lines(lines, N, 0);
+		flame_tree *spilled = parse_lines(lines, N, 4096);
+		for (size_t i = N - 1; i > 0; i--) {
+			x = x * 1103515245u + 12345u;
+			size_t j = (x >> 8) % (i + 1);
+			char *tmp = lines[i];
+			lines[i] = lines[j];
+			lines[j] = tmp;
+		}
+		flame_tree *shuffled = parse_lines(lines, N, 0);
+		CHECK(sorted && shuffled && spilled);
+		if (!sorted || !shuffled || !spilled)
+			break;
+		CHECK(sorted->stacks.sorted == 1 && shuffled->stacks.sorted == 0);
+		CHECK(sorted_flag_holds(sorted));
+		CHECK_EQ_U64(sorted->stacks.count, shuffled->stacks.count);
+		char *a = folded_str(sorted), *b = folded_str(shuffled), *c = folded_str(spilled);
+		CHECK(a && b && c && strlen(a) > 1000);
+		CHECK_STR(a, b);
+		CHECK_STR(c, b);
+		free(a);
+		free(b);
+		free(c);
+		flame_render_opts ro = FLAME_RENDER_OPTS_INIT;
+		for (int v = 0; v < 4; v++) {
+			ro.min_width = v == 1 ? 2 : 0.1;
+			ro.sort = v == 2 ? FLAME_ORDER_WEIGHT : FLAME_ORDER_NAME;
+			ro.flags = v == 3 ? FLAME_RENDER_REVERSE : 0;
+			a = svg_str(sorted, &ro);
+			b = svg_str(shuffled, &ro);
+			CHECK(a && b && strlen(a) > 10000);
+			CHECK(a && b && strcmp(a, b) == 0);
+			free(a);
+			free(b);
+		}
+		/* the node tree: same shape and counts */
+		flame_err err;
+		CHECK(flame_tree_build(sorted, FLAME_ORDER_NAME, &err) == 0);
+		CHECK(flame_tree_build(shuffled, FLAME_ORDER_NAME, &err) == 0);
+		CHECK_EQ_U64(flame_tree_node_count(sorted), flame_tree_node_count(shuffled));
+		flame_iter is, ih;
+		flame_iter_init(&is, sorted);
+		flame_iter_init(&ih, shuffled);
+		flame_event es, eh;
+		int same = 1;
+		do {
+			es = flame_iter_next(&is);
+			eh = flame_iter_next(&ih);
+			if (es != eh)
+				same = 0;
+			else if (es == FLAME_EVENT_ENTER) {
+				flame_str ns = flame_node_name(sorted, is.node), nh = flame_node_name(shuffled, ih.node);
+				if (ns.len != nh.len || memcmp(ns.ptr, nh.ptr, ns.len) ||
+				    flame_node_total(sorted, is.node, 0) != flame_node_total(shuffled, ih.node, 0) ||
+				    flame_node_total(sorted, is.node, 1) != flame_node_total(shuffled, ih.node, 1))
+					same = 0;
+			}
+		} while (same && es != FLAME_EVENT_DONE);
+		CHECK(same);
+		flame_tree_free(sorted);
+		flame_tree_free(shuffled);
+		flame_tree_free(spilled);
+		for (size_t i = 0; i < N; i++)
+			free(lines[i]);
+	}
+	free(lines);
+}
+
 /* The merge the Perl tools get wrong: foo is one frame whatever the line order. */
 static void test_real_tree(void)
 {
@@ -242,6 +506,9 @@ int main(void)
 	RUN(test_arena);
 	RUN(test_intern);
 	RUN(test_stacks);
+	RUN(test_stacks_sorted);
+	RUN(test_folded_sorted);
+	RUN(test_sorted_vs_shuffled);
 	RUN(test_real_tree);
 	RUN(test_iter);
 	RUN(test_merge_and_scale);
