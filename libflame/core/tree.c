@@ -1,7 +1,8 @@
 /* flame_tree: the stack table parsers fill, and the node tree built from it on demand.
- * Building sorts the unique stacks frame by frame (by name rank, so a shorter stack
- * sorts before its extensions, as if ';' sorted below every byte); one linear pass then
- * opens only the frames beyond the common prefix with the previous stack. */
+ * Building orders the unique stacks frame by frame (by name, so a shorter stack sorts
+ * before its extensions, as if ';' sorted below every byte: flame__tree_frame_order,
+ * nearly free on sorted input); one linear pass then opens only the frames beyond the
+ * common prefix with the previous stack. */
 #include <stdlib.h>
 #include <string.h>
 #include "err.h"
@@ -312,36 +313,252 @@ uint32_t *flame__tree_name_ranks(const flame_tree *t)
 	return rank;
 }
 
-struct rank_ctx {
-	const flame__stack *v;
-	const uint32_t *rank;
+/* ---- stacks in frame-by-frame name order (a shorter stack before its extensions) */
+
+/* Name order: bytewise, a prefix first (the order of flame__tree_name_ranks). */
+static int cmp_name_ids(const flame__intern *in, uint32_t a, uint32_t b)
+{
+	const flame__name *x = flame__intern_get(in, a), *y = flame__intern_get(in, b);
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->ptr, y->ptr, n);
+	if (c)
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+/* Any table: each stack gets a 64-bit key made of the name ranks (+1, 0 = no frame) of
+ * its first frames, so a shorter stack sorts before its extensions; keys are
+ * radix-sorted, and only runs of equal keys of stacks deeper than the key are compared
+ * frame by frame. */
+
+struct keyed {
+	uint64_t key;
+	uint32_t idx;
 };
 
-static int cmp_stacks_by_rank(const void *a, const void *b, void *ud)
+struct tie_ctx {
+	const flame__stack *v;
+	const uint32_t *rank;
+	uint32_t from; /* frames before this are equal within a run */
+};
+
+static int cmp_tail(const void *a, const void *b, void *ud)
 {
-	const struct rank_ctx *c = ud;
-	const flame__stack *x = &c->v[*(const uint32_t *)a], *y = &c->v[*(const uint32_t *)b];
+	const struct tie_ctx *c = ud;
+	const flame__stack *x = &c->v[((const struct keyed *)a)->idx];
+	const flame__stack *y = &c->v[((const struct keyed *)b)->idx];
 	uint32_t n = x->depth < y->depth ? x->depth : y->depth;
-	for (uint32_t i = 0; i < n; i++) {
-		if (x->ids[i] != y->ids[i]) {
-			uint32_t rx = c->rank[x->ids[i]], ry = c->rank[y->ids[i]];
-			return rx < ry ? -1 : 1;
-		}
-	}
+	for (uint32_t i = c->from; i < n; i++)
+		if (x->ids[i] != y->ids[i])
+			return c->rank[x->ids[i]] < c->rank[y->ids[i]] ? -1 : 1;
 	return x->depth < y->depth ? -1 : x->depth > y->depth;
 }
 
-uint32_t *flame__tree_sorted_stacks(const flame_tree *t, const uint32_t *rank)
+static uint32_t *radix_order(const flame_tree *t)
 {
-	size_t n = t->stacks.count;
-	uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
-	if (!idx)
+	const flame__stacks *s = &t->stacks;
+	size_t n = s->count;
+	uint32_t *rank = flame__tree_name_ranks(t);
+	unsigned bits = 1;
+	while (bits < 32 && ((uint64_t)1 << bits) <= (uint64_t)t->names.count + 1)
+		bits++;
+	uint32_t per = 64 / bits; /* frames in a key */
+	struct keyed *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+	uint32_t *out = malloc((n ? n : 1) * sizeof *out);
+	if (!rank || !a || !b || !out) {
+		free(rank);
+		free(a);
+		free(b);
+		free(out);
 		return NULL;
-	for (size_t i = 0; i < n; i++)
-		idx[i] = (uint32_t)i;
-	struct rank_ctx c = {t->stacks.v, rank};
-	qsort_r(idx, n, sizeof *idx, cmp_stacks_by_rank, &c);
-	return idx;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const flame__stack *st = &s->v[k];
+		uint64_t key = 0;
+		for (uint32_t i = 0; i < per; i++)
+			key = key << bits | (i < st->depth ? (uint64_t)rank[st->ids[i]] + 1 : 0);
+		a[k] = (struct keyed){key << (64 - per * bits), (uint32_t)k};
+	}
+	/* LSD radix sort, 8 bits a pass, skipping bytes that are the same everywhere */
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = {0};
+		for (size_t k = 0; k < n; k++)
+			count[(a[k].key >> shift) & 255]++;
+		if (n && count[(a[0].key >> shift) & 255] == n)
+			continue;
+		size_t pos = 0;
+		for (int d = 0; d < 256; d++) {
+			size_t c = count[d];
+			count[d] = pos;
+			pos += c;
+		}
+		for (size_t k = 0; k < n; k++)
+			b[count[(a[k].key >> shift) & 255]++] = a[k];
+		struct keyed *tmp = a;
+		a = b;
+		b = tmp;
+	}
+	/* runs of equal keys: the stacks agree on their first `per` frames */
+	struct tie_ctx c = {s->v, rank, per};
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && a[j].key == a[i].key)
+			j++;
+		if (j - i > 1)
+			qsort_r(a + i, j - i, sizeof *a, cmp_tail, &c);
+		i = j;
+	}
+	for (size_t k = 0; k < n; k++)
+		out[k] = a[k].idx;
+	free(rank);
+	free(a);
+	free(b);
+	return out;
+}
+
+/* A sorted table (bytewise text order) is in frame order except where a name is a
+ * prefix of a sibling's name followed by a byte below ';': text order puts "b-x;..."
+ * before "b;...", frame order puts b first. Such a spot shows as a pair of adjacent
+ * stacks whose first differing frames are out of name order (an "inversion" at that
+ * depth). In text order, the stacks below one parent path (a group) are contiguous, and
+ * so are, inside a group, the stacks below each child (a block), except that a child's
+ * own one-frame-longer stack may stand apart before its block. So fixing the order is
+ * reordering whole blocks in the groups holding inversions, deepest groups first (a
+ * deeper fix only permutes inside one block of the shallower group). */
+
+struct inversion {
+	uint32_t at, depth; /* stacks at-1 and at first differ at frame `depth` */
+};
+
+struct block {
+	uint32_t start, len, name;
+};
+
+struct block_ctx {
+	const flame__intern *names;
+};
+
+static int cmp_inversions(const void *a, const void *b)
+{
+	const struct inversion *x = a, *y = b;
+	if (x->depth != y->depth)
+		return x->depth > y->depth ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static int cmp_blocks(const void *a, const void *b, void *ud)
+{
+	const struct block *x = a, *y = b;
+	int c = x->name == y->name ? 0 : cmp_name_ids(ud, x->name, y->name);
+	if (c)
+		return c;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int fix_sorted_order(const flame_tree *t, uint32_t **out)
+{
+	const flame__stacks *s = &t->stacks;
+	size_t n = s->count;
+	*out = NULL;
+	uint32_t *lcp = malloc((n ? n : 1) * sizeof *lcp);
+	struct inversion *inv = NULL;
+	size_t ninv = 0, invcap = 0;
+	uint32_t *order = NULL, *tmp = NULL;
+	struct block *blocks = NULL;
+	size_t bcap = 0;
+	int rc = FLAME_ENOMEM;
+	if (!lcp)
+		goto done;
+	if (n)
+		lcp[0] = 0;
+	for (size_t k = 1; k < n; k++) {
+		const flame__stack *x = &s->v[k - 1], *y = &s->v[k];
+		uint32_t m = x->depth < y->depth ? x->depth : y->depth, d = 0;
+		while (d < m && x->ids[d] == y->ids[d])
+			d++;
+		lcp[k] = d;
+		if (d < m && cmp_name_ids(&t->names, x->ids[d], y->ids[d]) > 0) {
+			if (ninv == invcap) {
+				invcap = invcap ? invcap * 2 : 256;
+				struct inversion *v = realloc(inv, invcap * sizeof *v);
+				if (!v)
+					goto done;
+				inv = v;
+			}
+			inv[ninv++] = (struct inversion){(uint32_t)k, d};
+		}
+	}
+	rc = 0;
+	if (!ninv)
+		goto done; /* already in frame order */
+	rc = FLAME_ENOMEM;
+	order = malloc(n * sizeof *order);
+	tmp = malloc(n * sizeof *tmp);
+	if (!order || !tmp)
+		goto done;
+	for (size_t k = 0; k < n; k++)
+		order[k] = (uint32_t)k;
+	qsort(inv, ninv, sizeof *inv, cmp_inversions);
+	uint32_t done_depth = UINT32_MAX;
+	size_t done_hi = 0;
+	for (size_t i = 0; i < ninv; i++) {
+		uint32_t d = inv[i].depth;
+		if (d == done_depth && inv[i].at < done_hi)
+			continue; /* its group is already fixed */
+		/* the group: stacks around `at` sharing its first d frames */
+		size_t lo = inv[i].at - 1, hi = inv[i].at + 1;
+		while (lo > 0 && lcp[lo] >= d)
+			lo--;
+		while (hi < n && lcp[hi] >= d)
+			hi++;
+		done_depth = d;
+		done_hi = hi;
+		/* its blocks in the current order: the parent's own stack stays first */
+		size_t p = lo, nb = 0;
+		if (s->v[order[p]].depth == d)
+			p++;
+		while (p < hi) {
+			uint32_t name = s->v[order[p]].ids[d];
+			size_t q = p + 1;
+			while (q < hi && s->v[order[q]].ids[d] == name)
+				q++;
+			if (nb == bcap) {
+				bcap = bcap ? bcap * 2 : 64;
+				struct block *v = realloc(blocks, bcap * sizeof *v);
+				if (!v)
+					goto done;
+				blocks = v;
+			}
+			blocks[nb++] = (struct block){(uint32_t)p, (uint32_t)(q - p), name};
+			p = q;
+		}
+		/* stable by name: a child's own stack stays just before its block */
+		qsort_r(blocks, nb, sizeof *blocks, cmp_blocks, (void *)&t->names);
+		size_t o = 0;
+		for (size_t b = 0; b < nb; b++) {
+			memcpy(tmp + o, order + blocks[b].start, blocks[b].len * sizeof *tmp);
+			o += blocks[b].len;
+		}
+		memcpy(order + (hi - o), tmp, o * sizeof *tmp);
+	}
+	*out = order;
+	order = NULL;
+	rc = 0;
+done:
+	free(lcp);
+	free(inv);
+	free(order);
+	free(tmp);
+	free(blocks);
+	return rc;
+}
+
+int flame__tree_frame_order(const flame_tree *t, uint32_t **out)
+{
+	if (t->stacks.sorted)
+		return fix_sorted_order(t, out);
+	*out = radix_order(t);
+	return *out ? 0 : FLAME_ENOMEM;
 }
 
 /* ---- node tree */
@@ -417,16 +634,19 @@ int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
 	int rc = flame__tree_unspill(t, err);
 	if (rc)
 		return rc;
-	uint32_t *rank = flame__tree_name_ranks(t);
-	uint32_t *idx = rank ? flame__tree_sorted_stacks(t, rank) : NULL;
-	uint32_t *path = NULL, *last = NULL;
+	uint32_t *rank = NULL, *idx = NULL, *path = NULL, *last = NULL;
+	if (flame__tree_frame_order(t, &idx) ||
+	    (order == FLAME_ORDER_WEIGHT && !(rank = flame__tree_name_ranks(t)))) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
 	size_t maxd = 0;
 	for (size_t k = 0; k < t->stacks.count; k++)
 		if (t->stacks.v[k].depth > maxd)
 			maxd = t->stacks.v[k].depth;
 	path = malloc((maxd + 1) * sizeof *path);
 	last = malloc((maxd + 1) * sizeof *last);
-	if (!rank || !idx || !path || !last) {
+	if (!path || !last) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
@@ -439,7 +659,7 @@ int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
 	last[0] = FLAME_NODE_NONE;
 	const flame__stack *prev = NULL;
 	for (size_t s = 0; s < t->stacks.count; s++) {
-		const flame__stack *st = &t->stacks.v[idx[s]];
+		const flame__stack *st = &t->stacks.v[idx ? idx[s] : s];
 		uint32_t cp = 0;
 		if (prev) {
 			uint32_t n = prev->depth < st->depth ? prev->depth : st->depth;

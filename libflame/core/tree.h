@@ -55,8 +55,12 @@ int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err);
 
 /** rank[id] = position of name `id` in bytewise order of all names (malloc'd). */
 uint32_t *flame__tree_name_ranks(const flame_tree *t);
-/** Stack indices sorted frame by frame by name rank, a prefix first (malloc'd). */
-uint32_t *flame__tree_sorted_stacks(const flame_tree *t, const uint32_t *rank);
+/** Stack indices in frame-by-frame name order, a shorter stack before its extensions
+ * (the order the node tree and the flame graph follow): *out is a malloc'd permutation,
+ * or NULL when the table is in that order already. Cheap on a sorted table (linear,
+ * plus reordering the few groups where bytewise and frame order differ).
+ * 0 or FLAME_ENOMEM. */
+int flame__tree_frame_order(const flame_tree *t, uint32_t **out);
 
 /** Replace the stacks of `t` by those of `fresh` (same name table), freeing the old ones:
  * how transforms that rewrite stacks re-aggregate. */

@@ -212,95 +212,8 @@ done:
 	return rc;
 }
 
-/* ---- stacks in frame-by-frame name order, fast: each stack gets a 64-bit key made of the
- * name ranks (+1, 0 = no frame) of its first frames, so a shorter stack sorts before its
- * extensions; keys are radix-sorted, and only runs of equal keys of stacks deeper than the
- * key are compared frame by frame. Same order as flame__tree_sorted_stacks. */
-
-struct keyed {
-	uint64_t key;
-	uint32_t idx;
-};
-
-struct tie_ctx {
-	const flame__stack *v;
-	const uint32_t *rank;
-	uint32_t from; /* frames before this are equal within a run */
-};
-
-static int cmp_tail(const void *a, const void *b, void *ud)
-{
-	const struct tie_ctx *c = ud;
-	const flame__stack *x = &c->v[((const struct keyed *)a)->idx];
-	const flame__stack *y = &c->v[((const struct keyed *)b)->idx];
-	uint32_t n = x->depth < y->depth ? x->depth : y->depth;
-	for (uint32_t i = c->from; i < n; i++)
-		if (x->ids[i] != y->ids[i])
-			return c->rank[x->ids[i]] < c->rank[y->ids[i]] ? -1 : 1;
-	return x->depth < y->depth ? -1 : x->depth > y->depth;
-}
-
-static uint32_t *sort_stacks(const flame_tree *t, const uint32_t *rank)
-{
-	const flame__stacks *s = &t->stacks;
-	size_t n = s->count;
-	unsigned bits = 1;
-	while (bits < 32 && ((uint64_t)1 << bits) <= (uint64_t)t->names.count + 1)
-		bits++;
-	uint32_t per = 64 / bits; /* frames in a key */
-	struct keyed *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
-	uint32_t *out = malloc((n ? n : 1) * sizeof *out);
-	if (!a || !b || !out) {
-		free(a);
-		free(b);
-		free(out);
-		return NULL;
-	}
-	for (size_t k = 0; k < n; k++) {
-		const flame__stack *st = &s->v[k];
-		uint64_t key = 0;
-		for (uint32_t i = 0; i < per; i++)
-			key = key << bits | (i < st->depth ? (uint64_t)rank[st->ids[i]] + 1 : 0);
-		a[k] = (struct keyed){key << (64 - per * bits), (uint32_t)k};
-	}
-	/* LSD radix sort, 8 bits a pass, skipping bytes that are the same everywhere */
-	for (unsigned shift = 0; shift < 64; shift += 8) {
-		size_t count[256] = {0};
-		for (size_t k = 0; k < n; k++)
-			count[(a[k].key >> shift) & 255]++;
-		if (n && count[(a[0].key >> shift) & 255] == n)
-			continue;
-		size_t pos = 0;
-		for (int d = 0; d < 256; d++) {
-			size_t c = count[d];
-			count[d] = pos;
-			pos += c;
-		}
-		for (size_t k = 0; k < n; k++)
-			b[count[(a[k].key >> shift) & 255]++] = a[k];
-		struct keyed *tmp = a;
-		a = b;
-		b = tmp;
-	}
-	/* runs of equal keys: the stacks agree on their first `per` frames */
-	struct tie_ctx c = {s->v, rank, per};
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		while (j < n && a[j].key == a[i].key)
-			j++;
-		if (j - i > 1)
-			qsort_r(a + i, j - i, sizeof *a, cmp_tail, &c);
-		i = j;
-	}
-	for (size_t k = 0; k < n; k++)
-		out[k] = a[k].idx;
-	free(a);
-	free(b);
-	return out;
-}
-
-/* ---- the merged tree without building it: a flow pass over the stacks sorted frame by
- * frame by name (core's order, so `x;foo` and `x;foo-bar` stay apart and `foo` is one
+/* ---- the merged tree without building it: a flow pass over the stacks in frame-by-frame
+ * name order (flame__tree_frame_order, so `x;foo` and `x;foo-bar` stay apart and `foo` is one
  * frame however the input was ordered). Frames are appended when opened (parents first);
  * when one closes narrower than --minwidth, it and its descendants are exactly the tail of
  * the array, which is cut off. Memory is the drawn frames plus one open path; no node
@@ -337,10 +250,9 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 			maxd = s->v[k].depth;
 	int rc = 0;
 	/* a flame chart keeps the table's order (first appearance): no sort */
-	uint32_t *rank = chart ? NULL : flame__tree_name_ranks(t);
-	uint32_t *order = rank ? sort_stacks(t, rank) : NULL;
+	uint32_t *order = NULL;
 	struct open_frame *op = malloc((maxd + 1) * sizeof *op);
-	if ((!chart && (!rank || !order)) || !op) {
+	if ((!chart && flame__tree_frame_order(t, &order)) || !op) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
@@ -417,7 +329,6 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 		L->frames[i].name_len = nm->len;
 	}
 done:
-	free(rank);
 	free(order);
 	free(op);
 	return rc;
