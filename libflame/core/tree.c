@@ -477,7 +477,12 @@ static int fix_sorted_order(const flame_tree *t, uint32_t **out)
 		while (d < m && x->ids[d] == y->ids[d])
 			d++;
 		lcp[k] = d;
-		if (d < m && cmp_name_ids(&t->names, x->ids[d], y->ids[d]) > 0) {
+		if (d == m)
+			continue;
+		/* text order is name order there unless y's name is a proper prefix of x's */
+		const flame__name *nx = flame__intern_get(&t->names, x->ids[d]);
+		const flame__name *ny = flame__intern_get(&t->names, y->ids[d]);
+		if (ny->len < nx->len && memcmp(nx->ptr, ny->ptr, ny->len) == 0) {
 			if (ninv == invcap) {
 				invcap = invcap ? invcap * 2 : 256;
 				struct inversion *v = realloc(inv, invcap * sizeof *v);
@@ -513,14 +518,15 @@ static int fix_sorted_order(const flame_tree *t, uint32_t **out)
 			hi++;
 		done_depth = d;
 		done_hi = hi;
-		/* its blocks in the current order: the parent's own stack stays first */
+		/* its blocks: the parent's own stack stays first. Deeper fixes permuted only
+		 * inside blocks, so block boundaries (and names) are those of the table order */
 		size_t p = lo, nb = 0;
-		if (s->v[order[p]].depth == d)
+		if (s->v[p].depth == d)
 			p++;
 		while (p < hi) {
-			uint32_t name = s->v[order[p]].ids[d];
+			uint32_t name = s->v[p].ids[d];
 			size_t q = p + 1;
-			while (q < hi && s->v[order[q]].ids[d] == name)
+			while (q < hi && lcp[q] > d)
 				q++;
 			if (nb == bcap) {
 				bcap = bcap ? bcap * 2 : 64;
