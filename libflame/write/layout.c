@@ -268,16 +268,14 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 	root->name_len = rn->len;
 	root->parent = UINT32_MAX;
 	memset(&op[0], 0, sizeof op[0]);
-	const flame__stack *prev = NULL;
 	double mdelta = 0;
+	/* st: the current stack; same: frames it shares with the one before, next_same:
+	 * with the one after. Frames st opens at depths >= next_same close right after it,
+	 * worth exactly its weight: when that is below --minwidth they are never opened
+	 * (most frames of a big graph are such narrow tails). */
+	const flame__stack *st = s->count ? &s->v[order ? order[0] : 0] : NULL;
+	uint32_t same = 0;
 	for (size_t k = 0; k <= s->count; k++) {
-		const flame__stack *st = k < s->count ? &s->v[order ? order[k] : k] : NULL;
-		uint32_t same = 0;
-		if (st && prev) {
-			uint32_t n = prev->depth < st->depth ? prev->depth : st->depth;
-			while (same < n && prev->ids[same] == st->ids[same])
-				same++;
-		}
 		/* close the frames below the common prefix (at the end: all but the root) */
 		for (uint32_t keep = st ? same : 0; depth > keep; depth--) {
 			struct open_frame *of = &op[depth];
@@ -295,8 +293,21 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 			close_frame(L, &L->frames[0], &op[0], col, total_mode, &root_delta);
 			break;
 		}
-
-		for (uint32_t d = same; d < st->depth; d++) {
+		const flame__stack *nx = k + 1 < s->count ? &s->v[order ? order[k + 1] : k + 1] : NULL;
+		uint32_t next_same = 0;
+		if (nx) {
+			uint32_t n = nx->depth < st->depth ? nx->depth : st->depth;
+			while (next_same < n && nx->ids[next_same] == st->ids[next_same])
+				next_same++;
+		}
+		uint32_t open_to = st->depth;
+		if (next_same < open_to && u2d(st->w[col]) < min_time) {
+			open_to = next_same > same ? next_same : same;
+			/* their deltas (self: the leaf's; total: each one's) are all this one */
+			if (L->differential && fabs(diff_delta(st->w[1], st->w[0])) > mdelta)
+				mdelta = fabs(diff_delta(st->w[1], st->w[0]));
+		}
+		for (uint32_t d = same; d < open_to; d++) {
 			flame__frame *f = push_frame_raw(L, &cap);
 			if (!f) {
 				rc = flame__err_nomem(err);
@@ -313,14 +324,17 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 			of->idx = (uint32_t)(L->count - 1);
 			of->self[0] = of->self[1] = of->total[0] = of->total[1] = 0;
 		}
-		depth = st->depth;
+		depth = open_to;
 		struct open_frame *leaf = &op[depth];
-		leaf->self[0] += st->w[0];
-		leaf->self[1] += st->w[1];
+		if (open_to == st->depth) {
+			leaf->self[0] += st->w[0];
+			leaf->self[1] += st->w[1];
+		}
 		leaf->total[0] += st->w[0];
 		leaf->total[1] += st->w[1];
 		now += st->w[col];
-		prev = st;
+		st = nx;
+		same = next_same;
 	}
 	*maxdelta = mdelta;
 	for (size_t i = 1; i < L->count; i++) {

@@ -324,6 +324,55 @@ static void test_sorted_vs_shuffled(void)
 	free(lines);
 }
 
+/* The fill of the frame whose tooltip starts with `title` in an SVG ("" if none). */
+static void fill_of(const char *svg, const char *title, char *out, size_t cap)
+{
+	out[0] = '\0';
+	const char *t = svg ? strstr(svg, title) : NULL;
+	if (!t)
+		return;
+	const char *f = t;
+	while (f > svg && strncmp(f, "fill=\"", 6))
+		f--;
+	const char *e = strchr(f + 6, '"');
+	if (e && (size_t)(e - f) < cap) {
+		memcpy(out, f, (size_t)(e - f));
+		out[e - f] = '\0';
+	}
+}
+
+/* Narrow tails are never laid out, yet the differential colour scale still counts their
+ * deltas (flamegraph.pl takes the largest delta over all frames): x9's colour is the
+ * same with and without --minwidth. */
+static void test_narrow_tails(void)
+{
+	char text[20000];
+	size_t o = 0;
+	for (int i = 100; i < 400; i++)
+		o += (size_t)sprintf(text + o, "r;x%d;y;z 100 100\n", i);
+	o += (size_t)sprintf(text + o, "r;x150;q;w 100000 1\nr;x170;q 5 1\nr;x190 50 150\n");
+	flame_err err;
+	flame_tree *t = parse_str(text, FLAME_FORMAT_FOLDED, &err);
+	CHECK(t != NULL);
+	flame_render_opts ro = FLAME_RENDER_OPTS_INIT;
+	for (int mode = 0; mode < 2 && t; mode++) {
+		char a[64], b[64];
+		ro.diff_mode = mode ? FLAME_DIFF_TOTAL : FLAME_DIFF_SELF;
+		ro.min_width = 0.1;
+		char *narrow = svg_str(t, &ro);
+		ro.min_width = 0;
+		char *all = svg_str(t, &ro);
+		CHECK(narrow && all && strlen(all) > strlen(narrow)); /* q and w: only in `all` */
+		fill_of(narrow, "<title>x190 (", a, sizeof a);
+		fill_of(all, "<title>x190 (", b, sizeof b);
+		CHECK(a[0] && strcmp(a, "fill=\"#ffffff") != 0);
+		CHECK_STR(a, b);
+		free(narrow);
+		free(all);
+	}
+	flame_tree_free(t);
+}
+
 /* The merge the Perl tools get wrong: foo is one frame whatever the line order. */
 static void test_real_tree(void)
 {
@@ -509,6 +558,7 @@ int main(void)
 	RUN(test_stacks_sorted);
 	RUN(test_folded_sorted);
 	RUN(test_sorted_vs_shuffled);
+	RUN(test_narrow_tails);
 	RUN(test_real_tree);
 	RUN(test_iter);
 	RUN(test_merge_and_scale);
