@@ -104,7 +104,32 @@ enum { FRAME_SEP = ';' };
 /* Intern the ';'-separated frames of f[0..end) into ids[fi...], hashing each name in the
  * same pass that finds its end: 8 bytes at a time, a ';' found with the "has zero byte"
  * bit trick. Sets *nframes to the total frame count. */
-static int intern_frames(flame_tree *t, const char *f, const char *end, size_t fi,
+typedef struct memo {
+	uint64_t *hash; /* per depth: hash and id of the last name interned there */
+	uint32_t *id;
+	size_t cap;
+} memo;
+
+static int memo_grow(memo *m, size_t want)
+{
+	size_t cap = m->cap ? m->cap : 64;
+	while (cap < want)
+		cap *= 2;
+	uint64_t *h = realloc(m->hash, cap * sizeof *h);
+	if (h)
+		m->hash = h;
+	uint32_t *id = realloc(m->id, cap * sizeof *id);
+	if (id)
+		m->id = id;
+	if (!h || !id)
+		return -1;
+	for (size_t i = m->cap; i < cap; i++)
+		m->hash[i] = 0, m->id[i] = FLAME__ID_NONE;
+	m->cap = cap;
+	return 0;
+}
+
+static int intern_frames(flame_tree *t, memo *m, const char *f, const char *end, size_t fi,
                          uint32_t **ids, size_t *cap, size_t *nframes, flame_err *err)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
@@ -149,9 +174,23 @@ static int intern_frames(flame_tree *t, const char *f, const char *end, size_t f
 			*ids = v;
 			*cap = nc;
 		}
-		uint32_t id = flame__intern_put_hashed(&t->names, f, len, flame__hash_final(h, len));
-		if (id == FLAME__ID_NONE)
-			return flame__err_nomem(err);
+		h = flame__hash_final(h, len);
+		uint32_t id = FLAME__ID_NONE;
+		if (fi < m->cap && m->hash[fi] == h) {
+			/* the name last interned at this depth, likely again (and cached) */
+			const flame__name *nm = flame__intern_get(&t->names, m->id[fi]);
+			if (nm->len == len && memcmp(nm->ptr, f, len) == 0)
+				id = m->id[fi];
+		}
+		if (id == FLAME__ID_NONE) {
+			id = flame__intern_put_hashed(&t->names, f, len, h);
+			if (id == FLAME__ID_NONE)
+				return flame__err_nomem(err);
+			if (fi >= m->cap && memo_grow(m, fi + 1))
+				return flame__err_nomem(err);
+			m->hash[fi] = h;
+			m->id[fi] = id;
+		}
 		(*ids)[fi++] = id;
 		if (e == end)
 			break;
@@ -205,6 +244,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	char *prev = NULL;
 	size_t prev_cap = 0;
 	int last_ok = 0; /* the previous line's stack is the table's last */
+	memo mo = {NULL, NULL, 0};
 	while ((rc = flame__lines_next(&cur, err)) > 0) {
 		const char *p = cur.line;
 		size_t n = cur.len;
@@ -271,7 +311,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 				fi++;
 				f = q + 1;
 			}
-			if ((rc = intern_frames(t, f, p + n, fi, &ids, &ids_cap, &nframes, err)))
+			if ((rc = intern_frames(t, &mo, f, p + n, fi, &ids, &ids_cap, &nframes, err)))
 				goto done;
 		}
 		rc = after ? flame__tree_append_sorted_ids(t, ids, nframes, w0, w1, err)
@@ -299,6 +339,8 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		prev_frames = nframes;
 	}
 done:
+	free(mo.hash);
+	free(mo.id);
 	free(ids);
 	free(prev);
 	flame__lines_free(&cur);
