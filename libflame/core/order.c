@@ -1,8 +1,184 @@
-/* Bytewise text order of stacks on id sequences (see order.h). */
+/* Bytewise text order of stacks on id sequences (see order.h). Both the token ranking
+ * and the stack sort are one engine: sequences of symbols packed into 64-bit keys, a
+ * slice sorted by its keys (radix when large), then each run of equal keys sorted by its
+ * next key, until runs are single or their sequences end. Keys are filled once per
+ * element and level, so the sort touches each stack's ids about once per 64 bits of
+ * rank instead of once per comparison. */
 #include <stdlib.h>
 #include <string.h>
 #include "../flame.h"
 #include "order.h"
+
+/* ---- the keyed sort engine */
+
+typedef struct kel {
+	uint64_t key;
+	uint32_t idx, pad;
+} kel;
+
+/* Key `level` of element `idx` (symbols packed high to low, 0 past the end); *more is
+ * set when the sequence goes on past it. Equal keys must agree on *more. */
+typedef uint64_t (*key_fn)(const void *ctx, uint32_t idx, uint32_t level, int *more);
+
+typedef struct job {
+	size_t lo, hi;
+	uint32_t level;
+} job;
+
+static void insertion(kel *a, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		kel x = a[i];
+		size_t j = i;
+		while (j > 0 && a[j - 1].key > x.key) {
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = x;
+	}
+}
+
+static void quick(kel *a, size_t n)
+{
+	while (n > 24) {
+		/* median of three as pivot; Hoare partition */
+		kel *m = &a[n / 2], *z = &a[n - 1];
+		uint64_t x = a[0].key, y = m->key, w = z->key;
+		uint64_t p = x < y ? (y < w ? y : (x < w ? w : x)) : (x < w ? x : (y < w ? w : y));
+		size_t i = 0, j = n - 1;
+		for (;;) {
+			while (a[i].key < p)
+				i++;
+			while (a[j].key > p)
+				j--;
+			if (i >= j)
+				break;
+			kel t = a[i];
+			a[i] = a[j];
+			a[j] = t;
+			i++;
+			j--;
+		}
+		/* [0, j] <= p <= [j+1, n): recurse into the smaller side */
+		size_t left = j + 1;
+		if (left < n - left) {
+			quick(a, left);
+			a += left;
+			n -= left;
+		} else {
+			quick(a + left, n - left);
+			n = left;
+		}
+	}
+	insertion(a, n);
+}
+
+/* LSD radix on bytes, skipping bytes all keys share; `tmp` holds n elements. */
+static void radix(kel *a, kel *tmp, size_t n)
+{
+	static const unsigned B = 8;
+	size_t (*cnt)[256] = calloc(B, sizeof *cnt);
+	if (!cnt) {
+		quick(a, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = a[i].key;
+		for (unsigned d = 0; d < B; d++)
+			cnt[d][(k >> (8 * d)) & 255]++;
+	}
+	kel *src = a, *dst = tmp;
+	for (unsigned d = 0; d < B; d++) {
+		size_t *c = cnt[d];
+		if (c[(a[0].key >> (8 * d)) & 255] == n)
+			continue;
+		size_t sum = 0;
+		for (unsigned v = 0; v < 256; v++) {
+			size_t t = c[v];
+			c[v] = sum;
+			sum += t;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[c[(src[i].key >> (8 * d)) & 255]++] = src[i];
+		kel *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof *a);
+	free(cnt);
+}
+
+/* Sort a[0..n) (idx filled) by the whole symbol sequences. 0 or FLAME_ENOMEM. */
+static int keyed_sort(kel *a, size_t n, key_fn fn, const void *ctx)
+{
+	if (n < 2)
+		return 0;
+	kel *tmp = n > 4096 ? malloc(n * sizeof *tmp) : NULL;
+	job *jobs = malloc(64 * sizeof *jobs);
+	size_t njobs = 0, capjobs = 64;
+	if ((n > 4096 && !tmp) || !jobs) {
+		free(tmp);
+		free(jobs);
+		return FLAME_ENOMEM;
+	}
+	jobs[njobs++] = (job){0, n, 0};
+	while (njobs) {
+		job jb = jobs[--njobs];
+		kel *s = a + jb.lo;
+		size_t m = jb.hi - jb.lo;
+		int more;
+		for (size_t i = 0; i < m; i++)
+			s[i].key = fn(ctx, s[i].idx, jb.level, &more);
+		if (m > 4096)
+			radix(s, tmp, m);
+		else
+			quick(s, m);
+		for (size_t i = 0; i < m;) {
+			size_t j = i + 1;
+			while (j < m && s[j].key == s[i].key)
+				j++;
+			if (j - i > 1) {
+				fn(ctx, s[i].idx, jb.level, &more);
+				if (more) {
+					if (njobs == capjobs) {
+						job *nj = realloc(jobs, 2 * capjobs * sizeof *nj);
+						if (!nj) {
+							free(tmp);
+							free(jobs);
+							return FLAME_ENOMEM;
+						}
+						jobs = nj;
+						capjobs *= 2;
+					}
+					jobs[njobs++] = (job){jb.lo + i, jb.lo + j, jb.level + 1};
+				}
+			}
+			i = j;
+		}
+	}
+	free(tmp);
+	free(jobs);
+	return 0;
+}
+
+/* ---- token ranks */
+
+/* Token 2*id is "name;", 2*id+1 is "name" at the end of a line. Symbols: byte + 1, the
+ * ';' of "name;" as ';' + 1, then 0 (which sorts a prefix first), seven per key. */
+static uint64_t token_key(const void *ctx, uint32_t tok, uint32_t level, int *more)
+{
+	const flame__name *nm = flame__intern_get(ctx, tok >> 1);
+	size_t semi = !(tok & 1), len = nm->len, pos = (size_t)level * 7;
+	const unsigned char *p = (const unsigned char *)nm->ptr;
+	uint64_t key = 0;
+	for (unsigned j = 0; j < 7; j++, pos++) {
+		unsigned sym = pos < len ? p[pos] + 1u : (semi && pos == len ? ';' + 1u : 0);
+		key = key << 9 | sym;
+	}
+	*more = pos <= len + semi; /* the terminating 0 is still to come */
+	return key;
+}
 
 static int cmp_bytes(const flame__name *p, const flame__name *q, int after_p, int after_q)
 {
@@ -15,23 +191,10 @@ static int cmp_bytes(const flame__name *p, const flame__name *q, int after_p, in
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_semi(const void *a, const void *b, void *ud)
-{
-	return cmp_bytes(flame__intern_get(ud, *(const uint32_t *)a),
-	                 flame__intern_get(ud, *(const uint32_t *)b), ';', ';');
-}
-
-static int cmp_end(const void *a, const void *b, void *ud)
-{
-	return cmp_bytes(flame__intern_get(ud, *(const uint32_t *)a),
-	                 flame__intern_get(ud, *(const uint32_t *)b), -1, -1);
-}
-
 void flame__order_free(flame__order *o)
 {
-	free(o->semi);
-	free(o->end);
-	o->semi = o->end = NULL;
+	free(o->rank);
+	o->rank = NULL;
 	o->count = 0;
 }
 
@@ -40,30 +203,31 @@ int flame__order_init(flame__order *o, const flame__intern *names)
 	flame__order_free(o);
 	o->names = names;
 	uint32_t n = names->count;
+	if (n >= UINT32_MAX / 2)
+		return 0; /* token ranks would not fit: compare bytes */
 	for (uint32_t i = 0; i < n; i++) {
 		const flame__name *nm = flame__intern_get(names, i);
 		if (memchr(nm->ptr, ';', nm->len))
 			return 0; /* ranks cannot express it: compare bytes */
 	}
-	uint32_t *ord = malloc(((size_t)n + 1) * sizeof *ord);
-	o->semi = malloc(((size_t)n + 1) * sizeof *o->semi);
-	o->end = malloc(((size_t)n + 1) * sizeof *o->end);
-	if (!ord || !o->semi || !o->end) {
-		free(ord);
+	size_t nt = 2 * (size_t)n;
+	kel *a = malloc((nt ? nt : 1) * sizeof *a);
+	o->rank = malloc((nt ? nt : 1) * sizeof *o->rank);
+	if (!a || !o->rank) {
+		free(a);
 		flame__order_free(o);
 		return FLAME_ENOMEM;
 	}
-	for (uint32_t i = 0; i < n; i++)
-		ord[i] = i;
-	qsort_r(ord, n, sizeof *ord, cmp_semi, (void *)names);
-	for (uint32_t i = 0; i < n; i++)
-		o->semi[ord[i]] = i;
-	for (uint32_t i = 0; i < n; i++)
-		ord[i] = i;
-	qsort_r(ord, n, sizeof *ord, cmp_end, (void *)names);
-	for (uint32_t i = 0; i < n; i++)
-		o->end[ord[i]] = i;
-	free(ord);
+	for (size_t i = 0; i < nt; i++)
+		a[i].idx = (uint32_t)i;
+	if (keyed_sort(a, nt, token_key, names)) {
+		free(a);
+		flame__order_free(o);
+		return FLAME_ENOMEM;
+	}
+	for (size_t i = 0; i < nt; i++)
+		o->rank[a[i].idx] = (uint32_t)i;
+	free(a);
 	o->count = n;
 	return 0;
 }
@@ -96,12 +260,8 @@ int flame__order_cmp(const flame__order *o, const uint32_t *a, uint32_t da, cons
 		return da < db ? -1 : da > db;
 	int al = i + 1 == da, bl = i + 1 == db; /* frame i ends its line */
 	uint32_t x = a[i], y = b[i];
-	if (o->count && x < o->count && y < o->count) {
-		if (!al && !bl)
-			return o->semi[x] < o->semi[y] ? -1 : 1;
-		if (al && bl)
-			return o->end[x] < o->end[y] ? -1 : 1;
-	}
+	if (o->count && x < o->count && y < o->count)
+		return o->rank[2 * (size_t)x + al] < o->rank[2 * (size_t)y + bl] ? -1 : 1;
 	const flame__name *p = flame__intern_get(o->names, x), *q = flame__intern_get(o->names, y);
 	int r = cmp_bytes(p, q, al ? -1 : ';', bl ? -1 : ';');
 	if (r || o->count)
@@ -116,4 +276,80 @@ int flame__order_cmp(const flame__order *o, const uint32_t *a, uint32_t da, cons
 		if (ca < 0)
 			return 0;
 	}
+}
+
+/* ---- sorting stacks */
+
+typedef struct stack_ctx {
+	const flame__stack *v;
+	const uint32_t *rank;
+	unsigned bits, k; /* bits per token rank (+1), tokens per key */
+} stack_ctx;
+
+static uint64_t stack_key(const void *ctx, uint32_t idx, uint32_t level, int *more)
+{
+	const stack_ctx *c = ctx;
+	const flame__stack *s = &c->v[idx];
+	size_t pos = (size_t)level * c->k, depth = s->depth;
+	uint64_t key = 0;
+	for (unsigned j = 0; j < c->k; j++, pos++) {
+		uint64_t t = 0;
+		if (pos < depth)
+			t = (uint64_t)c->rank[2 * (size_t)s->ids[pos] + (pos + 1 == depth)] + 1;
+		key = key << c->bits | t;
+	}
+	*more = pos < depth;
+	return key;
+}
+
+struct cmp_ctx {
+	const flame__order *o;
+	const flame__stack *v;
+};
+
+static int cmp_idx(const void *a, const void *b, void *ud)
+{
+	const struct cmp_ctx *c = ud;
+	const flame__stack *x = &c->v[*(const uint32_t *)a], *y = &c->v[*(const uint32_t *)b];
+	return flame__order_cmp(c->o, x->ids, x->depth, y->ids, y->depth);
+}
+
+uint32_t *flame__order_sort(const flame__order *o, const flame__stack *v, size_t n)
+{
+	uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
+	if (!idx)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	/* already in order (a sorted input): one cheap pass, usually cut short at once */
+	size_t i = 1;
+	while (i < n && flame__order_cmp(o, v[i - 1].ids, v[i - 1].depth, v[i].ids, v[i].depth) < 0)
+		i++;
+	if (i >= n)
+		return idx;
+	if (!o->count) {
+		struct cmp_ctx c = {o, v};
+		qsort_r(idx, n, sizeof *idx, cmp_idx, &c);
+		return idx;
+	}
+	stack_ctx c = {v, o->rank, 1, 0};
+	while (c.bits < 32 && ((uint64_t)1 << c.bits) <= 2 * (uint64_t)o->count)
+		c.bits++;
+	c.k = 64 / c.bits;
+	kel *a = malloc(n * sizeof *a);
+	if (!a) {
+		free(idx);
+		return NULL;
+	}
+	for (size_t j = 0; j < n; j++)
+		a[j].idx = (uint32_t)j;
+	if (keyed_sort(a, n, stack_key, &c)) {
+		free(a);
+		free(idx);
+		return NULL;
+	}
+	for (size_t j = 0; j < n; j++)
+		idx[j] = a[j].idx;
+	free(a);
+	return idx;
 }

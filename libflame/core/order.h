@@ -1,15 +1,18 @@
-/* Bytewise order of stacks as folded text ("a;b;c"), computed on id sequences: equal
- * leading ids are skipped and names are compared by precomputed ranks, so sorting never
- * builds the text. Used by the folded writer and by spilled runs (core/spill.c). */
+/* Bytewise order of stacks as folded text ("a;b;c"), computed on id sequences. Each name
+ * is two tokens, "name;" (more frames follow) and "name" (it ends the line), ranked
+ * together once; a stack is then a token sequence and text order is plain lexicographic
+ * order of those, so sorting never builds the text. Used by the folded writer and by
+ * spilled runs (core/spill.c). */
 #ifndef FLAME_CORE_ORDER_H
 #define FLAME_CORE_ORDER_H
+#include <stddef.h>
 #include <stdint.h>
 #include "intern.h"
+#include "stacks.h"
 
 typedef struct flame__order {
 	const flame__intern *names;
-	uint32_t *semi; /* rank of "name;" (the name followed by more frames) */
-	uint32_t *end;  /* rank of "name" ending the line */
+	uint32_t *rank; /* rank[2*id] of "name;", rank[2*id+1] of "name" ending the line */
 	uint32_t count; /* names ranked; 0 when some name contains ';' (byte-wise fallback) */
 } flame__order;
 
@@ -19,4 +22,7 @@ void flame__order_free(flame__order *o);
 /** <0, 0, >0 as the text of stack a sorts before, equal to, after stack b. */
 int flame__order_cmp(const flame__order *o, const uint32_t *a, uint32_t da, const uint32_t *b,
                      uint32_t db);
+/** Indices 0..n-1 of `v` in text order of their stacks (malloc'd; NULL on out of memory).
+ * `n` must stay below 2^32. */
+uint32_t *flame__order_sort(const flame__order *o, const flame__stack *v, size_t n);
 #endif

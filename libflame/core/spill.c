@@ -43,18 +43,6 @@ static int io_err(flame_err *err, const char *what)
 	                  strerror(errno));
 }
 
-struct sort_ctx {
-	const flame__order *o;
-	const flame__stack *v;
-};
-
-static int cmp_idx(const void *a, const void *b, void *ud)
-{
-	const struct sort_ctx *c = ud;
-	const flame__stack *x = &c->v[*(const uint32_t *)a], *y = &c->v[*(const uint32_t *)b];
-	return flame__order_cmp(c->o, x->ids, x->depth, y->ids, y->depth);
-}
-
 /* Write the in-memory table as one sorted run and empty it (totals are kept). */
 static int spill_now(flame_tree *t, flame_err *err)
 {
@@ -73,15 +61,11 @@ static int spill_now(flame_tree *t, flame_err *err)
 	}
 	flame__stacks *s = &t->stacks;
 	flame__order o = {0};
-	uint32_t *idx = malloc((s->count ? s->count : 1) * sizeof *idx);
-	if (!idx || flame__order_init(&o, &t->names)) {
-		free(idx);
+	uint32_t *idx = NULL;
+	if (flame__order_init(&o, &t->names) || !(idx = flame__order_sort(&o, s->v, s->count))) {
+		flame__order_free(&o);
 		return flame__err_nomem(err);
 	}
-	for (size_t i = 0; i < s->count; i++)
-		idx[i] = (uint32_t)i;
-	struct sort_ctx c = {&o, s->v};
-	qsort_r(idx, s->count, sizeof *idx, cmp_idx, &c);
 	flame__order_free(&o);
 	int rc = 0;
 	if (fseeko(sp->f, (off_t)sp->size, SEEK_SET) != 0)

@@ -1,8 +1,10 @@
 /* Folded writer: one line per unique stack, `frame;frame;... count` (or `... before
  * after` for differential trees), lines in bytewise order of the stack text, as
  * stackcollapse-perf.pl's `sort keys` prints them. Stacks are sorted on id sequences
- * by name ranks (core/order.c), never as text; each line is built in one buffer and
- * written with one call. A tree that spilled runs to disk is merged as it is written. */
+ * by token ranks (core/order.c), never as text. Lines are built in one large buffer
+ * written in a few big calls; sorted neighbours share long prefixes, so a line starts
+ * with one copy of its prefix from the line before. A tree that spilled runs to disk is
+ * merged as it is written. */
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
@@ -10,20 +12,43 @@
 #include "../core/spill.h"
 #include "../core/tree.h"
 
+enum { BUF_CAP = 1024 * 1024 }; /* past the output's own buffer: written without a copy */
+
+static const char digits2[200] = "00010203040506070809101112131415161718192021222324252627282930"
+                                 "31323334353637383940414243444546474849505152535455565758596061"
+                                 "62636465666768697071727374757677787980818283848586878889909192"
+                                 "93949596979899";
+
+/* Decimal digits of v at buf; returns their count (at most 20). */
+static size_t fmt_u64(char *buf, uint64_t v)
+{
+	char tmp[24];
+	char *e = tmp + sizeof tmp, *p = e;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	size_t n = (size_t)(e - p);
+	memcpy(buf, p, n);
+	return n;
+}
+
 /* Format a count of the given decimal scale; returns its length (at most 31). */
 static size_t fmt_count(char *buf, uint64_t v, unsigned scale)
 {
-	char tmp[32];
-	size_t n = 0;
+	if (!scale)
+		return fmt_u64(buf, v);
 	uint64_t ip = v / flame__pow10[scale], fp = v % flame__pow10[scale];
-	do {
-		tmp[n++] = (char)('0' + ip % 10);
-		ip /= 10;
-	} while (ip);
-	size_t len = 0;
-	while (n)
-		buf[len++] = tmp[--n];
-	if (scale && fp) {
+	size_t len = fmt_u64(buf, ip);
+	if (fp) {
 		buf[len++] = '.';
 		unsigned digits = scale;
 		while (fp % 10 == 0) { /* trim trailing zeros */
@@ -39,86 +64,194 @@ static size_t fmt_count(char *buf, uint64_t v, unsigned scale)
 	return len;
 }
 
+/* memcpy for the short names most frames have, without a call. */
+static inline void copy_name(char *d, const char *s, size_t n)
+{
+	if (n > 16) {
+		memcpy(d, s, n);
+	} else if (n >= 8) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	}
+}
+
 typedef struct line_writer {
-	const flame_tree *t;
+	const flame__intern *names;
 	flame_output *o;
 	flame_err *err;
 	int diff;
+	unsigned scale;
 	char *buf;
-	size_t cap;
+	size_t len, cap;
+	size_t prev;       /* offset of the previous line in buf */
+	uint32_t *ids;     /* the previous line's stack */
+	size_t *end;       /* end[i]: offset in that line just past frame i's ';' */
+	uint32_t depth, idcap;
 } line_writer;
+
+static int lw_grow_ids(line_writer *lw, uint32_t depth)
+{
+	if (depth <= lw->idcap)
+		return 0;
+	size_t c = lw->idcap ? lw->idcap : 256;
+	while (c < depth)
+		c *= 2;
+	uint32_t *a = realloc(lw->ids, c * sizeof *a);
+	if (a)
+		lw->ids = a;
+	size_t *b = a ? realloc(lw->end, c * sizeof *b) : NULL;
+	if (b)
+		lw->end = b;
+	if (!a || !b)
+		return flame__err_nomem(lw->err);
+	lw->idcap = (uint32_t)c;
+	return 0;
+}
+
+/* Make room for `need` more bytes after the previous line, which stays in the buffer. */
+static int lw_room(line_writer *lw, size_t need)
+{
+	if (lw->len + need <= lw->cap)
+		return 0;
+	if (lw->prev) {
+		int rc = flame_output_write(lw->o, lw->buf, lw->prev, lw->err);
+		if (rc)
+			return rc;
+		memmove(lw->buf, lw->buf + lw->prev, lw->len - lw->prev);
+		lw->len -= lw->prev;
+		lw->prev = 0;
+	}
+	if (lw->len + need <= lw->cap)
+		return 0;
+	size_t cap = lw->cap ? lw->cap : BUF_CAP;
+	while (cap < lw->len + need)
+		cap *= 2;
+	char *nb = realloc(lw->buf, cap);
+	if (!nb)
+		return flame__err_nomem(lw->err);
+	lw->buf = nb;
+	lw->cap = cap;
+	return 0;
+}
 
 static int emit_line(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0, uint64_t w1)
 {
 	line_writer *lw = ud;
 	if (depth == 0)
 		return 0;
-	size_t need = 2 * 32 + 2;
-	for (uint32_t i = 0; i < depth; i++)
-		need += flame__intern_get(&lw->t->names, ids[i])->len + 1;
-	if (need > lw->cap) {
-		size_t cap = need * 2;
-		char *nb = realloc(lw->buf, cap);
-		if (!nb)
-			return flame__err_nomem(lw->err);
-		lw->buf = nb;
-		lw->cap = cap;
-	}
-	char *p = lw->buf;
-	for (uint32_t i = 0; i < depth; i++) {
-		const flame__name *nm = flame__intern_get(&lw->t->names, ids[i]);
-		memcpy(p, nm->ptr, nm->len);
+	/* frames shared with the previous line, all but its last (which ends in ' ') */
+	uint32_t cp = 0, lim = lw->depth < depth ? lw->depth : depth;
+	if (lim)
+		lim--;
+	while (cp < lim && lw->ids[cp] == ids[cp])
+		cp++;
+	size_t pre = cp ? lw->end[cp - 1] : 0;
+	size_t need = pre + 2 * 32 + 2;
+	for (uint32_t i = cp; i < depth; i++)
+		need += flame__intern_get(lw->names, ids[i])->len + 1;
+	int rc = lw_grow_ids(lw, depth);
+	if (!rc)
+		rc = lw_room(lw, need);
+	if (rc)
+		return rc;
+	char *line = lw->buf + lw->len, *p = line + pre;
+	memcpy(line, lw->buf + lw->prev, pre);
+	for (uint32_t i = cp; i < depth; i++) {
+		const flame__name *nm = flame__intern_get(lw->names, ids[i]);
+		copy_name(p, nm->ptr, nm->len);
 		p += nm->len;
 		*p++ = ';';
+		lw->end[i] = (size_t)(p - line);
+		lw->ids[i] = ids[i];
 	}
 	p[-1] = ' ';
-	p += fmt_count(p, w0, lw->t->scale);
+	p += fmt_count(p, w0, lw->scale);
 	if (lw->diff) {
 		*p++ = ' ';
-		p += fmt_count(p, w1, lw->t->scale);
+		p += fmt_count(p, w1, lw->scale);
 	}
 	*p++ = '\n';
-	return flame_output_write(lw->o, lw->buf, (size_t)(p - lw->buf), lw->err);
+	lw->prev = lw->len;
+	lw->len += (size_t)(p - line);
+	lw->depth = depth;
+	return 0;
 }
 
-struct sort_ctx {
-	const flame__order *o;
-	const flame__stack *v;
-};
+/* GCC 12 drops every __builtin_prefetch of a function once one of them prefetches
+ * through a loaded pointer; the instruction itself is kept. */
+#if defined(__x86_64__) || defined(__i386__)
+#define PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
+#else
+#define PREFETCH(p) __builtin_prefetch(p)
+#endif
 
-static int cmp_idx(const void *a, const void *b, void *ud)
+/* Sorted order visits the table at random: fetch the stacks a few lines ahead in
+ * stages (entry, then its ids, then its leaf's name, the frame least likely shared),
+ * so the memory latency overlaps the formatting of the lines before. */
+static inline void prefetch_ahead(const flame__stack *v, const uint32_t *idx, size_t n, size_t k,
+                                  const flame__intern *names)
 {
-	const struct sort_ctx *c = ud;
-	const flame__stack *x = &c->v[*(const uint32_t *)a], *y = &c->v[*(const uint32_t *)b];
-	return flame__order_cmp(c->o, x->ids, x->depth, y->ids, y->depth);
+	if (k + 12 < n)
+		PREFETCH(&v[idx[k + 12]]);
+	if (k + 8 < n) {
+		const flame__stack *s = &v[idx[k + 8]];
+		const char *p = (const char *)s->ids, *e = (const char *)(s->ids + s->depth);
+		for (; p < e; p += 64)
+			PREFETCH(p);
+		if (s->depth)
+			PREFETCH(e - 1);
+	}
+	if (k + 4 < n) {
+		const flame__stack *s = &v[idx[k + 4]];
+		if (s->depth)
+			PREFETCH(flame__intern_get(names, s->ids[s->depth - 1]));
+	}
+	if (k + 2 < n) {
+		const flame__stack *s = &v[idx[k + 2]];
+		if (s->depth)
+			PREFETCH(flame__intern_get(names, s->ids[s->depth - 1])->ptr);
+	}
 }
 
 int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err)
 {
-	line_writer lw = {t, o, err, flame_tree_is_differential(t), NULL, 0};
+	line_writer lw = {.names = &t->names, .o = o, .err = err,
+	                  .diff = flame_tree_is_differential(t), .scale = t->scale};
 	int rc = 0;
 	if (flame__tree_spilled(t)) {
 		rc = flame__tree_merge_runs(t, emit_line, &lw, err);
-		free(lw.buf);
-		return rc;
-	}
-	size_t n = t->stacks.count;
-	uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
-	flame__order ord = {0};
-	if (!idx || flame__order_init(&ord, &t->names)) {
+	} else {
+		size_t n = t->stacks.count;
+		flame__order ord = {0};
+		uint32_t *idx = NULL;
+		if (flame__order_init(&ord, &t->names) ||
+		    !(idx = flame__order_sort(&ord, t->stacks.v, n)))
+			rc = flame__err_nomem(err);
+		flame__order_free(&ord);
+		const flame__stack *v = t->stacks.v;
+		for (size_t k = 0; k < n && !rc; k++) {
+			prefetch_ahead(v, idx, n, k, &t->names);
+			const flame__stack *s = &v[idx[k]];
+			rc = emit_line(&lw, s->ids, s->depth, s->w[0], s->w[1]);
+		}
 		free(idx);
-		return flame__err_nomem(err);
 	}
-	for (size_t i = 0; i < n; i++)
-		idx[i] = (uint32_t)i;
-	struct sort_ctx c = {&ord, t->stacks.v};
-	qsort_r(idx, n, sizeof *idx, cmp_idx, &c);
-	flame__order_free(&ord);
-	for (size_t k = 0; k < n && !rc; k++) {
-		const flame__stack *s = &t->stacks.v[idx[k]];
-		rc = emit_line(&lw, s->ids, s->depth, s->w[0], s->w[1]);
-	}
-	free(idx);
+	if (!rc && lw.len)
+		rc = flame_output_write(o, lw.buf, lw.len, err);
 	free(lw.buf);
+	free(lw.ids);
+	free(lw.end);
 	return rc;
 }
