@@ -507,6 +507,103 @@ static void test_each_stack(void)
 	flame_tree_free(t);
 }
 
+struct text_line {
+	char *text;
+	uint64_t w;
+};
+
+static int cmp_text(const void *a, const void *b)
+{
+	return strcmp(((const struct text_line *)a)->text, ((const struct text_line *)b)->text);
+}
+
+/* The folded writer's order is bytewise order of the stack text, whatever the names:
+ * prefixes of each other, bytes below and above ';', long shared prefixes (several
+ * 64-bit keys deep), enough stacks for the radix path; with a name holding ';' too. */
+static void check_text_order(const char *const *pool, size_t npool, int stacks, int semis)
+{
+	flame_err err;
+	flame_tree *t = flame_tree_new();
+	struct text_line *lines = calloc((size_t)stacks, sizeof *lines);
+	CHECK(t && lines);
+	unsigned x = 777;
+	for (int i = 0; i < stacks; i++) {
+		flame_str fr[64];
+		size_t n = 0;
+		x = x * 1103515245u + 12345u;
+		size_t shared = (x >> 8) % 3 ? 30 + (x >> 12) % 4 : 0; /* one of 4 long prefixes */
+		for (; n < shared; n++)
+			fr[n] = (flame_str){pool[(n * 7 + shared) % npool], strlen(pool[(n * 7 + shared) % npool])};
+		x = x * 1103515245u + 12345u;
+		size_t tail = 1 + (x >> 16) % 12;
+		for (size_t k = 0; k < tail; k++) {
+			x = x * 1103515245u + 12345u;
+			const char *nm = pool[(x >> 16) % npool];
+			fr[n++] = (flame_str){nm, strlen(nm)};
+		}
+		x = x * 1103515245u + 12345u;
+		lines[i].w = 1 + (x >> 20) % 50;
+		size_t len = 0;
+		for (size_t k = 0; k < n; k++)
+			len += fr[k].len + 1;
+		char *p = lines[i].text = malloc(len);
+		CHECK(p != NULL);
+		for (size_t k = 0; k < n; k++) {
+			memcpy(p, fr[k].ptr, fr[k].len);
+			p += fr[k].len;
+			*p++ = ';';
+		}
+		p[-1] = '\0';
+		CHECK(flame_tree_add(t, fr, n, 0, lines[i].w, 0, &err) == 0);
+	}
+	qsort(lines, (size_t)stacks, sizeof *lines, cmp_text);
+	size_t cap = 1 << 20, len = 0;
+	char *want = malloc(cap);
+	for (int i = 0; i < stacks; i++) {
+		uint64_t w = lines[i].w;
+		while (i + 1 < stacks && strcmp(lines[i].text, lines[i + 1].text) == 0)
+			w += lines[++i].w;
+		size_t need = strlen(lines[i].text) + 32;
+		if (len + need > cap)
+			want = realloc(want, cap *= 2);
+		len += (size_t)sprintf(want + len, "%s %llu\n", lines[i].text, (unsigned long long)w);
+	}
+	char *got = folded_str(t);
+	CHECK(got && want && strlen(got) > 1000);
+	if (!semis) {
+		CHECK(got && want && strcmp(got, want) == 0);
+	} else if (got) {
+		/* "a;b" and "a","b" are two stacks of one text: lines in order, none lost */
+		size_t lines_got = 0, lines_want = 0;
+		for (char *p = got, *prev = NULL; *p; lines_got++) {
+			char *nl = strchr(p, '\n'), *sp = memrchr(p, ' ', (size_t)(nl - p));
+			*sp = '\0';
+			CHECK(!prev || strcmp(prev, p) <= 0);
+			prev = p;
+			p = nl + 1;
+		}
+		for (char *p = want; *p; p++)
+			lines_want += *p == '\n';
+		CHECK(lines_got > lines_want && lines_got < lines_want + 100);
+	}
+	free(got);
+	free(want);
+	for (int i = 0; i < stacks; i++)
+		free(lines[i].text);
+	free(lines);
+	flame_tree_free(t);
+}
+
+static void test_text_order(void)
+{
+	static const char *const pool[] = {"a", "a-b", "ab", "a0", "a:", "a<", "b", "A", "a\x01",
+	                                   "\xff", "a\xc3\xa9", "main", "main.f", "mainx"};
+	check_text_order(pool, sizeof pool / sizeof *pool, 20000, 0);
+	check_text_order(pool, sizeof pool / sizeof *pool, 300, 0);
+	static const char *const semi[] = {"a", "a;b", "ab", "a-b", "b", "a;"};
+	check_text_order(semi, sizeof semi / sizeof *semi, 3000, 1);
+}
+
 /* Spilled runs merge back to exactly the in-memory result, in writing and in any
  * other use of the stacks. */
 static void test_spill(void)
@@ -564,5 +661,6 @@ int main(void)
 	RUN(test_merge_and_scale);
 	RUN(test_each_stack);
 	RUN(test_spill);
+	RUN(test_text_order);
 	return harness_done();
 }
