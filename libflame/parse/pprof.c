@@ -94,7 +94,13 @@ typedef struct prof {
 	idmap mapm, fnm, locm;
 	uint32_t *frames;
 	size_t nframes;
+	uint32_t *lone; /* location id -> its one frame, or LONE_*: see build_lone */
 } prof;
+
+/* lone[] values past every frame id: an id no location has, and a location that is not
+ * one plain frame (inlined lines, or marked by drop_frames) */
+#define LONE_NONE UINT32_MAX
+#define LONE_LOC (UINT32_MAX - 1)
 
 static int grow(void **v, size_t *cap, size_t need, size_t size)
 {
@@ -193,6 +199,7 @@ static void prof_free(prof *p)
 	free(p->locs);
 	free(p->lines);
 	free(p->frames);
+	free(p->lone);
 	idmap_free(&p->mapm);
 	idmap_free(&p->fnm);
 	idmap_free(&p->locm);
@@ -767,6 +774,25 @@ static int name_frames(flame_tree *t, prof *p, unsigned flags, flame_err *err)
 	return r ? nomem(err) : 0;
 }
 
+/* With dense location ids (Go's), samples resolve each id with one lookup in lone[]:
+ * the frame of a location that is exactly one frame, else LONE_LOC or LONE_NONE. */
+static int build_lone(prof *p, flame_err *err)
+{
+	if (!p->locm.dense)
+		return 0;
+	if (!(p->lone = malloc(p->locm.ndense * sizeof *p->lone)))
+		return nomem(err);
+	for (uint64_t id = 0; id < p->locm.ndense; id++) {
+		uint32_t k = p->locm.dense[id];
+		const loc *l = k ? &p->locs[k - 1] : NULL;
+		p->lone[id] = !l ? LONE_NONE
+		              : l->fcount == 1 && !l->prune && !l->beneath && p->frames[l->fstart] < LONE_LOC
+		                  ? p->frames[l->fstart]
+		                  : LONE_LOC;
+	}
+	return 0;
+}
+
 /* ---- labels: --tag, --tag-ignore, --group-by */
 
 typedef struct tagf {
@@ -1071,6 +1097,177 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 	return r ? nomem(err) : 0;
 }
 
+/* A varint at *pp, below `end`: nonzero when it is cut or too long. */
+static inline int vget(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	if (p < end && *p < 0x80) {
+		*v = *p;
+		*pp = p + 1;
+		return 0;
+	}
+	return flame__pbuf_varint(pp, end, v);
+}
+
+/* A sample's location reference as the fast path keeps it: a frame id, or
+ * LOC_REF | index of a location to expand (or to check for pruning). */
+#define LOC_REF ((uint64_t)1 << 32)
+
+static inline int add_loc(const prof *p, uint64_t id, uint64_t *out, size_t *depth)
+{
+	uint32_t u;
+	if (p->lone) {
+		u = id < p->locm.ndense ? p->lone[id] : LONE_NONE;
+		if (u < LONE_LOC) {
+			*out = u;
+			(*depth)++;
+			return 0;
+		}
+		if (u == LONE_NONE)
+			return -1;
+		u = p->locm.dense[id] - 1;
+	} else {
+		uint32_t k = idmap_get(&p->locm, id);
+		if (!k)
+			return -1;
+		u = k - 1;
+	}
+	*out = LOC_REF | u;
+	*depth += p->locs[u].fcount;
+	return 0;
+}
+
+/* The common sample (no label filters, no --group-by, well formed) decoded in one
+ * walk: each location id resolved as it is read. Returns 0 when done, < 0 on an error
+ * of its own, 1 when the sample needs one_sample (which also words every error). */
+static int sample_fast(sampler *s, const flame__pfield *f, flame_err *err)
+{
+	prof *p = s->p;
+	const uint8_t *q = f->data, *end = q + f->len;
+	size_t nvals = 0, nloc = 0, depth = 0;
+	int64_t v = 0;
+	int missing = 0;
+	while (q < end) {
+		uint64_t key, x;
+		if (vget(&q, end, &key))
+			return 1;
+		unsigned wt = (unsigned)(key & 7);
+		uint64_t num = key >> 3;
+		if (num == 1 || num == 2) {
+			const uint8_t *e = q + 1;
+			if (wt == FLAME__WT_LEN) {
+				uint64_t len;
+				if (vget(&q, end, &len) || len > (uint64_t)(end - q))
+					return 1;
+				e = q + len;
+			} else if (wt != FLAME__WT_VARINT) {
+				return 1;
+			}
+			if (num == 2) {
+				while (q < e) {
+					if (vget(&q, end, &x))
+						return 1;
+					if (nvals++ == s->vidx)
+						v = (int64_t)x;
+				}
+				continue;
+			}
+			size_t most = nloc + (size_t)(e - q);
+			if (most > PPROF_MAX_DEPTH)
+				return 1;
+			if (most > s->caploc && grow((void **)&s->locids, &s->caploc, most, sizeof *s->locids))
+				return nomem(err);
+			while (q < e) {
+				if (vget(&q, end, &x))
+					return 1;
+				if (add_loc(p, x, &s->locids[nloc], &depth))
+					missing = 1;
+				nloc++;
+			}
+			continue;
+		}
+		switch (wt) {
+		case FLAME__WT_VARINT:
+			if (vget(&q, end, &x))
+				return 1;
+			break;
+		case FLAME__WT_I64:
+		case FLAME__WT_I32: {
+			size_t n = wt == FLAME__WT_I64 ? 8 : 4;
+			if ((size_t)(end - q) < n)
+				return 1;
+			q += n;
+			break;
+		}
+		case FLAME__WT_LEN:
+			if (vget(&q, end, &x) || x > (uint64_t)(end - q))
+				return 1;
+			q += x;
+			break;
+		default:
+			return 1;
+		}
+		if (num == 0 || num > 0x1fffffff)
+			return 1;
+	}
+	if (nvals != p->nst)
+		return 1;
+	if (v == 0 || nloc == 0)
+		return 0;
+	if (missing)
+		return 1;
+	/* drop_frames: the cut is the root-most pruned location below some user frame */
+	size_t lo = 0;
+	if (p->drop) {
+		int found_user = 0;
+		for (size_t i = nloc; i-- > 0;) {
+			uint64_t r = s->locids[i];
+			const loc *l = r & LOC_REF ? &p->locs[(uint32_t)r] : NULL;
+			if (!l || (!l->prune && !l->beneath)) {
+				found_user = 1;
+				continue;
+			}
+			if (!found_user)
+				continue;
+			lo = l->prune ? i + 1 : i;
+			break;
+		}
+		if (lo) {
+			depth = 0;
+			for (size_t i = lo; i < nloc; i++) {
+				uint64_t r = s->locids[i];
+				depth += r & LOC_REF ? p->locs[(uint32_t)r].fcount : 1;
+			}
+		}
+	}
+	if (depth == 0)
+		return 0;
+	if (depth > PPROF_MAX_DEPTH || depth > s->frame_budget)
+		return 1;
+	s->frame_budget -= depth;
+	if (depth > s->capids && grow((void **)&s->ids, &s->capids, depth, sizeof *s->ids))
+		return nomem(err);
+	uint32_t *ids = s->ids;
+	size_t d = 0;
+	for (size_t i = nloc; i-- > lo;) {
+		uint64_t r = s->locids[i];
+		if (!(r & LOC_REF)) {
+			ids[d++] = (uint32_t)r;
+			continue;
+		}
+		const loc *l = &p->locs[(uint32_t)r];
+		memcpy(ids + d, p->frames + l->fstart, l->fcount * sizeof *ids);
+		d += l->fcount;
+	}
+	int rc = v > 0 ? flame__stacks_add(&s->t->stacks, ids, d, (uint64_t)v, 0)
+	               : flame__stacks_add(&s->neg, ids, d, (uint64_t)0 - (uint64_t)v, 0);
+	s->t->nodes_valid = 0;
+	if (rc == FLAME_ERANGE)
+		return flame__err(err, FLAME_ERANGE, p->src, 0, f->off,
+		                  "invalid pprof: sample values overflow 64 bits");
+	return rc ? nomem(err) : 0;
+}
+
 static void free_tagfs(tagf *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
@@ -1174,11 +1371,19 @@ static int pass_samples(sampler *s, flame_err *err)
 	flame__pbuf b;
 	flame__pfield f;
 	int r;
+	int fast = !s->nfocus && !s->nignore && !s->o->group_by;
 	flame__pbuf_init(&b, s->p->buf, s->p->len, s->p->src);
 	while ((r = flame__pbuf_next(&b, &f, err)) > 0) {
 		if (f.num != 2)
 			continue;
-		if ((r = want_wt(s->p, &f, FLAME__WT_LEN, "sample", err)) || (r = one_sample(s, &b, &f, err)))
+		if ((r = want_wt(s->p, &f, FLAME__WT_LEN, "sample", err)))
+			return r;
+		if (fast && (r = sample_fast(s, &f, err)) <= 0) {
+			if (r < 0)
+				return r;
+			continue;
+		}
+		if ((r = one_sample(s, &b, &f, err)))
 			return r;
 	}
 	return r;
@@ -1245,6 +1450,7 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 		goto done;
 	s.nignore = o->n_tags_ignore;
 	if ((r = mark_prune(&p, err)) || (r = name_frames(t, &p, o->pprof_flags, err)) ||
+	    (r = build_lone(&p, err)) ||
 	    (r = pass_samples(&s, err)) || (r = subtract_negative(&s, err)))
 		goto done;
 done:
