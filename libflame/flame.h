@@ -294,6 +294,21 @@ FLAME_EXPORT int flame_write_folded(flame_tree *t, flame_output *o, flame_err *e
  * AFTER, so the folded writer prints difffolded.pl's `stack before after` and the renderer
  * draws it. Merging is flame_tree_merge (+ flame_tree_scale_column for weights). */
 
+/** One input of flame_parse_all: `in` is parsed into `tree` with `opts`, as flame_parse
+ * does; `rc` and `err` receive the outcome. */
+typedef struct flame_parse_job {
+	flame_tree *tree;
+	flame_input *in;
+	flame_parse_opts opts; /* its warn callback may run on a worker thread */
+	int rc;
+	flame_err err;
+} flame_parse_job;
+
+/** Parse several inputs at once (a diff's two sides, a merge's inputs), each into its own
+ * tree (the trees must be distinct), on up to `threads` threads (0: one per core). Returns 0
+ * when every job succeeded, else the `rc` of the first failed job (by index). */
+FLAME_EXPORT int flame_parse_all(flame_parse_job *jobs, size_t n, unsigned threads);
+
 typedef enum flame_diff_norm {
 	FLAME_DIFF_NORM_NONE = 0,    /* counts as they are */
 	FLAME_DIFF_NORM_TOTAL = 1,   /* difffolded.pl -n: before = int(before * T_after / T_before) */
@@ -332,6 +347,34 @@ FLAME_EXPORT int flame_diff_swap(flame_tree *t, flame_err *err);
 /** Apply `o` (strip_hex, then the normalization of column 0) to a differential tree built
  * with flame_diff_swap; flame_diff calls it too. */
 FLAME_EXPORT int flame_diff_normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err);
+
+/** One input of flame_diff_read / flame_merge_read. */
+typedef struct flame_source {
+	flame_input *in;
+	flame_parse_opts opts;     /* its warn callback may run on a thread of its own */
+	uint64_t weight;           /* merge: counts times weight / 10^weight_decimals (0: 1) */
+	unsigned weight_decimals;
+	/* results */
+	int rc;                    /* 0, or why this input failed (err says where) */
+	flame_err err;
+	int differential;          /* diff: the input was 3-column (rc is FLAME_EDATA) */
+	uint64_t total;            /* column 0 total as read (weighted), in the scale of the
+	                            * result, before any normalization */
+} flame_source;
+
+/** Read BEFORE (src[0]) and AFTER (src[1]) into the empty tree `t` and diff them: the same
+ * tree as parsing each and calling flame_diff, in about the memory of the result. Folded
+ * inputs are parsed in blocks, one thread per input, and merged as the blocks come (sorted
+ * files by a linear merge, others by hashing); other formats are parsed whole, both at once.
+ * Returns 0; a side's failure as its `rc` (src[i].rc and .err say which and where), or a
+ * failure of the diff itself (normalization) with `err` filled. */
+FLAME_EXPORT int flame_diff_read(flame_tree *t, flame_source src[2], const flame_diff_opts *o,
+                                 flame_err *err);
+
+/** Sum the inputs (each times its weight) into the empty tree `t`, as flame_diff_read reads
+ * (folded inputs streamed, one thread each; otherwise `threads` inputs at a time, 0: 2). */
+FLAME_EXPORT int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned threads,
+                                  flame_err *err);
 
 /** Multiply both columns of every stack by num / 10^decimals exactly (a merge weight such as
  * 2 or 0.25): the tree's decimal scale rises by `decimals` instead of rounding. FLAME_ERANGE

@@ -2,7 +2,6 @@
  * flame-collapse reads), normalizes them (difffolded.pl's -n, per request, per unit of
  * work), and writes a differential flame graph, difffolded.pl's 3-column folded text, or a
  * --top table; --fail-above turns it into a CI regression gate (exit 1 naming offenders). */
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +34,8 @@ static const cli_opt own_options[] = {
 	 "write to FILE (atomically); format from .svg .png .pdf .folded"},
 	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "svg (default), png, pdf, or folded (stack before after)"},
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N",
-	 "1 (default): read AFTER then BEFORE into one tree (the memory of one profile); 2: read "
-	 "both at once into two trees (faster on an idle machine, the memory of both)"},
+	 "2 (default): read both inputs at once (folded inputs in blocks, merged as they come: "
+	 "about the memory of the result); 1: one after the other into one tree"},
 	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
 	 "do not name the functions found only in BEFORE (zero wide) in the subtitle"},
 	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
@@ -145,31 +144,72 @@ static int format_from_path(const char *path)
 	return f;
 }
 
-/* ---- reading both sides at once (one tree each, so nothing is shared) */
+/* ---- reading: one side into a tree */
 
-typedef struct side {
+typedef struct side side;
+static int not_one_side(const side *s);
+
+struct side {
 	const char *path;
 	const char *what; /* "BEFORE" / "AFTER" */
 	flame_tree *t;
-	flame_err err;
+	flame_input *in;
 	cli_warnings warn;
-	flame_format format;
-	int rc;
-} side;
+};
 
-static void *read_side(void *ud)
+static void side_opts(flame_parse_opts *po, side *s, flame_format format)
 {
-	side *s = ud;
-	flame_input *in = NULL;
-	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
-	po.warn = cli_warn;
-	po.warn_ud = &s->warn;
-	po.format = s->format;
-	s->rc = flame_input_open(&in, s->path, &s->err);
-	if (!s->rc)
-		s->rc = flame_parse(s->t, in, &po, &s->err);
-	flame_input_free(in);
-	return NULL;
+	*po = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
+	po->warn = cli_warn;
+	po->warn_ud = &s->warn;
+	po->format = format;
+}
+
+/* Read one side into s->t: 0, or the exit code after reporting. */
+static int read_side(side *s, flame_format format)
+{
+	flame_err err = {0};
+	flame_parse_opts po;
+	side_opts(&po, s, format);
+	int rc = flame_input_open(&s->in, s->path, &err);
+	if (!rc)
+		rc = flame_parse(s->t, s->in, &po, &err);
+	flame_input_free(s->in);
+	s->in = NULL;
+	cli_warnings_finish(&s->warn);
+	return rc ? cli_report_input(&err, "--input-format") : 0;
+}
+
+/* Read both sides at once and diff them into s[0].t (the library streams folded inputs on
+ * a thread each): 0 or the exit code after reporting. */
+static int read_diff(side *s, flame_format format, const flame_diff_opts *d, uint64_t *before_raw)
+{
+	flame_source src[2] = {{0}};
+	flame_err err = {0};
+	int code = 0;
+	for (int i = 0; i < 2 && !code; i++) {
+		side_opts(&src[i].opts, &s[i], format);
+		if (flame_input_open(&s[i].in, s[i].path, &err))
+			code = cli_report_input(&err, "--input-format");
+		src[i].in = s[i].in;
+	}
+	int rc = code ? 0 : flame_diff_read(s[0].t, src, d, &err);
+	for (int i = 0; i < 2; i++) {
+		flame_input_free(s[i].in);
+		s[i].in = NULL;
+		if (!code)
+			cli_warnings_finish(&s[i].warn);
+	}
+	for (int i = 0; i < 2 && rc && !code; i++) {
+		if (src[i].differential)
+			code = not_one_side(&s[i]);
+		else if (src[i].rc)
+			code = cli_report_input(&src[i].err, "--input-format");
+	}
+	if (rc && !code)
+		code = cli_report(&err);
+	*before_raw = src[0].total;
+	return code;
 }
 
 /* 1-based number of the first `stack before after` line of a plain file, or 0: only to
@@ -428,6 +468,25 @@ static int write_top(const args *a, flame_tree *t, uint64_t before_raw, flame_di
 
 /* ---- the gate */
 
+/* Offenders by their larger growth (self or total), largest first, ties by name: the same
+ * report however the inputs were ordered or read. */
+static double growth(const flame_diff_row *r)
+{
+	double s = delta_of(r->self), t = r->inside == SIZE_MAX ? delta_of(r->total) : s;
+	return s > t ? s : t;
+}
+
+static int cmp_growth(const void *pa, const void *pb)
+{
+	const flame_diff_row *x = pa, *y = pb;
+	double gx = growth(x), gy = growth(y);
+	if (gx != gy)
+		return gx > gy ? -1 : 1;
+	size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
+	int r = memcmp(x->name.ptr, y->name.ptr, n);
+	return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
+}
+
 static int gate(const args *a, flame_tree *t, flame_diff_row *rows, size_t n, flame_err *err)
 {
 	unsigned scale = flame_tree_scale(t);
@@ -437,6 +496,7 @@ static int gate(const args *a, flame_tree *t, flame_diff_row *rows, size_t n, fl
 	/* a caller that grew only because a named callee grew is not named again */
 	if (flame_diff_attribute(t, rows, n, limit, err))
 		return -1;
+	qsort(rows, n, sizeof *rows, cmp_growth); /* the last use of rows: `inside` is resolved */
 	for (size_t i = 0; i < n; i++) {
 		const flame_diff_row *r = &rows[i];
 		char line[1024];
@@ -470,7 +530,7 @@ static int gate(const args *a, flame_tree *t, flame_diff_row *rows, size_t n, fl
 
 int main(int argc, char **argv)
 {
-	args a = {.d = FLAME_DIFF_OPTS_INIT, .fail_above = -1, .jobs = 1};
+	args a = {.d = FLAME_DIFF_OPTS_INIT, .fail_above = -1, .jobs = 2};
 	render_cli_init(&a.r);
 	cli_opt *table = render_cli_table(own_options);
 	if (!table) {
@@ -513,7 +573,6 @@ int main(int argc, char **argv)
 	uint64_t before_raw = 0; /* BEFORE's total as read, for the --top header */
 	for (int i = 0; i < 2; i++) {
 		s[i].warn.quiet = a.quiet;
-		s[i].format = a.input_format;
 		if (!(s[i].t = flame_tree_new())) {
 			fprintf(stderr, "%s: out of memory\n", cli_prog());
 			code = 1;
@@ -524,30 +583,19 @@ int main(int argc, char **argv)
 		/* one tree: AFTER first, moved to column 1, then BEFORE into column 0 */
 		flame_tree_free(s[1].t);
 		s[1].t = s[0].t;
-		read_side(&s[1]);
-		cli_warnings_finish(&s[1].warn);
-		if (s[1].rc) {
-			code = cli_report_input(&s[1].err, "--input-format");
-			s[1].t = NULL;
-			goto done;
-		}
-		if (flame_tree_is_differential(s[1].t)) {
-			s[1].t = NULL;
+		code = read_side(&s[1], a.input_format);
+		if (!code && flame_tree_is_differential(s[1].t))
 			code = not_one_side(&s[1]);
-			goto done;
-		}
 		s[1].t = NULL;
+		if (code)
+			goto done;
 		if ((rc = flame_diff_swap(s[0].t, &err))) {
 			code = cli_report(&err);
 			goto done;
 		}
 		uint64_t after_total = flame_tree_total(s[0].t, 1);
-		read_side(&s[0]);
-		cli_warnings_finish(&s[0].warn);
-		if (s[0].rc) {
-			code = cli_report_input(&s[0].err, "--input-format");
+		if ((code = read_side(&s[0], a.input_format)))
 			goto done;
-		}
 		/* a 3-column BEFORE adds to column 1 too */
 		if (flame_tree_total(s[0].t, 1) != after_total) {
 			code = not_one_side(&s[0]);
@@ -558,34 +606,8 @@ int main(int argc, char **argv)
 			code = cli_report(&err);
 			goto done;
 		}
-	} else {
-		/* the two inputs are independent: read AFTER on a second thread */
-		pthread_t th;
-		int threaded = pthread_create(&th, NULL, read_side, &s[1]) == 0;
-		read_side(&s[0]);
-		if (threaded)
-			pthread_join(th, NULL);
-		else
-			read_side(&s[1]);
-		for (int i = 0; i < 2; i++)
-			cli_warnings_finish(&s[i].warn);
-		for (int i = 0; i < 2; i++) {
-			if (s[i].rc) {
-				code = cli_report_input(&s[i].err, "--input-format");
-				goto done;
-			}
-			if (flame_tree_is_differential(s[i].t)) {
-				code = not_one_side(&s[i]);
-				goto done;
-			}
-		}
-		before_raw = flame_tree_total(s[0].t, 0);
-		if ((rc = flame_diff(s[0].t, s[1].t, &a.d, &err))) {
-			code = cli_report(&err);
-			goto done;
-		}
-		flame_tree_free(s[1].t);
-		s[1].t = NULL;
+	} else if ((code = read_diff(s, a.input_format, &a.d, &before_raw))) {
+		goto done;
 	}
 	flame_tree *t = s[0].t;
 	if ((a.top || a.fail_above >= 0 || (draw && !a.no_removed)) &&

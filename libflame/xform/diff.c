@@ -1,10 +1,14 @@
 /* Differential trees: BEFORE in column 0, AFTER in column 1 of one stack table, with
  * difffolded.pl's -n (before = int(before * T2 / T1)) and -s (hex addresses folded), and
  * per-request or per-unit-of-work normalization. Also the per-function self/total report
- * the regression gate and --top read. Scaling is exact (128-bit) and rounds down. */
+ * the regression gate and --top read. Scaling is exact (128-bit) and rounds down. Sorted
+ * sides are combined by a merge-join (core/join.c); inputs can be read on several threads. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "../core/err.h"
+#include "../core/join.h"
 #include "../core/regex.h"
 #include "../core/tree.h"
 
@@ -32,6 +36,49 @@ int flame_diff_check(const flame_diff_opts *o, flame_err *err)
 	}
 	}
 	return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET, "unknown normalization");
+}
+
+/* ---- reading several inputs at once: one tree each, so nothing is shared but the
+ * counter that hands out the jobs */
+
+typedef struct jobs_ctx {
+	flame_parse_job *jobs;
+	size_t n, next;
+} jobs_ctx;
+
+static void *run_jobs(void *ud)
+{
+	jobs_ctx *c = ud;
+	for (;;) {
+		size_t i = __atomic_fetch_add(&c->next, 1, __ATOMIC_RELAXED);
+		if (i >= c->n)
+			return NULL;
+		flame_parse_job *j = &c->jobs[i];
+		j->rc = flame_parse(j->tree, j->in, &j->opts, &j->err);
+	}
+}
+
+int flame_parse_all(flame_parse_job *jobs, size_t n, unsigned threads)
+{
+	jobs_ctx c = {jobs, n, 0};
+	if (!threads) {
+		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+		threads = cores > 0 ? (unsigned)cores : 1;
+	}
+	size_t extra = (threads < n ? threads : n) - (n > 0), started = 0;
+	pthread_t th[64];
+	if (extra > sizeof th / sizeof th[0])
+		extra = sizeof th / sizeof th[0];
+	for (; started < extra; started++) /* a thread that cannot start leaves its share to us */
+		if (pthread_create(&th[started], NULL, run_jobs, &c))
+			break;
+	run_jobs(&c);
+	for (size_t k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].rc)
+			return jobs[i].rc;
+	return 0;
 }
 
 /* ---- -s: hex addresses */
@@ -319,8 +366,17 @@ int flame_diff(flame_tree *before, const flame_tree *after, const flame_diff_opt
 	if ((rc = flame__tree_rescale(before, after->scale, err)))
 		return rc;
 	uint64_t m = flame__pow10[before->scale - after->scale];
-	uint32_t *map = malloc((after->names.count ? after->names.count : 1) * sizeof *map);
-	uint32_t *ids = malloc(max_depth(after) * sizeof *ids);
+	uint32_t *map = NULL, *ids = NULL;
+	/* sorted sides (sorted folded files): one merge-join, no hashing */
+	if (!o->strip_hex && flame__tree_stacks_sorted(before) && flame__tree_stacks_sorted(after)) {
+		rc = flame__tree_join_sorted(before, after, m, 1, err);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			goto joined;
+	}
+	map = malloc((after->names.count ? after->names.count : 1) * sizeof *map);
+	ids = malloc(max_depth(after) * sizeof *ids);
 	if (!map || !ids) {
 		rc = flame__err_nomem(err);
 		goto done;
@@ -352,6 +408,7 @@ int flame_diff(flame_tree *before, const flame_tree *after, const flame_diff_opt
 			goto done;
 		}
 	}
+joined:
 	before->differential = 1;
 	before->nodes_valid = 0;
 	if (!before->count_name[0] && after->count_name[0])
@@ -429,7 +486,13 @@ static int cmp_abs_delta(const void *a, const void *b, void *ud)
 	double x = total_delta(&rows[*(const size_t *)a]), y = total_delta(&rows[*(const size_t *)b]);
 	x = x < 0 ? -x : x;
 	y = y < 0 ? -y : y;
-	return x > y ? -1 : x < y;
+	if (x != y)
+		return x > y ? -1 : 1;
+	/* ties by name: the same attribution whatever the order of the stack table */
+	const flame_diff_row *p = &rows[*(const size_t *)a], *q = &rows[*(const size_t *)b];
+	size_t n = p->name.len < q->name.len ? p->name.len : q->name.len;
+	int r = memcmp(p->name.ptr, q->name.ptr, n);
+	return r ? r : (p->name.len > q->name.len) - (p->name.len < q->name.len);
 }
 
 int flame_diff_attribute(const flame_tree *t, flame_diff_row *rows, size_t n, double limit,

@@ -1,0 +1,246 @@
+/* Merge-join of two sorted stack tables: when both sides list their stacks in bytewise
+ * order of the folded text (sorted folded files do), combining them is one linear walk
+ * with no hashing, and the result is sorted too (so writers need not sort it). Stacks are
+ * compared on id sequences through a name map; only the first differing frame is looked
+ * at as bytes. */
+#include <stdlib.h>
+#include <string.h>
+#include "err.h"
+#include "join.h"
+#include "spill.h"
+
+/* Byte `*pos` of frame `*f` onwards of the text of stack ids[0..n) (ids through `map`
+ * when not NULL), or -1 past its end. */
+static int text_byte(const flame__intern *names, const uint32_t *ids, const uint32_t *map,
+                     uint32_t n, uint32_t *f, size_t *pos)
+{
+	while (*f < n) {
+		const flame__name *nm = flame__intern_get(names, map ? map[ids[*f]] : ids[*f]);
+		if (*pos < nm->len)
+			return (unsigned char)nm->ptr[(*pos)++];
+		if (*pos == nm->len && *f + 1 < n) {
+			(*pos)++;
+			return ';';
+		}
+		(*f)++;
+		*pos = 0;
+	}
+	return -1;
+}
+
+int flame__join_cmp_from(const flame__intern *names, const uint32_t *a, uint32_t da,
+                         const uint32_t *b, uint32_t db, uint32_t i)
+{
+	if (i < da && i < db) { /* the usual case: the names differ within their bytes */
+		const flame__name *p = flame__intern_get(names, a[i]);
+		const flame__name *q = flame__intern_get(names, b[i]);
+		int r = memcmp(p->ptr, q->ptr, p->len < q->len ? p->len : q->len);
+		if (r)
+			return r;
+	}
+	uint32_t fa = i, fb = i;
+	size_t pa = 0, pb = 0;
+	for (;;) {
+		int x = text_byte(names, a, NULL, da, &fa, &pa);
+		int y = text_byte(names, b, NULL, db, &fb, &pb);
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (x < 0)
+			return 0;
+	}
+}
+
+int flame__join_reindex(flame__stacks *s, flame_err *err)
+{
+	size_t nslots = 1024;
+	while (nslots < (s->count + 1) * 2)
+		nslots *= 2;
+	if (nslots > (size_t)UINT32_MAX + 1)
+		return flame__err_nomem(err);
+	uint32_t *slots = calloc(nslots, sizeof *slots);
+	if (!slots)
+		return flame__err_nomem(err);
+	size_t mask = nslots - 1;
+	for (size_t k = 0; k < s->count; k++) {
+		size_t x = s->v[k].hash32 & mask;
+		while (slots[x])
+			x = (x + 1) & mask;
+		slots[x] = (uint32_t)(k + 1);
+	}
+	free(s->slots);
+	s->slots = slots;
+	s->mask = mask;
+	return 0;
+}
+
+/* <0, 0, >0 as the text of a sorts before, equals, sorts after the text of b (b's ids
+ * through `map` when not NULL). *same_ids tells whether the id sequences are equal (the
+ * texts can be equal without that only when some name contains ';'). */
+static int cmp_text(const flame__intern *names, const uint32_t *a, uint32_t da, const uint32_t *b,
+                    uint32_t db, const uint32_t *map, int *same_ids)
+{
+	uint32_t n = da < db ? da : db, i = 0;
+	if (map) {
+		while (i < n && a[i] == map[b[i]])
+			i++;
+	} else {
+		while (i < n && a[i] == b[i])
+			i++;
+	}
+	*same_ids = i == da && i == db;
+	if (*same_ids)
+		return 0;
+	if (i < n) { /* the usual case: the first differing names differ within their bytes */
+		const flame__name *p = flame__intern_get(names, a[i]);
+		const flame__name *q = flame__intern_get(names, map ? map[b[i]] : b[i]);
+		int r = memcmp(p->ptr, q->ptr, p->len < q->len ? p->len : q->len);
+		if (r)
+			return r;
+	}
+	uint32_t fa = i, fb = i;
+	size_t pa = 0, pb = 0;
+	for (;;) {
+		int x = text_byte(names, a, NULL, da, &fa, &pa);
+		int y = text_byte(names, b, map, db, &fb, &pb);
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (x < 0)
+			return 0;
+	}
+}
+
+int flame__tree_stacks_sorted(const flame_tree *t)
+{
+	const flame__stack *v = t->stacks.v;
+	int same;
+	if (flame__tree_spilled(t))
+		return 0;
+	for (size_t k = 1; k < t->stacks.count; k++)
+		if (cmp_text(&t->names, v[k - 1].ids, v[k - 1].depth, v[k].ids, v[k].depth, NULL,
+		             &same) >= 0)
+			return 0;
+	return 1;
+}
+
+enum { DST_ONLY, SRC_ONLY, BOTH };
+
+int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, int to_after,
+                            flame_err *err)
+{
+	flame__stacks *d = &dst->stacks;
+	const flame__stacks *s = &src->stacks;
+	size_t na = d->count, nb = s->count;
+	uint32_t *map = malloc((src->names.count ? src->names.count : 1) * sizeof *map);
+	unsigned char *ops = malloc(na + nb ? na + nb : 1);
+	uint32_t *slots = NULL;
+	int rc = 0;
+	if (!map || !ops) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	/* the sums cannot overflow when the totals do not */
+	uint64_t add0 = to_after ? 0 : s->total[0], add1 = to_after ? s->total[0] : s->total[1];
+	if ((m > 1 && (add0 > UINT64_MAX / m || add1 > UINT64_MAX / m)) ||
+	    d->total[0] + add0 * m < d->total[0] || d->total[1] + add1 * m < d->total[1]) {
+		rc = flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET, "a count overflows 64 bits");
+		goto done;
+	}
+	for (uint32_t id = 0; id < src->names.count; id++) {
+		const flame__name *nm = flame__intern_get(&src->names, id);
+		map[id] = flame__intern_put_hashed(&dst->names, nm->ptr, nm->len, nm->hash32);
+		if (map[id] == FLAME__ID_NONE) {
+			rc = flame__err_nomem(err);
+			goto done;
+		}
+	}
+	/* forward: decide each output stack; count what must be allocated */
+	size_t i = 0, j = 0, u = 0, new_ids = 0;
+	while (i < na || j < nb) {
+		int c, same = 1;
+		if (i == na)
+			c = 1;
+		else if (j == nb)
+			c = -1;
+		else
+			c = cmp_text(&dst->names, d->v[i].ids, d->v[i].depth, s->v[j].ids, s->v[j].depth,
+			             map, &same);
+		if (c == 0 && !same) {
+			rc = 1; /* equal texts of different frames: let hashing keep them apart */
+			goto done;
+		}
+		if (c < 0) {
+			ops[u++] = DST_ONLY;
+			i++;
+		} else if (c > 0) {
+			ops[u++] = SRC_ONLY;
+			new_ids += s->v[j++].depth;
+		} else {
+			ops[u++] = BOTH;
+			i++;
+			j++;
+		}
+	}
+	size_t nslots = 1024;
+	while (nslots < (u + 1) * 2)
+		nslots *= 2;
+	if (nslots > (size_t)UINT32_MAX + 1 || u >= UINT32_MAX) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	slots = calloc(nslots, sizeof *slots); /* allocated first: nothing can fail once moving */
+	uint32_t *ids = new_ids ? flame__arena_alloc(&d->arena, new_ids * sizeof *ids) : NULL;
+	if (!slots || (new_ids && !ids)) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	if (u > d->cap) {
+		flame__stack *v = realloc(d->v, u * sizeof *v);
+		if (!v) {
+			rc = flame__err_nomem(err);
+			goto done;
+		}
+		d->v = v;
+		d->cap = u;
+	}
+	/* backward, so every dst stack moves up to its place before its slot is needed */
+	for (size_t k = u; k-- > 0;) {
+		flame__stack *out = &d->v[k];
+		if (ops[k] == DST_ONLY) {
+			*out = d->v[--i];
+		} else {
+			const flame__stack *st = &s->v[--j];
+			uint64_t w0 = to_after ? 0 : st->w[0] * m, w1 = (to_after ? st->w[0] : st->w[1]) * m;
+			if (ops[k] == BOTH) {
+				*out = d->v[--i];
+			} else {
+				uint32_t *p = ids + (new_ids -= st->depth);
+				for (uint32_t f = 0; f < st->depth; f++)
+					p[f] = map[st->ids[f]];
+				*out = (flame__stack){p, st->depth, (uint32_t)flame__stacks_hash(p, st->depth),
+				                      {0, 0}};
+			}
+			out->w[0] += w0;
+			out->w[1] += w1;
+		}
+	}
+	d->total[0] += add0 * m;
+	d->total[1] += add1 * m;
+	d->count = u;
+	size_t mask = nslots - 1;
+	for (size_t k = 0; k < u; k++) {
+		size_t x = d->v[k].hash32 & mask;
+		while (slots[x])
+			x = (x + 1) & mask;
+		slots[x] = (uint32_t)(k + 1);
+	}
+	free(d->slots);
+	d->slots = slots;
+	d->mask = mask;
+	slots = NULL;
+	dst->nodes_valid = 0;
+done:
+	free(map);
+	free(ops);
+	free(slots);
+	return rc;
+}

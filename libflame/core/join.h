@@ -1,0 +1,27 @@
+/* Combining two stack tables that are both in bytewise order of their stack texts (as
+ * sorted folded files give them): one linear merge-join instead of a hash lookup per stack.
+ * flame_diff (xform/diff.c) and flame_tree_merge use it when both sides are sorted. */
+#ifndef FLAME_CORE_JOIN_H
+#define FLAME_CORE_JOIN_H
+#include "tree.h"
+
+/** 1 when the stacks of `t` are in strictly increasing bytewise order of their texts
+ * (hence all distinct) and in memory. Checks adjacent pairs: linear. */
+int flame__tree_stacks_sorted(const flame_tree *t);
+
+/** Add every stack of `src` to `dst`, both sorted (flame__tree_stacks_sorted), keeping
+ * `dst` sorted. Weights are multiplied by `m` (the scale step: dst's scale is not below
+ * src's); with `to_after` src's column 0 goes to dst's column 1 (a diff's AFTER), else
+ * the columns add up. Returns 0; 1 when it cannot (two stacks of different frames have
+ * the same text: names with ';'), nothing changed but names; or FLAME_ENOMEM/FLAME_ERANGE
+ * with `err` filled, the stacks unchanged. */
+int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, int to_after,
+                            flame_err *err);
+/** Compare the texts of stacks a and b whose first `i` frames are the same ids. */
+int flame__join_cmp_from(const flame__intern *names, const uint32_t *a, uint32_t da,
+                         const uint32_t *b, uint32_t db, uint32_t i);
+
+/** Rebuild the hash index of `s` from its stacks' hash32 (after stacks were placed
+ * directly), so flame__stacks_add works on it again. */
+int flame__join_reindex(flame__stacks *s, flame_err *err);
+#endif
