@@ -50,29 +50,6 @@ int flame__join_cmp_from(const flame__intern *names, const uint32_t *a, uint32_t
 	}
 }
 
-int flame__join_reindex(flame__stacks *s, flame_err *err)
-{
-	size_t nslots = 1024;
-	while (nslots < (s->count + 1) * 2)
-		nslots *= 2;
-	if (nslots > (size_t)UINT32_MAX + 1)
-		return flame__err_nomem(err);
-	uint32_t *slots = calloc(nslots, sizeof *slots);
-	if (!slots)
-		return flame__err_nomem(err);
-	size_t mask = nslots - 1;
-	for (size_t k = 0; k < s->count; k++) {
-		size_t x = s->v[k].hash32 & mask;
-		while (slots[x])
-			x = (x + 1) & mask;
-		slots[x] = (uint32_t)(k + 1);
-	}
-	free(s->slots);
-	s->slots = slots;
-	s->mask = mask;
-	return 0;
-}
-
 /* <0, 0, >0 as the text of a sorts before, equals, sorts after the text of b (b's ids
  * through `map` when not NULL). *same_ids tells whether the id sequences are equal (the
  * texts can be equal without that only when some name contains ';'). */
@@ -115,6 +92,8 @@ int flame__tree_stacks_sorted(const flame_tree *t)
 	int same;
 	if (flame__tree_spilled(t))
 		return 0;
+	if (t->stacks.sorted)
+		return 1;
 	for (size_t k = 1; k < t->stacks.count; k++)
 		if (cmp_text(&t->names, v[k - 1].ids, v[k - 1].depth, v[k].ids, v[k].depth, NULL,
 		             &same) >= 0)
@@ -132,7 +111,6 @@ int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, 
 	size_t na = d->count, nb = s->count;
 	uint32_t *map = malloc((src->names.count ? src->names.count : 1) * sizeof *map);
 	unsigned char *ops = malloc(na + nb ? na + nb : 1);
-	uint32_t *slots = NULL;
 	int rc = 0;
 	if (!map || !ops) {
 		rc = flame__err_nomem(err);
@@ -180,16 +158,13 @@ int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, 
 			j++;
 		}
 	}
-	size_t nslots = 1024;
-	while (nslots < (u + 1) * 2)
-		nslots *= 2;
-	if (nslots > (size_t)UINT32_MAX + 1 || u >= UINT32_MAX) {
+	if (u >= UINT32_MAX) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
-	slots = calloc(nslots, sizeof *slots); /* allocated first: nothing can fail once moving */
+	/* allocated first: nothing can fail once stacks move */
 	uint32_t *ids = new_ids ? flame__arena_alloc(&d->arena, new_ids * sizeof *ids) : NULL;
-	if (!slots || (new_ids && !ids)) {
+	if (new_ids && !ids) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
@@ -216,8 +191,7 @@ int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, 
 				uint32_t *p = ids + (new_ids -= st->depth);
 				for (uint32_t f = 0; f < st->depth; f++)
 					p[f] = map[st->ids[f]];
-				*out = (flame__stack){p, st->depth, (uint32_t)flame__stacks_hash(p, st->depth),
-				                      {0, 0}};
+				*out = (flame__stack){p, st->depth, 0, {0, 0}};
 			}
 			out->w[0] += w0;
 			out->w[1] += w1;
@@ -226,21 +200,15 @@ int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, 
 	d->total[0] += add0 * m;
 	d->total[1] += add1 * m;
 	d->count = u;
-	size_t mask = nslots - 1;
-	for (size_t k = 0; k < u; k++) {
-		size_t x = d->v[k].hash32 & mask;
-		while (slots[x])
-			x = (x + 1) & mask;
-		slots[x] = (uint32_t)(k + 1);
-	}
+	d->sorted = 1;
+	/* stacks moved: the hash index is rebuilt when a lookup comes (core/stacks.c) */
 	free(d->slots);
-	d->slots = slots;
-	d->mask = mask;
-	slots = NULL;
+	d->slots = NULL;
+	d->mask = 0;
+	d->indexed = 0;
 	dst->nodes_valid = 0;
 done:
 	free(map);
 	free(ops);
-	free(slots);
 	return rc;
 }

@@ -6,7 +6,8 @@
 #include "tree.h"
 
 /** 1 when the stacks of `t` are in strictly increasing bytewise order of their texts
- * (hence all distinct) and in memory. Checks adjacent pairs: linear. */
+ * (hence all distinct) and in memory: the table's sorted flag, else a check of adjacent
+ * pairs (linear). */
 int flame__tree_stacks_sorted(const flame_tree *t);
 
 /** Add every stack of `src` to `dst`, both sorted (flame__tree_stacks_sorted), keeping
@@ -21,7 +22,4 @@ int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, 
 int flame__join_cmp_from(const flame__intern *names, const uint32_t *a, uint32_t da,
                          const uint32_t *b, uint32_t db, uint32_t i);
 
-/** Rebuild the hash index of `s` from its stacks' hash32 (after stacks were placed
- * directly), so flame__stacks_add works on it again. */
-int flame__join_reindex(flame__stacks *s, flame_err *err);
 #endif

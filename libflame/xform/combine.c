@@ -186,7 +186,6 @@ typedef struct merger {
 	feed *feeds;
 	size_t n;
 	int diff;
-	int hashing; /* an input was out of order: aggregate by hashing from here on */
 	flame_err *err;
 } merger;
 
@@ -254,31 +253,6 @@ static int range_err(flame_err *err)
 	return flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET, "a count overflows 64 bits");
 }
 
-/* Append a stack known to sort after every stack of the table. */
-static int append(merger *m, const flame__stack *st, uint64_t w0, uint64_t w1)
-{
-	flame__stacks *s = &m->t->stacks;
-	if (s->total[0] + w0 < w0 || s->total[1] + w1 < w1)
-		return range_err(m->err);
-	if (s->count == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 1024;
-		flame__stack *v = realloc(s->v, cap * sizeof *v);
-		if (!v)
-			return flame__err_nomem(m->err);
-		s->v = v;
-		s->cap = cap;
-	}
-	uint32_t *ids = flame__arena_alloc(&s->arena, st->depth * sizeof *ids);
-	if (!ids)
-		return flame__err_nomem(m->err);
-	memcpy(ids, st->ids, st->depth * sizeof *ids);
-	s->v[s->count++] = (flame__stack){ids, st->depth,
-	                                  (uint32_t)flame__stacks_hash(ids, st->depth), {w0, w1}};
-	s->total[0] += w0;
-	s->total[1] += w1;
-	return 0;
-}
-
 /* Weights of the current stack of `f` in the result's columns and scale. */
 static int weights(merger *m, const feed *f, uint64_t w[2])
 {
@@ -298,14 +272,6 @@ static int weights(merger *m, const feed *f, uint64_t w[2])
 	w[0] += a;
 	w[1] += b;
 	return 0;
-}
-
-static int start_hashing(merger *m)
-{
-	if (m->hashing)
-		return 0;
-	m->hashing = 1;
-	return flame__join_reindex(&m->t->stacks, m->err);
 }
 
 static int merge_feeds(merger *m)
@@ -340,27 +306,21 @@ static int merge_feeds(merger *m)
 		}
 		if (best == SIZE_MAX)
 			break;
-		if (twins && (rc = start_hashing(m)))
-			break;
+		flame__stacks *s = &m->t->stacks;
+		if (twins)
+			s->sorted = 0; /* from here on, by hashing */
 		const flame__stack *st = &m->feeds[best].cur->stacks.v[m->feeds[best].pos];
 		uint64_t w[2] = {0, 0};
 		for (size_t k = 0; k < ne && !rc; k++)
 			rc = weights(m, &m->feeds[eq[k]], w);
 		if (rc)
 			break;
-		flame__stacks *s = &m->t->stacks;
-		if (!m->hashing && s->count) {
-			int same;
-			/* out of order: from here on, by hashing */
-			if (cmp_ids(m->t, &s->v[s->count - 1], st, &same) >= 0 && (rc = start_hashing(m)))
-				break;
-		}
-		if (m->hashing) {
-			if ((rc = flame__stacks_add(s, st->ids, st->depth, w[0], w[1]))) {
-				rc = rc == FLAME_ENOMEM ? flame__err_nomem(m->err) : range_err(m->err);
-				break;
-			}
-		} else if ((rc = append(m, st, w[0], w[1]))) {
+		int same;
+		if (s->sorted && s->count && cmp_ids(m->t, &s->v[s->count - 1], st, &same) >= 0)
+			s->sorted = 0; /* out of order: from here on, by hashing */
+		/* a plain append while sorted, a hash lookup after */
+		if ((rc = flame__stacks_append_sorted(s, st->ids, st->depth, w[0], w[1]))) {
+			rc = rc == FLAME_ENOMEM ? flame__err_nomem(m->err) : range_err(m->err);
 			break;
 		}
 		for (size_t k = 0; k < ne && !rc; k++) {
@@ -369,8 +329,6 @@ static int merge_feeds(merger *m)
 				rc = next_block(m, f);
 		}
 	}
-	if (!rc && !m->hashing)
-		rc = flame__join_reindex(&m->t->stacks, m->err);
 	m->t->nodes_valid = 0;
 	free(eq);
 	return rc;
@@ -423,7 +381,7 @@ static int stream_all(flame_tree *t, flame_source *src, size_t n, int diff, flam
 		pthread_cond_broadcast(&feeds[i].cv);
 		pthread_mutex_unlock(&feeds[i].mu);
 	}
-	merger m = {t, feeds, n, diff, 0, err};
+	merger m = {t, feeds, n, diff, err};
 	rc = all ? merge_feeds(&m) : 1;
 	for (size_t i = 0; i < n; i++) {
 		feed *f = &feeds[i];
