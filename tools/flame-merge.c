@@ -2,7 +2,6 @@
  * as folded text, a pprof profile or a rendered flame graph. FILE:W weights an input; --normalize scales
  * every input to the same total first. Without --normalize merging is a plain sum, so it
  * is associative and commutative: merges of merges equal one merge of everything. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,8 @@ static const cli_opt own_options[] = {
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE",
 	 "write to FILE (atomically); format from .folded .svg .png .pdf .pb.gz"},
 	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "folded (default), svg, png, pdf or pprof"},
-	{"jobs", 'j', CLI_ARG, O_JOBS, "N", "read N inputs at a time (default 2)"},
+	{"jobs", 'j', CLI_ARG, O_JOBS, "N",
+	 "parse N inputs at a time (default 2); folded inputs are read in blocks, a thread each"},
 	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
 	 "read the inputs as FMT (perf, folded, pprof, offcpu, jfr, svg; default: auto)"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
@@ -91,9 +91,7 @@ typedef struct input {
 	char *path;
 	uint64_t num;
 	unsigned dec;
-	flame_tree *t; /* its own tree when it must be scaled before summing */
-	flame_err err;
-	int rc;
+	flame_tree *t; /* --normalize: its own tree, scaled before summing */
 } input;
 
 /* W = digits[.digits]; 0 ok, -1 not a weight. */
@@ -157,30 +155,10 @@ static int split_input(const char *arg, input *in)
 	return 0;
 }
 
-/* ---- reading: a few workers, each summing into its own tree */
+/* ---- reading: the library reads a group of inputs at once (folded ones streamed, a
+ * thread each) */
 
-typedef struct worker {
-	input *inputs;
-	size_t n, first, step;
-	int normalize;
-	flame_format format;
-	flame_tree *sum;
-	cli_warnings warn;
-} worker;
-
-static int read_one(flame_tree *t, input *in, flame_format format, cli_warnings *w)
-{
-	flame_input *fi = NULL;
-	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
-	po.warn = cli_warn;
-	po.warn_ud = w;
-	po.format = format;
-	int rc = flame_input_open(&fi, in->path, &in->err);
-	if (!rc)
-		rc = flame_parse(t, fi, &po, &in->err);
-	flame_input_free(fi);
-	return rc;
-}
+enum { GROUP = 16 }; /* inputs open at a time */
 
 static int weigh(flame_tree *t, const input *in, flame_err *err)
 {
@@ -190,34 +168,89 @@ static int weigh(flame_tree *t, const input *in, flame_err *err)
 	return rc;
 }
 
-static void *work(void *ud)
+/* Open inputs [at, at + k) as sources; 0 or the exit code after reporting. */
+static int open_group(input *in, flame_source *src, cli_warnings *warn, size_t at, size_t k,
+                      const args *a, flame_input **fi)
 {
-	worker *w = ud;
-	for (size_t i = w->first; i < w->n; i += w->step) {
-		input *in = &w->inputs[i];
-		if (!w->normalize && in->num == 1 && in->dec == 0) {
-			/* plain sum: parse straight into this worker's tree */
-			if ((in->rc = read_one(w->sum, in, w->format, &w->warn)))
-				break;
-			continue;
-		}
-		if (!(in->t = flame_tree_new())) {
-			in->rc = FLAME_ENOMEM;
-			in->err.code = FLAME_ENOMEM;
-			snprintf(in->err.msg, sizeof in->err.msg, "out of memory");
-			break;
-		}
-		if ((in->rc = read_one(in->t, in, w->format, &w->warn)))
-			break;
-		if (w->normalize)
-			continue; /* scaled once every total is known */
-		if ((in->rc = weigh(in->t, in, &in->err)) ||
-		    (in->rc = flame_tree_merge(w->sum, in->t, &in->err)))
-			break;
-		flame_tree_free(in->t);
-		in->t = NULL;
+	for (size_t i = at; i < at + k; i++) {
+		flame_err err = {0};
+		memset(&src[i], 0, sizeof src[i]);
+		src[i].opts = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
+		src[i].opts.warn = cli_warn;
+		src[i].opts.warn_ud = &warn[i];
+		src[i].opts.format = a->input_format;
+		src[i].weight = a->normalize ? 0 : in[i].num; /* --normalize weighs after scaling */
+		src[i].weight_decimals = a->normalize ? 0 : in[i].dec;
+		warn[i].quiet = a->quiet;
+		if (flame_input_open(&fi[i], in[i].path, &err))
+			return cli_report_input(&err, "--input-format");
+		src[i].in = fi[i];
 	}
-	return NULL;
+	return 0;
+}
+
+/* Read every input into `t`, GROUP at a time (each group merged into `t`); with
+ * --normalize every input into a tree of its own (in[i].t). 0 or the exit code. */
+static int read_all(flame_tree *t, input *in, size_t n, const args *a)
+{
+	flame_source *src = calloc(n, sizeof *src);
+	cli_warnings *warn = calloc(n, sizeof *warn);
+	flame_input **fi = calloc(n, sizeof *fi);
+	flame_parse_job *job = calloc(GROUP, sizeof *job);
+	int code = 0;
+	if (!src || !warn || !fi || !job) {
+		fprintf(stderr, "%s: out of memory\n", cli_prog());
+		code = 1;
+	}
+	for (size_t at = 0; at < n && !code; at += GROUP) {
+		size_t k = n - at < GROUP ? n - at : GROUP;
+		flame_err err = {0};
+		flame_tree *u = NULL;
+		int rc = 0;
+		if ((code = open_group(in, src, warn, at, k, a, fi)))
+			goto next;
+		if (a->normalize) {
+			for (size_t i = 0; i < k; i++) {
+				if (!(in[at + i].t = flame_tree_new()))
+					rc = FLAME_ENOMEM;
+				job[i] = (flame_parse_job){in[at + i].t, fi[at + i], src[at + i].opts, 0, {0}};
+			}
+			if (!rc)
+				rc = flame_parse_all(job, k, (unsigned)a->jobs);
+			for (size_t i = 0; i < k; i++) {
+				src[at + i].rc = job[i].rc;
+				src[at + i].err = job[i].err;
+			}
+		} else {
+			u = at ? flame_tree_new() : t;
+			rc = u ? flame_merge_read(u, &src[at], k, (unsigned)a->jobs, &err) : FLAME_ENOMEM;
+		}
+	next:
+		for (size_t i = at; i < at + k; i++) {
+			flame_input_free(fi[i]);
+			fi[i] = NULL;
+			if (!code)
+				cli_warnings_finish(&warn[i]);
+		}
+		for (size_t i = at; i < at + k && rc && !code; i++)
+			if (src[i].rc)
+				code = cli_report_input(&src[i].err, "--input-format");
+		if (rc == FLAME_ENOMEM && !code) {
+			fprintf(stderr, "%s: out of memory\n", cli_prog());
+			code = 1;
+		}
+		if (rc && !code)
+			code = cli_report(&err);
+		if (!code && u && u != t && flame_tree_merge(t, u, &err))
+			code = cli_report(&err);
+		if (u != t)
+			flame_tree_free(u);
+	}
+	free(src);
+	free(warn);
+	free(fi);
+	free(job);
+	return code;
 }
 
 int main(int argc, char **argv)
@@ -254,13 +287,10 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	int code = 0, stdin_seen = 0;
-	size_t nw = a.jobs < n ? (size_t)a.jobs : n;
 	input *in = calloc(n, sizeof *in);
-	worker *w = calloc(nw, sizeof *w);
-	pthread_t *th = calloc(nw, sizeof *th);
 	flame_output *out = NULL;
-	flame_tree *t = NULL;
-	if (!in || !w || !th) {
+	flame_tree *t = flame_tree_new();
+	if (!in || !t) {
 		fprintf(stderr, "%s: out of memory\n", cli_prog());
 		code = 1;
 		goto done;
@@ -273,38 +303,8 @@ int main(int argc, char **argv)
 			goto done;
 		}
 	}
-	for (size_t k = 0; k < nw; k++) {
-		w[k] = (worker){in, n, k, nw, a.normalize, a.input_format, flame_tree_new(),
-		                {.quiet = a.quiet}};
-		if (!w[k].sum) {
-			fprintf(stderr, "%s: out of memory\n", cli_prog());
-			code = 1;
-			goto done;
-		}
-	}
-	size_t started = 0;
-	for (size_t k = 1; k < nw; k++, started++)
-		if (pthread_create(&th[k], NULL, work, &w[k]))
-			break;
-	work(&w[0]);
-	for (size_t k = 1; k <= started; k++)
-		pthread_join(th[k], NULL);
-	for (size_t k = started + 1; k < nw; k++) /* threads that could not start */
-		work(&w[k]);
-	for (size_t k = 0; k < nw; k++)
-		cli_warnings_finish(&w[k].warn);
-	for (size_t i = 0; i < n; i++)
-		if (in[i].rc) {
-			code = cli_report_input(&in[i].err, "--input-format");
-			goto done;
-		}
-	t = w[0].sum;
-	w[0].sum = NULL;
-	for (size_t k = 1; k < nw; k++)
-		if ((rc = flame_tree_merge(t, w[k].sum, &err))) {
-			code = cli_report(&err);
-			goto done;
-		}
+	if ((code = read_all(t, in, n, &a)))
+		goto done;
 	if (a.normalize) {
 		/* every input to the largest total, column by column, then its weight */
 		uint64_t max[2] = {0, 0};
@@ -323,6 +323,8 @@ int main(int argc, char **argv)
 				code = cli_report(&err);
 				goto done;
 			}
+			flame_tree_free(in[i].t);
+			in[i].t = NULL;
 		}
 	}
 	if ((rc = cli_output_open(&out, a.output, &err))) {
@@ -344,12 +346,8 @@ done:
 		free(in[i].path);
 		flame_tree_free(in[i].t);
 	}
-	for (size_t k = 0; w && k < nw; k++)
-		flame_tree_free(w[k].sum);
 	flame_tree_free(t);
 	free(in);
-	free(w);
-	free(th);
 	render_cli_free(&a.r);
 	return code;
 }

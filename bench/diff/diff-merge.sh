@@ -5,6 +5,9 @@
 #    against a perturbed copy (counts scaled by -4%..+4% on 9 lines in 10). Targets: <= 0.1 s,
 #    peak RSS <= half of the two inputs.
 #  - merge: ten ~20 MB folded files (halves of the big file, counts perturbed per file).
+# flame-diff reads both sides at once (folded inputs in blocks, merged as they come); -j 1
+# reads them one after the other into one tree. All diff rows write the 40 MB pair's diff:
+# folded text (the case of the target), the SVG picture, --top, the gate.
 # Inputs are cached in bench/data/ (git-ignored).
 # Usage: bench/diff/diff-merge.sh [BUILD_DIR (build)] [RUNS (5)]
 set -eu
@@ -75,7 +78,7 @@ dmb=$(mb "$big" "$pert")
 read -r cw _ _ <<<"$(med cat "$big" "$pert")"
 read -r ww _ _ <<<"$(med wc -l "$big" "$pert")"
 echo "  (cat of both: $cw ms, wc -l of both: $ww ms)"
-for args in "--format folded" "--format folded -j 2" "-n --format folded" "" "--top 20" "--fail-above 50"; do
+for args in "--format folded" "--format folded -j 1" "-n --format folded" "" "--top 20" "--fail-above 50"; do
   read -r w c r <<<"$(med "$tools/flame-diff" $args "$big" "$pert")"
   row "diff ${args:-(svg)}" "$dmb" "$w" "$c" "$r" "$cw" "$ww"
 done

@@ -12,11 +12,13 @@
 #include "../core/err.h"
 #include "../core/input.h"
 #include "../core/join.h"
+#include "../core/spill.h"
 #include "../core/tree.h"
 
 enum {
-	BLOCK = 1 << 20, /* bytes of text per block tree */
-	QUEUE = 3,       /* block trees waiting per input */
+	BLOCK = 1 << 20, /* bytes of text per block tree (two inputs; less for more) */
+	MIN_BLOCK = 128 * 1024,
+	QUEUE = 2,       /* block trees waiting per input */
 	PEEK = 64 * 1024 /* as flame_parse detects formats */
 };
 
@@ -24,6 +26,7 @@ enum {
 typedef struct feed {
 	flame_source *src;
 	int to_after; /* diff: column 0 of this input is AFTER (column 1) */
+	size_t block; /* bytes of text per block: memory per input is a few blocks */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	flame_tree *q[QUEUE];
@@ -100,7 +103,8 @@ static void *produce(void *ud)
 {
 	feed *f = ud;
 	flame_source *s = f->src;
-	size_t cap = 0, len = 0, want = BLOCK;
+	const size_t block = f->block;
+	size_t cap = 0, len = 0, want = block;
 	char *buf = NULL;
 	int eof = 0;
 	pthread_mutex_lock(&f->mu);
@@ -110,14 +114,14 @@ static void *produce(void *ud)
 	pthread_mutex_unlock(&f->mu);
 	while (!stop && !s->rc) {
 		while (!eof && len < want) {
-			if (cap < want + BLOCK / 4) { /* read a little past `want`, in one go */
-				char *nb = realloc(buf, want + BLOCK / 4);
+			if (cap < want + block / 4) { /* read a little past `want`, in one go */
+				char *nb = realloc(buf, want + block / 4);
 				if (!nb) {
 					s->rc = flame__err_nomem(&s->err);
 					break;
 				}
 				buf = nb;
-				cap = want + BLOCK / 4;
+				cap = want + block / 4;
 			}
 			long r = flame__input_read(s->in, buf + len, cap - len, &s->err);
 			if (r < 0)
@@ -133,12 +137,12 @@ static void *produce(void *ud)
 		if (!eof) {
 			const char *nl = memrchr(buf, '\n', len);
 			if (!nl) { /* a line longer than a block: read on */
-				want = len + BLOCK;
+				want = len + block;
 				continue;
 			}
 			cut = (size_t)(nl - buf) + 1;
 		}
-		want = BLOCK;
+		want = block;
 		if (!cut)
 			break;
 		flame_tree *t = parse_block(f, buf, cut);
@@ -220,6 +224,8 @@ static int next_block(merger *m, feed *f)
 		}
 		if (b->differential)
 			m->t->differential = 1;
+		if (!b->stacks.sorted)
+			m->t->stacks.sorted = 0; /* a block out of order: hashing from here on */
 		int rc = flame__tree_rescale(m->t, b->scale, m->err);
 		uint32_t *map = rc ? NULL : malloc((size_t)b->names.count * sizeof *map);
 		if (!rc && !map)
@@ -315,8 +321,13 @@ static int merge_feeds(merger *m)
 			rc = weights(m, &m->feeds[eq[k]], w);
 		if (rc)
 			break;
-		int same;
-		if (s->sorted && s->count && cmp_ids(m->t, &s->v[s->count - 1], st, &same) >= 0)
+		/* Each input in order (its blocks sorted, checked at arrival, and each block's first
+		 * stack after what came before) makes the merged stream ordered; so only a block's
+		 * first stack needs a look at the table's last. */
+		int first = 0, same;
+		for (size_t k = 0; k < ne; k++)
+			first |= m->feeds[eq[k]].pos == 0;
+		if (first && s->sorted && s->count && cmp_ids(m->t, &s->v[s->count - 1], st, &same) >= 0)
 			s->sorted = 0; /* out of order: from here on, by hashing */
 		/* a plain append while sorted, a hash lookup after */
 		if ((rc = flame__stacks_append_sorted(s, st->ids, st->depth, w[0], w[1]))) {
@@ -369,6 +380,7 @@ static int stream_all(flame_tree *t, flame_source *src, size_t n, int diff, flam
 	for (size_t i = 0; i < n; i++) {
 		feeds[i].src = &src[i];
 		feeds[i].to_after = diff && i == 1;
+		feeds[i].block = n <= 2 ? BLOCK : 2 * BLOCK / n > MIN_BLOCK ? 2 * BLOCK / n : MIN_BLOCK;
 		pthread_mutex_init(&feeds[i].mu, NULL);
 		pthread_cond_init(&feeds[i].cv, NULL);
 	}
@@ -468,6 +480,21 @@ int flame_diff_read(flame_tree *t, flame_source src[2], const flame_diff_opts *o
 	return rc;
 }
 
+/* Add tree u to t: a linear join when both are sorted, else flame_tree_merge. */
+static int add_tree(flame_tree *t, flame_tree *u, flame_err *err)
+{
+	if (!flame__tree_stacks_sorted(t) || !flame__tree_stacks_sorted(u))
+		return flame_tree_merge(t, u, err);
+	int rc = flame__tree_rescale(t, u->scale, err);
+	if (!rc && (rc = flame__tree_join_sorted(t, u, flame__pow10[t->scale - u->scale], 0, err)) == 1)
+		return flame_tree_merge(t, u, err);
+	if (u->differential)
+		t->differential = 1;
+	if (!t->count_name[0] && u->count_name[0])
+		memcpy(t->count_name, u->count_name, sizeof t->count_name);
+	return rc;
+}
+
 int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned threads, flame_err *err)
 {
 	int rc = 0, all = 1;
@@ -478,9 +505,13 @@ int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned thread
 	}
 	if ((rc = first_failure(src, n)))
 		return rc;
-	if (all && (rc = stream_all(t, src, n, 0, err)) != 1)
+	/* two inputs stream (the memory of one result); more would need many blocks in flight,
+	 * and their heads compared many ways: those are read whole, a few at a time, and
+	 * joined (linearly when sorted) */
+	if (all && n <= 2 && (rc = stream_all(t, src, n, 0, err)) != 1)
 		return first_failure(src, n) ? first_failure(src, n) : rc;
 	/* whole trees, `threads` at a time, each weighted and added */
+	int t_empty = !t->stacks.count && !t->differential && !flame__tree_spilled(t);
 	if (!threads)
 		threads = 2;
 	flame_parse_job *job = calloc(threads, sizeof *job);
@@ -490,7 +521,9 @@ int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned thread
 	for (size_t at = 0; at < n && !rc; at += threads) {
 		size_t k = n - at < threads ? n - at : threads;
 		for (size_t i = 0; i < k; i++) {
-			job[i] = (flame_parse_job){flame_tree_new(), src[at + i].in, src[at + i].opts, 0, {0}};
+			/* the first input goes straight into an empty result */
+			flame_tree *u = at + i == 0 && t_empty ? t : flame_tree_new();
+			job[i] = (flame_parse_job){u, src[at + i].in, src[at + i].opts, 0, {0}};
 			if (!job[i].tree)
 				rc = flame__err_nomem(err);
 		}
@@ -508,9 +541,11 @@ int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned thread
 				snprintf(s->err.source, sizeof s->err.source, "%s", flame_input_name(s->in));
 			if (!rc)
 				s->total = flame_tree_total(job[i].tree, 0);
-			if (!rc)
-				rc = flame_tree_merge(t, job[i].tree, err);
-			flame_tree_free(job[i].tree);
+			if (job[i].tree != t) {
+				if (!rc)
+					rc = add_tree(t, job[i].tree, err);
+				flame_tree_free(job[i].tree);
+			}
 			job[i].tree = NULL;
 		}
 	}
