@@ -6,14 +6,16 @@
 #include "input.h"
 #include "lines.h"
 
-enum { LINES_CAP = 1 << 20 };
+/* LINES_PAD zero bytes always follow the data, so scanners may load a word at any
+ * position before the end of a line (see lines.h). */
+enum { LINES_CAP = 1 << 20, LINES_PAD = 8 };
 
 int flame__lines_init(flame__lines *c, flame_input *in, flame_err *err)
 {
 	memset(c, 0, sizeof *c);
 	c->in = in;
 	c->cap = LINES_CAP;
-	c->buf = malloc(c->cap);
+	c->buf = malloc(c->cap + LINES_PAD);
 	if (!c->buf)
 		return flame__err_nomem(err);
 	return 0;
@@ -38,7 +40,7 @@ static long refill(flame__lines *c, flame_err *err)
 	}
 	if (c->end == c->cap) {
 		size_t cap = c->cap * 2;
-		char *nb = cap > c->cap ? realloc(c->buf, cap) : NULL;
+		char *nb = cap > c->cap ? realloc(c->buf, cap + LINES_PAD) : NULL;
 		if (!nb)
 			return flame__err_nomem(err);
 		c->buf = nb;
@@ -50,6 +52,7 @@ static long refill(flame__lines *c, flame_err *err)
 	if (r == 0)
 		c->eof = 1;
 	c->end += (size_t)r;
+	memset(c->buf + c->end, 0, LINES_PAD);
 	return r;
 }
 
@@ -84,7 +87,8 @@ int flame__lines_next(flame__lines *c, flame_err *err)
 	}
 }
 
-int flame__lines_block(flame__lines *c, size_t want, const char **p, size_t *n, flame_err *err)
+static int take_block(flame__lines *c, size_t want, const char **p, size_t *n, int count,
+                      flame_err *err)
 {
 	for (;;) {
 		size_t avail = c->end - c->start;
@@ -114,6 +118,10 @@ int flame__lines_block(flame__lines *c, size_t want, const char **p, size_t *n, 
 			*p = b;
 			*n = take;
 			c->start += take;
+			c->line = b;
+			c->len = take;
+			if (!count)
+				return 1;
 			uint64_t lines = 0;
 			for (const char *q = b, *end = b + take; (q = memchr(q, '\n', (size_t)(end - q)));
 			     q++)
@@ -122,12 +130,20 @@ int flame__lines_block(flame__lines *c, size_t want, const char **p, size_t *n, 
 				lines++; /* last line without '\n' */
 			c->block_first_line = c->line_no + 1;
 			c->line_no += lines;
-			c->line = b;
-			c->len = take;
 			return 1;
 		}
 		long r = refill(c, err);
 		if (r < 0)
 			return (int)r;
 	}
+}
+
+int flame__lines_block(flame__lines *c, size_t want, const char **p, size_t *n, flame_err *err)
+{
+	return take_block(c, want, p, n, 1, err);
+}
+
+int flame__lines_chunk(flame__lines *c, size_t want, const char **p, size_t *n, flame_err *err)
+{
+	return take_block(c, want, p, n, 0, err);
 }

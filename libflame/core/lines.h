@@ -33,4 +33,9 @@ const char *flame__lines_source(const flame__lines *c);
  * Returns 1, 0 at the end, negative on error. Afterwards block_first_line and offset
  * locate the block's start and line_no is the number of its last line. */
 int flame__lines_block(flame__lines *c, size_t want, const char **p, size_t *n, flame_err *err);
+/** The same without counting lines (the caller does, as it walks the block): only
+ * `offset` is set. Any line's bytes are followed by at least 8 readable bytes (the
+ * next lines, or zeros after the data), so a scanner may load 8 bytes at any position
+ * before a line's end. */
+int flame__lines_chunk(flame__lines *c, size_t want, const char **p, size_t *n, flame_err *err);
 #endif

@@ -110,94 +110,109 @@ typedef struct memo {
 	size_t cap;
 } memo;
 
-static int memo_grow(memo *m, size_t want)
+/* Per-parse state: the previous line (its stack text, frame ids and ';' offsets) so a
+ * line only scans and interns the frames after the prefix it shares with it. */
+typedef struct state {
+	flame_tree *t;
+	const flame_parse_opts *o;
+	const char *src;
+	uint32_t *ids;   /* ids of the previous line's frames, then of this line's */
+	uint32_t *sep;   /* sep[i]: offset of the ';' ending frame i of the previous line */
+	size_t cap;      /* of ids and sep */
+	const char *prev; /* the previous line's stack text: in the block, or in `keep` */
+	size_t prev_n, prev_frames;
+	char *keep;
+	size_t keep_cap;
+	int last_ok;     /* the previous line's stack is the table's last */
+	memo mo;
+} state;
+
+static int grow_frames(state *S, size_t want)
 {
-	size_t cap = m->cap ? m->cap : 64;
+	size_t cap = S->cap ? S->cap : 64;
 	while (cap < want)
 		cap *= 2;
-	uint64_t *h = realloc(m->hash, cap * sizeof *h);
+	uint32_t *a = realloc(S->ids, cap * sizeof *a);
+	if (a)
+		S->ids = a;
+	uint32_t *b = realloc(S->sep, cap * sizeof *b);
+	if (b)
+		S->sep = b;
+	if (!a || !b)
+		return -1;
+	uint64_t *h = realloc(S->mo.hash, cap * sizeof *h);
 	if (h)
-		m->hash = h;
-	uint32_t *id = realloc(m->id, cap * sizeof *id);
+		S->mo.hash = h;
+	uint32_t *id = realloc(S->mo.id, cap * sizeof *id);
 	if (id)
-		m->id = id;
+		S->mo.id = id;
 	if (!h || !id)
 		return -1;
-	for (size_t i = m->cap; i < cap; i++)
-		m->hash[i] = 0, m->id[i] = FLAME__ID_NONE;
-	m->cap = cap;
+	for (size_t i = S->cap; i < cap; i++)
+		S->mo.hash[i] = 0, S->mo.id[i] = FLAME__ID_NONE;
+	S->cap = S->mo.cap = cap;
 	return 0;
 }
 
-static int intern_frames(flame_tree *t, memo *m, const char *f, const char *end, size_t fi,
-                         uint32_t **ids, size_t *cap, size_t *nframes, flame_err *err)
+/* Intern the ';'-separated frames of f[0..end) of line p into ids[fi...], hashing each
+ * name in the same pass that finds its end: 8 bytes at a time, a ';' found with the
+ * "has zero byte" bit trick (lines.h guarantees 8 readable bytes past any line byte).
+ * Records the ';' offsets in sep[]; returns the total frame count, or 0 on out of
+ * memory. */
+static size_t intern_frames(state *S, const char *p, const char *f, const char *end, size_t fi)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 	const uint64_t seps = ones * (uint64_t)FRAME_SEP;
+	flame__intern *names = &S->t->names;
 	for (;;) {
 		const char *s = f, *e;
 		uint64_t h = FLAME__HASH_SEED;
 		for (;;) {
-			if (end - s >= 8) {
-				uint64_t w;
-				memcpy(&w, s, 8);
-				uint64_t x = w ^ seps;
-				uint64_t m = (x - ones) & ~x & highs;
-				if (m) {
-					unsigned b = (unsigned)__builtin_ctzll(m) >> 3;
-					if (b)
-						h = flame__hash_tail(h, w & ((1ULL << (8 * b)) - 1));
-					e = s + b;
-					break;
-				}
+			uint64_t w;
+			memcpy(&w, s, 8);
+			uint64_t x = w ^ seps;
+			uint64_t m = (x - ones) & ~x & highs;
+			size_t left = (size_t)(end - s);
+			if (!m && left > 8) {
 				h = flame__hash_word(h, w);
 				s += 8;
-			} else {
-				size_t r = (size_t)(end - s);
-				const char *q = memchr(s, FRAME_SEP, r);
-				size_t b = q ? (size_t)(q - s) : r;
-				if (b) {
-					uint64_t v = 0;
-					memcpy(&v, s, b);
-					h = flame__hash_tail(h, v);
-				}
-				e = s + b;
-				break;
+				continue;
 			}
+			/* the first ';' (bytes above it may be false hits), or the stack's end */
+			size_t b = m ? (unsigned)__builtin_ctzll(m) >> 3 : 8;
+			if (b > left)
+				b = left;
+			if (b == 8)
+				h = flame__hash_word(h, w);
+			else if (b)
+				h = flame__hash_tail(h, w & ((1ULL << (8 * b)) - 1));
+			e = s + b;
+			break;
 		}
 		size_t len = (size_t)(e - f);
-		if (fi == *cap) {
-			size_t nc = *cap ? *cap * 2 : 256;
-			uint32_t *v = realloc(*ids, nc * sizeof *v);
-			if (!v)
-				return flame__err_nomem(err);
-			*ids = v;
-			*cap = nc;
-		}
+		if (fi + 1 >= S->cap && grow_frames(S, fi + 2))
+			return 0;
 		h = flame__hash_final(h, len);
 		uint32_t id = FLAME__ID_NONE;
-		if (fi < m->cap && m->hash[fi] == h) {
+		if (S->mo.hash[fi] == h) {
 			/* the name last interned at this depth, likely again (and cached) */
-			const flame__name *nm = flame__intern_get(&t->names, m->id[fi]);
+			const flame__name *nm = flame__intern_get(names, S->mo.id[fi]);
 			if (nm->len == len && memcmp(nm->ptr, f, len) == 0)
-				id = m->id[fi];
+				id = S->mo.id[fi];
 		}
 		if (id == FLAME__ID_NONE) {
-			id = flame__intern_put_hashed(&t->names, f, len, h);
+			id = flame__intern_put_hashed(names, f, len, h);
 			if (id == FLAME__ID_NONE)
-				return flame__err_nomem(err);
-			if (fi >= m->cap && memo_grow(m, fi + 1))
-				return flame__err_nomem(err);
-			m->hash[fi] = h;
-			m->id[fi] = id;
+				return 0;
+			S->mo.hash[fi] = h;
+			S->mo.id[fi] = id;
 		}
-		(*ids)[fi++] = id;
+		S->ids[fi++] = id;
 		if (e == end)
-			break;
+			return fi;
+		S->sep[fi - 1] = (uint32_t)(e - p);
 		f = e + 1;
 	}
-	*nframes = fi;
-	return 0;
 }
 
 /* Folded if the first lines (up to 16 complete ones) all are `frames count` (an
@@ -232,117 +247,137 @@ static int probe(const char *buf, size_t len)
 	return seen > 0;
 }
 
+/* One line p[0..n) (no '\n'). 0, or a negative status with *err set. */
+static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint64_t offset,
+                      flame_err *err)
+{
+	flame_tree *t = S->t;
+	if (n && p[n - 1] == '\r')
+		n--;
+	if (n == 0)
+		return 0;
+	count c1, c2;
+	int cr = take_count(p, &n, &c1);
+	int diff = 0;
+	if (cr == 0) {
+		size_t m = n;
+		if (take_count(p, &m, &c2) == 0) {
+			diff = 1;
+			n = m;
+		}
+	}
+	if (cr == -2)
+		return flame__err(err, FLAME_ERANGE, S->src, line_no, offset,
+		                  "count overflows 64 bits (or has more than 9 decimals)");
+	if (cr || n == 0) {
+		flame__warn(S->o ? S->o->warn : NULL, S->o ? S->o->warn_ud : NULL,
+		            "folded-invalid-line", S->src, line_no,
+		            "invalid folded line (expected 'frame;frame... count')");
+		return 0;
+	}
+	if (n >= UINT32_MAX)
+		return flame__err(err, FLAME_ERANGE, S->src, line_no, offset, "line too long");
+	uint64_t w0 = 0, w1 = 0;
+	unsigned scale = t->scale;
+	int rc;
+	if (diff) {
+		/* `stack before after`: c2 was parsed second from the end = before */
+		if ((rc = scaled(t, &c2, &w0, S->src, line_no, err)) ||
+		    (rc = scaled(t, &c1, &w1, S->src, line_no, err)))
+			return rc;
+		t->differential = 1;
+	} else if ((rc = scaled(t, &c1, &w0, S->src, line_no, err))) {
+		return rc;
+	}
+	/* frames shared with the previous line keep their ids */
+	const char *prev = S->prev;
+	size_t prev_n = S->prev_n;
+	size_t same = 0, lim = n < prev_n ? n : prev_n;
+	while (same + 8 <= lim) {
+		uint64_t a, b;
+		memcpy(&a, p + same, 8);
+		memcpy(&b, prev + same, 8);
+		if (a != b) {
+			same += (unsigned)__builtin_ctzll(a ^ b) >> 3;
+			goto found;
+		}
+		same += 8;
+	}
+	while (same < lim && p[same] == prev[same])
+		same++;
+found:;
+	/* a line whose stack sorts after the table's last one is appended unlooked-up */
+	if (scale != t->scale && t->spill_limit)
+		S->last_ok = 0; /* rescaling read spilled runs back: a new table */
+	int after = S->last_ok && same < n &&
+	            (same == prev_n || (unsigned char)p[same] > (unsigned char)prev[same]);
+	int repeat = same == n && same == prev_n;
+	size_t nframes = S->prev_frames, before = t->stacks.count;
+	if (!repeat) {
+		size_t fi = 0; /* frames fully inside the common prefix */
+		while (fi + 1 < S->prev_frames && S->sep[fi] < same)
+			fi++;
+		const char *f = fi ? p + S->sep[fi - 1] + 1 : p;
+		nframes = intern_frames(S, p, f, p + n, fi);
+		if (!nframes)
+			return flame__err_nomem(err);
+	}
+	rc = after ? flame__tree_append_sorted_ids(t, S->ids, nframes, w0, w1, err)
+	           : flame__tree_add_ids(t, S->ids, nframes, w0, w1, err);
+	if (rc) {
+		if (rc == FLAME_ERANGE)
+			flame__err(err, rc, S->src, line_no, offset, "count overflows 64 bits");
+		return rc;
+	}
+	/* is this line's stack now the table's last one? (a spill empties the table) */
+	S->last_ok = t->stacks.count > before || t->stacks.count == 0 || (repeat && S->last_ok);
+	S->prev = p;
+	S->prev_n = n;
+	S->prev_frames = nframes;
+	return 0;
+}
+
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
 	flame__lines cur;
 	int rc = flame__lines_init(&cur, in, err);
 	if (rc)
 		return rc;
-	const char *src = flame__lines_source(&cur);
-	uint32_t *ids = NULL;
-	size_t ids_cap = 0, prev_n = 0, prev_frames = 0;
-	char *prev = NULL;
-	size_t prev_cap = 0;
-	int last_ok = 0; /* the previous line's stack is the table's last */
-	memo mo = {NULL, NULL, 0};
-	while ((rc = flame__lines_next(&cur, err)) > 0) {
-		const char *p = cur.line;
-		size_t n = cur.len;
-		if (n && p[n - 1] == '\r')
-			n--;
-		if (n == 0)
-			continue;
-		count c1, c2;
-		int cr = take_count(p, &n, &c1);
-		int diff = 0;
-		if (cr == 0) {
-			size_t m = n;
-			if (take_count(p, &m, &c2) == 0) {
-				diff = 1;
-				n = m;
-			}
-		}
-		if (cr == -2) {
-			rc = flame__err(err, FLAME_ERANGE, src, cur.line_no, cur.offset,
-			                "count overflows 64 bits (or has more than 9 decimals)");
-			break;
-		}
-		if (cr || n == 0) {
-			flame__warn(o ? o->warn : NULL, o ? o->warn_ud : NULL, "folded-invalid-line", src,
-			            cur.line_no, "invalid folded line (expected 'frame;frame... count')");
-			continue;
-		}
-		uint64_t w0 = 0, w1 = 0;
-		unsigned scale = t->scale;
-		if (diff) {
-			/* `stack before after`: c2 was parsed second from the end = before */
-			if ((rc = scaled(t, &c2, &w0, src, cur.line_no, err)) ||
-			    (rc = scaled(t, &c1, &w1, src, cur.line_no, err)))
+	state S = {.t = t, .o = o, .src = flame__lines_source(&cur), .prev = ""};
+	uint64_t line_no = 0;
+	const char *b;
+	size_t bn;
+	/* whole lines a block at a time: the previous line stays where it was read */
+	while (rc >= 0 && (rc = flame__lines_chunk(&cur, 256 << 10, &b, &bn, err)) > 0) {
+		uint64_t offset = cur.offset;
+		for (size_t pos = 0; pos < bn;) {
+			const char *p = b + pos;
+			const char *nl = memchr(p, '\n', bn - pos);
+			size_t n = nl ? (size_t)(nl - p) : bn - pos;
+			pos += n + 1;
+			if ((rc = parse_line(&S, p, n, ++line_no, offset + (uint64_t)(p - b), err)) < 0)
 				break;
-			t->differential = 1;
-		} else if ((rc = scaled(t, &c1, &w0, src, cur.line_no, err))) {
-			break;
 		}
-		/* frames shared with the previous line keep their ids */
-		size_t same = 0, lim = n < prev_n ? n : prev_n;
-		while (same + 8 <= lim) {
-			uint64_t a, b;
-			memcpy(&a, p + same, 8);
-			memcpy(&b, prev + same, 8);
-			if (a != b)
-				break;
-			same += 8;
-		}
-		while (same < lim && p[same] == prev[same])
-			same++;
-		/* a line whose stack sorts after the table's last one is appended unlooked-up */
-		if (scale != t->scale && t->spill_limit)
-			last_ok = 0; /* rescaling read spilled runs back: a new table */
-		int after = last_ok && same < n &&
-		            (same == prev_n || (unsigned char)p[same] > (unsigned char)prev[same]);
-		int repeat = same == n && same == prev_n;
-		size_t nframes = 0, before = t->stacks.count;
-		if (repeat) {
-			nframes = prev_frames;
-		} else {
-			size_t fi = 0; /* frames fully inside the common prefix */
-			const char *f = p;
-			for (const char *q = p; (q = memchr(q, ';', (size_t)(p + same - q))); q++) {
-				fi++;
-				f = q + 1;
+		if (rc >= 0 && S.prev_n) {
+			/* the block's buffer is reused: keep the last line */
+			if (S.prev_n > S.keep_cap) {
+				char *v = realloc(S.keep, S.prev_n * 2);
+				if (!v) {
+					rc = flame__err_nomem(err);
+					break;
+				}
+				S.keep = v;
+				S.keep_cap = S.prev_n * 2;
 			}
-			if ((rc = intern_frames(t, &mo, f, p + n, fi, &ids, &ids_cap, &nframes, err)))
-				goto done;
+			memmove(S.keep, S.prev, S.prev_n);
+			S.prev = S.keep;
 		}
-		rc = after ? flame__tree_append_sorted_ids(t, ids, nframes, w0, w1, err)
-		           : flame__tree_add_ids(t, ids, nframes, w0, w1, err);
-		if (rc) {
-			if (rc == FLAME_ERANGE)
-				flame__err(err, rc, src, cur.line_no, cur.offset, "count overflows 64 bits");
-			break;
-		}
-		if (n > prev_cap) {
-			size_t cap = n * 2;
-			char *v = realloc(prev, cap);
-			if (!v) {
-				rc = flame__err_nomem(err);
-				break;
-			}
-			prev = v;
-			prev_cap = cap;
-		}
-		memcpy(prev, p, n);
-		/* is this line's stack now the table's last one? (a spill empties the table) */
-		last_ok = t->stacks.count > before || t->stacks.count == 0 ||
-		          (repeat && last_ok);
-		prev_n = n;
-		prev_frames = nframes;
 	}
-done:
-	free(mo.hash);
-	free(mo.id);
-	free(ids);
-	free(prev);
+	free(S.mo.hash);
+	free(S.mo.id);
+	free(S.ids);
+	free(S.sep);
+	free(S.keep);
 	flame__lines_free(&cur);
 	return rc < 0 ? rc : 0;
 }
