@@ -4,6 +4,7 @@
 #define FLAME_CORE_INTERN_H
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "arena.h"
 
 #define FLAME__ID_NONE UINT32_MAX
@@ -34,5 +35,45 @@ uint32_t flame__intern_find(const flame__intern *in, const char *p, size_t n);
 static inline const flame__name *flame__intern_get(const flame__intern *in, uint32_t id)
 {
 	return &in->names[id];
+}
+
+/** Do the n bytes of interned name `a` equal b[0..n), where b is followed by at least 8
+ * readable bytes? Words are compared whole: names sit 8-aligned in the arena, so the
+ * last word of a name stays inside its allocation (the bytes past it are masked). */
+static inline int flame__name_eq_padded(const char *a, const char *b, size_t n)
+{
+	size_t k = 0;
+	uint64_t x, y;
+	for (; k + 8 <= n; k += 8) {
+		memcpy(&x, a + k, 8);
+		memcpy(&y, b + k, 8);
+		if (x != y)
+			return 0;
+	}
+	if (k == n)
+		return 1;
+	memcpy(&x, a + k, 8);
+	memcpy(&y, b + k, 8);
+	return ((x ^ y) << (8 * (8 - (n - k)))) == 0; /* little-endian: the low bytes count */
+}
+
+/** flame__intern_find with a precomputed hash, for a name followed by 8 readable bytes
+ * (no call, no memcmp: the parsers' hot path). */
+static inline uint32_t flame__intern_find_padded(const flame__intern *in, const char *p, size_t n,
+                                                 uint64_t hash)
+{
+	if (!in->slots)
+		return FLAME__ID_NONE;
+	uint32_t h = (uint32_t)hash;
+	for (uint32_t i = h & in->mask;; i = (i + 1) & in->mask) {
+		uint64_t s = in->slots[i];
+		if (!s)
+			return FLAME__ID_NONE;
+		if ((uint32_t)(s >> 32) != h)
+			continue;
+		const flame__name *nm = &in->names[(uint32_t)s - 1];
+		if (nm->len == n && flame__name_eq_padded(nm->ptr, p, n))
+			return (uint32_t)s - 1;
+	}
 }
 #endif

@@ -69,6 +69,20 @@ static int take_count(const char *p, size_t *n, count *c)
 {
 	size_t e = *n;
 	size_t s = e;
+	/* the usual case first: up to 19 digits (cannot overflow), no '.' */
+	while (s > 0 && (unsigned char)(p[s - 1] - '0') < 10)
+		s--;
+	if (s < e && e - s <= 19 && s > 0 && (p[s - 1] == ' ' || p[s - 1] == '\t')) {
+		uint64_t v = 0;
+		for (size_t i = s; i < e; i++)
+			v = v * 10 + (uint64_t)(p[i] - '0');
+		c->mant = v;
+		c->dec = 0;
+		while (s > 0 && (p[s - 1] == ' ' || p[s - 1] == '\t'))
+			s--;
+		*n = s;
+		return 0;
+	}
 	while (s > 0 && ((p[s - 1] >= '0' && p[s - 1] <= '9') || p[s - 1] == '.'))
 		s--;
 	if (s == e || s == 0 || (p[s - 1] != ' ' && p[s - 1] != '\t'))
@@ -197,11 +211,13 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 		if (S->mo.hash[fi] == h) {
 			/* the name last interned at this depth, likely again (and cached) */
 			const flame__name *nm = flame__intern_get(names, S->mo.id[fi]);
-			if (nm->len == len && memcmp(nm->ptr, f, len) == 0)
+			if (nm->len == len && flame__name_eq_padded(nm->ptr, f, len))
 				id = S->mo.id[fi];
 		}
 		if (id == FLAME__ID_NONE) {
-			id = flame__intern_put_hashed(names, f, len, h);
+			id = flame__intern_find_padded(names, f, len, h);
+			if (id == FLAME__ID_NONE)
+				id = flame__intern_put_hashed(names, f, len, h);
 			if (id == FLAME__ID_NONE)
 				return 0;
 			S->mo.hash[fi] = h;
@@ -281,9 +297,12 @@ static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint6
 	unsigned scale = t->scale;
 	int rc;
 	if (diff) {
-		/* `stack before after`: c2 was parsed second from the end = before */
-		if ((rc = scaled(t, &c2, &w0, S->src, line_no, err)) ||
-		    (rc = scaled(t, &c1, &w1, S->src, line_no, err)))
+		/* `stack before after`: c2 was parsed second from the end = before. The one
+		 * with more decimals first: rescaling the tree must happen before the other
+		 * is scaled, or that one would stay at the old scale */
+		int c1_first = c1.dec > c2.dec;
+		if ((rc = scaled(t, c1_first ? &c1 : &c2, c1_first ? &w1 : &w0, S->src, line_no, err)) ||
+		    (rc = scaled(t, c1_first ? &c2 : &c1, c1_first ? &w0 : &w1, S->src, line_no, err)))
 			return rc;
 		t->differential = 1;
 	} else if ((rc = scaled(t, &c1, &w0, S->src, line_no, err))) {

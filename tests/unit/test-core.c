@@ -177,6 +177,19 @@ static void test_folded_sorted(void)
 	CHECK_STR(s, "a 3\nb 2\n");
 	free(s);
 	flame_tree_free(t);
+	/* a differential line whose second column raises the scale keeps its first one */
+	t = parse_str("a 1 1\nb 2 3.25\nc 0.5 7\nd 18446744073709551615 1\n", FLAME_FORMAT_FOLDED,
+	              &err);
+	CHECK(t == NULL);
+	t = parse_str("a 1 1\nb 2 3.25\nc 0.5 7\nd 9999999999999999999 00012\n",
+	              FLAME_FORMAT_FOLDED, &err);
+	CHECK(t == NULL); /* 10^19 - 1 at scale 2 overflows */
+	t = parse_str("a 1 1\nb 2 3.25\nc 0.5 7\nd 99999999999999 00012\n", FLAME_FORMAT_FOLDED,
+	              &err);
+	s = folded_str(t);
+	CHECK_STR(s, "a 1 1\nb 2 3.25\nc 0.5 7\nd 99999999999999 12\n");
+	free(s);
+	flame_tree_free(t);
 }
 
 /* The SVG of `t` (malloc'd), through a temp file. */
