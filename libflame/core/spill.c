@@ -97,7 +97,7 @@ int flame__tree_maybe_spill(flame_tree *t, flame_err *err)
 {
 	if (!t->spill_limit || table_bytes(&t->stacks) < t->spill_limit)
 		return 0;
-	return spill_now(t, err);
+	return t->drain ? t->drain(t->drain_ud, t, err) : spill_now(t, err);
 }
 
 /* A buffered reader of one run. */

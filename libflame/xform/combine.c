@@ -1,10 +1,11 @@
 /* Reading several profiles into one tree as they stream in: the sides of a diff, the
- * inputs of a merge. Each folded input is cut into blocks of whole lines, parsed by a
- * thread of its own into small block trees, and the blocks are merged into the result as
- * they come, so memory stays near that of the result however large the inputs. Sorted
- * inputs (sorted folded files) merge by a linear walk over the block heads, with no hashing;
- * the first stack out of order switches to hash aggregation, which takes any order. Inputs
- * of other formats are parsed whole (flame_parse_all) and combined as trees. */
+ * inputs of a merge. Each folded input is parsed by a thread of its own into a tree whose
+ * stack table is handed over in blocks as it fills (the tree's drain hook, where spilling
+ * would write a run), and the blocks are merged into the result as they come, so memory
+ * stays near that of the result however large the inputs. Sorted inputs (sorted folded
+ * files) merge by a linear walk over the block heads, with no hashing; the first stack out
+ * of order switches to hash aggregation, which takes any order. Inputs of other formats
+ * are parsed whole (flame_parse_all) and combined as trees. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,149 +17,137 @@
 #include "../core/tree.h"
 
 enum {
-	BLOCK = 1 << 20, /* bytes of text per block tree (two inputs; less for more) */
-	MIN_BLOCK = 128 * 1024,
-	QUEUE = 2,       /* block trees waiting per input */
-	PEEK = 64 * 1024 /* as flame_parse detects formats */
+	BLOCK = 512 * 1024, /* bytes of stack table per block (about 1 MiB of folded text) */
+	QUEUE = 2,          /* blocks waiting per input */
+	PEEK = 64 * 1024    /* as flame_parse detects formats */
 };
 
-/* One input: a producer thread parses blocks, the merging thread takes them in order. */
+/* A block: stacks taken from an input's tree, and the names that tree learnt since the
+ * block before (their bytes stay in the producer's tree, which outlives the merge). */
+typedef struct block {
+	flame__stacks stacks;
+	unsigned scale;
+	int differential;
+	uint32_t names_from, names_to;
+	flame__name names[]; /* ids names_from .. names_to - 1 */
+} block;
+
+static void block_free(block *b)
+{
+	if (b) {
+		flame__stacks_free(&b->stacks);
+		free(b);
+	}
+}
+
+/* One input: a producer thread parses it, the merging thread takes its blocks in order. */
 typedef struct feed {
 	flame_source *src;
 	int to_after; /* diff: column 0 of this input is AFTER (column 1) */
-	size_t block; /* bytes of text per block: memory per input is a few blocks */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	flame_tree *q[QUEUE];
+	block *q[QUEUE];
 	size_t qh, qn;
 	int go, done, stop; /* start reading; producer finished (src->rc says how); merger gave up */
 	/* producer */
-	uint64_t base_line, base_off; /* lines and bytes before the current block */
+	flame_tree *pt;       /* the input's tree: names, and the stacks of the block being read */
+	uint32_t names_sent;
+	int stopped;          /* told to stop by the merger */
 	/* merger */
-	flame_tree *cur;
+	block *cur;
 	size_t pos;
-	int differential; /* a diff side was 3-column */
+	uint32_t *map;        /* the input's name ids -> the result's */
+	size_t map_cap;
+	int differential;     /* a diff side was 3-column */
 } feed;
 
-/* Warnings of a block name lines of the whole input. */
-static void shifted_warn(void *ud, const char *kind, const char *source, uint64_t line,
-                         const char *msg)
-{
-	feed *f = ud;
-	f->src->opts.warn(f->src->opts.warn_ud, kind, source, line ? line + f->base_line : 0, msg);
-}
-
-static int push(feed *f, flame_tree *t)
+/* 0, or 1 when the merger gave up (the producer stops). */
+static int push(feed *f, block *b)
 {
 	pthread_mutex_lock(&f->mu);
 	while (f->qn == QUEUE && !f->stop)
 		pthread_cond_wait(&f->cv, &f->mu);
 	int stop = f->stop;
 	if (!stop) {
-		f->q[(f->qh + f->qn++) % QUEUE] = t;
+		f->q[(f->qh + f->qn++) % QUEUE] = b;
 		pthread_cond_broadcast(&f->cv);
 	}
 	pthread_mutex_unlock(&f->mu);
 	return stop;
 }
 
-/* Parse one block of whole lines into a new tree; errors name the whole input's lines. */
-static flame_tree *parse_block(feed *f, const char *p, size_t n)
+/* Weigh a block exactly (merge weights): counts times num, the scale up by its decimals. */
+static int weigh_block(block *b, uint64_t num, unsigned dec, flame_source *s, flame_err *err)
 {
+	while (dec && num % 10 == 0) {
+		num /= 10;
+		dec--;
+	}
+	if (b->scale + dec > 9)
+		return flame__err(err, FLAME_ERANGE, flame_input_name(s->in), 0, FLAME__NO_OFFSET,
+		                  "a weight with more decimals than the counts can take (9 in all)");
+	for (int c = 0; c < 2; c++)
+		if (num && b->stacks.total[c] > UINT64_MAX / num)
+			return flame__err(err, FLAME_ERANGE, flame_input_name(s->in), 0, FLAME__NO_OFFSET,
+			                  "a count overflows 64 bits");
+	for (size_t k = 0; k < b->stacks.count; k++) {
+		b->stacks.v[k].w[0] *= num;
+		b->stacks.v[k].w[1] *= num;
+	}
+	b->stacks.total[0] *= num;
+	b->stacks.total[1] *= num;
+	b->scale += dec;
+	return 0;
+}
+
+/* The tree's drain hook: take its stacks (and the names it learnt) as a block. */
+static int drain(void *ud, flame_tree *t, flame_err *err)
+{
+	feed *f = ud;
 	flame_source *s = f->src;
-	flame_input *in = NULL;
-	flame_parse_opts po = s->opts;
-	po.format = FLAME_FORMAT_FOLDED;
-	if (po.warn) {
-		po.warn = shifted_warn;
-		po.warn_ud = f;
+	uint32_t from = f->names_sent, to = t->names.count;
+	block *b = malloc(sizeof *b + (size_t)(to - from) * sizeof b->names[0]);
+	if (!b)
+		return flame__err_nomem(err);
+	b->stacks = t->stacks;
+	flame__stacks_init(&t->stacks);
+	b->scale = t->scale;
+	b->differential = t->differential;
+	b->names_from = from;
+	b->names_to = to;
+	memcpy(b->names, t->names.names + from, (size_t)(to - from) * sizeof b->names[0]);
+	f->names_sent = to;
+	int rc = s->weight && (s->weight != 1 || s->weight_decimals)
+	             ? weigh_block(b, s->weight, s->weight_decimals, s, err)
+	             : 0;
+	if (!rc && push(f, b)) {
+		f->stopped = 1; /* not this input's failure: the merge gave up */
+		rc = flame__err(err, FLAME_EIO, flame_input_name(s->in), 0, FLAME__NO_OFFSET,
+		                "reading stopped");
 	}
-	flame_tree *t = flame_tree_new();
-	if (!t) {
-		s->rc = flame__err_nomem(&s->err);
-		return NULL;
-	}
-	s->rc = flame_input_open_mem(&in, p, n, flame_input_name(s->in), &s->err);
-	if (!s->rc)
-		s->rc = flame_parse(t, in, &po, &s->err);
-	flame_input_free(in);
-	if (s->rc) {
-		if (s->err.line)
-			s->err.line += f->base_line;
-		if (s->err.offset != FLAME__NO_OFFSET)
-			s->err.offset += f->base_off;
-	} else if (s->weight && (s->weight != 1 || s->weight_decimals) &&
-	           (s->rc = flame_tree_weight(t, s->weight, s->weight_decimals, &s->err)) &&
-	           !s->err.source[0]) {
-		snprintf(s->err.source, sizeof s->err.source, "%s", flame_input_name(s->in));
-	}
-	if (s->rc) {
-		flame_tree_free(t);
-		return NULL;
-	}
-	return t;
+	if (rc)
+		block_free(b);
+	return rc;
 }
 
 static void *produce(void *ud)
 {
 	feed *f = ud;
 	flame_source *s = f->src;
-	const size_t block = f->block;
-	size_t cap = 0, len = 0, want = block;
-	char *buf = NULL;
-	int eof = 0;
 	pthread_mutex_lock(&f->mu);
 	while (!f->go && !f->stop)
 		pthread_cond_wait(&f->cv, &f->mu);
 	int stop = f->stop;
 	pthread_mutex_unlock(&f->mu);
-	while (!stop && !s->rc) {
-		while (!eof && len < want) {
-			if (cap < want + block / 4) { /* read a little past `want`, in one go */
-				char *nb = realloc(buf, want + block / 4);
-				if (!nb) {
-					s->rc = flame__err_nomem(&s->err);
-					break;
-				}
-				buf = nb;
-				cap = want + block / 4;
-			}
-			long r = flame__input_read(s->in, buf + len, cap - len, &s->err);
-			if (r < 0)
-				s->rc = (int)r;
-			if (r <= 0)
-				eof = 1;
-			else
-				len += (size_t)r;
-		}
-		if (s->rc)
-			break;
-		size_t cut = len;
-		if (!eof) {
-			const char *nl = memrchr(buf, '\n', len);
-			if (!nl) { /* a line longer than a block: read on */
-				want = len + block;
-				continue;
-			}
-			cut = (size_t)(nl - buf) + 1;
-		}
-		want = block;
-		if (!cut)
-			break;
-		flame_tree *t = parse_block(f, buf, cut);
-		if (!t)
-			break;
-		for (const char *q = buf; (q = memchr(q, '\n', (size_t)(buf + cut - q))); q++)
-			f->base_line++;
-		f->base_off += cut;
-		memmove(buf, buf + cut, len - cut);
-		len -= cut;
-		if ((stop = push(f, t)))
-			flame_tree_free(t);
-		if (eof && !len)
-			break;
+	if (!stop) {
+		f->pt->spill_limit = BLOCK;
+		f->pt->drain = drain;
+		f->pt->drain_ud = f;
+		flame_parse_opts po = s->opts;
+		s->rc = flame_parse(f->pt, s->in, &po, &s->err);
+		if (!s->rc && (f->pt->stacks.count || f->names_sent < f->pt->names.count))
+			s->rc = drain(f, f->pt, &s->err); /* the last block */
 	}
-	free(buf);
 	pthread_mutex_lock(&f->mu);
 	f->done = 1;
 	pthread_cond_broadcast(&f->cv);
@@ -167,20 +156,20 @@ static void *produce(void *ud)
 }
 
 /* The next block of `f` (NULL at its end or on its error). */
-static flame_tree *pop(feed *f)
+static block *pop(feed *f)
 {
 	pthread_mutex_lock(&f->mu);
 	while (!f->qn && !f->done)
 		pthread_cond_wait(&f->cv, &f->mu);
-	flame_tree *t = NULL;
+	block *b = NULL;
 	if (f->qn) {
-		t = f->q[f->qh];
+		b = f->q[f->qh];
 		f->qh = (f->qh + 1) % QUEUE;
 		f->qn--;
 		pthread_cond_broadcast(&f->cv);
 	}
 	pthread_mutex_unlock(&f->mu);
-	return t;
+	return b;
 }
 
 /* ---- the merging side */
@@ -206,19 +195,19 @@ static int cmp_ids(const flame_tree *t, const flame__stack *a, const flame__stac
 	return flame__join_cmp_from(&t->names, a->ids, a->depth, b->ids, b->depth, i);
 }
 
-/* Take the next block of `f` as its current one: names re-interned into the result, ids
+/* Take the next block of `f` as its current one: new names interned into the result, ids
  * rewritten in place, the result's scale raised to the block's. 0, or an error. */
 static int next_block(merger *m, feed *f)
 {
-	flame_tree_free(f->cur);
+	block_free(f->cur);
 	f->cur = NULL;
 	f->pos = 0;
 	for (;;) {
-		flame_tree *b = pop(f);
+		block *b = pop(f);
 		if (!b)
 			return f->src->rc;
-		if (m->diff && flame_tree_is_differential(b)) {
-			flame_tree_free(b);
+		if (m->diff && b->differential) {
+			block_free(b);
 			f->differential = 1; /* src is the producer's until it is joined */
 			return FLAME_EDATA;
 		}
@@ -227,30 +216,39 @@ static int next_block(merger *m, feed *f)
 		if (!b->stacks.sorted)
 			m->t->stacks.sorted = 0; /* a block out of order: hashing from here on */
 		int rc = flame__tree_rescale(m->t, b->scale, m->err);
-		uint32_t *map = rc ? NULL : malloc((size_t)b->names.count * sizeof *map);
-		if (!rc && !map)
-			rc = flame__err_nomem(m->err);
-		for (uint32_t id = 0; !rc && id < b->names.count; id++) {
-			const flame__name *nm = flame__intern_get(&b->names, id);
-			map[id] = flame__intern_put_hashed(&m->t->names, nm->ptr, nm->len, nm->hash32);
-			if (map[id] == FLAME__ID_NONE)
+		if (!rc && b->names_to > f->map_cap) {
+			size_t cap = f->map_cap ? f->map_cap : 1024;
+			while (cap < b->names_to)
+				cap *= 2;
+			uint32_t *map = realloc(f->map, cap * sizeof *map);
+			if (map) {
+				f->map = map;
+				f->map_cap = cap;
+			} else {
+				rc = flame__err_nomem(m->err);
+			}
+		}
+		for (uint32_t id = b->names_from; !rc && id < b->names_to; id++) {
+			const flame__name *nm = &b->names[id - b->names_from];
+			f->map[id] = flame__intern_put_hashed(&m->t->names, nm->ptr, nm->len, nm->hash32);
+			if (f->map[id] == FLAME__ID_NONE)
 				rc = flame__err_nomem(m->err);
 		}
+		const uint32_t *map = f->map;
 		for (size_t k = 0; !rc && k < b->stacks.count; k++) {
 			uint32_t *ids = (uint32_t *)b->stacks.v[k].ids; /* the block is ours */
 			for (uint32_t i = 0; i < b->stacks.v[k].depth; i++)
 				ids[i] = map[ids[i]];
 		}
-		free(map);
 		if (rc) {
-			flame_tree_free(b);
+			block_free(b);
 			return rc;
 		}
 		if (b->stacks.count) {
 			f->cur = b;
 			return 0;
 		}
-		flame_tree_free(b);
+		block_free(b);
 	}
 }
 
@@ -324,16 +322,32 @@ static int merge_feeds(merger *m)
 		/* Each input in order (its blocks sorted, checked at arrival, and each block's first
 		 * stack after what came before) makes the merged stream ordered; so only a block's
 		 * first stack needs a look at the table's last. */
-		int first = 0, same;
+		int first = 0, same = 0, c = -1; /* c: the table's last against st */
 		for (size_t k = 0; k < ne; k++)
 			first |= m->feeds[eq[k]].pos == 0;
-		if (first && s->sorted && s->count && cmp_ids(m->t, &s->v[s->count - 1], st, &same) >= 0)
+		if (first && s->sorted && s->count)
+			c = cmp_ids(m->t, &s->v[s->count - 1], st, &same);
+		if (c == 0 && same) { /* a repeated line where the input's table was drained */
+			flame__stack *last = &s->v[s->count - 1];
+			if (last->w[0] + w[0] < w[0] || last->w[1] + w[1] < w[1] ||
+			    s->total[0] + w[0] < w[0] || s->total[1] + w[1] < w[1]) {
+				rc = range_err(m->err);
+				break;
+			}
+			last->w[0] += w[0];
+			last->w[1] += w[1];
+			s->total[0] += w[0];
+			s->total[1] += w[1];
+			goto advance;
+		}
+		if (c >= 0)
 			s->sorted = 0; /* out of order: from here on, by hashing */
 		/* a plain append while sorted, a hash lookup after */
 		if ((rc = flame__stacks_append_sorted(s, st->ids, st->depth, w[0], w[1]))) {
 			rc = rc == FLAME_ENOMEM ? flame__err_nomem(m->err) : range_err(m->err);
 			break;
 		}
+	advance:
 		for (size_t k = 0; k < ne && !rc; k++) {
 			feed *f = &m->feeds[eq[k]];
 			if (++f->pos == f->cur->stacks.count)
@@ -377,14 +391,14 @@ static int stream_all(flame_tree *t, flame_source *src, size_t n, int diff, flam
 		free(started);
 		return flame__err_nomem(err);
 	}
+	int all = 1; /* start reading only when every thread exists (else nothing is read) */
 	for (size_t i = 0; i < n; i++) {
 		feeds[i].src = &src[i];
 		feeds[i].to_after = diff && i == 1;
-		feeds[i].block = n <= 2 ? BLOCK : 2 * BLOCK / n > MIN_BLOCK ? 2 * BLOCK / n : MIN_BLOCK;
+		all &= !!(feeds[i].pt = flame_tree_new());
 		pthread_mutex_init(&feeds[i].mu, NULL);
 		pthread_cond_init(&feeds[i].cv, NULL);
 	}
-	int all = 1; /* start reading only when every thread exists (else nothing is read) */
 	for (size_t i = 0; i < n && all; i++)
 		all = (started[i] = pthread_create(&th[i], NULL, produce, &feeds[i]) == 0);
 	for (size_t i = 0; i < n && all; i++) {
@@ -403,9 +417,15 @@ static int stream_all(flame_tree *t, flame_source *src, size_t n, int diff, flam
 		pthread_mutex_unlock(&f->mu);
 		if (started[i])
 			pthread_join(th[i], NULL);
-		flame_tree_free(f->cur);
+		if (f->stopped) { /* its rc says only that it was stopped */
+			f->src->rc = 0;
+			memset(&f->src->err, 0, sizeof f->src->err);
+		}
+		block_free(f->cur);
+		free(f->map);
+		flame_tree_free(f->pt);
 		while (f->qn) {
-			flame_tree_free(f->q[f->qh]);
+			block_free(f->q[f->qh]);
 			f->qh = (f->qh + 1) % QUEUE;
 			f->qn--;
 		}
