@@ -70,7 +70,9 @@ function load_frames() {
 	var stack = [], key = new Float64Array(n), rowOf = {};
 	// fast path: geometry from one attribute, titles from one text read (each frame's
 	// element ends its line); element by element when they do not line up
-	var geom = (fr.getAttribute("data-geom") || "").split(" ");
+	var gparts = [], gel = document.querySelectorAll("g[data-geom]"); // #fr, then more chunks
+	for (var c = 0; c < gel.length; c++) gparts.push(gel[c].getAttribute("data-geom"));
+	var geom = gparts.join(" ").split(" ");
 	var titles = fr.textContent.split("\n");
 	var fast = n > 0 && geom.length === n && titles.length === n + 2;
 	for (var i = 0; i < n; i++) {

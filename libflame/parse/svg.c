@@ -12,10 +12,12 @@
  * flame-render writes it: exact however narrow the frames), else the frame whose x-range
  * holds it (flamegraph.pl writes in hash order). Self = total - children. A frame
  * whose title holds no count (a --nameattr title) gets one from its width; `data-name`
- * gives its name. Exact when nothing was pruned by --minwidth and names carry no _[k]
- * style annotation (titles drop those); otherwise as exact as the picture is: a pruned
- * frame's weight stays in its parent's self (pruned top-level stacks are lost, as folded
- * text has no place for the root's self).
+ * gives its name. flame-render's SVGs add what titles cannot carry, so they read back
+ * exactly: data-raw (a name, percent-encoded), data-v (counts --factor scaled), and on
+ * the root data-pruned (top-level frames --minwidth hid: folded text has no root self)
+ * and data-reverse. Others read back as exactly as the picture is: a pruned frame's
+ * weight stays in its parent's self; _[k] annotations are lost. Elements marked
+ * data-panel (the removed-frames panel of a diff) are not part of the graph.
  * libxml2 (its SAX2 push parser: no tree, bytes streamed from the input) lives here only;
  * external entities and DTDs are never loaded; internal entities expand within libxml2's
  * loop and amplification limits (a billion laughs is an error). */
@@ -28,13 +30,11 @@
 #include "parser.h"
 
 typedef struct frame {
-	uint32_t name;
-	int has_count;
+	double x, y, w;
 	uint64_t mant[2];      /* total count(s) as decimal mantissas at `dec` decimals */
-	unsigned dec;
-	double x, y, w, h;
-	uint32_t depth, parent;
 	uint64_t child[2];     /* children's totals, in the common scale */
+	uint32_t name, depth, parent;
+	uint8_t has_count, dec;
 } frame;
 
 typedef struct svgr {
@@ -47,25 +47,54 @@ typedef struct svgr {
 	frame *v;
 	size_t n, cap;
 	int differential;
+	int reverse;           /* data-reverse on the root: drawn stacks are leaf-first */
+	char *pruned;          /* data-pruned of the root: top-level frames --minwidth hid */
+	char *dec_buf;         /* scratch for percent-decoded names */
+	size_t dec_cap;
 	char count_name[64];
 } svgr;
 
+/* A growable byte string reused across elements (no allocation per frame). */
+typedef struct sbuf {
+	char *p;
+	size_t n, cap;
+	int set;
+} sbuf;
+
+static int sbuf_set(sbuf *b, const char *p, size_t n)
+{
+	if (n + 1 > b->cap) {
+		size_t cap = (n + 1) * 2;
+		char *q = realloc(b->p, cap);
+		if (!q)
+			return -1;
+		b->p = q;
+		b->cap = cap;
+	}
+	memcpy(b->p, p, n);
+	b->p[n] = '\0';
+	b->n = n;
+	b->set = 1;
+	return 0;
+}
+
 /* `1,234.5` -> mantissa and decimals; -1 when not a count. */
-static int count_at(const char *p, const char **end, uint64_t *mant, unsigned *dec)
+static int count_at(const char *p, const char *end, const char **stop, uint64_t *mant,
+                    unsigned *dec)
 {
 	uint64_t v = 0;
 	unsigned d = 0;
 	int dot = 0, digits = 0;
-	for (;; p++) {
+	for (; p < end; p++) {
 		if (*p >= '0' && *p <= '9') {
 			if (v > (UINT64_MAX - 9) / 10 || (dot && d >= 9))
 				return -1;
 			v = v * 10 + (uint64_t)(*p - '0');
 			d += (unsigned)dot;
 			digits++;
-		} else if (*p == ',' && !dot && digits && p[1] >= '0' && p[1] <= '9') {
+		} else if (*p == ',' && !dot && digits && p + 1 < end && p[1] >= '0' && p[1] <= '9') {
 			continue;
-		} else if (*p == '.' && !dot && digits && p[1] >= '0' && p[1] <= '9') {
+		} else if (*p == '.' && !dot && digits && p + 1 < end && p[1] >= '0' && p[1] <= '9') {
 			dot = 1;
 		} else {
 			break;
@@ -73,9 +102,21 @@ static int count_at(const char *p, const char **end, uint64_t *mant, unsigned *d
 	}
 	if (!digits)
 		return -1;
-	*end = p;
+	*stop = p;
 	*mant = v;
 	*dec = d;
+	return 0;
+}
+
+/* Two counts at their decimals -> the same scale (0 when they do not fit 64 bits). */
+static int common_scale(uint64_t *a, unsigned ad, uint64_t *b, unsigned bd, unsigned *dec)
+{
+	unsigned dd = ad > bd ? ad : bd;
+	if ((*a && *a > UINT64_MAX / flame__pow10[dd - ad]) || (*b && *b > UINT64_MAX / flame__pow10[dd - bd]))
+		return -1;
+	*a *= flame__pow10[dd - ad];
+	*b *= flame__pow10[dd - bd];
+	*dec = dd;
 	return 0;
 }
 
@@ -87,42 +128,98 @@ static void parse_title(svgr *s, const char *t, size_t n, frame *f, size_t *name
 	f->has_count = 0;
 	if (n < 4 || t[n - 1] != ')')
 		return;
+	const char *end = t + n;
 	for (size_t i = n - 1; i-- > 1;) {
 		if (t[i] != '(' || t[i - 1] != ' ')
 			continue;
 		const char *e;
 		uint64_t m;
 		unsigned d;
-		if (count_at(t + i + 1, &e, &m, &d) || *e != ' ')
+		if (count_at(t + i + 1, end, &e, &m, &d) || e == end || *e != ' ')
 			continue;
-		const char *cn = e + 1, *ce = strchr(cn, ',');
+		const char *cn = e + 1, *ce = memchr(cn, ',', (size_t)(end - cn));
 		if (!ce)
 			continue;
 		*name_len = i - 1;
 		f->has_count = 1;
 		f->mant[0] = f->mant[1] = m;
-		f->dec = d;
+		f->dec = (uint8_t)d;
 		if (!s->count_name[0] && (size_t)(ce - cn) < sizeof s->count_name) {
 			memcpy(s->count_name, cn, (size_t)(ce - cn));
 			s->count_name[ce - cn] = '\0';
 		}
-		const char *b = strstr(ce, "; before ");
+		const char *b = memmem(ce, (size_t)(end - ce), "; before ", 9);
 		uint64_t bm, am;
-		unsigned bd, ad;
+		unsigned bd, ad, dd;
 		const char *be, *ae;
-		if (b && count_at(b + 9, &be, &bm, &bd) == 0 && strncmp(be, ", after ", 8) == 0 &&
-		    count_at(be + 8, &ae, &am, &ad) == 0) {
+		if (b && count_at(b + 9, end, &be, &bm, &bd) == 0 && (size_t)(end - be) > 8 &&
+		    memcmp(be, ", after ", 8) == 0 && count_at(be + 8, end, &ae, &am, &ad) == 0) {
 			s->differential = 1;
-			unsigned dd = bd > ad ? bd : ad;
-			if ((bm == 0 || bm <= UINT64_MAX / flame__pow10[dd - bd]) &&
-			    (am == 0 || am <= UINT64_MAX / flame__pow10[dd - ad])) {
-				f->mant[0] = bm * flame__pow10[dd - bd];
-				f->mant[1] = am * flame__pow10[dd - ad];
-				f->dec = dd;
+			if (common_scale(&bm, bd, &am, ad, &dd) == 0) {
+				f->mant[0] = bm;
+				f->mant[1] = am;
+				f->dec = (uint8_t)dd;
 			}
 		}
 		return;
 	}
+}
+
+/* data-v="V" or "BEFORE AFTER": a frame's exact counts (written when --factor scales the
+ * titles' counts). */
+static int exact_counts(svgr *s, const char *p, size_t n, frame *f)
+{
+	const char *end = p + n, *e;
+	uint64_t a, b;
+	unsigned ad, bd, dd;
+	if (count_at(p, end, &e, &a, &ad))
+		return -1;
+	if (e == end) {
+		f->mant[0] = f->mant[1] = a;
+		f->dec = (uint8_t)ad;
+	} else if (*e == ' ' && count_at(e + 1, end, &e, &b, &bd) == 0 && e == end &&
+	           common_scale(&a, ad, &b, bd, &dd) == 0) {
+		s->differential = 1;
+		f->mant[0] = a;
+		f->mant[1] = b;
+		f->dec = (uint8_t)dd;
+	} else {
+		return -1;
+	}
+	f->has_count = 1;
+	return 0;
+}
+
+/* data-raw: the raw name with '%', ';', controls and non-ASCII bytes as %XX (names that
+ * the title cannot carry exactly). Decoded into s->dec_buf; returns the length. */
+static int hexval(int c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	                                      : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static int pct_decode(svgr *s, const char *p, size_t n, size_t *out)
+{
+	if (n + 1 > s->dec_cap) {
+		char *d = realloc(s->dec_buf, n + 1);
+		if (!d)
+			return flame__err_nomem(s->err);
+		s->dec_buf = d;
+		s->dec_cap = n + 1;
+	}
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		int hi, lo;
+		if (p[i] == '%' && i + 2 < n && (hi = hexval((unsigned char)p[i + 1])) >= 0 &&
+		    (lo = hexval((unsigned char)p[i + 2])) >= 0) {
+			s->dec_buf[o++] = (char)(hi << 4 | lo);
+			i += 2;
+		} else {
+			s->dec_buf[o++] = p[i];
+		}
+	}
+	*out = o;
+	return 0;
 }
 
 /* A decimal number as SVG coordinates are written ("10", "737.5"; no exponents). */
@@ -158,7 +255,7 @@ static int num(const char *p, const char *end, double *out)
 static int add_frame(svgr *s, const char *name, size_t nn, const frame *proto)
 {
 	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 1024;
+		size_t cap = s->cap ? s->cap * 2 : 4096;
 		frame *v = realloc(s->v, cap * sizeof *v);
 		if (!v)
 			return flame__err_nomem(s->err);
@@ -174,30 +271,28 @@ static int add_frame(svgr *s, const char *name, size_t nn, const frame *proto)
 	return 0;
 }
 
-/* A frame from a title and its rect's attributes. */
-static int title_rect(svgr *s, const char *title, const frame *geom, const char *data_name)
-{
-	frame f = *geom;
-	size_t nn;
-	parse_title(s, title, strlen(title), &f, &nn);
-	if (data_name)
-		return add_frame(s, data_name, strlen(data_name), &f);
-	return add_frame(s, title, nn, &f);
-}
-
 /* ---- SAX: libxml2 calls these as it reads; no document tree is built ---- */
+
+/* Element and attribute names we look for, as libxml2's dictionary pointers: SAX2 hands
+ * every name over interned in the parser's dictionary, so a match is one comparison. */
+enum { K_RECT, K_TITLE, K_G, K_A, K_TEXT, K_SCRIPT, K_STYLE, K_X, K_Y, K_WIDTH, K_HEIGHT,
+       K_DNAME, K_DRAW, K_DV, K_DPRUNED, K_DREVERSE, K_DPANEL, K_COUNT };
+static const char *const key_names[K_COUNT] = {
+    "rect", "title", "g", "a", "text", "script", "style", "x", "y", "width", "height",
+    "data-name", "data-raw", "data-v", "data-pruned", "data-reverse", "data-panel"};
 
 typedef struct sax {
 	svgr *s;
+	const xmlChar *k[K_COUNT];
 	int depth;            /* of the current element */
-	int skip;             /* depth of a label/script/style subtree being skipped, or 0 */
-	char *t;              /* title text (NUL-terminated) */
-	size_t tlen, tcap;
+	int skip;             /* depth of a label/script/style/panel subtree being skipped, or 0 */
+	sbuf t;               /* title text */
 	int in_title, title_el_depth;
 	int have_title, title_depth; /* a closed title waiting for its sibling rect */
 	frame rect;           /* a rect waiting for its child title */
 	int rect_depth;       /* -1: none */
-	char *rect_name, *g_name; /* data-name of that rect / of the enclosing g or a */
+	sbuf rect_name, rect_raw, rect_v; /* data-name / data-raw / data-v of that rect */
+	sbuf g_name;          /* data-name of the enclosing g or a */
 } sax;
 
 static void fail(sax *x, xmlParserCtxtPtr ctxt, int rc)
@@ -207,15 +302,24 @@ static void fail(sax *x, xmlParserCtxtPtr ctxt, int rc)
 	xmlStopParser(ctxt);
 }
 
-static char *dup_range(const xmlChar *p, const xmlChar *e)
+/* A frame from a title and its rect's attributes (exact data first: data-v, data-raw). */
+static int title_rect(sax *x, const char *title, size_t tn, const frame *geom, const sbuf *name,
+                      const sbuf *raw, const sbuf *v)
 {
-	size_t n = (size_t)(e - p);
-	char *d = malloc(n + 1);
-	if (d) {
-		memcpy(d, p, n);
-		d[n] = '\0';
+	svgr *s = x->s;
+	frame f = *geom;
+	size_t nn;
+	parse_title(s, title, tn, &f, &nn);
+	if (v->set)
+		exact_counts(s, v->p, v->n, &f);
+	if (raw->set) {
+		size_t dn;
+		int rc = pct_decode(s, raw->p, raw->n, &dn);
+		return rc ? rc : add_frame(s, s->dec_buf, dn, &f);
 	}
-	return d;
+	if (name->set)
+		return add_frame(s, name->p, name->n, &f);
+	return add_frame(s, title, nn, &f);
 }
 
 static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri,
@@ -227,63 +331,85 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 	x->depth++;
 	if (x->skip)
 		return;
-	const char *el = (const char *)name;
-	/* first byte before strcmp: most elements and attributes are not ours */
-	if ((el[0] == 't' && strcmp(el, "text") == 0) || (el[0] == 's' && (strcmp(el, "script") == 0 ||
-	                                                                  strcmp(el, "style") == 0))) {
+	const xmlChar *const *k = x->k;
+	int is_rect = name == k[K_RECT];
+	if (name == k[K_TEXT] || name == k[K_SCRIPT] || name == k[K_STYLE]) {
 		x->skip = x->depth;
-	} else if (el[0] == 't' && strcmp(el, "title") == 0) {
+		return;
+	}
+	if (name == k[K_TITLE]) {
 		x->in_title = 1;
 		x->title_el_depth = x->depth;
-		x->tlen = 0;
-	} else if (((el[0] == 'g' || el[0] == 'a') && !el[1]) || (el[0] == 'r' && strcmp(el, "rect") == 0)) {
-		int is_rect = el[0] == 'r';
-		frame f;
-		memset(&f, 0, sizeof f);
-		int have = 0;
-		char *dn = NULL;
-		for (int i = 0; i < nattr; i++) {
-			const char *k = (const char *)attr[5 * i];
-			const char *v = (const char *)attr[5 * i + 3], *e = (const char *)attr[5 * i + 4];
-			if (k[0] == 'd' && strcmp(k, "data-name") == 0) {
-				free(dn);
-				dn = dup_range(attr[5 * i + 3], attr[5 * i + 4]);
-				if (!dn)
-					return fail(x, ctxt, flame__err_nomem(x->s->err));
-			} else if (is_rect) {
-				double *dst = NULL;
-				int bit = 0;
-				if (k[0] == 'x' && !k[1])
-					dst = &f.x, bit = 1;
-				else if (k[0] == 'y' && !k[1])
-					dst = &f.y, bit = 2;
-				else if (k[0] == 'w' && strcmp(k, "width") == 0)
-					dst = &f.w, bit = 4;
-				else if (k[0] == 'h' && strcmp(k, "height") == 0)
-					dst = &f.h, bit = 8;
-				if (dst && num(v, e, dst) == 0)
-					have |= bit;
-			}
+		x->t.n = 0;
+		x->t.set = 1;
+		return;
+	}
+	if (!is_rect && name != k[K_G] && name != k[K_A]) {
+		for (int i = 0; i < nattr; i++)
+			if (attr[5 * i] == k[K_DPANEL])
+				x->skip = x->depth;
+		return;
+	}
+	frame f;
+	memset(&f, 0, sizeof f);
+	int have = 0;
+	sbuf *nb = is_rect ? &x->rect_name : &x->g_name;
+	/* a rect that will wait for its title keeps these; one that completes a title
+	 * before it uses them at once */
+	nb->set = 0;
+	if (is_rect)
+		x->rect_raw.set = x->rect_v.set = 0;
+	for (int i = 0; i < nattr; i++) {
+		const xmlChar *a = attr[5 * i];
+		const char *v = (const char *)attr[5 * i + 3], *e = (const char *)attr[5 * i + 4];
+		sbuf *dst = NULL;
+		if (a == k[K_X]) {
+			if (num(v, e, &f.x) == 0)
+				have |= 1;
+		} else if (a == k[K_Y]) {
+			if (num(v, e, &f.y) == 0)
+				have |= 2;
+		} else if (a == k[K_WIDTH]) {
+			if (num(v, e, &f.w) == 0)
+				have |= 4;
+		} else if (a == k[K_HEIGHT]) {
+			double h;
+			if (num(v, e, &h) == 0)
+				have |= 8;
+		} else if (a == k[K_DNAME]) {
+			dst = nb;
+		} else if (!is_rect) {
+			if (a == k[K_DPANEL])
+				x->skip = x->depth;
+		} else if (a == k[K_DRAW]) {
+			dst = &x->rect_raw;
+		} else if (a == k[K_DV]) {
+			dst = &x->rect_v;
+		} else if (a == k[K_DPRUNED]) {
+			free(x->s->pruned);
+			if (!(x->s->pruned = strndup(v, (size_t)(e - v))))
+				return fail(x, ctxt, flame__err_nomem(x->s->err));
+		} else if (a == k[K_DREVERSE]) {
+			x->s->reverse = e > v && *v == '1';
+		} else if (a == k[K_DPANEL]) {
+			x->skip = x->depth;
 		}
-		if (!is_rect) {
-			free(x->g_name);
-			x->g_name = dn;
-			return;
-		}
-		if (x->have_title && x->depth == x->title_depth) {
-			x->have_title = 0;
-			int rc = have == 15 ? title_rect(x->s, x->t, &f, dn ? dn : x->g_name) : 0;
-			free(dn);
-			if (rc)
-				fail(x, ctxt, rc);
-		} else if (have == 15) {
-			x->rect = f;
-			x->rect_depth = x->depth;
-			free(x->rect_name);
-			x->rect_name = dn;
-		} else {
-			free(dn);
-		}
+		if (dst && sbuf_set(dst, v, (size_t)(e - v)))
+			return fail(x, ctxt, flame__err_nomem(x->s->err));
+	}
+	if (!is_rect || x->skip)
+		return;
+	if (x->have_title && x->depth == x->title_depth) {
+		x->have_title = 0;
+		int rc = have == 15 ? title_rect(x, x->t.p, x->t.n, &f,
+		                                 x->rect_name.set ? &x->rect_name : &x->g_name,
+		                                 &x->rect_raw, &x->rect_v)
+		                    : 0;
+		if (rc)
+			fail(x, ctxt, rc);
+	} else if (have == 15) {
+		x->rect = f;
+		x->rect_depth = x->depth;
 	}
 }
 
@@ -301,8 +427,9 @@ static void on_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const 
 	if (x->in_title && d == x->title_el_depth) {
 		x->in_title = 0;
 		if (x->rect_depth >= 0 && d == x->rect_depth + 1) {
-			int rc = title_rect(x->s, x->t ? x->t : "", &x->rect,
-			                    x->rect_name ? x->rect_name : x->g_name);
+			int rc = title_rect(x, x->t.p ? x->t.p : "", x->t.n, &x->rect,
+			                    x->rect_name.set ? &x->rect_name : &x->g_name, &x->rect_raw,
+			                    &x->rect_v);
 			x->rect_depth = -1;
 			if (rc)
 				fail(x, ctxt, rc);
@@ -324,17 +451,18 @@ static void on_text(void *ctx, const xmlChar *ch, int len)
 	sax *x = ctxt->_private;
 	if (!x->in_title || x->skip || len <= 0)
 		return;
-	if (x->tlen + (size_t)len + 1 > x->tcap) {
-		size_t cap = (x->tlen + (size_t)len + 1) * 2;
-		char *t = realloc(x->t, cap);
-		if (!t)
+	sbuf *t = &x->t;
+	if (t->n + (size_t)len + 1 > t->cap) {
+		size_t cap = (t->n + (size_t)len + 1) * 2;
+		char *p = realloc(t->p, cap);
+		if (!p)
 			return fail(x, ctxt, flame__err_nomem(x->s->err));
-		x->t = t;
-		x->tcap = cap;
+		t->p = p;
+		t->cap = cap;
 	}
-	memcpy(x->t + x->tlen, ch, (size_t)len);
-	x->tlen += (size_t)len;
-	x->t[x->tlen] = '\0';
+	memcpy(t->p + t->n, ch, (size_t)len);
+	t->n += (size_t)len;
+	t->p[t->n] = '\0';
 }
 
 /* Pull every frame out of the document: a <title> followed by a sibling <rect> in a
@@ -376,6 +504,9 @@ static int read_frames(svgr *s)
 	ctxt->_private = &x;
 	xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
 	                            XML_PARSE_NOBLANKS | XML_PARSE_COMPACT);
+	for (int i = 0; i < K_COUNT; i++)
+		if (!(x.k[i] = xmlDictLookup(ctxt->dict, (const xmlChar *)key_names[i], -1)))
+			s->rc = flame__err_nomem(s->err);
 	int xrc = 0;
 	while (n > 0 && !s->rc && !xrc) {
 		if ((n = flame__input_read(s->in, buf, CHUNK, s->err)) < 0) {
@@ -398,9 +529,11 @@ static int read_frames(svgr *s)
 		xmlFreeDoc(ctxt->myDoc);
 	xmlFreeParserCtxt(ctxt);
 	free(buf);
-	free(x.t);
-	free(x.rect_name);
-	free(x.g_name);
+	free(x.t.p);
+	free(x.rect_name.p);
+	free(x.rect_raw.p);
+	free(x.rect_v.p);
+	free(x.g_name.p);
 	return rc;
 }
 
@@ -415,6 +548,67 @@ static int by_depth_x(const void *a, const void *b)
 	if (p->depth != q->depth)
 		return p->depth < q->depth ? -1 : 1;
 	return p->x < q->x ? -1 : p->x > q->x;
+}
+
+/* data-pruned="C NAME;C NAME" (differential: "B A NAME"): the top-level frames --minwidth
+ * hid, each with its weight; names percent-encoded as in data-raw. */
+typedef struct pruned {
+	uint32_t name;
+	uint8_t dec;
+	uint64_t mant[2];
+} pruned;
+
+static int parse_pruned(svgr *s, pruned **out, size_t *count, unsigned *maxdec)
+{
+	*out = NULL;
+	*count = 0;
+	const char *p = s->pruned;
+	if (!p || !*p)
+		return 0;
+	size_t cap = 1;
+	for (const char *q = p; *q; q++)
+		cap += *q == ';';
+	pruned *v = malloc(cap * sizeof *v);
+	if (!v)
+		return flame__err_nomem(s->err);
+	size_t n = 0;
+	while (*p) {
+		const char *end = strchr(p, ';'), *e;
+		if (!end)
+			end = p + strlen(p);
+		pruned pr = {0};
+		uint64_t a, b = 0;
+		unsigned ad, bd = 0, dd;
+		int ok = count_at(p, end, &e, &a, &ad) == 0 && e < end && *e == ' ';
+		if (ok && s->differential)
+			ok = count_at(e + 1, end, &e, &b, &bd) == 0 && e < end && *e == ' ' &&
+			     common_scale(&a, ad, &b, bd, &dd) == 0;
+		else
+			dd = ad;
+		if (!ok) {
+			free(v);
+			return flame__err(s->err, FLAME_EDATA, s->src, 0, FLAME__NO_OFFSET,
+			                  "the root frame's data-pruned is not 'COUNT NAME;...'");
+		}
+		size_t dn;
+		int rc = pct_decode(s, e + 1, (size_t)(end - e - 1), &dn);
+		if (!rc && (pr.name = flame__tree_intern(s->t, s->dec_buf, dn)) == FLAME__ID_NONE)
+			rc = flame__err_nomem(s->err);
+		if (rc) {
+			free(v);
+			return rc;
+		}
+		pr.mant[0] = a;
+		pr.mant[1] = s->differential ? b : a;
+		pr.dec = (uint8_t)dd;
+		if (dd > *maxdec)
+			*maxdec = dd;
+		v[n++] = pr;
+		p = *end ? end + 1 : end;
+	}
+	*out = v;
+	*count = n;
+	return 0;
 }
 
 /* Frames -> tree: depths, parents, self counts, stacks. */
@@ -448,10 +642,34 @@ static int build(svgr *s)
 	if (!v[root].has_count)
 		return flame__err(s->err, FLAME_EDATA, s->src, 0, FLAME__NO_OFFSET,
 		                  "the root frame's title has no count");
-	if (dec > s->t->scale && flame__tree_rescale(s->t, dec, s->err))
+	pruned *pv;
+	size_t pn;
+	int prc = parse_pruned(s, &pv, &pn, &dec);
+	if (prc)
+		return prc;
+	if (dec > s->t->scale && flame__tree_rescale(s->t, dec, s->err)) {
+		free(pv);
 		return flame__err(s->err, FLAME_ERANGE, s->src, 0, FLAME__NO_OFFSET,
 		                  "rescaled counts overflow 64 bits");
+	}
 	unsigned scale = s->t->scale;
+	int rc = 0;
+	/* the hidden top-level frames: one-frame stacks (folded text has no root self) */
+	for (size_t i = 0; i < pn && !rc; i++) {
+		uint64_t m = flame__pow10[scale - pv[i].dec], w[2];
+		for (int c = 0; c < 2; c++) {
+			if (pv[i].mant[c] > UINT64_MAX / m)
+				rc = flame__err(s->err, FLAME_ERANGE, s->src, 0, FLAME__NO_OFFSET,
+				                "a count overflows 64 bits");
+			w[c] = pv[i].mant[c] * m;
+		}
+		if (!rc && (w[0] || w[1]))
+			rc = flame__tree_add_ids(s->t, &pv[i].name, 1, w[0], s->differential ? w[1] : 0,
+			                         s->err);
+	}
+	free(pv);
+	if (rc)
+		return rc;
 	/* counts in the tree's scale; untitled counts from width */
 	for (size_t i = 0; i < n; i++) {
 		frame *f = &v[i];
@@ -468,7 +686,7 @@ static int build(svgr *s)
 				f->mant[c] = !(x > 0) ? 0 : x >= 1.8e19 ? UINT64_MAX : (uint64_t)x;
 			}
 		}
-		f->dec = scale;
+		f->dec = (uint8_t)scale;
 	}
 	/* flame-render writes frames depth first (each after its parent, subtrees whole):
 	 * then a frame's parent is the last frame one level up, exactly, however narrow the
@@ -534,7 +752,6 @@ stacks:;
 	uint32_t *ids = malloc((n + 1) * sizeof *ids);
 	if (!ids)
 		return flame__err_nomem(s->err);
-	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (v[i].depth == 0)
 			continue;
@@ -557,7 +774,8 @@ stacks:;
 			            "a frame lies under no frame of the level below it; skipped");
 			continue;
 		}
-		for (size_t a = 0, b = k - 1; a < b; a++, b--) {
+		/* the chain is leaf-first; a --reverse picture drew stacks leaf-first already */
+		for (size_t a = 0, b = k - 1; !s->reverse && a < b; a++, b--) {
 			uint32_t x = ids[a];
 			ids[a] = ids[b];
 			ids[b] = x;
@@ -582,6 +800,8 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	if (!rc)
 		rc = build(&s);
 	free(s.v);
+	free(s.pruned);
+	free(s.dec_buf);
 	return rc;
 }
 

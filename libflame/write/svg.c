@@ -14,6 +14,7 @@
 #include <strings.h>
 #include "../core/err.h"
 #include "../core/hash.h"
+#include "../core/tree.h"
 #include "escape.h"
 #include "layout.h"
 #include "template.h"
@@ -230,6 +231,7 @@ typedef struct sw {
 	iconv_t cd;  /* --encoding other than UTF-8: untrusted text is converted from it */
 	char *conv;  /* conversion buffer */
 	size_t conv_cap;
+	flame_tree *t; /* the tree laid out (reversed for --reverse) */
 } sw;
 
 static int flush(sw *w)
@@ -376,6 +378,149 @@ static void put_attr(sw *w, const char *k, const char *v)
 	puts_(w, "\"");
 }
 
+/* ---- what makes the SVG read back exactly (parse/svg.c): a name the title cannot carry
+ * byte for byte (a _[k] annotation the title drops, bytes the escaping replaces, text an
+ * --encoding converts) goes in data-raw, percent-encoded; counts a --factor scales go in
+ * data-v; the root lists the top-level frames --minwidth hid (data-pruned) and marks a
+ * --reverse picture (data-reverse). */
+
+static int name_needs_raw(const sw *w, const flame__frame *f)
+{
+	if (flame__frame_display_len(f) != f->name_len)
+		return 1;
+	const unsigned char *p = (const unsigned char *)f->name;
+	size_t n = f->name_len, i = 0;
+	while (i < n && p[i] >= 0x20 && p[i] < 0x7f)
+		i++;
+	if (i == n)
+		return 0;
+	if (w->cd != (iconv_t)-1)
+		return 1;
+	for (; i < n; i++)
+		if (p[i] < 0x20 || p[i] >= 0x80)
+			break;
+	if (i == n)
+		return 0;
+	/* non-ASCII: raw unless it is well-formed UTF-8 the escaping keeps as is */
+	char buf[256];
+	char *d = n <= sizeof buf / 3 ? buf : malloc(3 * n);
+	if (!d)
+		return 1;
+	size_t k = flame__utf8_repair(d, f->name, n);
+	int differs = k != n || memcmp(d, f->name, n) != 0;
+	if (d != buf)
+		free(d);
+	return differs;
+}
+
+static void put_pct(sw *w, const char *p, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *d = room(w, 3 * n);
+	if (!d)
+		return;
+	char *o = d;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c < 0x20 || c >= 0x7f || c == '%' || c == ';' || c == '&' || c == '<' || c == '"' ||
+		    c == '>' || c == '\'') {
+			*o++ = '%';
+			*o++ = hex[c >> 4];
+			*o++ = hex[c & 15];
+		} else {
+			*o++ = (char)c;
+		}
+	}
+	w->len += (size_t)(o - d);
+}
+
+/* A count in the tree's scale as plain decimal text ("12", "0.25"). */
+static void put_count(sw *w, uint64_t v)
+{
+	char b[48];
+	unsigned sc = w->L->scale;
+	uint64_t p = flame__pow10[sc];
+	int n = snprintf(b, sizeof b, "%llu", (unsigned long long)(v / p));
+	if (v % p) {
+		n += snprintf(b + n, sizeof b - (size_t)n, ".%0*llu", (int)sc, (unsigned long long)(v % p));
+		while (b[n - 1] == '0')
+			n--;
+	}
+	put(w, b, (size_t)n);
+}
+
+/* The root's data-pruned: per top-level name, its weight minus what its drawn frames show
+ * (a flame chart may draw one name several times), "C NAME" or "BEFORE AFTER NAME". */
+static void put_pruned(sw *w)
+{
+	const flame__layout *L = w->L;
+	flame_tree *t = w->t;
+	size_t nn = t->names.count;
+	uint64_t(*sum)[2] = calloc(nn ? nn : 1, sizeof *sum);
+	if (!sum) {
+		w->rc = flame__err_nomem(w->err);
+		return;
+	}
+	const flame__stacks *st = &t->stacks;
+	for (size_t k = 0; k < st->count; k++)
+		if (st->v[k].depth) {
+			sum[st->v[k].ids[0]][0] += st->v[k].w[0];
+			sum[st->v[k].ids[0]][1] += st->v[k].w[1];
+		}
+	for (size_t i = 1; i < L->count; i++) {
+		const flame__frame *f = &L->frames[i];
+		if (f->depth != 1)
+			continue;
+		uint32_t id = flame__intern_find(&t->names, f->name, f->name_len);
+		if (id == FLAME__ID_NONE)
+			continue;
+		sum[id][0] -= f->before < sum[id][0] ? f->before : sum[id][0];
+		if (L->differential)
+			sum[id][1] -= f->value < sum[id][1] ? f->value : sum[id][1];
+	}
+	int any = 0;
+	for (size_t id = 0; id < nn && !w->rc; id++) {
+		if (!sum[id][0] && !(L->differential && sum[id][1]))
+			continue;
+		puts_(w, any ? ";" : " data-pruned=\"");
+		any = 1;
+		put_count(w, sum[id][0]);
+		if (L->differential) {
+			puts_(w, " ");
+			put_count(w, sum[id][1]);
+		}
+		puts_(w, " ");
+		const flame__name *nm = flame__intern_get(&t->names, (uint32_t)id);
+		put_pct(w, nm->ptr, nm->len);
+	}
+	if (any)
+		puts_(w, "\"");
+	free(sum);
+}
+
+static void put_exact(sw *w, const flame__frame *f)
+{
+	const flame__layout *L = w->L;
+	if (f->depth == 0) {
+		if (w->o->flags & FLAME_RENDER_REVERSE)
+			puts_(w, " data-reverse=\"1\"");
+		put_pruned(w);
+	} else if (name_needs_raw(w, f)) {
+		puts_(w, " data-raw=\"");
+		put_pct(w, f->name, f->name_len);
+		puts_(w, "\"");
+	}
+	if (L->factor != 1.0) {
+		puts_(w, " data-v=\"");
+		if (L->differential) {
+			put_count(w, f->before);
+			puts_(w, " ");
+		}
+		put_count(w, f->value);
+		puts_(w, "\"");
+	}
+}
+
 static void put_frame(sw *w, const flame__frame *f)
 {
 	const flame__layout *L = w->L;
@@ -422,6 +567,7 @@ static void put_frame(sw *w, const flame__frame *f)
 	p += 7;
 	*p++ = '"';
 	w->len += (size_t)(p - d);
+	put_exact(w, f);
 	if (na) {
 		for (size_t i = 0; i < na->n; i++) {
 			const char *k = na->attrs[i].key;
@@ -487,6 +633,8 @@ static void put_label(sw *w, const flame__frame *f)
  * rectangle. A browser then paints a few hundred elements instead of one per frame, so
  * hovering, searching and zooming (a transform on this group) stay fast on 100,000
  * frames; the per-frame <rect><title/></rect> elements keep the data and tooltips. */
+enum { GEOM_CHUNK = 1 << 18, PATH_CHUNK = 1 << 16 };
+
 struct by_fill {
 	uint32_t rgb, idx;
 };
@@ -512,9 +660,11 @@ static void put_picture(sw *w)
 		v[i] = (struct by_fill){(uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b, (uint32_t)i};
 	}
 	qsort(v, L->count, sizeof *v, cmp_fill);
-	for (size_t i = 0; i < L->count && !w->rc; i++) {
+	for (size_t i = 0, run = 0; i < L->count && !w->rc; i++, run++) {
 		const flame__frame *f = &L->frames[v[i].idx];
-		if (i == 0 || v[i].rgb != v[i - 1].rgb) {
+		/* a new path per colour, and every PATH_CHUNK rectangles (tags stay small) */
+		if (i == 0 || v[i].rgb != v[i - 1].rgb || run == PATH_CHUNK) {
+			run = 0;
 			char hex[8];
 			flame__rgb_hex(f->fill, hex);
 			puts_(w, i ? "\"/>\n<path fill=\"" : "<path fill=\"");
@@ -542,6 +692,35 @@ static void put_picture(sw *w)
 	if (L->count)
 		puts_(w, "\"/>\n");
 	free(v);
+}
+
+/* Every frame's x,width,y once more in data-geom: the script reads 100,000 frames from it
+ * in one call instead of 300,000 attribute reads. In chunks of GEOM_CHUNK frames (the
+ * first on the frames' group, the rest on empty groups after it): XML readers such as
+ * libxml2 refuse a start tag over 10 MB, and a single attribute would pass that at about
+ * 800,000 frames. */
+static void put_geom(sw *w, size_t from)
+{
+	const flame__layout *L = w->L;
+	size_t to = from + GEOM_CHUNK < L->count ? from + GEOM_CHUNK : L->count;
+	puts_(w, " data-geom=\"");
+	for (size_t i = from; i < to && !w->rc; i++) {
+		const flame__frame *f = &L->frames[i];
+		long long x1 = tenths(f->x), x2 = tenths(f->x + f->w);
+		char *d = room(w, 80);
+		if (!d)
+			break;
+		char *p = d;
+		if (i > from)
+			*p++ = ' ';
+		p += fmt_tenths(p, x1);
+		*p++ = ',';
+		p += fmt_tenths(p, x2 - x1);
+		*p++ = ',';
+		p += fmt_tenths(p, tenths(f->y));
+		w->len += (size_t)(p - d);
+	}
+	puts_(w, "\"");
 }
 
 /* ---- the document */
@@ -645,26 +824,13 @@ static int on_key(void *ud, const char *k, size_t n)
 		for (size_t i = 0; i < L->count && !w->rc; i++)
 			put_frame(w, &L->frames[i]);
 	} else if (key_is(k, n, "geom")) {
-		/* every frame's x,width,y once more in one attribute: the script reads 100,000
-		 * frames from it in one call instead of 300,000 attribute reads */
-		puts_(w, " data-geom=\"");
-		for (size_t i = 0; i < L->count && !w->rc; i++) {
-			const flame__frame *f = &L->frames[i];
-			long long x1 = tenths(f->x), x2 = tenths(f->x + f->w);
-			char *d = room(w, 80);
-			if (!d)
-				break;
-			char *p = d;
-			if (i)
-				*p++ = ' ';
-			p += fmt_tenths(p, x1);
-			*p++ = ',';
-			p += fmt_tenths(p, x2 - x1);
-			*p++ = ',';
-			p += fmt_tenths(p, tenths(f->y));
-			w->len += (size_t)(p - d);
+		put_geom(w, 0); /* the first chunk, on the frames' group */
+	} else if (key_is(k, n, "geommore")) {
+		for (size_t i = GEOM_CHUNK; i < L->count && !w->rc; i += GEOM_CHUNK) {
+			puts_(w, "<g");
+			put_geom(w, i);
+			puts_(w, "/>\n");
 		}
-		puts_(w, "\"");
 	} else if (key_is(k, n, "picture")) {
 		put_picture(w);
 	} else if (key_is(k, n, "labels")) {
@@ -710,7 +876,7 @@ int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out
 	int rc = flame__layout_compute(&L, t, o, err);
 	if (rc)
 		return rc;
-	sw w = {out, err, NULL, 0, 1 << 18, 0, &L, o, NULL, 0, (iconv_t)-1, NULL, 0};
+	sw w = {out, err, NULL, 0, 1 << 18, 0, &L, o, NULL, 0, (iconv_t)-1, NULL, 0, L.own ? L.own : t};
 	if (!is_utf8_name(o->encoding)) {
 		w.cd = iconv_open("UTF-8", o->encoding);
 		if (w.cd == (iconv_t)-1) {

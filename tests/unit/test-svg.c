@@ -75,6 +75,8 @@ static void test_round_trip(void)
 	                 "main;\xc3\xbcnic\xc3\xb6" "de;x 2\n"
 	                 "other 5\n");
 	check_round_trip("a;b 1.5\na;c 0.25\na 2\n");            /* fractional counts */
+	/* names the title cannot carry (data-raw): annotations, bad UTF-8, controls, '%' */
+	check_round_trip("a_[k];b_[j] 2\nx;bad\xff\xc3 1\nx;c\x01t\x7fl%41 3\nx;%;_[i] 1\n");
 	check_round_trip("a;b 5 9\na;c 3 0\na 0 4\nd;e 7 7\n"); /* differential */
 	/* deep and narrow: the reader takes parents from the document order, not geometry */
 	char deep[8192] = "";
@@ -87,13 +89,16 @@ static void test_round_trip(void)
 static void test_pruned_keeps_totals(void)
 {
 	flame_err err = {0};
-	flame_tree *a = tree_of("a;b 100000000\na;tiny;tinier 1\nc 7000000\n", FLAME_FORMAT_FOLDED, &err);
-	char *svg = svg_of(a, 0.1); /* `tiny` is narrower than 0.1 px: not drawn */
+	flame_tree *a = tree_of("a;b 100000000\na;tiny;tinier 1\nc 7000000\nhid;den 2\n",
+	                        FLAME_FORMAT_FOLDED, &err);
+	char *svg = svg_of(a, 0.1); /* `tiny` and `hid` are narrower than 0.1 px: not drawn */
+	CHECK(svg && strstr(svg, " data-pruned=\"2 hid\"") != NULL);
 	flame_tree *b = svg ? tree_of(svg, FLAME_FORMAT_SVG, &err) : NULL;
 	CHECK(b != NULL);
 	if (b) {
 		char *got = folded_str(b);
-		CHECK_STR(got, "a 1\na;b 100000000\nc 7000000\n");
+		/* tiny's weight is a's self; the hidden top-level frame keeps its name */
+		CHECK_STR(got, "a 1\na;b 100000000\nc 7000000\nhid 2\n");
 		CHECK_EQ_U64(flame_tree_total(b, 0), flame_tree_total(a, 0));
 		free(got);
 		flame_tree_free(b);
