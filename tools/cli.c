@@ -141,18 +141,34 @@ void cli_warn(void *ud, const char *kind, const char *source, uint64_t line, con
 	}
 	unsigned long seen = i < w->n ? w->kinds[i].count++ : 1;
 	if (seen == 0 && !w->quiet) {
+		char buf[1024];
+		int n;
 		if (source && source[0] && line)
-			fprintf(stderr, "%s: warning: %s:%llu: %s\n", prog, source,
-			        (unsigned long long)line, msg);
+			n = snprintf(buf, sizeof buf, "%s: warning: %s:%llu: %s\n", prog, source,
+			             (unsigned long long)line, msg);
 		else if (source && source[0])
-			fprintf(stderr, "%s: warning: %s: %s\n", prog, source, msg);
+			n = snprintf(buf, sizeof buf, "%s: warning: %s: %s\n", prog, source, msg);
 		else
-			fprintf(stderr, "%s: warning: %s\n", prog, msg);
+			n = snprintf(buf, sizeof buf, "%s: warning: %s\n", prog, msg);
+		size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+		char *d = w->defer ? realloc(w->deferred, w->deferred_len + len + 1) : NULL;
+		if (d) {
+			memcpy(d + w->deferred_len, buf, len + 1);
+			w->deferred = d;
+			w->deferred_len += len;
+		} else {
+			fputs(buf, stderr);
+		}
 	}
 }
 
 void cli_warnings_finish(cli_warnings *w)
 {
+	if (w->deferred)
+		fputs(w->deferred, stderr);
+	free(w->deferred);
+	w->deferred = NULL;
+	w->deferred_len = 0;
 	for (int i = 0; i < w->n; i++)
 		if (w->kinds[i].count > 1 && !w->quiet)
 			fprintf(stderr, "%s: warning: %lu more like the above (%s), %lu in all\n", prog,

@@ -50,6 +50,10 @@ typedef struct cli_warnings {
 	} kinds[32];
 	int n;
 	int quiet;
+	int defer;      /* hold the messages until cli_warnings_finish (inputs read at once on
+	                 * several threads, each with its own cli_warnings, print in order) */
+	char *deferred; /* malloc'd; freed by cli_warnings_finish */
+	size_t deferred_len;
 } cli_warnings;
 
 void cli_warn(void *ud, const char *kind, const char *source, uint64_t line, const char *msg);

@@ -188,6 +188,7 @@ static int read_diff(side *s, flame_format format, const flame_diff_opts *d, uin
 	flame_err err = {0};
 	int code = 0;
 	for (int i = 0; i < 2 && !code; i++) {
+		s[i].warn.defer = 1; /* both are read at once: print BEFORE's, then AFTER's */
 		side_opts(&src[i].opts, &s[i], format);
 		if (flame_input_open(&s[i].in, s[i].path, &err))
 			code = cli_report_input(&err, "--input-format");

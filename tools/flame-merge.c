@@ -182,6 +182,7 @@ static int open_group(input *in, flame_source *src, cli_warnings *warn, size_t a
 		src[i].weight = a->normalize ? 0 : in[i].num; /* --normalize weighs after scaling */
 		src[i].weight_decimals = a->normalize ? 0 : in[i].dec;
 		warn[i].quiet = a->quiet;
+		warn[i].defer = 1; /* inputs are read at once: their warnings print in order */
 		if (flame_input_open(&fi[i], in[i].path, &err))
 			return cli_report_input(&err, "--input-format");
 		src[i].in = fi[i];
