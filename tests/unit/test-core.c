@@ -2,6 +2,7 @@
  * merge and scaling. */
 #include <stdint.h>
 #include "core/arena.h"
+#include "core/hash.h"
 #include "core/intern.h"
 #include "core/stacks.h"
 #include "core/tree.h"
@@ -39,6 +40,37 @@ static void test_intern(void)
 	}
 	CHECK_STR(flame__intern_get(&in, 12345 + 2)->ptr, "name12345");
 	CHECK_EQ_U64(flame__intern_put(&in, "", 0), 100002); /* the empty name is a name */
+	flame__intern_free(&in);
+
+	/* slots match short names by length and first bytes: neighbours stay apart, on the
+	 * general path and on the padded one (names followed by 8 readable bytes) */
+	flame__intern_init(&in);
+	static const char *near[] = {"ab", "ab\0", "ab\0\0", "abcdefgh", "abcdefghi", "abcdefghj",
+	                             "abcdefgh\0", "b", ""};
+	static const size_t nlen[] = {2, 3, 4, 8, 9, 9, 9, 1, 0};
+	char *big = malloc(70000 + 8);
+	memset(big, 'x', 70000 + 8);
+	uint32_t id[11];
+	for (int i = 0; i < 9; i++)
+		id[i] = flame__intern_put(&in, near[i], nlen[i]);
+	id[9] = flame__intern_put(&in, big, 70000);
+	id[10] = flame__intern_put(&in, big, 69999);
+	for (int i = 0; i < 11; i++)
+		for (int j = 0; j < i; j++)
+			CHECK(id[i] != id[j]);
+	char pad[32];
+	for (int i = 0; i < 9; i++) {
+		memset(pad, 0x55, sizeof pad);
+		memcpy(pad, near[i], nlen[i]);
+		CHECK_EQ_U64(flame__intern_find_padded(&in, pad, nlen[i], flame__hash_bytes(pad, nlen[i])),
+		             id[i]);
+		CHECK_EQ_U64(flame__intern_find(&in, pad, nlen[i]), id[i]);
+	}
+	CHECK_EQ_U64(flame__intern_find_padded(&in, big, 70000, flame__hash_bytes(big, 70000)), id[9]);
+	CHECK_EQ_U64(flame__intern_find_padded(&in, big, 69999, flame__hash_bytes(big, 69999)), id[10]);
+	CHECK_EQ_U64(flame__intern_find_padded(&in, "abcdefgk--------", 9,
+	                                       flame__hash_bytes("abcdefgk", 9)), FLAME__ID_NONE);
+	free(big);
 	flame__intern_free(&in);
 }
 
