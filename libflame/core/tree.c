@@ -455,19 +455,17 @@ static int cmp_blocks(const void *a, const void *b, void *ud)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static int fix_sorted_order(const flame_tree *t, uint32_t **out)
+static int fix_sorted_order(const flame_tree *t, flame__frame_order *fo)
 {
 	const flame__stacks *s = &t->stacks;
 	size_t n = s->count;
-	*out = NULL;
-	uint32_t *lcp = malloc((n ? n : 1) * sizeof *lcp);
 	struct inversion *inv = NULL;
 	size_t ninv = 0, invcap = 0;
-	uint32_t *order = NULL, *tmp = NULL;
+	uint32_t *lcp = NULL, *own = NULL, *order = NULL, *tmp = NULL;
 	struct block *blocks = NULL;
 	size_t bcap = 0;
 	int rc = FLAME_ENOMEM;
-	if (!lcp)
+	if (n && !(lcp = own = malloc(n * sizeof *lcp)))
 		goto done;
 	if (n)
 		lcp[0] = 0;
@@ -494,13 +492,22 @@ static int fix_sorted_order(const flame_tree *t, uint32_t **out)
 		}
 	}
 	rc = 0;
-	if (!ninv)
-		goto done; /* already in frame order */
-	rc = FLAME_ENOMEM;
-	order = malloc(n * sizeof *order);
-	tmp = malloc(n * sizeof *tmp);
-	if (!order || !tmp)
+	if (!ninv) { /* already in frame order */
+		fo->lcp = lcp;
+		fo->own = own;
+		own = NULL;
 		goto done;
+	}
+	rc = FLAME_ENOMEM;
+	/* the order and, beside it, the common-prefix lengths in that order */
+	uint32_t *olcp = malloc(n * sizeof *olcp);
+	order = malloc(n * sizeof *order);
+	tmp = malloc(2 * n * sizeof *tmp);
+	if (!olcp || !order || !tmp) {
+		free(olcp);
+		goto done;
+	}
+	memcpy(olcp, lcp, n * sizeof *olcp); /* lcp itself stays in table order */
 	for (size_t k = 0; k < n; k++)
 		order[k] = (uint32_t)k;
 	qsort(inv, ninv, sizeof *inv, cmp_inversions);
@@ -520,10 +527,10 @@ static int fix_sorted_order(const flame_tree *t, uint32_t **out)
 		done_hi = hi;
 		/* its blocks: the parent's own stack stays first. Deeper fixes permuted only
 		 * inside blocks, so block boundaries (and names) are those of the table order */
-		size_t p = lo, nb = 0;
-		if (s->v[p].depth == d)
-			p++;
-		while (p < hi) {
+		size_t p0 = lo, nb = 0;
+		if (s->v[p0].depth == d)
+			p0++;
+		for (size_t p = p0; p < hi;) {
 			uint32_t name = s->v[p].ids[d];
 			size_t q = p + 1;
 			while (q < hi && lcp[q] > d)
@@ -531,8 +538,10 @@ static int fix_sorted_order(const flame_tree *t, uint32_t **out)
 			if (nb == bcap) {
 				bcap = bcap ? bcap * 2 : 64;
 				struct block *v = realloc(blocks, bcap * sizeof *v);
-				if (!v)
+				if (!v) {
+					free(olcp);
 					goto done;
+				}
 				blocks = v;
 			}
 			blocks[nb++] = (struct block){(uint32_t)p, (uint32_t)(q - p), name};
@@ -540,18 +549,27 @@ static int fix_sorted_order(const flame_tree *t, uint32_t **out)
 		}
 		/* stable by name: a child's own stack stays just before its block */
 		qsort_r(blocks, nb, sizeof *blocks, cmp_blocks, (void *)&t->names);
-		size_t o = 0;
+		size_t o = 0, m = hi - p0;
 		for (size_t b = 0; b < nb; b++) {
 			memcpy(tmp + o, order + blocks[b].start, blocks[b].len * sizeof *tmp);
+			memcpy(tmp + m + o, olcp + blocks[b].start, blocks[b].len * sizeof *tmp);
+			/* where blocks now meet they differ at frame d, or share it (the child's own
+			 * stack, then its block); the group's first keeps its value */
+			if (b)
+				tmp[m + o] = blocks[b].name == blocks[b - 1].name ? d + 1 : d;
+			else
+				tmp[m + o] = olcp[p0];
 			o += blocks[b].len;
 		}
-		memcpy(order + (hi - o), tmp, o * sizeof *tmp);
+		memcpy(order + p0, tmp, m * sizeof *tmp);
+		memcpy(olcp + p0, tmp + m, m * sizeof *tmp);
 	}
-	*out = order;
+	fo->idx = order;
+	fo->lcp = fo->own = olcp;
 	order = NULL;
 	rc = 0;
 done:
-	free(lcp);
+	free(own);
 	free(inv);
 	free(order);
 	free(tmp);
@@ -559,12 +577,20 @@ done:
 	return rc;
 }
 
-int flame__tree_frame_order(const flame_tree *t, uint32_t **out)
+int flame__tree_frame_order(const flame_tree *t, flame__frame_order *fo)
 {
+	memset(fo, 0, sizeof *fo);
 	if (t->stacks.sorted)
-		return fix_sorted_order(t, out);
-	*out = radix_order(t);
-	return *out ? 0 : FLAME_ENOMEM;
+		return fix_sorted_order(t, fo);
+	fo->idx = radix_order(t);
+	return fo->idx ? 0 : FLAME_ENOMEM;
+}
+
+void flame__frame_order_free(flame__frame_order *fo)
+{
+	free(fo->idx);
+	free(fo->own);
+	memset(fo, 0, sizeof *fo);
 }
 
 /* ---- node tree */
@@ -640,8 +666,9 @@ int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
 	int rc = flame__tree_unspill(t, err);
 	if (rc)
 		return rc;
-	uint32_t *rank = NULL, *idx = NULL, *path = NULL, *last = NULL;
-	if (flame__tree_frame_order(t, &idx) ||
+	uint32_t *rank = NULL, *path = NULL, *last = NULL;
+	flame__frame_order fo = {NULL, NULL, NULL};
+	if (flame__tree_frame_order(t, &fo) ||
 	    (order == FLAME_ORDER_WEIGHT && !(rank = flame__tree_name_ranks(t)))) {
 		rc = flame__err_nomem(err);
 		goto done;
@@ -665,9 +692,11 @@ int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
 	last[0] = FLAME_NODE_NONE;
 	const flame__stack *prev = NULL;
 	for (size_t s = 0; s < t->stacks.count; s++) {
-		const flame__stack *st = &t->stacks.v[idx ? idx[s] : s];
+		const flame__stack *st = &t->stacks.v[fo.idx ? fo.idx[s] : s];
 		uint32_t cp = 0;
-		if (prev) {
+		if (fo.lcp) {
+			cp = fo.lcp[s];
+		} else if (prev) {
 			uint32_t n = prev->depth < st->depth ? prev->depth : st->depth;
 			while (cp < n && prev->ids[cp] == st->ids[cp])
 				cp++;
@@ -710,7 +739,7 @@ int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
 	t->nodes_valid = 1;
 done:
 	free(rank);
-	free(idx);
+	flame__frame_order_free(&fo);
 	free(path);
 	free(last);
 	return rc;

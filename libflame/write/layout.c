@@ -250,12 +250,15 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 			maxd = s->v[k].depth;
 	int rc = 0;
 	/* a flame chart keeps the table's order (first appearance): no sort */
-	uint32_t *order = NULL;
+	flame__frame_order fo = {NULL, NULL, NULL};
+	const uint32_t *order = NULL;
 	struct open_frame *op = malloc((maxd + 1) * sizeof *op);
-	if ((!chart && flame__tree_frame_order(t, &order)) || !op) {
+	if ((!chart && flame__tree_frame_order(t, &fo)) || !op) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
+	order = fo.idx;
+	const uint32_t *lcp = fo.lcp; /* NULL: measured here */
 	uint64_t now = 0;
 	uint32_t depth = 0; /* depth of the deepest open frame */
 	flame__frame *root = push_frame(L, &cap);
@@ -295,7 +298,9 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 		}
 		const flame__stack *nx = k + 1 < s->count ? &s->v[order ? order[k + 1] : k + 1] : NULL;
 		uint32_t next_same = 0;
-		if (nx) {
+		if (nx && lcp) {
+			next_same = lcp[k + 1];
+		} else if (nx) {
 			uint32_t n = nx->depth < st->depth ? nx->depth : st->depth;
 			while (next_same < n && nx->ids[next_same] == st->ids[next_same])
 				next_same++;
@@ -343,7 +348,7 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 		L->frames[i].name_len = nm->len;
 	}
 done:
-	free(order);
+	flame__frame_order_free(&fo);
 	free(op);
 	return rc;
 }
