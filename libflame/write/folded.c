@@ -234,19 +234,23 @@ int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err)
 		rc = flame__tree_merge_runs(t, emit_line, &lw, err);
 	} else {
 		size_t n = t->stacks.count;
-		flame__order ord = {0};
-		uint32_t *idx = NULL;
-		if (flame__order_init(&ord, &t->names) ||
-		    !(idx = flame__order_sort(&ord, t->stacks.v, n)))
-			rc = flame__err_nomem(err);
-		flame__order_free(&ord);
 		const flame__stack *v = t->stacks.v;
-		for (size_t k = 0; k < n && !rc; k++) {
-			prefetch_ahead(v, idx, n, k, &t->names);
-			const flame__stack *s = &v[idx[k]];
-			rc = emit_line(&lw, s->ids, s->depth, s->w[0], s->w[1]);
+		if (t->stacks.sorted) { /* filled in text order (a sorted input) */
+			for (size_t k = 0; k < n && !rc; k++)
+				rc = emit_line(&lw, v[k].ids, v[k].depth, v[k].w[0], v[k].w[1]);
+		} else {
+			flame__order ord = {0};
+			uint32_t *idx = NULL;
+			if (flame__order_init(&ord, &t->names) || !(idx = flame__order_sort(&ord, v, n)))
+				rc = flame__err_nomem(err);
+			flame__order_free(&ord);
+			for (size_t k = 0; k < n && !rc; k++) {
+				prefetch_ahead(v, idx, n, k, &t->names);
+				const flame__stack *s = &v[idx[k]];
+				rc = emit_line(&lw, s->ids, s->depth, s->w[0], s->w[1]);
+			}
+			free(idx);
 		}
-		free(idx);
 	}
 	if (!rc && lw.len)
 		rc = flame_output_write(o, lw.buf, lw.len, err);
