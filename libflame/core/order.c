@@ -19,6 +19,9 @@ typedef struct kel {
 /* Key `level` of element `idx` (symbols packed high to low, 0 past the end); *more is
  * set when the sequence goes on past it. Equal keys must agree on *more. */
 typedef uint64_t (*key_fn)(const void *ctx, uint32_t idx, uint32_t level, int *more);
+/* Start loading what key `level` of `idx` will read (elements come in random order):
+ * stage 0 some elements ahead, stage 1 (which may read what stage 0 loaded) closer. */
+typedef void (*touch_fn)(const void *ctx, uint32_t idx, uint32_t level, int stage);
 
 typedef struct job {
 	size_t lo, hi;
@@ -73,33 +76,35 @@ static void quick(kel *a, size_t n)
 	insertion(a, n);
 }
 
-/* LSD radix on bytes, skipping bytes all keys share; `tmp` holds n elements. */
+/* LSD radix on 11-bit digits (six passes at most), skipping digits all keys share;
+ * `tmp` holds n elements. */
 static void radix(kel *a, kel *tmp, size_t n)
 {
-	static const unsigned B = 8;
-	size_t (*cnt)[256] = calloc(B, sizeof *cnt);
+	enum { BITS = 11, DIGITS = (64 + BITS - 1) / BITS, SIZE = 1 << BITS };
+	size_t (*cnt)[SIZE] = calloc(DIGITS, sizeof *cnt);
 	if (!cnt) {
 		quick(a, n);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
 		uint64_t k = a[i].key;
-		for (unsigned d = 0; d < B; d++)
-			cnt[d][(k >> (8 * d)) & 255]++;
+		for (unsigned d = 0; d < DIGITS; d++)
+			cnt[d][(k >> (BITS * d)) & (SIZE - 1)]++;
 	}
 	kel *src = a, *dst = tmp;
-	for (unsigned d = 0; d < B; d++) {
+	for (unsigned d = 0; d < DIGITS; d++) {
 		size_t *c = cnt[d];
-		if (c[(a[0].key >> (8 * d)) & 255] == n)
+		unsigned sh = BITS * d;
+		if (c[(a[0].key >> sh) & (SIZE - 1)] == n)
 			continue;
 		size_t sum = 0;
-		for (unsigned v = 0; v < 256; v++) {
+		for (unsigned v = 0; v < SIZE; v++) {
 			size_t t = c[v];
 			c[v] = sum;
 			sum += t;
 		}
 		for (size_t i = 0; i < n; i++)
-			dst[c[(src[i].key >> (8 * d)) & 255]++] = src[i];
+			dst[c[(src[i].key >> sh) & (SIZE - 1)]++] = src[i];
 		kel *t = src;
 		src = dst;
 		dst = t;
@@ -110,7 +115,7 @@ static void radix(kel *a, kel *tmp, size_t n)
 }
 
 /* Sort a[0..n) (idx filled) by the whole symbol sequences. 0 or FLAME_ENOMEM. */
-static int keyed_sort(kel *a, size_t n, key_fn fn, const void *ctx)
+static int keyed_sort(kel *a, size_t n, key_fn fn, touch_fn touch, const void *ctx)
 {
 	if (n < 2)
 		return 0;
@@ -128,8 +133,13 @@ static int keyed_sort(kel *a, size_t n, key_fn fn, const void *ctx)
 		kel *s = a + jb.lo;
 		size_t m = jb.hi - jb.lo;
 		int more;
-		for (size_t i = 0; i < m; i++)
+		for (size_t i = 0; i < m; i++) {
+			if (touch && i + 16 < m)
+				touch(ctx, s[i + 16].idx, jb.level, 0);
+			if (touch && i + 8 < m)
+				touch(ctx, s[i + 8].idx, jb.level, 1);
 			s[i].key = fn(ctx, s[i].idx, jb.level, &more);
+		}
 		if (m > 4096)
 			radix(s, tmp, m);
 		else
@@ -220,7 +230,7 @@ int flame__order_init(flame__order *o, const flame__intern *names)
 	}
 	for (size_t i = 0; i < nt; i++)
 		a[i].idx = (uint32_t)i;
-	if (keyed_sort(a, nt, token_key, names)) {
+	if (keyed_sort(a, nt, token_key, NULL, names)) {
 		free(a);
 		flame__order_free(o);
 		return FLAME_ENOMEM;
@@ -302,6 +312,26 @@ static uint64_t stack_key(const void *ctx, uint32_t idx, uint32_t level, int *mo
 	return key;
 }
 
+/* GCC 12 drops __builtin_prefetch through loaded pointers; the instruction stays. */
+#if defined(__x86_64__) || defined(__i386__)
+#define PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
+#else
+#define PREFETCH(p) __builtin_prefetch(p)
+#endif
+
+static void touch_stack(const void *ctx, uint32_t idx, uint32_t level, int stage)
+{
+	const stack_ctx *c = ctx;
+	const flame__stack *s = &c->v[idx];
+	if (stage == 0) {
+		PREFETCH(s);
+		return;
+	}
+	size_t pos = (size_t)level * c->k;
+	if (pos < s->depth)
+		PREFETCH(s->ids + pos);
+}
+
 struct cmp_ctx {
 	const flame__order *o;
 	const flame__stack *v;
@@ -343,7 +373,7 @@ uint32_t *flame__order_sort(const flame__order *o, const flame__stack *v, size_t
 	}
 	for (size_t j = 0; j < n; j++)
 		a[j].idx = (uint32_t)j;
-	if (keyed_sort(a, n, stack_key, &c)) {
+	if (keyed_sort(a, n, stack_key, touch_stack, &c)) {
 		free(a);
 		free(idx);
 		return NULL;

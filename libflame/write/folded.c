@@ -12,7 +12,7 @@
 #include "../core/spill.h"
 #include "../core/tree.h"
 
-enum { BUF_CAP = 1024 * 1024 }; /* past the output's own buffer: written without a copy */
+enum { BUF_CAP = 512 * 1024 }; /* flushed in pieces past the output's own buffer: no copy */
 
 static const char digits2[200] = "00010203040506070809101112131415161718192021222324252627282930"
                                  "31323334353637383940414243444546474849505152535455565758596061"
