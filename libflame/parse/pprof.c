@@ -974,7 +974,19 @@ typedef struct sampler {
 	namebuf nb;
 	uint64_t frame_budget;
 	flame__stacks neg; /* magnitudes of negative values, subtracted at the end */
+	struct pending *pend; /* PIPE decoded samples not yet in the table */
+	size_t npend, head;
 } sampler;
+
+/* The fast path keeps a few decoded samples before adding them, so the table slot each
+ * one lands in (a cache miss on big tables) is loaded while the next ones decode. */
+enum { PIPE = 3 };
+struct pending {
+	uint32_t *ids;
+	size_t depth, cap;
+	int64_t v;
+	uint64_t hash, off;
+};
 
 static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, flame_err *err)
 {
@@ -1106,7 +1118,21 @@ static inline int vget(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 		*pp = p + 1;
 		return 0;
 	}
-	return flame__pbuf_varint(pp, end, v);
+	if (end - p < 10)
+		return flame__pbuf_varint(pp, end, v);
+	uint64_t r = 0;
+	for (unsigned i = 0; i < 10; i++) { /* as flame__pbuf_varint, no end in sight */
+		uint8_t c = p[i];
+		if (i == 9 && c > 1)
+			return -2;
+		r |= (uint64_t)(c & 0x7f) << (7 * i);
+		if (!(c & 0x80)) {
+			*pp = p + i + 1;
+			*v = r;
+			return 0;
+		}
+	}
+	return -2;
 }
 
 /* A sample's location reference as the fast path keeps it: a frame id, or
@@ -1137,12 +1163,46 @@ static inline int add_loc(const prof *p, uint64_t id, uint64_t *out, size_t *dep
 	return 0;
 }
 
+/* GCC 12 drops __builtin_prefetch through loaded pointers; the instruction stays. */
+#if defined(__x86_64__) || defined(__i386__)
+#define PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
+#else
+#define PREFETCH(p) __builtin_prefetch(p)
+#endif
+
+/* Add the oldest pending sample to its table. */
+static int add_oldest(sampler *s, flame_err *err)
+{
+	struct pending *pd = &s->pend[s->head];
+	s->head = (s->head + 1) % PIPE;
+	s->npend--;
+	int rc = pd->v > 0
+	             ? flame__stacks_add_hashed(&s->t->stacks, pd->ids, pd->depth, pd->hash,
+	                                        (uint64_t)pd->v, 0)
+	             : flame__stacks_add_hashed(&s->neg, pd->ids, pd->depth, pd->hash,
+	                                        (uint64_t)0 - (uint64_t)pd->v, 0);
+	s->t->nodes_valid = 0;
+	if (rc == FLAME_ERANGE)
+		return flame__err(err, FLAME_ERANGE, s->p->src, 0, pd->off,
+		                  "invalid pprof: sample values overflow 64 bits");
+	return rc ? nomem(err) : 0;
+}
+
+static int add_pending(sampler *s, flame_err *err)
+{
+	int rc = 0;
+	while (s->npend && !rc)
+		rc = add_oldest(s, err);
+	return rc;
+}
+
 /* The common sample (no label filters, no --group-by, well formed) decoded in one
  * walk: each location id resolved as it is read. Returns 0 when done, < 0 on an error
  * of its own, 1 when the sample needs one_sample (which also words every error). */
 static int sample_fast(sampler *s, const flame__pfield *f, flame_err *err)
 {
 	prof *p = s->p;
+	int rc;
 	const uint8_t *q = f->data, *end = q + f->len;
 	size_t nvals = 0, nloc = 0, depth = 0;
 	int64_t v = 0;
@@ -1245,9 +1305,12 @@ static int sample_fast(sampler *s, const flame__pfield *f, flame_err *err)
 	if (depth > PPROF_MAX_DEPTH || depth > s->frame_budget)
 		return 1;
 	s->frame_budget -= depth;
-	if (depth > s->capids && grow((void **)&s->ids, &s->capids, depth, sizeof *s->ids))
+	if (s->npend == PIPE && (rc = add_oldest(s, err)))
+		return rc;
+	struct pending *pd = &s->pend[(s->head + s->npend) % PIPE];
+	if (depth > pd->cap && grow((void **)&pd->ids, &pd->cap, depth, sizeof *pd->ids))
 		return nomem(err);
-	uint32_t *ids = s->ids;
+	uint32_t *ids = pd->ids;
 	size_t d = 0;
 	for (size_t i = nloc; i-- > lo;) {
 		uint64_t r = s->locids[i];
@@ -1259,13 +1322,22 @@ static int sample_fast(sampler *s, const flame__pfield *f, flame_err *err)
 		memcpy(ids + d, p->frames + l->fstart, l->fcount * sizeof *ids);
 		d += l->fcount;
 	}
-	int rc = v > 0 ? flame__stacks_add(&s->t->stacks, ids, d, (uint64_t)v, 0)
-	               : flame__stacks_add(&s->neg, ids, d, (uint64_t)0 - (uint64_t)v, 0);
-	s->t->nodes_valid = 0;
-	if (rc == FLAME_ERANGE)
-		return flame__err(err, FLAME_ERANGE, p->src, 0, f->off,
-		                  "invalid pprof: sample values overflow 64 bits");
-	return rc ? nomem(err) : 0;
+	pd->depth = d;
+	pd->v = v;
+	pd->off = f->off;
+	pd->hash = flame__stacks_hash(ids, d);
+	const flame__stacks *st = &s->t->stacks;
+	if (v > 0 && st->slots) {
+		PREFETCH(&st->slots[(uint32_t)pd->hash & st->mask]);
+		if (s->npend) { /* the one before: its slot is loaded by now, fetch its entry */
+			const struct pending *q = &s->pend[(s->head + s->npend - 1) % PIPE];
+			uint32_t k = q->v > 0 ? st->slots[(uint32_t)q->hash & st->mask] : 0;
+			if (k && k <= st->count)
+				PREFETCH(&st->v[k - 1]);
+		}
+	}
+	s->npend++;
+	return 0;
 }
 
 static void free_tagfs(tagf *v, size_t n)
@@ -1372,6 +1444,8 @@ static int pass_samples(sampler *s, flame_err *err)
 	flame__pfield f;
 	int r;
 	int fast = !s->nfocus && !s->nignore && !s->o->group_by;
+	if (fast && !(s->pend = calloc(PIPE, sizeof *s->pend)))
+		return nomem(err);
 	flame__pbuf_init(&b, s->p->buf, s->p->len, s->p->src);
 	while ((r = flame__pbuf_next(&b, &f, err)) > 0) {
 		if (f.num != 2)
@@ -1383,10 +1457,10 @@ static int pass_samples(sampler *s, flame_err *err)
 				return r;
 			continue;
 		}
-		if ((r = one_sample(s, &b, &f, err)))
+		if ((r = add_pending(s, err)) || (r = one_sample(s, &b, &f, err)))
 			return r;
 	}
-	return r;
+	return r < 0 ? r : add_pending(s, err);
 }
 
 /* Samples types must agree across merged inputs: the unit is the tree's count name. */
@@ -1459,6 +1533,9 @@ done:
 	free(s.locids);
 	free(s.labels);
 	free(s.ids);
+	for (size_t i = 0; s.pend && i < PIPE; i++)
+		free(s.pend[i].ids);
+	free(s.pend);
 	free(s.nb.p);
 	flame__stacks_free(&s.neg);
 	prof_free(&p);
