@@ -9,6 +9,10 @@
 #include "../flame.h"
 #include "order.h"
 
+#ifndef ORDER_MARK_NAMES
+#define ORDER_MARK_NAMES 65536 /* names from which only used tokens are ranked */
+#endif
+
 /* ---- the keyed sort engine */
 
 typedef struct kel {
@@ -208,38 +212,78 @@ void flame__order_free(flame__order *o)
 	o->count = 0;
 }
 
-int flame__order_init(flame__order *o, const flame__intern *names)
+/* Tokens that some stack of v[0..n) uses (all when v is NULL); NULL on out of memory. */
+static uint8_t *used_tokens(uint32_t count, const flame__stack *v, size_t n)
+{
+	size_t nt = 2 * (size_t)count;
+	uint8_t *used = v ? calloc(nt ? nt : 1, 1) : malloc(nt ? nt : 1);
+	if (!used || !v) {
+		if (used)
+			memset(used, 1, nt);
+		return used;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const uint32_t *ids = v[k].ids;
+		uint32_t d = v[k].depth;
+		if (!d)
+			continue;
+		for (uint32_t j = 0; j + 1 < d; j++)
+			used[2 * (size_t)ids[j]] = 1;
+		used[2 * (size_t)ids[d - 1] + 1] = 1;
+	}
+	return used;
+}
+
+static int order_init(flame__order *o, const flame__intern *names, const flame__stack *v,
+                      size_t n)
 {
 	flame__order_free(o);
 	o->names = names;
-	uint32_t n = names->count;
-	if (n >= UINT32_MAX / 2)
+	uint32_t count = names->count;
+	if (count >= UINT32_MAX / 2)
 		return 0; /* token ranks would not fit: compare bytes */
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < count; i++) {
 		const flame__name *nm = flame__intern_get(names, i);
 		if (memchr(nm->ptr, ';', nm->len))
 			return 0; /* ranks cannot express it: compare bytes */
 	}
-	size_t nt = 2 * (size_t)n;
-	kel *a = malloc((nt ? nt : 1) * sizeof *a);
-	o->rank = malloc((nt ? nt : 1) * sizeof *o->rank);
-	if (!a || !o->rank) {
+	size_t nt = 2 * (size_t)count, m = 0;
+	uint8_t *used = used_tokens(count, v, n);
+	kel *a = used ? malloc((nt ? nt : 1) * sizeof *a) : NULL;
+	o->rank = a ? malloc((nt ? nt : 1) * sizeof *o->rank) : NULL;
+	if (!o->rank) {
+		free(used);
+		free(a);
+		return FLAME_ENOMEM;
+	}
+	for (size_t i = 0; i < nt; i++) {
+		o->rank[i] = UINT32_MAX; /* a token no stack uses: never compared */
+		if (used[i])
+			a[m++].idx = (uint32_t)i;
+	}
+	free(used);
+	if (keyed_sort(a, m, token_key, NULL, names)) {
 		free(a);
 		flame__order_free(o);
 		return FLAME_ENOMEM;
 	}
-	for (size_t i = 0; i < nt; i++)
-		a[i].idx = (uint32_t)i;
-	if (keyed_sort(a, nt, token_key, NULL, names)) {
-		free(a);
-		flame__order_free(o);
-		return FLAME_ENOMEM;
-	}
-	for (size_t i = 0; i < nt; i++)
+	for (size_t i = 0; i < m; i++)
 		o->rank[a[i].idx] = (uint32_t)i;
 	free(a);
-	o->count = n;
+	o->count = count;
 	return 0;
+}
+
+int flame__order_init(flame__order *o, const flame__intern *names)
+{
+	return order_init(o, names, NULL, 0);
+}
+
+int flame__order_init_stacks(flame__order *o, const flame__intern *names, const flame__stack *v,
+                             size_t n)
+{
+	/* marking costs a pass over every frame: worth it only for many names */
+	return order_init(o, names, names->count >= (uint32_t)ORDER_MARK_NAMES ? v : NULL, n);
 }
 
 /* Byte `*pos` of frame `*frame` onwards of a stack's text, or -1 past its end. */

@@ -18,6 +18,10 @@ typedef struct flame__order {
 
 /** Rank every name of `names` (call again after new names arrive). 0 or FLAME_ENOMEM. */
 int flame__order_init(flame__order *o, const flame__intern *names);
+/** The same for sorting and comparing only the stacks v[0..n): tokens none of them uses
+ * may be left unranked. */
+int flame__order_init_stacks(flame__order *o, const flame__intern *names, const flame__stack *v,
+                             size_t n);
 void flame__order_free(flame__order *o);
 /** <0, 0, >0 as the text of stack a sorts before, equal to, after stack b. */
 int flame__order_cmp(const flame__order *o, const uint32_t *a, uint32_t da, const uint32_t *b,

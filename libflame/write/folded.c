@@ -99,6 +99,7 @@ typedef struct line_writer {
 	uint32_t *ids;     /* the previous line's stack */
 	size_t *end;       /* end[i]: offset in that line just past frame i's ';' */
 	uint32_t depth, idcap;
+	size_t maxlen;     /* of all names: bounds a line's length without reading them */
 } line_writer;
 
 static int lw_grow_ids(line_writer *lw, uint32_t depth)
@@ -158,9 +159,12 @@ static int emit_line(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0,
 	while (cp < lim && lw->ids[cp] == ids[cp])
 		cp++;
 	size_t pre = cp ? lw->end[cp - 1] : 0;
-	size_t need = pre + 2 * 32 + 2;
-	for (uint32_t i = cp; i < depth; i++)
-		need += flame__intern_get(lw->names, ids[i])->len + 1;
+	size_t need = pre + 2 * 32 + 2 + (size_t)(depth - cp) * (lw->maxlen + 1);
+	if (need > BUF_CAP / 4) { /* a loose bound: count exactly */
+		need = pre + 2 * 32 + 2;
+		for (uint32_t i = cp; i < depth; i++)
+			need += flame__intern_get(lw->names, ids[i])->len + 1;
+	}
 	int rc = lw_grow_ids(lw, depth);
 	if (!rc)
 		rc = lw_room(lw, need);
@@ -230,6 +234,9 @@ int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err)
 	line_writer lw = {.names = &t->names, .o = o, .err = err,
 	                  .diff = flame_tree_is_differential(t), .scale = t->scale};
 	int rc = 0;
+	for (uint32_t i = 0; i < t->names.count; i++)
+		if (t->names.names[i].len > lw.maxlen)
+			lw.maxlen = t->names.names[i].len;
 	if (flame__tree_spilled(t)) {
 		rc = flame__tree_merge_runs(t, emit_line, &lw, err);
 	} else {
@@ -241,7 +248,8 @@ int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err)
 		} else {
 			flame__order ord = {0};
 			uint32_t *idx = NULL;
-			if (flame__order_init(&ord, &t->names) || !(idx = flame__order_sort(&ord, v, n)))
+			if (flame__order_init_stacks(&ord, &t->names, v, n) ||
+			    !(idx = flame__order_sort(&ord, v, n)))
 				rc = flame__err_nomem(err);
 			flame__order_free(&ord);
 			for (size_t k = 0; k < n && !rc; k++) {

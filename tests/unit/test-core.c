@@ -583,7 +583,7 @@ static void check_text_order(const char *const *pool, size_t npool, int stacks, 
 		size_t tail = 1 + (x >> 16) % 12;
 		for (size_t k = 0; k < tail; k++) {
 			x = x * 1103515245u + 12345u;
-			const char *nm = pool[(x >> 16) % npool];
+			const char *nm = pool[(x >> 8) % npool];
 			fr[n++] = (flame_str){nm, strlen(nm)};
 		}
 		x = x * 1103515245u + 12345u;
@@ -645,6 +645,17 @@ static void test_text_order(void)
 	                                   "\xff", "a\xc3\xa9", "main", "main.f", "mainx"};
 	check_text_order(pool, sizeof pool / sizeof *pool, 20000, 0);
 	check_text_order(pool, sizeof pool / sizeof *pool, 300, 0);
+	/* enough names that only the tokens stacks use are ranked */
+	enum { MANY = 90000 };
+	char **many = malloc(MANY * sizeof *many);
+	for (int i = 0; i < MANY; i++) {
+		many[i] = malloc(16);
+		snprintf(many[i], 16, i % 3 ? "f%d" : "f%d-", i % 7 ? i : i / 7);
+	}
+	check_text_order((const char *const *)many, MANY, 40000, 0);
+	for (int i = 0; i < MANY; i++)
+		free(many[i]);
+	free(many);
 	static const char *const semi[] = {"a", "a;b", "ab", "a-b", "b", "a;"};
 	check_text_order(semi, sizeof semi / sizeof *semi, 3000, 1);
 }
