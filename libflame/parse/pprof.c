@@ -20,9 +20,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/hash.h"
 #include "../core/regex.h"
 #include "parser.h"
 #include "pbuf.h"
+
+/* GCC 12 drops __builtin_prefetch through loaded pointers; the instruction stays. */
+#if defined(__x86_64__) || defined(__i386__)
+#define PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
+#else
+#define PREFETCH(p) __builtin_prefetch(p)
+#endif
 
 /* Decompressed profiles beyond this are refused (real ones are tens of MB). */
 #define PPROF_MAX_BYTES ((size_t)1 << 30)
@@ -748,7 +756,54 @@ static int mark_prune(prof *p, flame_err *err)
 	return 0;
 }
 
-/* Name and intern every location's frames, root-first (line[last] .. line[0]). */
+/* The name of a frame when it is a string of the table as it stands (the usual case),
+ * so it can be hashed ahead; {NULL, 0} when frame_id has to build it. */
+static flame_str plain_name(const prof *p, const line *ln, int inlined, unsigned flags)
+{
+	flame_str none = {NULL, 0};
+	const func *fn = ln && ln->fidx != UINT32_MAX ? &p->fns[ln->fidx] : NULL;
+	if (!fn || (flags & FLAME_PPROF_LINES) || (inlined && (flags & FLAME_PPROF_INLINE_ANNOTATE)))
+		return none;
+	flame_str name = S(p, fn->name);
+	if ((flags & FLAME_PPROF_SYSTEM_NAMES) && fn->sys)
+		name = S(p, fn->sys);
+	for (size_t i = 0; i < name.len; i++)
+		if (name.ptr[i] == ';' || name.ptr[i] == '\n' || name.ptr[i] == '\r')
+			return none;
+	return name.len ? name : none;
+}
+
+/* A position in the frames of all locations: location i, its j-th frame root-first. */
+typedef struct fpos {
+	size_t i;
+	uint32_t j;
+} fpos;
+
+static const line *fpos_line(const prof *p, const fpos *c, int *inlined)
+{
+	const loc *l = &p->locs[c->i];
+	*inlined = 0;
+	if (!l->nline)
+		return NULL;
+	uint32_t k = l->nline - 1 - c->j; /* line[last] is the caller */
+	*inlined = k + 1 < l->nline;
+	return &p->lines[l->line0 + k];
+}
+
+/* Advance; 1 when that finished location i. */
+static int fpos_step(const prof *p, fpos *c)
+{
+	const loc *l = &p->locs[c->i];
+	if (++c->j < (l->nline ? l->nline : 1))
+		return 0;
+	c->i++;
+	c->j = 0;
+	return 1;
+}
+
+/* Name and intern every location's frames, root-first (line[last] .. line[0]). Plain
+ * names are hashed a few frames ahead and their table slot fetched, so interning a
+ * million distinct names does not wait on memory for each. */
 static int name_frames(flame_tree *t, prof *p, unsigned flags, flame_err *err)
 {
 	size_t total = 0;
@@ -756,19 +811,47 @@ static int name_frames(flame_tree *t, prof *p, unsigned flags, flame_err *err)
 		total += p->locs[i].nline ? p->locs[i].nline : 1;
 	if (!(p->frames = malloc((total ? total : 1) * sizeof *p->frames)))
 		return nomem(err);
+	enum { AHEAD = 8 };
+	struct {
+		flame_str s;
+		uint64_t h;
+	} ring[AHEAD];
+	flame__intern *in = &t->names;
 	namebuf b = {0};
 	int r = 0;
-	for (size_t i = 0; i < p->nlocs && !r; i++) {
-		loc *l = &p->locs[i];
-		l->fstart = (uint32_t)p->nframes;
-		if (!l->nline) {
-			r = frame_id(t, p, l, NULL, 0, flags, &b, &p->frames[p->nframes++]);
-		} else {
-			for (uint32_t k = l->nline; k-- > 0 && !r;)
-				r = frame_id(t, p, l, &p->lines[l->line0 + k], k + 1 < l->nline, flags, &b,
-				             &p->frames[p->nframes++]);
+	fpos a = {0, 0}, c = {0, 0};
+	for (size_t g = 0; g < total + AHEAD && !r; g++) {
+		if (g >= AHEAD) { /* frame k = g - AHEAD, at position c */
+			size_t k = g - AHEAD;
+			loc *l = &p->locs[c.i];
+			if (c.j == 0)
+				l->fstart = (uint32_t)p->nframes;
+			uint32_t id = FLAME__ID_NONE;
+			if (ring[k % AHEAD].s.ptr) {
+				id = flame__intern_put_hashed(in, ring[k % AHEAD].s.ptr, ring[k % AHEAD].s.len,
+				                              ring[k % AHEAD].h);
+				r = id == FLAME__ID_NONE ? FLAME_ENOMEM : 0;
+			} else {
+				int inl;
+				const line *ln = fpos_line(p, &c, &inl);
+				r = frame_id(t, p, l, ln, inl, flags, &b, &id);
+			}
+			p->frames[p->nframes++] = id;
+			if (fpos_step(p, &c))
+				l->fcount = (uint32_t)p->nframes - l->fstart;
 		}
-		l->fcount = (uint32_t)p->nframes - l->fstart;
+		if (g < total) { /* look ahead: frame g, at position a */
+			int inl;
+			const line *ln = fpos_line(p, &a, &inl);
+			flame_str s = plain_name(p, ln, inl, flags);
+			ring[g % AHEAD].s = s;
+			if (s.ptr) {
+				ring[g % AHEAD].h = flame__hash_bytes(s.ptr, s.len);
+				if (in->slots)
+					PREFETCH(&in->slots[(uint32_t)ring[g % AHEAD].h & in->mask]);
+			}
+			fpos_step(p, &a);
+		}
 	}
 	free(b.p);
 	return r ? nomem(err) : 0;
@@ -1162,13 +1245,6 @@ static inline int add_loc(const prof *p, uint64_t id, uint64_t *out, size_t *dep
 	*depth += p->locs[u].fcount;
 	return 0;
 }
-
-/* GCC 12 drops __builtin_prefetch through loaded pointers; the instruction stays. */
-#if defined(__x86_64__) || defined(__i386__)
-#define PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
-#else
-#define PREFETCH(p) __builtin_prefetch(p)
-#endif
 
 /* Add the oldest pending sample to its table. */
 static int add_oldest(sampler *s, flame_err *err)
