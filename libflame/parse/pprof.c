@@ -437,6 +437,152 @@ static int read_location(prof *p, const flame__pbuf *b, const flame__pfield *f, 
 	return 0;
 }
 
+/* A varint at *pp, below `end`: nonzero when it is cut or too long. */
+static inline int vget(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	if (p < end && *p < 0x80) {
+		*v = *p;
+		*pp = p + 1;
+		return 0;
+	}
+	if (end - p < 10)
+		return flame__pbuf_varint(pp, end, v);
+	uint64_t r = 0;
+	for (unsigned i = 0; i < 10; i++) { /* as flame__pbuf_varint, no end in sight */
+		uint8_t c = p[i];
+		if (i == 9 && c > 1)
+			return -2;
+		r |= (uint64_t)(c & 0x7f) << (7 * i);
+		if (!(c & 0x80)) {
+			*pp = p + i + 1;
+			*v = r;
+			return 0;
+		}
+	}
+	return -2;
+}
+
+/* Skip a field of wire type `wt` at *q; nonzero when it is cut or of a refused type. */
+static inline int skip_field(const uint8_t **q, const uint8_t *end, unsigned wt)
+{
+	uint64_t x;
+	switch (wt) {
+	case FLAME__WT_VARINT:
+		return vget(q, end, &x);
+	case FLAME__WT_I64:
+	case FLAME__WT_I32: {
+		size_t n = wt == FLAME__WT_I64 ? 8 : 4;
+		if ((size_t)(end - *q) < n)
+			return 1;
+		*q += n;
+		return 0;
+	}
+	case FLAME__WT_LEN:
+		if (vget(q, end, &x) || x > (uint64_t)(end - *q))
+			return 1;
+		*q += x;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* A field key at *q: nonzero when cut, too long, or an invalid field number. */
+static inline int get_key(const uint8_t **q, const uint8_t *end, uint64_t *num, unsigned *wt)
+{
+	uint64_t key;
+	if (vget(q, end, &key))
+		return 1;
+	*num = key >> 3;
+	*wt = (unsigned)(key & 7);
+	return *num == 0 || *num > 0x1fffffff;
+}
+
+/* Fast readers of the messages a profile has by the million (functions, locations):
+ * 0 when read, < 0 out of memory, 1 when the general reader must look (it words every
+ * error; nothing has been kept). */
+static int function_fast(prof *p, const flame__pfield *f, flame_err *err)
+{
+	const uint8_t *q = f->data, *end = q + f->len;
+	func fn = {.off = f->off};
+	while (q < end) {
+		uint64_t num, x;
+		unsigned wt;
+		if (get_key(&q, end, &num, &wt))
+			return 1;
+		if (num < 1 || num > 4) {
+			if (skip_field(&q, end, wt))
+				return 1;
+			continue;
+		}
+		if (wt != FLAME__WT_VARINT || vget(&q, end, &x) || (num > 1 && x >= p->nstr))
+			return 1;
+		if (num == 1)
+			fn.id = x;
+		else
+			*(num == 2 ? &fn.name : num == 3 ? &fn.sys : &fn.file) = (uint32_t)x;
+	}
+	if (fn.id == 0)
+		return 1;
+	if (GROW(p->fns, p->nfns, p->capfns))
+		return nomem(err);
+	p->fns[p->nfns++] = fn;
+	return 0;
+}
+
+static int location_fast(prof *p, const flame__pfield *f, flame_err *err)
+{
+	const uint8_t *q = f->data, *end = q + f->len;
+	loc l = {.off = f->off, .line0 = (uint32_t)p->nlines, .midx = UINT32_MAX};
+	size_t nl0 = p->nlines;
+	while (q < end) {
+		uint64_t num, x;
+		unsigned wt;
+		if (get_key(&q, end, &num, &wt))
+			goto general;
+		if (num >= 1 && num <= 3) {
+			if (wt != FLAME__WT_VARINT || vget(&q, end, &x))
+				goto general;
+			*(num == 1 ? &l.id : num == 2 ? &l.mid : &l.addr) = x;
+		} else if (num == 4) {
+			if (wt != FLAME__WT_LEN || vget(&q, end, &x) || x > (uint64_t)(end - q))
+				goto general;
+			const uint8_t *le = q + x;
+			line ln = {.fidx = UINT32_MAX};
+			while (q < le) {
+				if (get_key(&q, le, &num, &wt))
+					goto general;
+				if (num == 1 || num == 2) {
+					if (wt != FLAME__WT_VARINT || vget(&q, le, &x))
+						goto general;
+					if (num == 1)
+						ln.fid = x;
+					else
+						ln.line = (int64_t)x;
+				} else if (skip_field(&q, le, wt)) {
+					goto general;
+				}
+			}
+			if (GROW(p->lines, p->nlines, p->caplines))
+				return nomem(err);
+			p->lines[p->nlines++] = ln;
+		} else if (skip_field(&q, end, wt)) {
+			goto general;
+		}
+	}
+	if (l.id == 0 || p->nlines - l.line0 > UINT32_MAX / 2)
+		goto general;
+	l.nline = (uint32_t)(p->nlines - l.line0);
+	if (GROW(p->locs, p->nlocs, p->caplocs))
+		return nomem(err);
+	p->locs[p->nlocs++] = l;
+	return 0;
+general:
+	p->nlines = nl0;
+	return 1;
+}
+
 /* ---- pass 2: everything but the samples */
 static int pass_header(prof *p, flame_err *err)
 {
@@ -463,12 +609,12 @@ static int pass_header(prof *p, flame_err *err)
 			break;
 		case 4:
 			if ((r = want_wt(p, &f, FLAME__WT_LEN, "location", err)) ||
-			    (r = read_location(p, &b, &f, err)))
+			    ((r = location_fast(p, &f, err)) > 0 && (r = read_location(p, &b, &f, err))))
 				return r;
 			break;
 		case 5:
 			if ((r = want_wt(p, &f, FLAME__WT_LEN, "function", err)) ||
-			    (r = read_function(p, &b, &f, err)))
+			    ((r = function_fast(p, &f, err)) > 0 && (r = read_function(p, &b, &f, err))))
 				return r;
 			break;
 		case 7: r = str_idx(p, &f, &p->drop, "drop_frames", err); break;
@@ -1190,32 +1336,6 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 		return flame__err(err, FLAME_ERANGE, p->src, 0, f->off,
 		                  "invalid pprof: sample values overflow 64 bits");
 	return r ? nomem(err) : 0;
-}
-
-/* A varint at *pp, below `end`: nonzero when it is cut or too long. */
-static inline int vget(const uint8_t **pp, const uint8_t *end, uint64_t *v)
-{
-	const uint8_t *p = *pp;
-	if (p < end && *p < 0x80) {
-		*v = *p;
-		*pp = p + 1;
-		return 0;
-	}
-	if (end - p < 10)
-		return flame__pbuf_varint(pp, end, v);
-	uint64_t r = 0;
-	for (unsigned i = 0; i < 10; i++) { /* as flame__pbuf_varint, no end in sight */
-		uint8_t c = p[i];
-		if (i == 9 && c > 1)
-			return -2;
-		r |= (uint64_t)(c & 0x7f) << (7 * i);
-		if (!(c & 0x80)) {
-			*pp = p + i + 1;
-			*v = r;
-			return 0;
-		}
-	}
-	return -2;
 }
 
 /* A sample's location reference as the fast path keeps it: a frame id, or
