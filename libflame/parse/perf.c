@@ -117,9 +117,9 @@ static void *rb_rec(recbuf *b, rec r, size_t bytes)
 /* ------------------------------------------------------------------ line cache */
 
 /* Distinct frame lines are few (33 k in 3.3 M on the benchmark file), so the names of
- * each are computed once. A slot is 16 bytes: 32 more bits of the hash, the key's
- * length, where the key is, the value; keys sit one after another in `bytes`. A
- * mismatch is nearly always decided in the slot; a hit compares the key in full (a
+ * each are computed once. A slot is 16 bytes: 30 more bits of the hash and a java
+ * bit, the key's length, where the key is, the value; keys sit one after another in
+ * `bytes`. A mismatch is nearly always decided in the slot; a hit compares the key in full (a
  * hash never stands in for the bytes). The parser hashes a window of lines ahead and
  * fetches their slots and keys early, so a hit rarely waits on memory. Bounded: past
  * LC_MAX lines or LC_BYTES of keys the cache starts again; keys longer than
@@ -168,9 +168,11 @@ static inline uint64_t lc_hash(const char *p, size_t n)
 	return flame__mix64(a ^ (b << 17 | b >> 47));
 }
 
-static inline uint32_t lc_tag(uint64_t h)
+/* A slot's tag: 30 more bits of the hash, bit 1 set for lines of java samples (tidied
+ * differently, so the same line has another value there), bit 0 always set. */
+static inline uint32_t lc_tag(uint64_t h, int java)
 {
-	return (uint32_t)(h >> 32) | 1;
+	return ((uint32_t)(h >> 32) & ~3u) | (java ? 3u : 1u);
 }
 
 static void lc_free(struct line_cache *c)
@@ -212,13 +214,12 @@ static int lc_reserve(struct line_cache *c)
 	return 0;
 }
 
-/* The value of `p[0..n)` (hash `h`): 1 when found, else 0. */
+/* The value of `p[0..n)` (hash `h`, tag `tag`): 1 when found, else 0. */
 static inline int lc_get(const struct line_cache *c, const char *p, size_t n, uint64_t h,
-                         uint32_t *val)
+                         uint32_t tag, uint32_t *val)
 {
 	if (!c->slots)
 		return 0;
-	uint32_t tag = lc_tag(h);
 	for (size_t i = h & c->mask;; i = (i + 1) & c->mask) {
 		const lc_slot *s = &c->slots[i];
 		if (!s->tag)
@@ -251,7 +252,7 @@ static inline void lc_prefetch_key(const struct line_cache *c, uint64_t h, size_
 {
 	if (!c->slots)
 		return;
-	uint32_t tag = lc_tag(h);
+	uint32_t tag = lc_tag(h, 0);
 	for (size_t i = h & c->mask, k = 0; k < 4; k++, i = (i + 1) & c->mask) {
 		const lc_slot *s = &c->slots[i];
 		if (s->tag == tag && s->len == n) {
@@ -266,7 +267,8 @@ static inline void lc_prefetch_key(const struct line_cache *c, uint64_t h, size_
 
 /* Keep `p[0..n)` (n <= LC_KEY_MAX, not in the cache) -> `val`. 0 or -1 when out of
  * memory. */
-static int lc_put(struct line_cache *c, const char *p, size_t n, uint64_t h, uint32_t val)
+static int lc_put(struct line_cache *c, const char *p, size_t n, uint64_t h, uint32_t tag,
+                  uint32_t val)
 {
 	if (lc_reserve(c))
 		return -1;
@@ -284,7 +286,7 @@ static int lc_put(struct line_cache *c, const char *p, size_t n, uint64_t h, uin
 	while (c->slots[i].tag)
 		i = (i + 1) & c->mask;
 	memcpy(c->bytes + c->blen, p, n);
-	c->slots[i] = (lc_slot){lc_tag(h), (uint32_t)n, (uint32_t)c->blen, val};
+	c->slots[i] = (lc_slot){tag, (uint32_t)n, (uint32_t)c->blen, val};
 	c->blen += n;
 	c->count++;
 	return 0;
@@ -311,6 +313,9 @@ typedef struct worker {
 	flame__perf_names nm;
 	char *root;
 	size_t root_cap;
+	/* the last roots and event seen (id + 1, 0: none): samples repeat a few of each,
+	 * and a lookup in the big name table misses the cache */
+	uint32_t recent_root[16], recent_event;
 	/* aggregator side: local -> tree ids */
 	uint32_t *map, *emap;
 	size_t map_len, map_cap, emap_len, emap_cap;
@@ -518,16 +523,15 @@ static inline size_t indent(const char *p, size_t n)
 /* A tab-indented line in a sample: 1 a frame (added), 0 not a frame, or an error. */
 static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, uint64_t h)
 {
-	/* not cached: tidied differently (java), or too long to keep */
-	if ((s->tidy & FLAME__PERF_JAVA) || n - i > LC_KEY_MAX) {
+	if (n - i > LC_KEY_MAX) { /* too long to keep: parsed each time */
 		flame__perf_frame f;
 		if (!flame__perf_parse_frame(p, n, &f))
 			return 0;
 		int rc = add_frame(w, s, &f);
 		return rc ? rc : 1;
 	}
-	uint32_t v;
-	if (!lc_get(&w->lines, p + i, n - i, h, &v)) {
+	uint32_t v, tag = lc_tag(h, (s->tidy & FLAME__PERF_JAVA) != 0);
+	if (!lc_get(&w->lines, p + i, n - i, h, tag, &v)) {
 		if (w->lines.count >= LC_MAX || w->lines.blen > LC_BYTES) {
 			/* start again, values and all: memory stays bounded on hostile input */
 			lc_clear(&w->lines);
@@ -536,7 +540,7 @@ static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, ui
 		int rc = frame_value(w, p, n, s->tidy, &v);
 		if (rc)
 			return rc;
-		if (lc_put(&w->lines, p + i, n - i, h, v))
+		if (lc_put(&w->lines, p + i, n - i, h, tag, v))
 			return FLAME_ENOMEM;
 	}
 	if (v == LINE_NOT_FRAME)
@@ -551,6 +555,20 @@ static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, ui
 		if (push_id(w, m[k]))
 			return FLAME_ENOMEM;
 	return 1;
+}
+
+/* Intern `p[0..n)` in `tab`, checking first the one name `*recent` remembers. */
+static uint32_t intern_recent(flame__intern *tab, uint32_t *recent, const char *p, size_t n)
+{
+	if (*recent) {
+		const flame__name *nm = flame__intern_get(tab, *recent - 1);
+		if (nm->len == n && memcmp(nm->ptr, p, n) == 0)
+			return *recent - 1;
+	}
+	uint32_t id = flame__intern_put(tab, p, n);
+	if (id != FLAME__ID_NONE)
+		*recent = id + 1;
+	return id;
 }
 
 /* The process frame: comm, comm-PID or comm-PID/TID, spaces made '_' (Perl: a tid of
@@ -592,7 +610,8 @@ static int root_name(worker *w, const flame__perf_event *ev, uint32_t *id, int *
 		if (r[i] == ' ')
 			r[i] = '_';
 	*java = n == 4 && memcmp(r, "java", 4) == 0;
-	*id = flame__intern_put(w->names, r, n);
+	*id = intern_recent(w->names, &w->recent_root[(n + (unsigned char)r[n ? n - 1 : 0]) % 16],
+	                    r, n);
 	return *id == FLAME__ID_NONE ? FLAME_ENOMEM : 0;
 }
 
@@ -615,7 +634,7 @@ static int open_sample(worker *w, recbuf *out, sample *s, const flame__perf_even
 		return rc;
 	s->tidy = w->flags | (java ? FLAME__PERF_JAVA : 0);
 	if (ev->event) {
-		s->event = flame__intern_put(&w->events, ev->event, ev->event_len);
+		s->event = intern_recent(&w->events, &w->recent_event, ev->event, ev->event_len);
 		if (s->event == FLAME__ID_NONE)
 			return FLAME_ENOMEM;
 		if (o->event_filter && !event_matches(o->event_filter, ev->event, ev->event_len))

@@ -286,6 +286,21 @@ static void test_samples(void)
 	CHECK_STR(r, "deep_worker;main;hot_leaf 5\n");
 	free(r);
 
+	/* the same frame line in java and other samples: tidied differently in each (the
+	 * line cache must keep them apart) */
+	const char *jv = "java 1 1.000001: 1 cpu-clock:\n"
+	                 "\t1 Lcom/foo/Bar;::baz+0x1 (/tmp/perf-1.map)\n\n"
+	                 "other 2 1.000002: 1 cpu-clock:\n"
+	                 "\t1 Lcom/foo/Bar;::baz+0x1 (/tmp/perf-1.map)\n\n"
+	                 "java 1 1.000003: 1 cpu-clock:\n"
+	                 "\t1 Lcom/foo/Bar;::baz+0x1 (/tmp/perf-1.map)\n\n"
+	                 "other 2 1.000004: 1 cpu-clock:\n"
+	                 "\t1 Lcom/foo/Bar;::baz+0x1 (/tmp/perf-1.map)\n";
+	o = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
+	r = collapse(jv, o);
+	CHECK_STR(r, "java;com/foo/Bar:::baz 2\nother;Lcom/foo/Bar:::baz 2\n");
+	free(r);
+
 	/* mixed events: the first one seen is kept, one warning per skipped sample */
 	o = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
 	struct warns w = {{0}, 0};
