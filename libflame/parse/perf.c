@@ -315,7 +315,7 @@ typedef struct worker {
 	size_t root_cap;
 	/* the last roots and event seen (id + 1, 0: none): samples repeat a few of each,
 	 * and a lookup in the big name table misses the cache */
-	uint32_t recent_root[16], recent_event;
+	uint32_t recent_root[64], recent_event;
 	/* aggregator side: local -> tree ids */
 	uint32_t *map, *emap;
 	size_t map_len, map_cap, emap_len, emap_cap;
@@ -610,8 +610,8 @@ static int root_name(worker *w, const flame__perf_event *ev, uint32_t *id, int *
 		if (r[i] == ' ')
 			r[i] = '_';
 	*java = n == 4 && memcmp(r, "java", 4) == 0;
-	*id = intern_recent(w->names, &w->recent_root[(n + (unsigned char)r[n ? n - 1 : 0]) % 16],
-	                    r, n);
+	unsigned k = n ? (unsigned)n * 31 + (unsigned char)r[0] + (unsigned char)r[n - 1] * 7u : 0;
+	*id = intern_recent(w->names, &w->recent_root[k % 64], r, n);
 	return *id == FLAME__ID_NONE ? FLAME_ENOMEM : 0;
 }
 
