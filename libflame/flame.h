@@ -450,6 +450,8 @@ FLAME_EXPORT int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *er
 #define FLAME_RENDER_FLAMECHART 0x10       /* --flamechart: stacks in input order, not merged */
 #define FLAME_RENDER_NEGATE 0x20           /* --negate: swap differential hues */
 #define FLAME_RENDER_MINWIDTH_PERCENT 0x40 /* min_width is a % of the total, not pixels */
+#define FLAME_RENDER_NO_REMOVED 0x80       /* differential: no panel of the frames found only
+                                            * in BEFORE under the graph */
 
 typedef enum flame_diff_mode {
 	FLAME_DIFF_SELF = 0, /* colour each frame by its own (self) delta, like flamegraph.pl */

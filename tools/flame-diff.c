@@ -37,7 +37,7 @@ static const cli_opt own_options[] = {
 	 "2 (default): read both inputs at once (folded inputs in blocks, merged as they come: "
 	 "about the memory of the result); 1: one after the other into one tree"},
 	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
-	 "do not name the functions found only in BEFORE (zero wide) in the subtitle"},
+	 "no panel of the frames found only in BEFORE, and no names of them in the subtitle"},
 	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
 	 "read the inputs as FMT (perf, folded, pprof, offcpu, jfr, svg; default: auto)"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
@@ -125,7 +125,7 @@ static int on_opt(void *ud, int id, const char *arg)
 		a->input_format = (flame_format)f;
 		break;
 	}
-	case O_NO_REMOVED: a->no_removed = 1; break;
+	case O_NO_REMOVED: a->no_removed = 1; a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
 	case O_JOBS:
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 2)
 			return cli_usage_error("--jobs wants 1 or 2, got '%s'", arg);

@@ -9,12 +9,14 @@
 #include "cli.h"
 #include "render-opts.h"
 
-enum { O_OUTPUT = 1, O_FORMAT, O_QUIET };
+enum { O_OUTPUT = 1, O_FORMAT, O_QUIET, O_NO_REMOVED };
 
 static const cli_opt own_options[] = {
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE", "write to FILE (atomically); format from .svg .png .pdf"},
 	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "output format: svg (default), png, pdf"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
+	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
+	 "3-column input: no panel of the frames found only in BEFORE under the graph"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -38,6 +40,7 @@ static int on_opt(void *ud, int id, const char *arg)
 			return cli_usage_error("--format wants svg, png or pdf, got '%s'", arg);
 		break;
 	case O_QUIET: a->quiet = 1; break;
+	case O_NO_REMOVED: a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
 	}
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include "../core/err.h"
 #include "escape.h"
 #include "layout.h"
+#include "removed.h"
 
 /* cairo's image surfaces are limited to 32767 px a side (pixman's coordinate range); the
  * pixel buffer (4 bytes a pixel) is held whole, so it is capped at 1 GiB as well. */
@@ -42,6 +43,7 @@ static cairo_status_t sink_write(void *ud, const unsigned char *data, unsigned i
 typedef struct painter {
 	cairo_t *cr;
 	const flame__layout *L;
+	const flame__panel *panel; /* frames only in BEFORE, under the graph */
 	cairo_font_face_t *face;
 	char *buf;          /* repaired label text, reused for every frame */
 	size_t cap;
@@ -315,6 +317,24 @@ static int paint(painter *P)
 		if (f->w - 3 >= P->dots_w + P->min_glyph_w && draw_label(P, f))
 			return -1;
 	}
+	const flame__panel *R = P->panel;
+	if (R && R->count) { /* a few frames: filled one by one in PNG and PDF */
+		if (!(s = repair(P, R->header, strlen(R->header))))
+			return -1;
+		cairo_move_to(cr, L->xpad, R->header_y);
+		cairo_show_text(cr, s);
+		for (size_t i = 0; i < R->count; i++) {
+			set_rgb(cr, R->frames[i].fill);
+			frame_path(cr, &R->frames[i]);
+			cairo_fill(cr);
+		}
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		for (size_t i = 0; i < R->count; i++) {
+			const flame__frame *f = &R->frames[i];
+			if (f->w - 3 >= P->dots_w + P->min_glyph_w && draw_label(P, f))
+				return -1;
+		}
+	}
 	return 0;
 }
 
@@ -330,8 +350,11 @@ static int render(flame_tree *t, const flame_render_opts *o, flame_output *out, 
 	painter P = {0};
 	sink snk = {out, err, 0};
 	cairo_surface_t *surf = NULL;
+	flame__panel R = {0};
 	int rc = flame__layout_compute(&L, t, o, err);
 	if (rc)
+		goto done;
+	if ((rc = flame__panel_compute(&R, L.own ? L.own : t, &L, o, err)))
 		goto done;
 	double w = ceil(L.width - 1e-9), h = ceil(L.height - 1e-9);
 	if (w < 1 || h < 1) {
@@ -375,6 +398,7 @@ static int render(flame_tree *t, const flame_render_opts *o, flame_output *out, 
 
 	P.cr = cairo_create(surf);
 	P.L = &L;
+	P.panel = &R;
 	P.vector = kind == KIND_PDF;
 	P.face = open_face(L.font_type);
 	if (paint(&P)) {
@@ -415,6 +439,7 @@ done:
 		cairo_surface_destroy(surf);
 	free(P.buf);
 	free(P.cuts);
+	flame__panel_free(&R);
 	flame__layout_free(&L);
 	return rc;
 }

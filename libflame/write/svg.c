@@ -17,6 +17,7 @@
 #include "../core/tree.h"
 #include "escape.h"
 #include "layout.h"
+#include "removed.h"
 #include "template.h"
 
 /* ---- --nameattr */
@@ -232,6 +233,7 @@ typedef struct sw {
 	char *conv;  /* conversion buffer */
 	size_t conv_cap;
 	flame_tree *t; /* the tree laid out (reversed for --reverse) */
+	const flame__panel *panel;
 } sw;
 
 static int flush(sw *w)
@@ -723,6 +725,51 @@ static void put_geom(sw *w, size_t from)
 	puts_(w, "\"");
 }
 
+/* The removed-frames panel (removed.h): drawn rects with their own tooltips, in a group
+ * the script never reads (search and zoom stay the graph's) and the SVG reader skips. */
+static void put_panel(sw *w)
+{
+	const flame__panel *P = w->panel;
+	const flame__layout *L = w->L;
+	if (!P || !P->count)
+		return;
+	puts_(w, "<g id=\"removed\" data-panel=\"removed\">\n<text x=\"");
+	put_num(w, L->xpad);
+	puts_(w, "\" y=\"");
+	put_num(w, P->header_y);
+	puts_(w, "\">");
+	puts_esc(w, P->header);
+	puts_(w, "</text>\n");
+	for (size_t i = 0; i < P->count && !w->rc; i++) {
+		const flame__frame *f = &P->frames[i];
+		long long x1 = tenths(f->x), x2 = tenths(f->x + f->w);
+		char hex[8], b[200];
+		flame__rgb_hex(f->fill, hex);
+		char *p = b;
+		p += sprintf(p, "<rect x=\"");
+		p += fmt_tenths(p, x1);
+		p += sprintf(p, "\" y=\"");
+		p += fmt_tenths(p, tenths(f->y));
+		p += sprintf(p, "\" width=\"");
+		p += fmt_tenths(p, x2 - x1);
+		p += sprintf(p, "\" height=\"");
+		p += fmt_tenths(p, tenths(f->h));
+		p += sprintf(p, "\" fill=\"%s\"%s><title>", hex,
+		             flame__panel_is_context(P, i) ? " class=\"context\"" : "");
+		put(w, b, (size_t)(p - b));
+		size_t want = f->name_len + strlen(L->count_name) + 256;
+		char *t = scratch(w, want);
+		if (!t)
+			return;
+		size_t n = flame__panel_info(L, P, i, t, want);
+		put_esc(w, t, n < want ? n : want - 1);
+		puts_(w, "</title></rect>\n");
+	}
+	for (size_t i = 0; i < P->count && !w->rc; i++)
+		put_label(w, &P->frames[i]);
+	puts_(w, "</g>\n");
+}
+
 /* ---- the document */
 
 static int on_literal(void *ud, const char *p, size_t n)
@@ -836,6 +883,8 @@ static int on_key(void *ud, const char *k, size_t n)
 	} else if (key_is(k, n, "labels")) {
 		for (size_t i = 0; i < L->count && !w->rc; i++)
 			put_label(w, &L->frames[i]);
+	} else if (key_is(k, n, "panel")) {
+		put_panel(w);
 	} else if (key_is(k, n, "clipwidth")) {
 		put_num(w, L->width - 2 * L->xpad);
 	} else {
@@ -876,7 +925,13 @@ int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out
 	int rc = flame__layout_compute(&L, t, o, err);
 	if (rc)
 		return rc;
-	sw w = {out, err, NULL, 0, 1 << 18, 0, &L, o, NULL, 0, (iconv_t)-1, NULL, 0, L.own ? L.own : t};
+	flame__panel P;
+	rc = flame__panel_compute(&P, L.own ? L.own : t, &L, o, err);
+	if (rc) {
+		flame__layout_free(&L);
+		return rc;
+	}
+	sw w = {out, err, NULL, 0, 1 << 18, 0, &L, o, NULL, 0, (iconv_t)-1, NULL, 0, L.own ? L.own : t, &P};
 	if (!is_utf8_name(o->encoding)) {
 		w.cd = iconv_open("UTF-8", o->encoding);
 		if (w.cd == (iconv_t)-1) {
@@ -906,6 +961,7 @@ done:
 	free(w.conv);
 	free(w.buf);
 	free(w.tmp);
+	flame__panel_free(&P);
 	flame__layout_free(&L);
 	return rc;
 }

@@ -3,14 +3,22 @@
 # differential graph: red = grew, blue = shrank). A frame is an element with a <title>
 # ("name (...)"); its fill is its own (a <rect>) or that of the <rect> beside the title
 # in its group, so the check does not depend on which of the two forms the writer uses.
+# The panel of frames found only in BEFORE (a data-panel group) is not part of the graph.
 import sys
 import xml.etree.ElementTree as ET
 
 def local(tag):
     return tag.rsplit('}', 1)[-1]
 
+def graph(el):
+    if el.get('data-panel') is not None:
+        return
+    yield el
+    for c in el:
+        yield from graph(c)
+
 found = frames = 0
-for el in ET.parse(sys.argv[1]).iter():
+for el in graph(ET.parse(sys.argv[1]).getroot()):
     title = next((c for c in el if local(c.tag) == 'title'), None)
     if title is None or not title.text or ' (' not in title.text:
         continue

@@ -1,0 +1,165 @@
+/* Layout of the removed-frames panel (see removed.h). One pass over the node tree sums,
+ * per node, the BEFORE weight of the removed subtrees at or under it (a removed frame: in
+ * BEFORE, not in AFTER, under a frame that is in AFTER); a second pass places the nodes
+ * with such weight left to right as a small flame graph of its own, scaled so the removed
+ * total spans the width, pruned by the same --minwidth. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/err.h"
+#include "../core/tree.h"
+#include "removed.h"
+
+static int removed_node(const flame__node *nd) { return nd->total[1] == 0 && nd->total[0] > 0; }
+
+int flame__panel_is_context(const flame__panel *P, size_t i) { return P->after[i] != 0; }
+
+void flame__panel_free(flame__panel *P)
+{
+	free(P->frames);
+	free(P->after);
+	memset(P, 0, sizeof *P);
+}
+
+int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
+                         const flame_render_opts *o, flame_err *err)
+{
+	memset(P, 0, sizeof *P);
+	if (!L->differential || L->empty || (o->flags & FLAME_RENDER_NO_REMOVED))
+		return 0;
+	int rc = flame_tree_build(t, FLAME_ORDER_NAME, err);
+	if (rc)
+		return rc;
+	const flame__node *nodes = t->nodes;
+	size_t nn = t->node_count;
+	uint64_t *w = calloc(nn ? nn : 1, sizeof *w);
+	if (!w)
+		return flame__err_nomem(err);
+	flame_iter it;
+	flame_event ev;
+	/* pass 1: removed weight at or under each node (a removed node's is its whole BEFORE) */
+	flame_iter_init(&it, t);
+	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE) {
+		const flame__node *nd = &nodes[it.node];
+		if (ev == FLAME_EVENT_ENTER) {
+			if (it.node && removed_node(nd)) /* and so is everything under it */
+				w[it.node] = nd->total[0];
+		} else if (it.node && (nd->parent == 0 || !removed_node(&nodes[nd->parent]))) {
+			w[nd->parent] += w[it.node];
+		}
+	}
+	uint64_t total = w[0];
+	if (!total) {
+		free(w);
+		return 0;
+	}
+	/* pass 2: place them */
+	double wpc = (L->width - 2 * L->xpad) / (double)total;
+	double min_time = (o->flags & FLAME_RENDER_MINWIDTH_PERCENT)
+	                      ? (double)total * o->min_width / 100
+	                      : o->min_width / wpc;
+	size_t cap = 0, dcap = 64;
+	uint64_t *next = malloc(dcap * sizeof *next);
+	uint32_t maxd = 0;
+	if (!next) {
+		free(w);
+		return flame__err_nomem(err);
+	}
+	next[1] = 0;
+	flame_iter_init(&it, t);
+	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE && !rc) {
+		if (ev != FLAME_EVENT_ENTER || it.node == 0)
+			continue;
+		const flame__node *nd = &nodes[it.node];
+		uint32_t d = nd->depth;
+		if (!w[it.node] || (double)w[it.node] < min_time) {
+			if (w[it.node])
+				next[d] += w[it.node];
+			flame_iter_skip_children(&it);
+			continue;
+		}
+		if (d + 2 > dcap) {
+			uint64_t *n2 = realloc(next, dcap * 2 * sizeof *n2);
+			if (!n2) {
+				rc = flame__err_nomem(err);
+				break;
+			}
+			next = n2;
+			dcap *= 2;
+		}
+		if (P->count == cap) {
+			size_t c = cap ? cap * 2 : 64;
+			flame__frame *f2 = realloc(P->frames, c * sizeof *f2);
+			uint64_t *a2 = f2 ? realloc(P->after, c * sizeof *a2) : NULL;
+			if (f2)
+				P->frames = f2;
+			if (!a2) {
+				rc = flame__err_nomem(err);
+				break;
+			}
+			P->after = a2;
+			cap = c;
+		}
+		uint64_t start = next[d];
+		next[d] += w[it.node];
+		/* a removed frame's own samples first, then its children (as in the graph) */
+		next[d + 1] = start + (removed_node(nd) ? nd->self[0] : 0);
+		flame__frame *f = &P->frames[P->count];
+		memset(f, 0, sizeof *f);
+		const flame__name *nm = flame__intern_get(&t->names, nd->name);
+		f->name = nm->ptr;
+		f->name_len = nm->len;
+		f->depth = d;
+		f->start = start;
+		f->value = w[it.node];
+		f->before = nd->total[0];
+		P->after[P->count++] = nd->total[1];
+		if (d > maxd)
+			maxd = d;
+	}
+	free(next);
+	free(w);
+	if (rc) {
+		flame__panel_free(P);
+		return rc;
+	}
+	P->removed = total;
+	P->top = L->height;
+	P->header_y = P->top + L->font_size + 4;
+	double band = P->top + L->font_size * 2;
+	P->height = L->font_size * 2 + maxd * L->frame_height + 10;
+	/* the graph's "shrank" hue (blue, red with --negate), not its most saturated shade */
+	flame__rgb removed_fill = flame__color_delta(-0.55, 1, L->negate), context = {224, 224, 224};
+	for (size_t i = 0; i < P->count; i++) {
+		flame__frame *f = &P->frames[i];
+		double x1 = L->xpad + (double)f->start * wpc, x2 = L->xpad + (double)(f->start + f->value) * wpc;
+		f->x = x1;
+		f->w = x2 - x1;
+		f->h = L->frame_height - 1;
+		f->y = band + (L->inverted ? f->depth - 1 : maxd - f->depth) * L->frame_height;
+		f->fill = P->after[i] ? context : removed_fill;
+	}
+	char cnt[96];
+	flame__format_count(L, total, cnt, sizeof cnt);
+	P->before_total = flame_tree_total(t, 0);
+	snprintf(P->header, sizeof P->header, "Only in BEFORE (removed): %s %s, %.2f%% of before", cnt,
+	         L->count_name,
+	         P->before_total ? 100.0 * (double)total / (double)P->before_total : 0.0);
+	L->height += P->height;
+	return 0;
+}
+
+size_t flame__panel_info(const flame__layout *L, const flame__panel *P, size_t i, char *buf,
+                         size_t cap)
+{
+	const flame__frame *f = &P->frames[i];
+	char n[96], b[96], a[96];
+	flame__format_count(L, f->value, n, sizeof n);
+	flame__format_count(L, f->before, b, sizeof b);
+	flame__format_count(L, P->after[i], a, sizeof a);
+	int k = snprintf(buf, cap, "%.*s (%s %s, %.2f%%; before %s, after %s)",
+	                 (int)flame__frame_display_len(f), f->name, n, L->count_name,
+	                 P->before_total ? 100.0 * (double)f->value / (double)P->before_total : 0.0, b, a);
+	return k > 0 ? (size_t)k : 0;
+}
