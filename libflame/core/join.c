@@ -61,8 +61,7 @@ static int cmp_text(const flame__intern *names, const uint32_t *a, uint32_t da, 
 		while (i < n && a[i] == map[b[i]])
 			i++;
 	} else {
-		while (i < n && a[i] == b[i])
-			i++;
+		i = flame__join_prefix(a, b, n);
 	}
 	*same_ids = i == da && i == db;
 	if (*same_ids)
@@ -103,16 +102,45 @@ int flame__tree_stacks_sorted(const flame_tree *t)
 
 enum { DST_ONLY, SRC_ONLY, BOTH };
 
-int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, int to_after,
+int flame__tree_adopt_ids(flame_tree *dst, flame_tree *src, flame_err *err)
+{
+	uint32_t *map = malloc((src->names.count ? src->names.count : 1) * sizeof *map);
+	if (!map)
+		return flame__err_nomem(err);
+	for (uint32_t id = 0; id < src->names.count; id++) {
+		const flame__name *nm = flame__intern_get(&src->names, id);
+		map[id] = flame__intern_put_hashed(&dst->names, nm->ptr, nm->len, nm->hash32);
+		if (map[id] == FLAME__ID_NONE) {
+			free(map);
+			return flame__err_nomem(err);
+		}
+	}
+	for (size_t k = 0; k < src->stacks.count; k++) {
+		uint32_t *ids = (uint32_t *)src->stacks.v[k].ids; /* in src's own arena */
+		for (uint32_t i = 0; i < src->stacks.v[k].depth; i++)
+			ids[i] = map[ids[i]];
+	}
+	/* the index hashed the old ids */
+	free(src->stacks.slots);
+	src->stacks.slots = NULL;
+	src->stacks.mask = 0;
+	src->stacks.indexed = 0;
+	free(map);
+	return 0;
+}
+
+int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, int flags,
                             flame_err *err)
 {
 	flame__stacks *d = &dst->stacks;
 	const flame__stacks *s = &src->stacks;
 	size_t na = d->count, nb = s->count;
-	uint32_t *map = malloc((src->names.count ? src->names.count : 1) * sizeof *map);
+	int to_after = flags & FLAME__JOIN_TO_AFTER, same_names = flags & FLAME__JOIN_SAME_NAMES;
+	uint32_t *map = same_names ? NULL
+	                           : malloc((src->names.count ? src->names.count : 1) * sizeof *map);
 	unsigned char *ops = malloc(na + nb ? na + nb : 1);
 	int rc = 0;
-	if (!map || !ops) {
+	if ((!map && !same_names) || !ops) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
@@ -123,7 +151,7 @@ int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, 
 		rc = flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET, "a count overflows 64 bits");
 		goto done;
 	}
-	for (uint32_t id = 0; id < src->names.count; id++) {
+	for (uint32_t id = 0; map && id < src->names.count; id++) {
 		const flame__name *nm = flame__intern_get(&src->names, id);
 		map[id] = flame__intern_put_hashed(&dst->names, nm->ptr, nm->len, nm->hash32);
 		if (map[id] == FLAME__ID_NONE) {
@@ -189,8 +217,11 @@ int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, 
 				*out = d->v[--i];
 			} else {
 				uint32_t *p = ids + (new_ids -= st->depth);
-				for (uint32_t f = 0; f < st->depth; f++)
-					p[f] = map[st->ids[f]];
+				if (map)
+					for (uint32_t f = 0; f < st->depth; f++)
+						p[f] = map[st->ids[f]];
+				else
+					memcpy(p, st->ids, st->depth * sizeof *p);
 				*out = (flame__stack){p, st->depth, 0, {0, 0}};
 			}
 			out->w[0] += w0;

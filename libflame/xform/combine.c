@@ -186,9 +186,8 @@ typedef struct merger {
  * *same: the same frames. */
 static int cmp_ids(const flame_tree *t, const flame__stack *a, const flame__stack *b, int *same)
 {
-	uint32_t n = a->depth < b->depth ? a->depth : b->depth, i = 0;
-	while (i < n && a->ids[i] == b->ids[i])
-		i++;
+	uint32_t n = a->depth < b->depth ? a->depth : b->depth;
+	uint32_t i = flame__join_prefix(a->ids, b->ids, n);
 	*same = i == a->depth && i == b->depth;
 	if (*same)
 		return 0;
@@ -500,14 +499,30 @@ int flame_diff_read(flame_tree *t, flame_source src[2], const flame_diff_opts *o
 	return rc;
 }
 
+/* 1 when a name holds ';' (then two stacks of different frames can have one text). */
+static int semicolon_names(const flame_tree *t)
+{
+	for (uint32_t id = 0; id < t->names.count; id++) {
+		const flame__name *nm = flame__intern_get(&t->names, id);
+		if (memchr(nm->ptr, ';', nm->len))
+			return 1;
+	}
+	return 0;
+}
+
 /* Add tree u to t: a linear join when both are sorted, else flame_tree_merge. */
 static int add_tree(flame_tree *t, flame_tree *u, flame_err *err)
 {
-	if (!flame__tree_stacks_sorted(t) || !flame__tree_stacks_sorted(u))
+	if (!flame__tree_stacks_sorted(t) || !flame__tree_stacks_sorted(u) || semicolon_names(t) ||
+	    semicolon_names(u))
 		return flame_tree_merge(t, u, err);
 	int rc = flame__tree_rescale(t, u->scale, err);
-	if (!rc && (rc = flame__tree_join_sorted(t, u, flame__pow10[t->scale - u->scale], 0, err)) == 1)
-		return flame_tree_merge(t, u, err);
+	if (!rc)
+		rc = flame__tree_adopt_ids(t, u, err); /* u is ours: compare and copy ids as they are */
+	if (!rc && (rc = flame__tree_join_sorted(t, u, flame__pow10[t->scale - u->scale],
+	                                         FLAME__JOIN_SAME_NAMES, err)) == 1)
+		rc = flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET, /* excluded above */
+		                "two stacks of different frames have the same text");
 	if (u->differential)
 		t->differential = 1;
 	if (!t->count_name[0] && u->count_name[0])

@@ -369,7 +369,7 @@ int flame_diff(flame_tree *before, const flame_tree *after, const flame_diff_opt
 	uint32_t *map = NULL, *ids = NULL;
 	/* sorted sides (sorted folded files): one merge-join, no hashing */
 	if (!o->strip_hex && flame__tree_stacks_sorted(before) && flame__tree_stacks_sorted(after)) {
-		rc = flame__tree_join_sorted(before, after, m, 1, err);
+		rc = flame__tree_join_sorted(before, after, m, FLAME__JOIN_TO_AFTER, err);
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
