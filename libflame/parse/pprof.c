@@ -446,6 +446,11 @@ static inline int vget(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 		*pp = p + 1;
 		return 0;
 	}
+	if (end - p >= 2 && p[1] < 0x80) {
+		*v = (p[0] & 0x7fu) | (uint64_t)p[1] << 7;
+		*pp = p + 2;
+		return 0;
+	}
 	if (end - p < 10)
 		return flame__pbuf_varint(pp, end, v);
 	uint64_t r = 0;
@@ -1410,35 +1415,41 @@ static int sample_fast(sampler *s, const flame__pfield *f, flame_err *err)
 		unsigned wt = (unsigned)(key & 7);
 		uint64_t num = key >> 3;
 		if (num == 1 || num == 2) {
-			const uint8_t *e = q + 1;
+			/* a packed run [q, e), or one unpacked value */
+			const uint8_t *e = end;
+			int one = wt == FLAME__WT_VARINT;
 			if (wt == FLAME__WT_LEN) {
 				uint64_t len;
 				if (vget(&q, end, &len) || len > (uint64_t)(end - q))
 					return 1;
 				e = q + len;
-			} else if (wt != FLAME__WT_VARINT) {
+			} else if (!one) {
 				return 1;
 			}
 			if (num == 2) {
 				while (q < e) {
-					if (vget(&q, end, &x))
+					if (vget(&q, e, &x))
 						return 1;
 					if (nvals++ == s->vidx)
 						v = (int64_t)x;
+					if (one)
+						break;
 				}
 				continue;
 			}
-			size_t most = nloc + (size_t)(e - q);
+			size_t most = nloc + (one ? 1 : (size_t)(e - q));
 			if (most > PPROF_MAX_DEPTH)
 				return 1;
 			if (most > s->caploc && grow((void **)&s->locids, &s->caploc, most, sizeof *s->locids))
 				return nomem(err);
 			while (q < e) {
-				if (vget(&q, end, &x))
+				if (vget(&q, e, &x))
 					return 1;
 				if (add_loc(p, x, &s->locids[nloc], &depth))
 					missing = 1;
 				nloc++;
+				if (one)
+					break;
 			}
 			continue;
 		}

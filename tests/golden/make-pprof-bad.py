@@ -62,6 +62,10 @@ cases = {
     "pprof-inline-bomb-wide.pb": vtype(1, 2) + func(1, 3) + func(2, 4) + ld(4, vi(1, 1) + ld(4, vi(1, 1)) * 1000)
         + b"".join(ld(4, vi(1, 10 + k) + ld(4, vi(1, 2))) for k in range(40))
         + b"".join(sample([10 + k] + [1] * 1000, [1]) for k in range(40)) + strings(),
+    # a packed run of location ids whose last varint is cut by the run's end (the byte
+    # after it would complete it): an error, never a read past the run
+    "pprof-packed-varint-cut.pb": vtype(1, 2) + func(1, 3) + func(2, 4) + loc(1, 1) + loc(2, 2)
+        + ld(2, key(1, 2) + varint(2) + b"\x01\x82" + b"\x00" + packed(2, [5])) + strings(),
 }
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
