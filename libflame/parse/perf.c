@@ -124,7 +124,7 @@ static void *rb_rec(recbuf *b, rec r, size_t bytes)
  * fetches their slots and keys early, so a hit rarely waits on memory. Bounded: past
  * LC_MAX lines or LC_BYTES of keys the cache starts again; keys longer than
  * LC_KEY_MAX are not kept (parsed each time). */
-enum { LC_MAX = 1 << 16, LC_BYTES = 4 << 20, LC_KEY_MAX = 1 << 16 };
+enum { LC_MAX = 1 << 16, LC_BYTES = 4 << 20, LC_KEY_MAX = 1 << 16, LC_PROBES = 64 };
 typedef struct lc_slot {
 	uint32_t tag; /* hash >> 32, never 0; 0: empty */
 	uint32_t len;
@@ -220,7 +220,7 @@ static inline int lc_get(const struct line_cache *c, const char *p, size_t n, ui
 {
 	if (!c->slots)
 		return 0;
-	for (size_t i = h & c->mask;; i = (i + 1) & c->mask) {
+	for (size_t i = h & c->mask, k = 0; k < LC_PROBES; k++, i = (i + 1) & c->mask) {
 		const lc_slot *s = &c->slots[i];
 		if (!s->tag)
 			return 0;
@@ -229,6 +229,7 @@ static inline int lc_get(const struct line_cache *c, const char *p, size_t n, ui
 			return 1;
 		}
 	}
+	return 0;
 }
 
 /* A prefetch gcc keeps: it deletes loops whose only effect is __builtin_prefetch. */
@@ -265,13 +266,19 @@ static inline void lc_prefetch_key(const struct line_cache *c, uint64_t h, size_
 	}
 }
 
-/* Keep `p[0..n)` (n <= LC_KEY_MAX, not in the cache) -> `val`. 0 or -1 when out of
- * memory. */
+/* Keep `p[0..n)` (n <= LC_KEY_MAX, not in the cache) -> `val`: 0, 1 when declined (no
+ * free slot within LC_PROBES: lines made to collide are parsed each time instead of
+ * making every lookup long), -1 when out of memory. */
 static int lc_put(struct line_cache *c, const char *p, size_t n, uint64_t h, uint32_t tag,
                   uint32_t val)
 {
 	if (lc_reserve(c))
 		return -1;
+	size_t i = h & c->mask, k = 0;
+	for (; k < LC_PROBES && c->slots[i].tag; k++)
+		i = (i + 1) & c->mask;
+	if (k == LC_PROBES)
+		return 1;
 	if (c->blen + n > c->bcap) {
 		size_t cap = c->bcap ? c->bcap : 1 << 16;
 		while (cap < c->blen + n)
@@ -282,9 +289,6 @@ static int lc_put(struct line_cache *c, const char *p, size_t n, uint64_t h, uin
 		c->bytes = b;
 		c->bcap = cap;
 	}
-	size_t i = h & c->mask;
-	while (c->slots[i].tag)
-		i = (i + 1) & c->mask;
 	memcpy(c->bytes + c->blen, p, n);
 	c->slots[i] = (lc_slot){tag, (uint32_t)n, (uint32_t)c->blen, val};
 	c->blen += n;
@@ -531,30 +535,42 @@ static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, ui
 		return rc ? rc : 1;
 	}
 	uint32_t v, tag = lc_tag(h, (s->tidy & FLAME__PERF_JAVA) != 0);
+	size_t forget = SIZE_MAX; /* multi_len to return to when the line was not kept */
 	if (!lc_get(&w->lines, p + i, n - i, h, tag, &v)) {
 		if (w->lines.count >= LC_MAX || w->lines.blen > LC_BYTES) {
 			/* start again, values and all: memory stays bounded on hostile input */
 			lc_clear(&w->lines);
 			w->multi_len = 0;
 		}
+		size_t ml = w->multi_len;
 		int rc = frame_value(w, p, n, s->tidy, &v);
 		if (rc)
 			return rc;
-		if (lc_put(&w->lines, p + i, n - i, h, tag, v))
+		rc = lc_put(&w->lines, p + i, n - i, h, tag, v);
+		if (rc < 0)
 			return FLAME_ENOMEM;
+		if (rc)
+			forget = ml;
 	}
-	if (v == LINE_NOT_FRAME)
-		return 0;
-	s->had_frames = 1;
-	if (v == LINE_SKIPPED)
-		return 1;
-	if (!(v & LINE_MULTI))
-		return push_id(w, v) ? FLAME_ENOMEM : 1;
-	const uint32_t *m = w->multi + (v & ~LINE_MULTI);
-	for (uint32_t k = m[0]; k > 0; k--) /* root-first pieces, collected leaf-first */
-		if (push_id(w, m[k]))
-			return FLAME_ENOMEM;
-	return 1;
+	int rc = 1;
+	if (v == LINE_NOT_FRAME) {
+		rc = 0;
+	} else {
+		s->had_frames = 1;
+		if (v == LINE_SKIPPED) {
+		} else if (!(v & LINE_MULTI)) {
+			if (push_id(w, v))
+				return FLAME_ENOMEM;
+		} else {
+			const uint32_t *m = w->multi + (v & ~LINE_MULTI);
+			for (uint32_t k = m[0]; k > 0; k--) /* root-first pieces, collected leaf-first */
+				if (push_id(w, m[k]))
+					return FLAME_ENOMEM;
+		}
+	}
+	if (forget != SIZE_MAX)
+		w->multi_len = forget;
+	return rc;
 }
 
 /* Intern `p[0..n)` in `tab`, checking first the one name `*recent` remembers. */
