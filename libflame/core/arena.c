@@ -55,3 +55,22 @@ void *flame__arena_alloc(flame__arena *a, size_t n)
 	a->used += n;
 	return p;
 }
+
+void flame__arena_adopt(flame__arena *dst, flame__arena *src)
+{
+	struct flame__arena_block *oldest = src->head;
+	if (!oldest)
+		return;
+	while (oldest->prev)
+		oldest = oldest->prev;
+	if (dst->head) { /* behind dst's current block, which stays the one to bump */
+		oldest->prev = dst->head->prev;
+		dst->head->prev = src->head;
+	} else {
+		dst->head = src->head;
+		dst->used = src->used;
+		dst->cap = src->cap;
+	}
+	dst->total += src->total;
+	flame__arena_init(src);
+}

@@ -15,4 +15,7 @@ void flame__arena_init(flame__arena *a);
 void flame__arena_free(flame__arena *a);
 /** Allocate `n` bytes aligned to 8; NULL on out of memory. Never freed individually. */
 void *flame__arena_alloc(flame__arena *a, size_t n);
+/** Move every block of `src` into `dst` (what was allocated in src now lives as long as
+ * dst); src is left empty. */
+void flame__arena_adopt(flame__arena *dst, flame__arena *src);
 #endif

@@ -56,6 +56,7 @@ typedef struct feed {
 	/* merger */
 	block *cur;
 	size_t pos;
+	int adopted;          /* the result refers to ids in cur's arena: keep it when done */
 	uint32_t *map;        /* the input's name ids -> the result's */
 	size_t map_cap;
 	int differential;     /* a diff side was 3-column */
@@ -198,6 +199,9 @@ static int cmp_ids(const flame_tree *t, const flame__stack *a, const flame__stac
  * rewritten in place, the result's scale raised to the block's. 0, or an error. */
 static int next_block(merger *m, feed *f)
 {
+	if (f->cur && f->adopted)
+		flame__arena_adopt(&m->t->stacks.arena, &f->cur->stacks.arena);
+	f->adopted = 0;
 	block_free(f->cur);
 	f->cur = NULL;
 	f->pos = 0;
@@ -277,6 +281,26 @@ static int weights(merger *m, const feed *f, uint64_t w[2])
 	return 0;
 }
 
+/* Append a stack that sorts after the table's last, referring to its ids where they are
+ * (as flame__stacks_append_sorted, without the copy; the index stays lazy). */
+static int append_ref(flame__stacks *s, const flame__stack *st, uint64_t w0, uint64_t w1)
+{
+	if (s->total[0] + w0 < w0 || s->total[1] + w1 < w1)
+		return FLAME_ERANGE;
+	if (s->count == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 1024;
+		flame__stack *v = realloc(s->v, cap * sizeof *v);
+		if (!v)
+			return FLAME_ENOMEM;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->count++] = (flame__stack){st->ids, st->depth, 0, {w0, w1}};
+	s->total[0] += w0;
+	s->total[1] += w1;
+	return 0;
+}
+
 static int merge_feeds(merger *m)
 {
 	int rc = 0;
@@ -341,8 +365,15 @@ static int merge_feeds(merger *m)
 		}
 		if (c >= 0)
 			s->sorted = 0; /* out of order: from here on, by hashing */
-		/* a plain append while sorted, a hash lookup after */
-		if ((rc = flame__stacks_append_sorted(s, st->ids, st->depth, w[0], w[1]))) {
+		/* while sorted, the first input's ids are taken as they are (its block's arena
+		 * then moves to the result); others are copied; after, a hash lookup */
+		if (s->sorted && best == 0) {
+			if ((rc = append_ref(s, st, w[0], w[1]))) {
+				rc = rc == FLAME_ENOMEM ? flame__err_nomem(m->err) : range_err(m->err);
+				break;
+			}
+			m->feeds[0].adopted = 1;
+		} else if ((rc = flame__stacks_append_sorted(s, st->ids, st->depth, w[0], w[1]))) {
 			rc = rc == FLAME_ENOMEM ? flame__err_nomem(m->err) : range_err(m->err);
 			break;
 		}
@@ -420,6 +451,8 @@ static int stream_all(flame_tree *t, flame_source *src, size_t n, int diff, flam
 			f->src->rc = 0;
 			memset(&f->src->err, 0, sizeof f->src->err);
 		}
+		if (f->cur && f->adopted) /* the result refers to its ids */
+			flame__arena_adopt(&t->stacks.arena, &f->cur->stacks.arena);
 		block_free(f->cur);
 		free(f->map);
 		flame_tree_free(f->pt);
