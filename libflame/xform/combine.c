@@ -563,6 +563,112 @@ static int add_tree(flame_tree *t, flame_tree *u, flame_err *err)
 	return rc;
 }
 
+/* Whole trees: `threads` workers parse inputs in order, each into a tree of its own (the
+ * first straight into an empty result), while the calling thread adds the finished ones to
+ * the result in order; at most `threads` + 1 trees exist at once. */
+typedef struct pipeline {
+	flame_source *src;
+	size_t n;
+	flame_tree *t;
+	int t_empty;
+	flame_tree **trees;
+	unsigned char *ready;
+	size_t next, added, ahead;
+	int stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+} pipeline;
+
+static void *parse_worker(void *ud)
+{
+	pipeline *p = ud;
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		while (!p->stop && p->next < p->n && p->next >= p->added + p->ahead)
+			pthread_cond_wait(&p->cv, &p->mu);
+		size_t i = p->next;
+		int go = !p->stop && i < p->n;
+		if (go)
+			p->next++;
+		pthread_mutex_unlock(&p->mu);
+		if (!go)
+			return NULL;
+		flame_source *s = &p->src[i];
+		flame_tree *u = i == 0 && p->t_empty ? p->t : flame_tree_new();
+		if (!u)
+			s->rc = flame__err_nomem(&s->err);
+		else
+			s->rc = flame_parse(u, s->in, &s->opts, &s->err);
+		if (!s->rc && s->weight && (s->weight != 1 || s->weight_decimals) &&
+		    (s->rc = flame_tree_weight(u, s->weight, s->weight_decimals, &s->err)) &&
+		    !s->err.source[0])
+			snprintf(s->err.source, sizeof s->err.source, "%s", flame_input_name(s->in));
+		if (!s->rc)
+			s->total = flame_tree_total(u, 0);
+		pthread_mutex_lock(&p->mu);
+		p->trees[i] = u;
+		p->ready[i] = 1;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+static int read_whole(flame_tree *t, flame_source *src, size_t n, unsigned threads, flame_err *err)
+{
+	if (!threads)
+		threads = 2;
+	pipeline p = {src, n, t, !t->stacks.count && !t->differential && !flame__tree_spilled(t),
+	              calloc(n ? n : 1, sizeof(flame_tree *)), calloc(n ? n : 1, 1), 0, 0,
+	              threads, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+	pthread_t th[64];
+	size_t started = 0;
+	int rc = 0;
+	if (!p.trees || !p.ready) {
+		free(p.trees);
+		free(p.ready);
+		return flame__err_nomem(err);
+	}
+	if (threads > 64)
+		threads = 64;
+	for (; started < threads && started < n; started++)
+		if (pthread_create(&th[started], NULL, parse_worker, &p))
+			break;
+	if (!started) /* no thread at all: parse here, one at a time */
+		p.ahead = n;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!started) {
+			parse_worker(&p);
+		}
+		pthread_mutex_lock(&p.mu);
+		while (!p.ready[i])
+			pthread_cond_wait(&p.cv, &p.mu);
+		pthread_mutex_unlock(&p.mu);
+		if ((rc = src[i].rc))
+			break;
+		if (p.trees[i] != t)
+			rc = add_tree(t, p.trees[i], err);
+		if (p.trees[i] != t)
+			flame_tree_free(p.trees[i]);
+		p.trees[i] = NULL;
+		pthread_mutex_lock(&p.mu);
+		p.added = i + 1;
+		pthread_cond_broadcast(&p.cv);
+		pthread_mutex_unlock(&p.mu);
+	}
+	pthread_mutex_lock(&p.mu);
+	p.stop = 1;
+	pthread_cond_broadcast(&p.cv);
+	pthread_mutex_unlock(&p.mu);
+	for (size_t k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+	for (size_t i = 0; i < n; i++)
+		if (p.trees[i] != t)
+			flame_tree_free(p.trees[i]);
+	free(p.trees);
+	free(p.ready);
+	return rc;
+}
+
 int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned threads, flame_err *err)
 {
 	int rc = 0, all = 1;
@@ -578,45 +684,5 @@ int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned thread
 	 * joined (linearly when sorted) */
 	if (all && n <= 2 && (rc = stream_all(t, src, n, 0, err)) != 1)
 		return first_failure(src, n) ? first_failure(src, n) : rc;
-	/* whole trees, `threads` at a time, each weighted and added */
-	int t_empty = !t->stacks.count && !t->differential && !flame__tree_spilled(t);
-	if (!threads)
-		threads = 2;
-	flame_parse_job *job = calloc(threads, sizeof *job);
-	if (!job)
-		return flame__err_nomem(err);
-	rc = 0;
-	for (size_t at = 0; at < n && !rc; at += threads) {
-		size_t k = n - at < threads ? n - at : threads;
-		for (size_t i = 0; i < k; i++) {
-			/* the first input goes straight into an empty result */
-			flame_tree *u = at + i == 0 && t_empty ? t : flame_tree_new();
-			job[i] = (flame_parse_job){u, src[at + i].in, src[at + i].opts, 0, {0}};
-			if (!job[i].tree)
-				rc = flame__err_nomem(err);
-		}
-		if (!rc)
-			flame_parse_all(job, k, threads);
-		for (size_t i = 0; i < k; i++) {
-			flame_source *s = &src[at + i];
-			if (!rc && (s->rc = job[i].rc)) {
-				s->err = job[i].err;
-				rc = s->rc;
-			}
-			if (!rc && s->weight && (s->weight != 1 || s->weight_decimals) &&
-			    (rc = s->rc = flame_tree_weight(job[i].tree, s->weight, s->weight_decimals, &s->err)) &&
-			    !s->err.source[0])
-				snprintf(s->err.source, sizeof s->err.source, "%s", flame_input_name(s->in));
-			if (!rc)
-				s->total = flame_tree_total(job[i].tree, 0);
-			if (job[i].tree != t) {
-				if (!rc)
-					rc = add_tree(t, job[i].tree, err);
-				flame_tree_free(job[i].tree);
-			}
-			job[i].tree = NULL;
-		}
-	}
-	free(job);
-	return rc;
+	return read_whole(t, src, n, threads, err);
 }
