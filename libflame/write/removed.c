@@ -28,6 +28,14 @@ int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
 	memset(P, 0, sizeof *P);
 	if (!L->differential || L->empty || (o->flags & FLAME_RENDER_NO_REMOVED))
 		return 0;
+	/* a removed frame has only stacks with AFTER 0 under it: without one, no node tree
+	 * (its memory is several times the stack table's) */
+	const flame__stacks *st = &t->stacks;
+	size_t k = 0;
+	while (k < st->count && !(st->v[k].w[1] == 0 && st->v[k].w[0] > 0))
+		k++;
+	if (k == st->count)
+		return 0;
 	int rc = flame_tree_build(t, FLAME_ORDER_NAME, err);
 	if (rc)
 		return rc;
