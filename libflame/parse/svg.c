@@ -18,7 +18,9 @@
  * and data-reverse. Others read back as exactly as the picture is: a pruned frame's
  * weight stays in its parent's self; _[k] annotations are lost. Elements marked
  * data-panel (the removed-frames panel of a diff) are not part of the graph.
- * libxml2 (its SAX2 push parser: no tree, bytes streamed from the input) lives here only;
+ * libxml2 (its SAX2 push parser: no tree, bytes streamed from the input) lives here only
+ * (inside flame-render's <g id="fr">, frame lines of the exact form it writes are read by
+ * a strict scanner here, everything else by libxml2: see "the fast path" below);
  * external entities and DTDs are never loaded; internal entities expand within libxml2's
  * loop and amplification limits (a billion laughs is an error). */
 #include <math.h>
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
 #include "../core/input.h"
 #include "parser.h"
 
@@ -276,10 +279,10 @@ static int add_frame(svgr *s, const char *name, size_t nn, const frame *proto)
 /* Element and attribute names we look for, as libxml2's dictionary pointers: SAX2 hands
  * every name over interned in the parser's dictionary, so a match is one comparison. */
 enum { K_RECT, K_TITLE, K_G, K_A, K_TEXT, K_SCRIPT, K_STYLE, K_X, K_Y, K_WIDTH, K_HEIGHT,
-       K_DNAME, K_DRAW, K_DV, K_DPRUNED, K_DREVERSE, K_DPANEL, K_COUNT };
+       K_DNAME, K_DRAW, K_DV, K_DPRUNED, K_DREVERSE, K_DPANEL, K_ID, K_COUNT };
 static const char *const key_names[K_COUNT] = {
     "rect", "title", "g", "a", "text", "script", "style", "x", "y", "width", "height",
-    "data-name", "data-raw", "data-v", "data-pruned", "data-reverse", "data-panel"};
+    "data-name", "data-raw", "data-v", "data-pruned", "data-reverse", "data-panel", "id"};
 
 typedef struct sax {
 	svgr *s;
@@ -293,6 +296,8 @@ typedef struct sax {
 	int rect_depth;       /* -1: none */
 	sbuf rect_name, rect_raw, rect_v; /* data-name / data-raw / data-v of that rect */
 	sbuf g_name;          /* data-name of the enclosing g or a */
+	int fr_last;          /* the last event was the start of flame-render's <g id="fr"> */
+	int decls;            /* the DTD declared attributes or entities: no fast path */
 } sax;
 
 static void fail(sax *x, xmlParserCtxtPtr ctxt, int rc)
@@ -322,6 +327,21 @@ static int title_rect(sax *x, const char *title, size_t tn, const frame *geom, c
 	return add_frame(s, title, nn, &f);
 }
 
+/* libxml2's SAX2 hands attribute values over with each '&' (from &amp; or &#38;) as the
+ * text "&#38;" (it would not expand entities again); every other reference is replaced.
+ * Back to '&', in place; returns the new length (the string stays NUL-terminated). */
+static size_t amp(char *p, size_t n)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		p[o++] = p[i];
+		if (p[i] == '&' && n - i >= 5 && memcmp(p + i + 1, "#38;", 4) == 0)
+			i += 4;
+	}
+	p[o] = '\0';
+	return o;
+}
+
 static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri,
                      int nns, const xmlChar **ns, int nattr, int ndef, const xmlChar **attr)
 {
@@ -329,6 +349,7 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 	sax *x = ctxt->_private;
 	(void)prefix, (void)uri, (void)nns, (void)ns, (void)ndef;
 	x->depth++;
+	x->fr_last = 0;
 	if (x->skip)
 		return;
 	const xmlChar *const *k = x->k;
@@ -381,6 +402,8 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 		} else if (!is_rect) {
 			if (a == k[K_DPANEL])
 				x->skip = x->depth;
+			else if (a == k[K_ID] && name == k[K_G] && e - v == 2 && v[0] == 'f' && v[1] == 'r')
+				x->fr_last = 1;
 		} else if (a == k[K_DRAW]) {
 			dst = &x->rect_raw;
 		} else if (a == k[K_DV]) {
@@ -389,6 +412,7 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 			free(x->s->pruned);
 			if (!(x->s->pruned = strndup(v, (size_t)(e - v))))
 				return fail(x, ctxt, flame__err_nomem(x->s->err));
+			amp(x->s->pruned, strlen(x->s->pruned));
 		} else if (a == k[K_DREVERSE]) {
 			x->s->reverse = e > v && *v == '1';
 		} else if (a == k[K_DPANEL]) {
@@ -396,6 +420,8 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 		}
 		if (dst && sbuf_set(dst, v, (size_t)(e - v)))
 			return fail(x, ctxt, flame__err_nomem(x->s->err));
+		if (dst)
+			dst->n = amp(dst->p, dst->n);
 	}
 	if (!is_rect || x->skip)
 		return;
@@ -419,6 +445,7 @@ static void on_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const 
 	sax *x = ctxt->_private;
 	(void)name, (void)prefix, (void)uri;
 	int d = x->depth--;
+	x->fr_last = 0;
 	if (x->skip) {
 		if (d == x->skip)
 			x->skip = 0;
@@ -449,6 +476,7 @@ static void on_text(void *ctx, const xmlChar *ch, int len)
 {
 	xmlParserCtxtPtr ctxt = ctx;
 	sax *x = ctxt->_private;
+	x->fr_last = 0;
 	if (!x->in_title || x->skip || len <= 0)
 		return;
 	sbuf *t = &x->t;
@@ -465,6 +493,289 @@ static void on_text(void *ctx, const xmlChar *ch, int len)
 	t->p[t->n] = '\0';
 }
 
+/* ---- the fast path for flame-render's own frames.
+ * Most of an SVG of ours is one line per frame inside <g id="fr">:
+ *   <rect x="10" y="53" width="647.1" height="15" fill="#e05915"[ data-...="..."]><title>TEXT</title></rect>
+ * libxml2 spends most of its time on those. Once libxml2 has read the <g id="fr"> start tag
+ * (and nothing else is pending), such lines are checked and read here, strictly (the
+ * attribute names we write, each once, no whitespace but single spaces, UTF-8 with only
+ * XML's characters, the predefined entities and character references, no "]]>"), and
+ * libxml2 gets a newline for each so its line numbers stay right. The first line that is
+ * anything else, and everything after it, goes to libxml2 as usual (its </g>, a link, an
+ * odd character, a declared entity: all read exactly as before). */
+
+enum { FAST_NEED_MORE, FAST_HANDOFF };
+
+/* UTF-8 sequence length at p (p[0] >= 0x80) if well formed and an XML Char, else 0. */
+static size_t xml_utf8(const unsigned char *p, const unsigned char *e)
+{
+	unsigned c = p[0];
+	size_t n = (size_t)(e - p);
+	if (c >= 0xc2 && c <= 0xdf)
+		return n >= 2 && (p[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		if (n < 3 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 || (c == 0xe0 && p[1] < 0xa0) ||
+		    (c == 0xed && p[1] >= 0xa0) || (c == 0xef && p[1] == 0xbf && p[2] >= 0xbe))
+			return 0;
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if (n < 4 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80 ||
+		    (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* Decode text up to `stop` ('"' in attribute values, '<' in content) into b; returns the
+ * position of `stop`, or NULL when the text is not one the fast path takes (or runs past
+ * e: the caller cannot tell the two apart and hands over, which is always safe). */
+static const unsigned char *fast_text(const unsigned char *p, const unsigned char *e, int stop,
+                                      sbuf *b)
+{
+	b->n = 0;
+	b->set = 1;
+	for (;;) {
+		const unsigned char *q = p;
+		while (q < e && *q >= 0x20 && *q < 0x7f && *q != stop && *q != '&' && *q != '<' &&
+		       *q != '"' && *q != ']')
+			q++;
+		if (q > p) {
+			if (b->n + (size_t)(q - p) + 8 > b->cap) {
+				size_t cap = (b->n + (size_t)(q - p) + 8) * 2;
+				char *np = realloc(b->p, cap);
+				if (!np)
+					return NULL;
+				b->p = np;
+				b->cap = cap;
+			}
+			memcpy(b->p + b->n, p, (size_t)(q - p));
+			b->n += (size_t)(q - p);
+			p = q;
+		}
+		if (p >= e)
+			return NULL;
+		if (*p == stop) {
+			b->p[b->n] = '\0';
+			return p;
+		}
+		unsigned char out[4];
+		size_t on = 0, adv = 0;
+		if (*p == '"' || *p == ']') { /* '"' in content; ']' unless it starts "]]>" */
+			if (*p == ']' && (e - p < 3 || (p[1] == ']' && p[2] == '>')))
+				return NULL;
+			out[0] = *p;
+			on = adv = 1;
+		} else if (*p == '\t' || *p == '\n') { /* content only: values would normalize them */
+			if (stop == '"')
+				return NULL;
+			out[0] = *p;
+			on = adv = 1;
+		} else if (*p >= 0x80) {
+			on = adv = xml_utf8(p, e);
+			if (!on)
+				return NULL;
+			memcpy(out, p, on);
+		} else if (*p == '&') {
+			const unsigned char *r = p + 1;
+			unsigned long cp = 0;
+			if (e - r >= 4 && memcmp(r, "amp;", 4) == 0)
+				cp = '&', adv = 5;
+			else if (e - r >= 3 && memcmp(r, "lt;", 3) == 0)
+				cp = '<', adv = 4;
+			else if (e - r >= 3 && memcmp(r, "gt;", 3) == 0)
+				cp = '>', adv = 4;
+			else if (e - r >= 5 && memcmp(r, "quot;", 5) == 0)
+				cp = '"', adv = 6;
+			else if (e - r >= 5 && memcmp(r, "apos;", 5) == 0)
+				cp = '\'', adv = 6;
+			else if (r < e && *r == '#') {
+				int hex = r + 1 < e && r[1] == 'x', digits = 0;
+				for (r += 1 + hex; r < e && digits < 8; r++, digits++) {
+					int v = hexval(*r);
+					if (v < 0 || (!hex && v > 9))
+						break;
+					cp = cp * (hex ? 16 : 10) + (unsigned long)v;
+				}
+				if (!digits || r >= e || *r != ';')
+					return NULL;
+				adv = (size_t)(r + 1 - p);
+				if (!(cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp <= 0xd7ff) ||
+				      (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff)))
+					return NULL;
+			} else {
+				return NULL;
+			}
+			if (cp < 0x80)
+				out[on++] = (unsigned char)cp;
+			else if (cp < 0x800)
+				out[on++] = (unsigned char)(0xc0 | cp >> 6), out[on++] = (unsigned char)(0x80 | (cp & 0x3f));
+			else if (cp < 0x10000)
+				out[on++] = (unsigned char)(0xe0 | cp >> 12),
+				out[on++] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f)),
+				out[on++] = (unsigned char)(0x80 | (cp & 0x3f));
+			else
+				out[on++] = (unsigned char)(0xf0 | cp >> 18),
+				out[on++] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f)),
+				out[on++] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f)),
+				out[on++] = (unsigned char)(0x80 | (cp & 0x3f));
+		} else {
+			return NULL; /* '<' in a value, a control byte, '\r' (line ends normalize) */
+		}
+		if (b->n + on + 8 > b->cap) {
+			size_t cap = (b->n + on + 8) * 2;
+			char *np = realloc(b->p, cap);
+			if (!np)
+				return NULL;
+			b->p = np;
+			b->cap = cap;
+		}
+		memcpy(b->p + b->n, out, on);
+		b->n += on;
+		p += adv;
+	}
+}
+
+/* One frame line at p; its length, 0 when it is not one (hand over), or -1 for out of
+ * memory or a failed frame (x->s->rc says which). */
+static long fast_line(sax *x, const unsigned char *p, const unsigned char *e, sbuf *val)
+{
+	static const char *const names[] = {"x", "y", "width", "height", "fill", "data-raw",
+	                                    "data-v", "data-name", "data-pruned", "data-reverse"};
+	const unsigned char *q = p;
+	if (e - q < 6 || memcmp(q, "<rect ", 6) != 0)
+		return 0;
+	q += 5;
+	frame f;
+	memset(&f, 0, sizeof f);
+	unsigned seen = 0;
+	int have = 0;
+	x->rect_raw.set = x->rect_v.set = x->rect_name.set = 0;
+	while (q < e && *q == ' ') {
+		const unsigned char *nm = ++q;
+		while (q < e && ((*q >= 'a' && *q <= 'z') || *q == '-'))
+			q++;
+		if (e - q < 2 || q[0] != '=' || q[1] != '"')
+			return 0;
+		size_t nl = (size_t)(q - nm);
+		int which = -1;
+		for (int i = 0; i < 10; i++)
+			if (strlen(names[i]) == nl && memcmp(names[i], nm, nl) == 0)
+				which = i;
+		if (which < 0 || (seen & (1u << which)))
+			return 0;
+		seen |= 1u << which;
+		const unsigned char *ve = fast_text(q + 2, e, '"', val);
+		if (!ve)
+			return 0;
+		q = ve + 1;
+		const char *v = val->p, *vend = val->p + val->n;
+		sbuf *dst = NULL;
+		switch (which) {
+		case 0: have |= num(v, vend, &f.x) == 0 ? 1 : 0; break;
+		case 1: have |= num(v, vend, &f.y) == 0 ? 2 : 0; break;
+		case 2: have |= num(v, vend, &f.w) == 0 ? 4 : 0; break;
+		case 3: have |= num(v, vend, &(double){0}) == 0 ? 8 : 0; break;
+		case 5: dst = &x->rect_raw; break;
+		case 6: dst = &x->rect_v; break;
+		case 7: dst = &x->rect_name; break;
+		case 8:
+			free(x->s->pruned);
+			if (!(x->s->pruned = strndup(v, val->n))) {
+				x->s->rc = flame__err_nomem(x->s->err);
+				return -1;
+			}
+			break;
+		case 9: x->s->reverse = val->n && *v == '1'; break;
+		}
+		if (dst && sbuf_set(dst, v, val->n)) {
+			x->s->rc = flame__err_nomem(x->s->err);
+			return -1;
+		}
+	}
+	if (e - q < 8 || memcmp(q, "><title>", 8) != 0)
+		return 0;
+	const unsigned char *te = fast_text(q + 8, e, '<', &x->t);
+	if (!te || e - te < 15 || memcmp(te, "</title></rect>", 15) != 0)
+		return 0;
+	q = te + 15;
+	if (q < e && *q == '\n')
+		q++;
+	if (have == 15) {
+		int rc = title_rect(x, x->t.p, x->t.n, &f, x->rect_name.set ? &x->rect_name : &x->g_name,
+		                    &x->rect_raw, &x->rect_v);
+		if (rc) {
+			if (!x->s->rc)
+				x->s->rc = rc;
+			return -1;
+		}
+	}
+	return q - p;
+}
+
+/* Frame lines from p; *used bytes of them were read, *lines newlines among them. */
+static int fast_lines(sax *x, const char *p0, size_t n, size_t *used, size_t *lines, sbuf *val)
+{
+	const unsigned char *p = (const unsigned char *)p0, *e = p + n;
+	*used = *lines = 0;
+	while (p < e && !x->s->rc) {
+		const unsigned char *nl = memchr(p, '\n', (size_t)(e - p));
+		if (!nl) /* a line's end first: a text that runs out is then not "need more" */
+			return FAST_NEED_MORE;
+		long k = *p == '\n' ? 1 : fast_line(x, p, nl + 1, val);
+		if (k <= 0)
+			return FAST_HANDOFF;
+		*lines += p[k - 1] == '\n';
+		p += k;
+		*used = (size_t)(p - (const unsigned char *)p0);
+	}
+	return p < e ? FAST_HANDOFF : FAST_NEED_MORE;
+}
+
+static void on_decl_entity(void *ctx, const xmlChar *name, int type, const xmlChar *pub,
+                           const xmlChar *sys, xmlChar *content)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	((sax *)ctxt->_private)->decls = 1;
+	xmlSAX2EntityDecl(ctx, name, type, pub, sys, content);
+}
+
+static void on_decl_attr(void *ctx, const xmlChar *elem, const xmlChar *name, int type, int def,
+                         const xmlChar *dflt, xmlEnumerationPtr tree)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	((sax *)ctxt->_private)->decls = 1;
+	xmlSAX2AttributeDecl(ctx, elem, name, type, def, dflt, tree);
+}
+
+/* Bytes to libxml2 in slices of at most `CHUNK` (its checks of how far it looks ahead are
+ * made per call, so a long tag must arrive in pieces as a stream would bring it). */
+static int feed(xmlParserCtxtPtr ctxt, const char *p, size_t n, size_t chunk)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i += chunk)
+		rc = xmlParseChunk(ctxt, p + i, (int)(n - i < chunk ? n - i : chunk), 0);
+	return rc;
+}
+
+/* The end of the start tag that begins at p (quote aware), or NULL if not within e. */
+static const char *tag_end(const char *p, const char *e)
+{
+	char q = 0;
+	for (; p < e; p++) {
+		if (q) {
+			if (*p == q)
+				q = 0;
+		} else if (*p == '"' || *p == '\'') {
+			q = *p;
+		} else if (*p == '>') {
+			return p;
+		}
+	}
+	return NULL;
+}
+
 /* Pull every frame out of the document: a <title> followed by a sibling <rect> in a
  * <g>/<a> (flamegraph.pl, inferno), or a <rect> holding its <title> (flame-render). */
 static int read_frames(svgr *s)
@@ -478,6 +789,8 @@ static int read_frames(svgr *s)
 	h.endElementNs = on_end;
 	h.characters = on_text;
 	h.cdataBlock = on_text;
+	h.entityDecl = on_decl_entity;
+	h.attributeDecl = on_decl_attr;
 	h.ignorableWhitespace = NULL;
 	h.reference = NULL;
 	h.processingInstruction = NULL;
@@ -487,16 +800,13 @@ static int read_frames(svgr *s)
 	h.fatalError = NULL;
 	h.serror = NULL;
 	sax x = {.s = s, .rect_depth = -1};
-	enum { CHUNK = 1 << 18 };
-	char *buf = malloc(CHUNK);
+	sbuf val = {0};
+	enum { CHUNK = 1 << 18, MAX_LINE = 1 << 26 };
+	size_t cap = 2 * CHUNK, have = 0, off = 0;
+	char *buf = malloc(cap), *nls = NULL;
 	if (!buf)
 		return flame__err_nomem(s->err);
-	long n = flame__input_read(s->in, buf, CHUNK, s->err);
-	if (n < 0) {
-		free(buf);
-		return (int)n;
-	}
-	xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(&h, NULL, buf, (int)n, s->src);
+	xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(&h, NULL, NULL, 0, s->src);
 	if (!ctxt) {
 		free(buf);
 		return flame__err_nomem(s->err);
@@ -507,14 +817,85 @@ static int read_frames(svgr *s)
 	for (int i = 0; i < K_COUNT; i++)
 		if (!(x.k[i] = xmlDictLookup(ctxt->dict, (const xmlChar *)key_names[i], -1)))
 			s->rc = flame__err_nomem(s->err);
-	int xrc = 0;
-	while (n > 0 && !s->rc && !xrc) {
-		if ((n = flame__input_read(s->in, buf, CHUNK, s->err)) < 0) {
+	enum { SEARCH, FAST, PLAIN } mode = SEARCH;
+	int xrc = 0, eof = 0;
+	static const char fr[] = "<g id=\"fr\"";
+	while (!s->rc && !xrc && !eof) {
+		if (off) { /* everything before off is read (by libxml2 or the fast path) */
+			memmove(buf, buf + off, have - off);
+			have -= off;
+			off = 0;
+		}
+		if (have == cap) { /* one very long frame line */
+			if (cap >= MAX_LINE) {
+				mode = PLAIN;
+			} else {
+				char *nb = realloc(buf, cap * 2);
+				if (!nb) {
+					s->rc = flame__err_nomem(s->err);
+					break;
+				}
+				buf = nb;
+				cap *= 2;
+			}
+		}
+		long n = have < cap ? flame__input_read(s->in, buf + have, cap - have, s->err) : 0;
+		if (n < 0) {
 			s->rc = (int)n;
 			break;
 		}
-		xrc = xmlParseChunk(ctxt, buf, (int)n, n == 0);
+		eof = n == 0 && have < cap;
+		have += (size_t)n;
+		if (mode == SEARCH) {
+			const char *m = memmem(buf, have, fr, sizeof fr - 1), *te = m ? tag_end(m, buf + have) : NULL;
+			if (te) {
+				/* libxml2 reads up to the tag's end; the fast path starts if it stopped
+				 * right there, inside <g id="fr">, reading UTF-8 with no declarations */
+				off = (size_t)(te + 1 - buf);
+				xrc = feed(ctxt, buf, off, CHUNK);
+				mode = !xrc && !s->rc && x.fr_last && !x.decls && !x.skip && ctxt->input &&
+				               ctxt->input->cur == ctxt->input->end && ctxt->input->buf &&
+				               !ctxt->input->buf->encoder
+				           ? FAST
+				           : PLAIN;
+			} else if (eof) {
+				off = have;
+				xrc = feed(ctxt, buf, off, CHUNK);
+				mode = PLAIN;
+			} else {
+				/* what surely comes before the group goes on; the rest waits for bytes */
+				off = m ? (size_t)(m - buf) : have > sizeof fr - 1 ? have - (sizeof fr - 1) : 0;
+				xrc = feed(ctxt, buf, off, CHUNK);
+			}
+		}
+		if (mode == FAST && !xrc) {
+			size_t used, lines;
+			int st = fast_lines(&x, buf + off, have - off, &used, &lines, &val);
+			if (s->rc)
+				break;
+			off += used;
+			if (lines) { /* libxml2 counts the lines it did not see */
+				char *nn = realloc(nls, lines);
+				if (!nn) {
+					s->rc = flame__err_nomem(s->err);
+					break;
+				}
+				nls = nn;
+				memset(nls, '\n', lines);
+				xrc = xmlParseChunk(ctxt, nls, (int)lines, 0);
+				free(nls);
+				nls = NULL;
+			}
+			if (st == FAST_HANDOFF || eof)
+				mode = PLAIN;
+		}
+		if (mode == PLAIN && !xrc && have > off) {
+			xrc = feed(ctxt, buf + off, have - off, CHUNK);
+			off = have;
+		}
 	}
+	if (!s->rc && !xrc)
+		xrc = xmlParseChunk(ctxt, NULL, 0, 1);
 	int rc = s->rc;
 	if (!rc && (xrc || !ctxt->wellFormed)) {
 		const xmlError *e = xmlCtxtGetLastError(ctxt);
@@ -529,6 +910,7 @@ static int read_frames(svgr *s)
 		xmlFreeDoc(ctxt->myDoc);
 	xmlFreeParserCtxt(ctxt);
 	free(buf);
+	free(val.p);
 	free(x.t.p);
 	free(x.rect_name.p);
 	free(x.rect_raw.p);
