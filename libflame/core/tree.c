@@ -438,14 +438,6 @@ struct block_ctx {
 	const flame__intern *names;
 };
 
-static int cmp_inversions(const void *a, const void *b)
-{
-	const struct inversion *x = a, *y = b;
-	if (x->depth != y->depth)
-		return x->depth > y->depth ? -1 : 1;
-	return x->at < y->at ? -1 : x->at > y->at;
-}
-
 static int cmp_blocks(const void *a, const void *b, void *ud)
 {
 	const struct block *x = a, *y = b;
@@ -510,7 +502,29 @@ static int fix_sorted_order(const flame_tree *t, flame__frame_order *fo)
 	memcpy(olcp, lcp, n * sizeof *olcp); /* lcp itself stays in table order */
 	for (size_t k = 0; k < n; k++)
 		order[k] = (uint32_t)k;
-	qsort(inv, ninv, sizeof *inv, cmp_inversions);
+	{ /* deepest first, in table order within a depth: a counting sort by depth */
+		uint32_t maxd = 0;
+		for (size_t i = 0; i < ninv; i++)
+			if (inv[i].depth > maxd)
+				maxd = inv[i].depth;
+		size_t *start = calloc((size_t)maxd + 2, sizeof *start);
+		struct inversion *sorted = malloc(ninv * sizeof *sorted);
+		if (!start || !sorted) {
+			free(start);
+			free(sorted);
+			free(olcp);
+			goto done;
+		}
+		for (size_t i = 0; i < ninv; i++)
+			start[maxd - inv[i].depth + 1]++;
+		for (uint32_t d = 1; d <= maxd + 1; d++)
+			start[d] += start[d - 1];
+		for (size_t i = 0; i < ninv; i++)
+			sorted[start[maxd - inv[i].depth]++] = inv[i];
+		free(start);
+		free(inv);
+		inv = sorted;
+	}
 	uint32_t done_depth = UINT32_MAX;
 	size_t done_hi = 0;
 	for (size_t i = 0; i < ninv; i++) {
@@ -547,8 +561,18 @@ static int fix_sorted_order(const flame_tree *t, flame__frame_order *fo)
 			blocks[nb++] = (struct block){(uint32_t)p, (uint32_t)(q - p), name};
 			p = q;
 		}
-		/* stable by name: a child's own stack stays just before its block */
-		qsort_r(blocks, nb, sizeof *blocks, cmp_blocks, (void *)&t->names);
+		/* stable by name (a child's own stack stays just before its block). Insertion:
+		 * the blocks are in text order, where only a name that prefixes the names
+		 * just before it is out of place, and moves back past those few */
+		for (size_t b = 1; b < nb; b++) {
+			struct block x = blocks[b];
+			size_t j = b;
+			while (j > 0 && cmp_blocks(&blocks[j - 1], &x, (void *)&t->names) > 0) {
+				blocks[j] = blocks[j - 1];
+				j--;
+			}
+			blocks[j] = x;
+		}
 		size_t o = 0, m = hi - p0;
 		for (size_t b = 0; b < nb; b++) {
 			memcpy(tmp + o, order + blocks[b].start, blocks[b].len * sizeof *tmp);
