@@ -451,6 +451,14 @@ static void put_count(sw *w, uint64_t v)
 	put(w, b, (size_t)n);
 }
 
+static int cmp_name_ids(const void *a, const void *b, void *ud)
+{
+	const flame__name *x = flame__intern_get(ud, *(const uint32_t *)a);
+	const flame__name *y = flame__intern_get(ud, *(const uint32_t *)b);
+	int c = memcmp(x->ptr, y->ptr, x->len < y->len ? x->len : y->len);
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
 /* The root's data-pruned: per top-level name, its weight minus what its drawn frames show
  * (a flame chart may draw one name several times), "C NAME" or "BEFORE AFTER NAME". */
 static void put_pruned(sw *w)
@@ -480,10 +488,21 @@ static void put_pruned(sw *w)
 		if (L->differential)
 			sum[id][1] -= f->value < sum[id][1] ? f->value : sum[id][1];
 	}
+	/* in name order: name ids follow the input's line order, the picture must not */
+	uint32_t *ids = malloc((nn ? nn : 1) * sizeof *ids);
+	size_t nids = 0;
+	if (!ids) {
+		free(sum);
+		w->rc = flame__err_nomem(w->err);
+		return;
+	}
+	for (size_t id = 0; id < nn; id++)
+		if (sum[id][0] || (L->differential && sum[id][1]))
+			ids[nids++] = (uint32_t)id;
+	qsort_r(ids, nids, sizeof *ids, cmp_name_ids, &t->names);
 	int any = 0;
-	for (size_t id = 0; id < nn && !w->rc; id++) {
-		if (!sum[id][0] && !(L->differential && sum[id][1]))
-			continue;
+	for (size_t k = 0; k < nids && !w->rc; k++) {
+		size_t id = ids[k];
 		puts_(w, any ? ";" : " data-pruned=\"");
 		any = 1;
 		put_count(w, sum[id][0]);
@@ -497,6 +516,7 @@ static void put_pruned(sw *w)
 	}
 	if (any)
 		puts_(w, "\"");
+	free(ids);
 	free(sum);
 }
 

@@ -325,14 +325,16 @@ static void test_sorted_vs_shuffled(void)
 		free(b);
 		free(c);
 		flame_render_opts ro = FLAME_RENDER_OPTS_INIT;
-		for (int v = 0; v < 4; v++) {
-			ro.min_width = v == 1 ? 2 : 0.1;
+		for (int v = 0; v < 5; v++) {
+			ro.min_width = v == 1 ? 2 : v == 4 ? 200 : 0.1; /* 200 px: top-level frames hidden */
 			ro.sort = v == 2 ? FLAME_ORDER_WEIGHT : FLAME_ORDER_NAME;
 			ro.flags = v == 3 ? FLAME_RENDER_REVERSE : 0;
 			a = svg_str(sorted, &ro);
 			b = svg_str(shuffled, &ro);
 			CHECK(a && b && strlen(a) > 10000);
 			CHECK(a && b && strcmp(a, b) == 0);
+			if (v == 4)
+				CHECK(a && strstr(a, "data-pruned=\"") != NULL);
 			free(a);
 			free(b);
 		}
