@@ -1,4 +1,5 @@
-/* Layout of the removed-frames panel (see removed.h). One pass over the node tree sums,
+/* Layout of the removed-frames panel (see removed.h). The stacks through removed frames
+ * go into a small tree of their own; one pass over its node tree sums,
  * per node, the BEFORE weight of the removed subtrees at or under it (a removed frame: in
  * BEFORE, not in AFTER, under a frame that is in AFTER); a second pass places the nodes
  * with such weight left to right as a small flame graph of its own, scaled so the removed
@@ -19,7 +20,80 @@ void flame__panel_free(flame__panel *P)
 {
 	free(P->frames);
 	free(P->after);
+	flame_tree_free(P->own);
 	memset(P, 0, sizeof *P);
+}
+
+/* The stacks through removed frames, in a small tree of their own: each such stack (AFTER
+ * 0, BEFORE > 0) with its BEFORE weight, and its callers' part (the longest prefix some
+ * stack with AFTER > 0 shares; in the frame order the nearest such stacks before and after
+ * it share the longest) once more with AFTER 1, which marks those frames as context.
+ * Memory: the order of the stacks, and the few stacks drawn; no node tree of `t`. */
+static int removed_tree(flame_tree **out, flame_tree *t, flame_err *err)
+{
+	*out = NULL;
+	const flame__stacks *st = &t->stacks;
+	size_t n = st->count;
+	flame__frame_order fo;
+	if (flame__tree_frame_order(t, &fo))
+		return flame__err_nomem(err);
+	uint32_t *ctx = malloc((n ? n : 1) * sizeof *ctx), maxd = 1;
+	flame_tree *r = flame_tree_new();
+	if (!ctx || !r) {
+		free(ctx);
+		flame_tree_free(r);
+		flame__frame_order_free(&fo);
+		return flame__err_nomem(err);
+	}
+	for (size_t k = 0; k < n; k++)
+		if (st->v[k].depth > maxd)
+			maxd = st->v[k].depth;
+	for (int dir = 0; dir < 2; dir++) {
+		const flame__stack *near = NULL;
+		for (size_t j = 0; j < n; j++) {
+			size_t k = dir ? n - 1 - j : j;
+			const flame__stack *s = &st->v[fo.idx ? fo.idx[k] : k];
+			if (s->w[1]) {
+				near = s;
+				continue;
+			}
+			uint32_t c = 0;
+			if (near) {
+				uint32_t m = near->depth < s->depth ? near->depth : s->depth;
+				while (c < m && near->ids[c] == s->ids[c])
+					c++;
+			}
+			if (!dir || c > ctx[k])
+				ctx[k] = c;
+		}
+	}
+	int rc = 0;
+	flame_str *fr = malloc(maxd * sizeof *fr);
+	if (!fr)
+		rc = flame__err_nomem(err);
+	r->scale = t->scale;
+	r->differential = 1;
+	for (size_t k = 0; k < n && !rc; k++) {
+		const flame__stack *s = &st->v[fo.idx ? fo.idx[k] : k];
+		if (s->w[1] || !s->w[0] || ctx[k] >= s->depth)
+			continue;
+		for (uint32_t i = 0; i < s->depth; i++) {
+			const flame__name *nm = flame__intern_get(&t->names, s->ids[i]);
+			fr[i] = (flame_str){nm->ptr, nm->len};
+		}
+		rc = flame_tree_add(r, fr, s->depth, 0, s->w[0], 0, err);
+		if (!rc && ctx[k])
+			rc = flame_tree_add(r, fr, ctx[k], 0, 0, 1, err);
+	}
+	free(fr);
+	free(ctx);
+	flame__frame_order_free(&fo);
+	if (rc) {
+		flame_tree_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
 }
 
 int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
@@ -36,9 +110,15 @@ int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
 		k++;
 	if (k == st->count)
 		return 0;
-	int rc = flame_tree_build(t, FLAME_ORDER_NAME, err);
-	if (rc)
+	uint64_t before_total = flame_tree_total(t, 0);
+	int rc = removed_tree(&P->own, t, err);
+	if (!rc)
+		rc = flame_tree_build(P->own, FLAME_ORDER_NAME, err);
+	if (rc) {
+		flame__panel_free(P);
 		return rc;
+	}
+	t = P->own;
 	const flame__node *nodes = t->nodes;
 	size_t nn = t->node_count;
 	uint64_t *w = calloc(nn ? nn : 1, sizeof *w);
@@ -60,6 +140,7 @@ int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
 	uint64_t total = w[0];
 	if (!total) {
 		free(w);
+		flame__panel_free(P);
 		return 0;
 	}
 	/* pass 2: place them */
@@ -150,7 +231,7 @@ int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
 	}
 	char cnt[96];
 	flame__format_count(L, total, cnt, sizeof cnt);
-	P->before_total = flame_tree_total(t, 0);
+	P->before_total = before_total;
 	snprintf(P->header, sizeof P->header, "Only in BEFORE (removed): %s %s, %.2f%% of before", cnt,
 	         L->count_name,
 	         P->before_total ? 100.0 * (double)total / (double)P->before_total : 0.0);
@@ -166,8 +247,11 @@ size_t flame__panel_info(const flame__layout *L, const flame__panel *P, size_t i
 	flame__format_count(L, f->value, n, sizeof n);
 	flame__format_count(L, f->before, b, sizeof b);
 	flame__format_count(L, P->after[i], a, sizeof a);
-	int k = snprintf(buf, cap, "%.*s (%s %s, %.2f%%; before %s, after %s)",
-	                 (int)flame__frame_display_len(f), f->name, n, L->count_name,
-	                 P->before_total ? 100.0 * (double)f->value / (double)P->before_total : 0.0, b, a);
+	double pct = P->before_total ? 100.0 * (double)f->value / (double)P->before_total : 0.0;
+	int k = P->after[i] ? snprintf(buf, cap, "%.*s (%s %s, %.2f%%; calls removed frames)",
+	                               (int)flame__frame_display_len(f), f->name, n, L->count_name, pct)
+	                    : snprintf(buf, cap, "%.*s (%s %s, %.2f%%; before %s, after %s)",
+	                               (int)flame__frame_display_len(f), f->name, n, L->count_name,
+	                               pct, b, a);
 	return k > 0 ? (size_t)k : 0;
 }

@@ -16,11 +16,12 @@ typedef struct flame__panel {
 	uint64_t removed;     /* BEFORE count of all removed frames (tree scale) */
 	uint64_t before_total; /* BEFORE's total: the tooltips' 100% */
 	char header[256];     /* "Only in BEFORE (removed): N samples, P% of before" */
+	flame_tree *own;      /* the removed stacks' tree the frames' names point into */
 } flame__panel;
 
 /** Lay out the panel of `t` (the tree `L` was computed from: L->own when reversed) and
  * grow L->height by its height. No panel (count 0) unless the graph is differential, some
- * frame is only in BEFORE, and FLAME_RENDER_NO_REMOVED is not set. Builds t's node tree. */
+ * frame is only in BEFORE, and FLAME_RENDER_NO_REMOVED is not set. */
 int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
                          const flame_render_opts *o, flame_err *err);
 void flame__panel_free(flame__panel *P);
@@ -28,8 +29,9 @@ void flame__panel_free(flame__panel *P);
 /** 1 for a context frame (in AFTER too: a caller of removed frames), 0 for a removed one. */
 int flame__panel_is_context(const flame__panel *P, size_t i);
 
-/** Tooltip of panel frame i: "NAME (N COUNTNAME, P%; before B, after A)", N the removed
- * weight it spans and P that as a % of BEFORE's total. Raw bytes; returns the length it
+/** Tooltip of panel frame i: "NAME (N COUNTNAME, P%; before B, after 0)" for a removed
+ * frame, "NAME (N COUNTNAME, P%; calls removed frames)" for a context one; N the removed
+ * weight it spans, P that as a % of BEFORE's total. Raw bytes; returns the length it
  * wanted (like snprintf). */
 size_t flame__panel_info(const flame__layout *L, const flame__panel *P, size_t i, char *buf,
                          size_t cap);

@@ -100,7 +100,7 @@ static void test_pair(const char *fixtures)
 		free(fill);
 		CHECK(xnum(x, "count(//s:g[@data-panel]/s:rect[starts-with(s:title, 'old_path (12 ')])") == 1);
 		CHECK(xnum(x, "count(//s:g[@data-panel]/s:rect[starts-with(s:title, '0x7f3a12 (3 ')])") == 1);
-		CHECK(xnum(x, "count(//s:g[@data-panel]/s:rect[@class='context'][starts-with(s:title, 'main (15 samples, 15.15%; before 99, after 129)')])") == 1);
+		CHECK(xnum(x, "count(//s:g[@data-panel]/s:rect[@class='context'][starts-with(s:title, 'main (15 samples, 15.15%; calls removed frames)')])") == 1);
 		char *hdr = xstr(x, "//s:g[@data-panel]/s:text[1]");
 		CHECK_STR(hdr, "Only in BEFORE (removed): 15 samples, 15.15% of before");
 		free(hdr);
