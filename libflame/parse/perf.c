@@ -524,6 +524,18 @@ static inline size_t indent(const char *p, size_t n)
 	return i;
 }
 
+/* Push the names of line-cache value `v` (a frame not skipped). */
+static int push_value(worker *w, uint32_t v)
+{
+	if (!(v & LINE_MULTI))
+		return push_id(w, v);
+	const uint32_t *m = w->multi + (v & ~LINE_MULTI);
+	for (uint32_t k = m[0]; k > 0; k--) /* root-first pieces, collected leaf-first */
+		if (push_id(w, m[k]))
+			return FLAME_ENOMEM;
+	return 0;
+}
+
 /* A tab-indented line in a sample: 1 a frame (added), 0 not a frame, or an error. */
 static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, uint64_t h)
 {
@@ -552,25 +564,14 @@ static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, ui
 		if (rc)
 			forget = ml;
 	}
-	int rc = 1;
-	if (v == LINE_NOT_FRAME) {
-		rc = 0;
-	} else {
-		s->had_frames = 1;
-		if (v == LINE_SKIPPED) {
-		} else if (!(v & LINE_MULTI)) {
-			if (push_id(w, v))
-				return FLAME_ENOMEM;
-		} else {
-			const uint32_t *m = w->multi + (v & ~LINE_MULTI);
-			for (uint32_t k = m[0]; k > 0; k--) /* root-first pieces, collected leaf-first */
-				if (push_id(w, m[k]))
-					return FLAME_ENOMEM;
-		}
-	}
+	if (v == LINE_NOT_FRAME)
+		return 0; /* (frame_value put nothing in `multi` for it) */
+	s->had_frames = 1;
+	if (v != LINE_SKIPPED && push_value(w, v))
+		return FLAME_ENOMEM;
 	if (forget != SIZE_MAX)
 		w->multi_len = forget;
-	return rc;
+	return 1;
 }
 
 /* Intern `p[0..n)` in `tab`, checking first the one name `*recent` remembers. */
