@@ -1145,7 +1145,8 @@ static int fill(reader *r, job *j, flame_err *err)
 			size_t tail = j->len - cut;
 			if (grow_buf(&r->carry, &r->carry_cap, tail))
 				return flame__err_nomem(err);
-			memcpy(r->carry, b + cut, tail);
+			if (tail)
+				memcpy(r->carry, b + cut, tail);
 			r->carry_len = tail;
 			j->len = cut;
 			return 1;
