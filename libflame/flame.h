@@ -371,8 +371,10 @@ typedef struct flame_source {
 FLAME_EXPORT int flame_diff_read(flame_tree *t, flame_source src[2], const flame_diff_opts *o,
                                  flame_err *err);
 
-/** Sum the inputs (each times its weight) into the empty tree `t`, as flame_diff_read reads
- * (folded inputs streamed, one thread each; otherwise `threads` inputs at a time, 0: 2). */
+/** Sum the inputs (each times its weight) into the empty tree `t`: two folded inputs are
+ * streamed as flame_diff_read streams; otherwise `threads` workers (0: 2) parse the inputs
+ * whole, in order, while the finished trees are added to `t` (a linear join when sorted).
+ * Returns 0, or the first failed input's `rc` (src[i].err says where), or an error in `err`. */
 FLAME_EXPORT int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned threads,
                                   flame_err *err);
 

@@ -4,8 +4,10 @@
  * would write a run), and the blocks are merged into the result as they come, so memory
  * stays near that of the result however large the inputs. Sorted inputs (sorted folded
  * files) merge by a linear walk over the block heads, with no hashing; the first stack out
- * of order switches to hash aggregation, which takes any order. Inputs of other formats
- * are parsed whole (flame_parse_all) and combined as trees. */
+ * of order switches to hash aggregation, which takes any order. A diff's sides of other
+ * formats are parsed whole, both at once (flame_parse_all), then flame_diff; a merge of
+ * more than two inputs parses them whole on worker threads while the finished trees are
+ * joined into the result (linearly when sorted). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
