@@ -3,8 +3,10 @@
  * stackcollapse-perf.pl's `sort keys` prints them. Stacks are sorted on id sequences
  * by token ranks (core/order.c), never as text. Lines are built in one large buffer
  * written in a few big calls; sorted neighbours share long prefixes, so a line starts
- * with one copy of its prefix from the line before. A tree that spilled runs to disk is
+ * with one copy of its prefix from the line before; big tables are formatted by two
+ * threads, a chunk each in turn, written in order. A tree that spilled runs to disk is
  * merged as it is written. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
@@ -126,7 +128,7 @@ static int lw_room(line_writer *lw, size_t need)
 {
 	if (lw->len + need <= lw->cap)
 		return 0;
-	if (lw->prev) {
+	if (lw->prev && lw->o) { /* without an output the buffer holds a whole chunk */
 		int rc = flame_output_write(lw->o, lw->buf, lw->prev, lw->err);
 		if (rc)
 			return rc;
@@ -229,6 +231,140 @@ static inline void prefetch_ahead(const flame__stack *v, const uint32_t *idx, si
 	}
 }
 
+/* Two threads format a sorted table: chunks of lines alternate between them, each into
+ * its own buffer, and the calling thread writes both in order. Few handovers (a chunk
+ * is many lines), so a busy machine costs at most the overlap. */
+typedef struct pair {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	const flame__stack *v;
+	const uint32_t *idx;
+	const flame__intern *names;
+	line_writer lw;   /* the helper's, without an output */
+	flame_err err;
+	size_t lo, hi;    /* the helper's chunk */
+	int posted, done, quit, rc;
+} pair;
+
+static int format_chunk(line_writer *lw, const flame__stack *v, const uint32_t *idx, size_t lo,
+                        size_t hi, const flame__intern *names)
+{
+	lw->len = lw->prev = 0;
+	lw->depth = 0;
+	int rc = 0;
+	for (size_t k = lo; k < hi && !rc; k++) {
+		prefetch_ahead(v, idx, hi, k, names);
+		const flame__stack *s = &v[idx[k]];
+		rc = emit_line(lw, s->ids, s->depth, s->w[0], s->w[1]);
+	}
+	return rc;
+}
+
+static void *helper(void *arg)
+{
+	pair *pr = arg;
+	pthread_mutex_lock(&pr->mu);
+	for (;;) {
+		while (!pr->posted && !pr->quit)
+			pthread_cond_wait(&pr->cv, &pr->mu);
+		if (pr->quit)
+			break;
+		pr->posted = 0;
+		size_t lo = pr->lo, hi = pr->hi;
+		pthread_mutex_unlock(&pr->mu);
+		int rc = format_chunk(&pr->lw, pr->v, pr->idx, lo, hi, pr->names);
+		pthread_mutex_lock(&pr->mu);
+		pr->rc = rc;
+		pr->done = 1;
+		pthread_cond_broadcast(&pr->cv);
+	}
+	pthread_mutex_unlock(&pr->mu);
+	return NULL;
+}
+
+/* lines below which one thread formats everything: a handover to a thread that a busy
+ * machine has not scheduled yet costs more than small tables take */
+enum { PAIR_MIN = 65536 };
+
+/* Returns 0, an error, or 1 when no thread could be started (format on one). */
+static int write_pair(line_writer *lw, const flame__stack *v, const uint32_t *idx, size_t n,
+                      const flame__intern *names)
+{
+	pair pr = {.v = v, .idx = idx, .names = names};
+	pr.lw = *lw;
+	pr.lw.o = NULL;
+	pr.lw.err = &pr.err;
+	pr.lw.buf = NULL;
+	pr.lw.ids = NULL;
+	pr.lw.end = NULL;
+	pr.lw.cap = pr.lw.idcap = 0;
+	line_writer mine = pr.lw;
+	mine.err = lw->err;
+	/* chunks of about a sixteenth of the table, two at the least */
+	size_t chunk = n / 16 > PAIR_MIN / 2 ? n / 16 : (n + 1) / 2;
+	pthread_t th;
+	if (pthread_mutex_init(&pr.mu, NULL))
+		return 1;
+	if (pthread_cond_init(&pr.cv, NULL)) {
+		pthread_mutex_destroy(&pr.mu);
+		return 1;
+	}
+	if (pthread_create(&th, NULL, helper, &pr)) {
+		pthread_cond_destroy(&pr.cv);
+		pthread_mutex_destroy(&pr.mu);
+		return 1;
+	}
+	int rc = 0;
+	for (size_t lo = 0; lo < n && !rc; lo += 2 * chunk) {
+		size_t mid = lo + chunk < n ? lo + chunk : n, hi = mid + chunk < n ? mid + chunk : n;
+		if (mid < hi) {
+			pthread_mutex_lock(&pr.mu);
+			pr.lo = mid;
+			pr.hi = hi;
+			pr.done = 0;
+			pr.posted = 1;
+			pthread_cond_broadcast(&pr.cv);
+			pthread_mutex_unlock(&pr.mu);
+		}
+		rc = format_chunk(&mine, v, idx, lo, mid, names);
+		if (!rc && mine.len)
+			rc = flame_output_write(lw->o, mine.buf, mine.len, lw->err);
+		if (mid < hi) {
+			pthread_mutex_lock(&pr.mu);
+			if (pr.posted) { /* the helper has not started (a busy machine): take it back */
+				pr.posted = 0;
+				pthread_mutex_unlock(&pr.mu);
+				pr.rc = rc ? 0 : format_chunk(&pr.lw, v, idx, mid, hi, names);
+			} else {
+				while (!pr.done)
+					pthread_cond_wait(&pr.cv, &pr.mu);
+				pthread_mutex_unlock(&pr.mu);
+			}
+			if (!rc && pr.rc) {
+				rc = pr.rc;
+				if (lw->err)
+					*lw->err = pr.err;
+			}
+			if (!rc && pr.lw.len)
+				rc = flame_output_write(lw->o, pr.lw.buf, pr.lw.len, lw->err);
+		}
+	}
+	pthread_mutex_lock(&pr.mu);
+	pr.quit = 1;
+	pthread_cond_broadcast(&pr.cv);
+	pthread_mutex_unlock(&pr.mu);
+	pthread_join(th, NULL);
+	pthread_cond_destroy(&pr.cv);
+	pthread_mutex_destroy(&pr.mu);
+	free(mine.buf);
+	free(mine.ids);
+	free(mine.end);
+	free(pr.lw.buf);
+	free(pr.lw.ids);
+	free(pr.lw.end);
+	return rc;
+}
+
 int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err)
 {
 	line_writer lw = {.names = &t->names, .o = o, .err = err,
@@ -252,10 +388,17 @@ int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err)
 			    !(idx = flame__order_sort(&ord, v, n)))
 				rc = flame__err_nomem(err);
 			flame__order_free(&ord);
-			for (size_t k = 0; k < n && !rc; k++) {
-				prefetch_ahead(v, idx, n, k, &t->names);
-				const flame__stack *s = &v[idx[k]];
-				rc = emit_line(&lw, s->ids, s->depth, s->w[0], s->w[1]);
+			if (!rc && n >= PAIR_MIN)
+				rc = write_pair(&lw, v, idx, n, &t->names);
+			else if (!rc)
+				rc = 1;
+			if (rc == 1) {
+				rc = 0;
+				for (size_t k = 0; k < n && !rc; k++) {
+					prefetch_ahead(v, idx, n, k, &t->names);
+					const flame__stack *s = &v[idx[k]];
+					rc = emit_line(&lw, s->ids, s->depth, s->w[0], s->w[1]);
+				}
 			}
 			free(idx);
 		}

@@ -647,6 +647,8 @@ static void test_text_order(void)
 	                                   "\xff", "a\xc3\xa9", "main", "main.f", "mainx"};
 	check_text_order(pool, sizeof pool / sizeof *pool, 20000, 0);
 	check_text_order(pool, sizeof pool / sizeof *pool, 300, 0);
+	/* enough lines that two threads format them */
+	check_text_order(pool, sizeof pool / sizeof *pool, 90000, 0);
 	/* enough names that only the tokens stacks use are ranked */
 	enum { MANY = 90000 };
 	char **many = malloc(MANY * sizeof *many);
