@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
+#include "../core/spill.h"
 #include "../core/tree.h"
 #include "layout.h"
 
@@ -82,32 +83,46 @@ static inline flame__frame *push_frame_raw(flame__layout *L, size_t *cap)
 
 /* ---- --reverse: a private tree with every stack reversed (the caller's is untouched) */
 
-struct rev_ctx {
-	flame_tree *dst;
-	flame_str *buf;
-	size_t cap;
-	flame_err *err;
-};
-
-static int add_reversed(void *ud, const flame_str *frames, size_t n, uint64_t w0, uint64_t w1)
-{
-	struct rev_ctx *c = ud;
-	return flame_tree_add(c->dst, frames, n, 1, w0, w1, c->err);
-}
-
 static int reversed_tree(flame_tree **out, flame_tree *t, flame_err *err)
 {
+	int rc = flame__tree_unspill(t, err);
+	if (rc)
+		return rc;
 	flame_tree *r = flame_tree_new();
 	if (!r)
 		return flame__err_nomem(err);
 	r->scale = t->scale;
 	r->differential = t->differential;
 	memcpy(r->count_name, t->count_name, sizeof r->count_name);
-	struct rev_ctx c = {r, NULL, 0, err};
-	int rc = flame_tree_each_stack(t, add_reversed, &c);
+	/* the names first (each interned once, not once per frame), then the stacks as
+	 * reversed id arrays */
+	const flame__stacks *s = &t->stacks;
+	uint32_t maxd = 1;
+	for (size_t k = 0; k < s->count; k++)
+		if (s->v[k].depth > maxd)
+			maxd = s->v[k].depth;
+	uint32_t *map = malloc((t->names.count ? t->names.count : 1) * sizeof *map);
+	uint32_t *ids = malloc(maxd * sizeof *ids);
+	rc = map && ids ? 0 : flame__err_nomem(err);
+	for (uint32_t i = 0; i < t->names.count && !rc; i++) {
+		const flame__name *nm = flame__intern_get(&t->names, i);
+		map[i] = flame__intern_put(&r->names, nm->ptr, nm->len);
+		if (map[i] == FLAME__ID_NONE)
+			rc = flame__err_nomem(err);
+	}
+	for (size_t k = 0; k < s->count && !rc; k++) {
+		const flame__stack *st = &s->v[k];
+		if (!st->depth)
+			continue;
+		for (uint32_t i = 0; i < st->depth; i++)
+			ids[i] = map[st->ids[st->depth - 1 - i]];
+		rc = flame__tree_add_ids(r, ids, st->depth, st->w[0], st->w[1], err);
+	}
+	free(map);
+	free(ids);
 	if (rc) {
 		flame_tree_free(r);
-		return rc == FLAME_ENOMEM ? flame__err_nomem(err) : rc;
+		return rc;
 	}
 	*out = r;
 	return 0;
