@@ -124,7 +124,7 @@ static void *rb_rec(recbuf *b, rec r, size_t bytes)
  * fetches their slots and keys early, so a hit rarely waits on memory. Bounded: past
  * LC_MAX lines or LC_BYTES of keys the cache starts again; keys longer than
  * LC_KEY_MAX are not kept (parsed each time). */
-enum { LC_MAX = 1 << 16, LC_BYTES = 4 << 20, LC_KEY_MAX = 1 << 16, LC_PROBES = 64 };
+enum { LC_MAX = 3 << 14, LC_BYTES = 3 << 20, LC_KEY_MAX = 1 << 16, LC_PROBES = 64 };
 typedef struct lc_slot {
 	uint32_t tag; /* hash >> 32, never 0; 0: empty */
 	uint32_t len;
