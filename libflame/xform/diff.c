@@ -504,7 +504,8 @@ int flame_diff_attribute(const flame_tree *t, flame_diff_row *rows, size_t n, do
 	int32_t *cand_of = malloc(nn * sizeof *cand_of);
 	uint32_t *cnt = NULL, *together = NULL, *pos = NULL;
 	int8_t *deeper = NULL;
-	size_t *stamp = NULL, *present = NULL;
+	size_t *stamp = NULL, *present = NULL, *cur = NULL;
+	uint32_t *present_pos = NULL, *cur_pos = NULL;
 	if (!cand || !cand_of) {
 		rc = flame__err_nomem(err);
 		goto done;
@@ -532,38 +533,58 @@ int flame_diff_attribute(const flame_tree *t, flame_diff_row *rows, size_t n, do
 	pos = malloc((k ? k : 1) * sizeof *pos);
 	stamp = malloc((k ? k : 1) * sizeof *stamp);
 	present = malloc((k ? k : 1) * sizeof *present);
-	if (!cnt || !together || !deeper || !pos || !stamp || !present) {
+	cur = malloc((k ? k : 1) * sizeof *cur);
+	present_pos = malloc((k ? k : 1) * sizeof *present_pos);
+	cur_pos = malloc((k ? k : 1) * sizeof *cur_pos);
+	if (!cnt || !together || !deeper || !pos || !stamp || !present || !cur || !present_pos ||
+	    !cur_pos) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
 	memset(deeper, -1, k * k);
 	for (size_t c = 0; c < k; c++)
 		stamp[c] = SIZE_MAX;
-	for (size_t si = 0; si < t->stacks.count && k > 1; si++) {
-		const flame__stack *st = &t->stacks.v[si];
-		size_t np = 0;
-		for (uint32_t i = 0; i < st->depth; i++) {
-			int32_t c = cand_of[st->ids[i]];
-			if (c < 0)
-				continue;
-			if (stamp[c] != si) {
-				stamp[c] = si;
-				present[np++] = (size_t)c;
+	/* Neighbouring stacks (sorted tables) often hold the same candidates at the same depths:
+	 * such a run is counted once, times its length (the first-seen order is the same). */
+	size_t np = 0, run = 0;
+	for (size_t si = 0; si <= t->stacks.count && k > 1; si++) {
+		size_t nq = 0;
+		if (si < t->stacks.count) {
+			const flame__stack *st = &t->stacks.v[si];
+			for (uint32_t i = 0; i < st->depth; i++) {
+				int32_t c = cand_of[st->ids[i]];
+				if (c < 0)
+					continue;
+				if (stamp[c] != si) {
+					stamp[c] = si;
+					cur[nq++] = (size_t)c;
+				}
+				pos[c] = i; /* the deepest occurrence */
 			}
-			pos[c] = i; /* the deepest occurrence */
+			for (size_t a = 0; a < nq; a++)
+				cur_pos[a] = pos[cur[a]];
+			if (run && nq == np && !memcmp(cur, present, np * sizeof *cur) &&
+			    !memcmp(cur_pos, present_pos, np * sizeof *cur_pos)) {
+				run++;
+				continue;
+			}
 		}
-		for (size_t a = 0; a < np; a++) {
+		for (size_t a = 0; a < np && run; a++) { /* the run before this stack */
 			size_t x = present[a];
-			cnt[x]++;
+			cnt[x] += (uint32_t)run;
 			for (size_t b = 0; b < np; b++) {
 				size_t y = present[b];
 				if (x == y)
 					continue;
-				together[x * k + y]++;
+				together[x * k + y] += (uint32_t)run;
 				if (deeper[x * k + y] < 0)
-					deeper[x * k + y] = pos[y] > pos[x];
+					deeper[x * k + y] = present_pos[b] > present_pos[a];
 			}
 		}
+		memcpy(present, cur, nq * sizeof *cur);
+		memcpy(present_pos, cur_pos, nq * sizeof *cur_pos);
+		np = nq;
+		run = 1;
 	}
 	for (size_t x = 0; x < k; x++) {
 		double dx = total_delta(&rows[cand[x]]);
@@ -601,5 +622,8 @@ done:
 	free(pos);
 	free(stamp);
 	free(present);
+	free(cur);
+	free(present_pos);
+	free(cur_pos);
 	return rc;
 }
