@@ -225,21 +225,27 @@ static int pct_decode(svgr *s, const char *p, size_t n, size_t *out)
 	return 0;
 }
 
-/* A decimal number as SVG coordinates are written ("10", "737.5"; no exponents). */
+/* A decimal number as SVG coordinates are written ("10", "737.5"; no exponents): digits
+ * into an integer, scaled once (the writer's numbers are exact in a double this way). */
 static int num(const char *p, const char *end, double *out)
 {
-	double v = 0, scale = 1;
-	int neg = 0, digits = 0, dot = 0;
+	static const double scale[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	                               1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17};
+	uint64_t m = 0;
+	int neg = 0, digits = 0, dot = 0, frac = 0;
+	double big = 0; /* more than 17 significant digits: the slow way */
 	while (p < end && *p == ' ')
 		p++;
 	if (p < end && (*p == '-' || *p == '+'))
 		neg = *p++ == '-';
 	for (; p < end; p++) {
 		if (*p >= '0' && *p <= '9') {
-			if (dot)
-				v += (*p - '0') * (scale /= 10);
-			else
-				v = v * 10 + (*p - '0');
+			if (digits < 17) {
+				m = m * 10 + (uint64_t)(*p - '0');
+				frac += dot;
+			} else if (!dot) {
+				big += 1; /* an integer part past 17 digits: count the lost powers */
+			}
 			digits++;
 		} else if (*p == '.' && !dot) {
 			dot = 1;
@@ -249,7 +255,12 @@ static int num(const char *p, const char *end, double *out)
 	}
 	while (p < end && *p == ' ')
 		p++;
-	if (!digits || p != end || !isfinite(v))
+	if (!digits || p != end)
+		return -1;
+	double v = (double)m / scale[frac];
+	if (big > 0)
+		v *= pow(10, big);
+	if (!isfinite(v))
 		return -1;
 	*out = neg ? -v : v;
 	return 0;
@@ -528,6 +539,21 @@ static size_t xml_utf8(const unsigned char *p, const unsigned char *e)
 	return 0;
 }
 
+/* Printable ASCII but for the bytes fast_text looks at: & < " ] */
+static const unsigned char plain_byte[256] = {
+    ['!'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['\''] = 1, ['('] = 1, [')'] = 1, ['*'] = 1,
+    ['+'] = 1, [','] = 1, ['-'] = 1, ['.'] = 1, ['/'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1,
+    ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, [':'] = 1,
+    [';'] = 1, ['='] = 1, ['>'] = 1, ['?'] = 1, ['@'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1,
+    ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1,
+    ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1,
+    ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['['] = 1,
+    ['\\'] = 1, ['^'] = 1, ['_'] = 1, ['`'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1,
+    ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,
+    ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
+    ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['{'] = 1, ['|'] = 1,
+    ['}'] = 1, ['~'] = 1, [' '] = 1};
+
 /* Decode text up to `stop` ('"' in attribute values, '<' in content) into b; returns the
  * position of `stop`, or NULL when the text is not one the fast path takes (or runs past
  * e: the caller cannot tell the two apart and hands over, which is always safe). */
@@ -538,8 +564,7 @@ static const unsigned char *fast_text(const unsigned char *p, const unsigned cha
 	b->set = 1;
 	for (;;) {
 		const unsigned char *q = p;
-		while (q < e && *q >= 0x20 && *q < 0x7f && *q != stop && *q != '&' && *q != '<' &&
-		       *q != '"' && *q != ']')
+		while (q < e && plain_byte[*q])
 			q++;
 		if (q > p) {
 			if (b->n + (size_t)(q - p) + 8 > b->cap) {
@@ -1134,14 +1159,23 @@ stacks:;
 	uint32_t *ids = malloc((n + 1) * sizeof *ids);
 	if (!ids)
 		return flame__err_nomem(s->err);
+	/* depth first: the path to a frame is the last frame seen at each shallower depth */
+	int by_path = preorder && !s->reverse;
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (v[i].depth == 0)
 			continue;
+		if (by_path)
+			ids[v[i].depth - 1] = v[i].name;
 		uint64_t self[2];
 		for (int c = 0; c < 2; c++)
 			self[c] = v[i].mant[c] > v[i].child[c] ? v[i].mant[c] - v[i].child[c] : 0;
 		if (!self[0] && !self[1])
 			continue;
+		if (by_path) {
+			rc = flame__tree_add_ids(s->t, ids, v[i].depth, self[0], s->differential ? self[1] : 0,
+			                         s->err);
+			continue;
+		}
 		size_t k = 0;
 		int rooted = 1;
 		for (size_t j = i; v[j].depth > 0; j = v[j].parent) {
