@@ -595,9 +595,13 @@ int main(int argc, char **argv)
 			goto done;
 		}
 		uint64_t after_total = flame_tree_total(s[0].t, 1);
+		unsigned after_scale = flame_tree_scale(s[0].t);
 		if ((code = read_side(&s[0], a.input_format)))
 			goto done;
 		/* a 3-column BEFORE adds to column 1 too */
+		/* (fractional BEFORE counts raise the scale: AFTER's total is multiplied up too) */
+		for (unsigned sc = after_scale; sc < flame_tree_scale(s[0].t); sc++)
+			after_total *= 10;
 		if (flame_tree_total(s[0].t, 1) != after_total) {
 			code = not_one_side(&s[0]);
 			goto done;
