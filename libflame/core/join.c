@@ -28,12 +28,14 @@ static int text_byte(const flame__intern *names, const uint32_t *ids, const uint
 	return -1;
 }
 
-int flame__join_cmp_from(const flame__intern *names, const uint32_t *a, uint32_t da,
-                         const uint32_t *b, uint32_t db, uint32_t i)
+/* The text order of a and b (b's ids through `map` when not NULL), knowing frames [0, i)
+ * are the same. */
+static int cmp_from(const flame__intern *names, const uint32_t *a, uint32_t da, const uint32_t *b,
+                    uint32_t db, const uint32_t *map, uint32_t i)
 {
 	if (i < da && i < db) { /* the usual case: the names differ within their bytes */
 		const flame__name *p = flame__intern_get(names, a[i]);
-		const flame__name *q = flame__intern_get(names, b[i]);
+		const flame__name *q = flame__intern_get(names, map ? map[b[i]] : b[i]);
 		int r = memcmp(p->ptr, q->ptr, p->len < q->len ? p->len : q->len);
 		if (r)
 			return r;
@@ -42,12 +44,18 @@ int flame__join_cmp_from(const flame__intern *names, const uint32_t *a, uint32_t
 	size_t pa = 0, pb = 0;
 	for (;;) {
 		int x = text_byte(names, a, NULL, da, &fa, &pa);
-		int y = text_byte(names, b, NULL, db, &fb, &pb);
+		int y = text_byte(names, b, map, db, &fb, &pb);
 		if (x != y)
 			return x < y ? -1 : 1;
 		if (x < 0)
 			return 0;
 	}
+}
+
+int flame__join_cmp_from(const flame__intern *names, const uint32_t *a, uint32_t da,
+                         const uint32_t *b, uint32_t db, uint32_t i)
+{
+	return cmp_from(names, a, da, b, db, NULL, i);
 }
 
 /* <0, 0, >0 as the text of a sorts before, equals, sorts after the text of b (b's ids
@@ -66,23 +74,7 @@ static int cmp_text(const flame__intern *names, const uint32_t *a, uint32_t da, 
 	*same_ids = i == da && i == db;
 	if (*same_ids)
 		return 0;
-	if (i < n) { /* the usual case: the first differing names differ within their bytes */
-		const flame__name *p = flame__intern_get(names, a[i]);
-		const flame__name *q = flame__intern_get(names, map ? map[b[i]] : b[i]);
-		int r = memcmp(p->ptr, q->ptr, p->len < q->len ? p->len : q->len);
-		if (r)
-			return r;
-	}
-	uint32_t fa = i, fb = i;
-	size_t pa = 0, pb = 0;
-	for (;;) {
-		int x = text_byte(names, a, NULL, da, &fa, &pa);
-		int y = text_byte(names, b, map, db, &fb, &pb);
-		if (x != y)
-			return x < y ? -1 : 1;
-		if (x < 0)
-			return 0;
-	}
+	return cmp_from(names, a, da, b, db, map, i);
 }
 
 int flame__tree_stacks_sorted(const flame_tree *t)
