@@ -86,17 +86,25 @@ static int add_weights(flame__stacks *s, flame__stack *st, uint64_t w0, uint64_t
 	return 0;
 }
 
-/* Append a new stack (not yet indexed); NULL on out of memory. */
+/* Room for one more stack; 0 or FLAME_ENOMEM. */
+static int grow_v(flame__stacks *s)
+{
+	if (s->count < s->cap)
+		return 0;
+	size_t cap = s->cap ? s->cap * 2 : 1024;
+	flame__stack *v = realloc(s->v, cap * sizeof *v);
+	if (!v)
+		return FLAME_ENOMEM;
+	s->v = v;
+	s->cap = cap;
+	return 0;
+}
+
+/* Append a new stack (not yet indexed), its ids copied; NULL on out of memory. */
 static flame__stack *append(flame__stacks *s, const uint32_t *ids, size_t n, uint32_t h)
 {
-	if (s->count == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 1024;
-		flame__stack *v = realloc(s->v, cap * sizeof *v);
-		if (!v)
-			return NULL;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (grow_v(s))
+		return NULL;
 	uint32_t *copy = flame__arena_alloc(&s->arena, n * sizeof *ids);
 	if (!copy && n)
 		return NULL;
@@ -145,22 +153,30 @@ int flame__stacks_add(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t 
 	return flame__stacks_add_hashed(s, ids, n, flame__stacks_hash(ids, n), w0, w1);
 }
 
+int flame__stacks_append_ref(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0,
+                             uint64_t w1)
+{
+	if (n > UINT32_MAX || s->total[0] + w0 < w0 || s->total[1] + w1 < w1)
+		return FLAME_ERANGE;
+	if (grow_v(s))
+		return FLAME_ENOMEM;
+	s->v[s->count++] = (flame__stack){ids, (uint32_t)n, 0, {w0, w1}};
+	s->total[0] += w0;
+	s->total[1] += w1;
+	return 0;
+}
+
 int flame__stacks_append_sorted(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0,
                                 uint64_t w1)
 {
 	if (!s->sorted)
 		return flame__stacks_add(s, ids, n, w0, w1);
-	if (n > UINT32_MAX)
+	if (n > UINT32_MAX || s->total[0] + w0 < w0 || s->total[1] + w1 < w1)
 		return FLAME_ERANGE;
-	if (s->total[0] + w0 < w0 || s->total[1] + w1 < w1)
-		return FLAME_ERANGE;
-	flame__stack *st = append(s, ids, n, 0);
-	if (!st)
+	uint32_t *copy = flame__arena_alloc(&s->arena, n * sizeof *ids);
+	if (!copy && n)
 		return FLAME_ENOMEM;
-	st->w[0] = w0;
-	st->w[1] = w1;
-	s->total[0] += w0;
-	s->total[1] += w1;
-	s->count++;
-	return 0;
+	if (n)
+		memcpy(copy, ids, n * sizeof *ids);
+	return flame__stacks_append_ref(s, copy, n, w0, w1);
 }

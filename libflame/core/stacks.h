@@ -44,4 +44,8 @@ int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, ui
  * one it is flame__stacks_add. Same returns. */
 int flame__stacks_append_sorted(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0,
                                 uint64_t w1);
+/** As flame__stacks_append_sorted on a sorted table, but `ids` are kept where they are, not
+ * copied: the caller keeps them alive as long as the table (and proves the order). */
+int flame__stacks_append_ref(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0,
+                             uint64_t w1);
 #endif

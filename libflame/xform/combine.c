@@ -283,26 +283,6 @@ static int weights(merger *m, const feed *f, uint64_t w[2])
 	return 0;
 }
 
-/* Append a stack that sorts after the table's last, referring to its ids where they are
- * (as flame__stacks_append_sorted, without the copy; the index stays lazy). */
-static int append_ref(flame__stacks *s, const flame__stack *st, uint64_t w0, uint64_t w1)
-{
-	if (s->total[0] + w0 < w0 || s->total[1] + w1 < w1)
-		return FLAME_ERANGE;
-	if (s->count == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 1024;
-		flame__stack *v = realloc(s->v, cap * sizeof *v);
-		if (!v)
-			return FLAME_ENOMEM;
-		s->v = v;
-		s->cap = cap;
-	}
-	s->v[s->count++] = (flame__stack){st->ids, st->depth, 0, {w0, w1}};
-	s->total[0] += w0;
-	s->total[1] += w1;
-	return 0;
-}
-
 static int merge_feeds(merger *m)
 {
 	int rc = 0;
@@ -370,7 +350,7 @@ static int merge_feeds(merger *m)
 		/* while sorted, the first input's ids are taken as they are (its block's arena
 		 * then moves to the result); others are copied; after, a hash lookup */
 		if (s->sorted && best == 0) {
-			if ((rc = append_ref(s, st, w[0], w[1]))) {
+			if ((rc = flame__stacks_append_ref(s, st->ids, st->depth, w[0], w[1]))) {
 				rc = rc == FLAME_ENOMEM ? flame__err_nomem(m->err) : range_err(m->err);
 				break;
 			}
