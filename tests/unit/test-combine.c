@@ -129,6 +129,20 @@ static void on_warn(void *ud, const char *kind, const char *source, uint64_t lin
 }
 
 /* flame_diff_read of (b, a) against flame_parse of each + flame_diff. */
+/* Sources reading text[0..n) from memory; warnings to w[i] when w is not NULL. */
+static void open_sources(flame_source *src, const char *const *text, size_t n, warned *w)
+{
+	for (size_t i = 0; i < n; i++) {
+		src[i] = (flame_source){0};
+		src[i].opts = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
+		if (w) {
+			src[i].opts.warn = on_warn;
+			src[i].opts.warn_ud = &w[i];
+		}
+		CHECK(flame_input_open_mem(&src[i].in, text[i], strlen(text[i]), "mem", NULL) == 0);
+	}
+}
+
 static void check_diff(const char *b, const char *a, const flame_diff_opts *o)
 {
 	flame_tree *tb = parse_str(b, FLAME_FORMAT_AUTO, NULL), *ta = parse_str(a, FLAME_FORMAT_AUTO, NULL);
@@ -137,10 +151,7 @@ static void check_diff(const char *b, const char *a, const flame_diff_opts *o)
 	char *want = folded_of(tb);
 	flame_source src[2] = {{0}};
 	const char *text[2] = {b, a};
-	for (int i = 0; i < 2; i++) {
-		src[i].opts = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
-		CHECK(flame_input_open_mem(&src[i].in, text[i], strlen(text[i]), "mem", NULL) == 0);
-	}
+	open_sources(src, text, 2, NULL);
 	flame_tree *t = flame_tree_new();
 	flame_err err = {0};
 	CHECK(flame_diff_read(t, src, o, &err) == 0);
@@ -198,12 +209,7 @@ static void test_diff_lines(void)
 	flame_source src[2] = {{0}};
 	warned w[2] = {{0}, {0}};
 	const char *text[2] = {b, a};
-	for (int i = 0; i < 2; i++) {
-		src[i].opts = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
-		src[i].opts.warn = on_warn;
-		src[i].opts.warn_ud = &w[i];
-		CHECK(flame_input_open_mem(&src[i].in, text[i], strlen(text[i]), "mem", NULL) == 0);
-	}
+	open_sources(src, text, 2, w);
 	flame_tree *t = flame_tree_new();
 	CHECK(flame_diff_read(t, src, &o, NULL) == 0);
 	CHECK(w[0].count == 1 && w[0].first_line == 21000); /* the input's line, not a block's */
@@ -215,12 +221,8 @@ static void test_diff_lines(void)
 	free(a);
 	a = make_input(s, 2, 5, 0, 0, 0, "main;x 1 2\n", 20000);
 	t = flame_tree_new();
-	for (int i = 0; i < 2; i++) {
-		text[i] = i ? a : b;
-		src[i] = (flame_source){0};
-		src[i].opts = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
-		CHECK(flame_input_open_mem(&src[i].in, text[i], strlen(text[i]), "mem", NULL) == 0);
-	}
+	text[1] = a;
+	open_sources(src, text, 2, NULL);
 	CHECK(flame_diff_read(t, src, &o, NULL) == FLAME_EDATA);
 	CHECK(src[0].rc == 0 && !src[0].differential);
 	CHECK(src[1].rc == FLAME_EDATA && src[1].differential);
@@ -231,12 +233,8 @@ static void test_diff_lines(void)
 	free(a);
 	a = make_input(s, 2, 5, 0, 0, 0, "main;y 99999999999999999999\n", 17000);
 	t = flame_tree_new();
-	for (int i = 0; i < 2; i++) {
-		text[i] = i ? a : b;
-		src[i] = (flame_source){0};
-		src[i].opts = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
-		CHECK(flame_input_open_mem(&src[i].in, text[i], strlen(text[i]), "mem", NULL) == 0);
-	}
+	text[1] = a;
+	open_sources(src, text, 2, NULL);
 	CHECK(flame_diff_read(t, src, &o, NULL) == FLAME_ERANGE);
 	CHECK(src[1].rc == FLAME_ERANGE && src[1].err.line == 17000);
 	CHECK(src[0].rc == 0);
