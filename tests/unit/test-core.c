@@ -224,24 +224,6 @@ static void test_folded_sorted(void)
 	flame_tree_free(t);
 }
 
-/* The SVG of `t` (malloc'd), through a temp file. */
-static char *svg_str(flame_tree *t, const flame_render_opts *ro)
-{
-	char path[] = "/tmp/flame-test-XXXXXX";
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return NULL;
-	close(fd);
-	flame_output *o = NULL;
-	flame_err err;
-	if (flame_output_open(&o, path, &err) || flame_write_svg(t, ro, o, &err) ||
-	    flame_output_commit(o, &err)) {
-		unlink(path);
-		return NULL;
-	}
-	return slurp_unlink(path);
-}
-
 static int cmp_line(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -1,4 +1,4 @@
-/* Test helpers: parse a string, write a tree as folded text into a string. */
+/* Test helpers: parse a string, write a tree as folded text or SVG into a string. */
 #ifndef FLAME_TEST_UTIL_H
 #define FLAME_TEST_UTIL_H
 #include <stdio.h>
@@ -42,8 +42,9 @@ static inline char *slurp_unlink(const char *path)
 	return s;
 }
 
-/* Folded text of `t` (malloc'd). Goes through a temp file and the public writer. */
-static inline char *folded_str(flame_tree *t)
+/* What a writer makes of `t` (malloc'd): the SVG when `ro` is given, else folded text.
+ * Goes through a temp file and the public writers. */
+static inline char *written_str(flame_tree *t, const flame_render_opts *ro)
 {
 	char path[] = "/tmp/flame-test-XXXXXX";
 	int fd = mkstemp(path);
@@ -52,11 +53,22 @@ static inline char *folded_str(flame_tree *t)
 	close(fd);
 	flame_output *o = NULL;
 	flame_err err;
-	if (flame_output_open(&o, path, &err) || flame_write_folded(t, o, &err) ||
+	if (flame_output_open(&o, path, &err) ||
+	    (ro ? flame_write_svg(t, ro, o, &err) : flame_write_folded(t, o, &err)) ||
 	    flame_output_commit(o, &err)) {
 		unlink(path);
 		return NULL;
 	}
 	return slurp_unlink(path);
+}
+
+static inline char *folded_str(flame_tree *t)
+{
+	return written_str(t, NULL);
+}
+
+static inline char *svg_str(flame_tree *t, const flame_render_opts *ro)
+{
+	return written_str(t, ro);
 }
 #endif
