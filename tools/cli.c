@@ -128,6 +128,16 @@ int cli_usage_error(const char *fmt, ...)
 	return 2;
 }
 
+int cli_input_format(const char *arg, flame_format *out)
+{
+	int f = flame_format_from_name(arg);
+	if (f < 0)
+		return cli_usage_error("--input-format wants auto, perf, folded, pprof, offcpu, jfr or "
+		                       "svg, got '%s'", arg);
+	*out = (flame_format)f;
+	return 0;
+}
+
 void cli_warn(void *ud, const char *kind, const char *source, uint64_t line, const char *msg)
 {
 	cli_warnings *w = ud;

@@ -40,6 +40,9 @@ int cli_report_input(const flame_err *e, const char *option);
 /** Print "prog: msg" to stderr and return 2 (usage errors). */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/** The input format named by `arg` of --input-format into *out: 0, or a usage error (2). */
+int cli_input_format(const char *arg, flame_format *out);
+
 /* Warnings: print the first of each kind as it comes, count the rest, and print
  * "prog: N more KIND warnings" at the end. Pass cli_warn as the flame_warn_fn with a
  * cli_warnings* as its user data. */

@@ -117,14 +117,7 @@ static int on_opt(void *ud, int id, const char *arg)
 			return cli_usage_error("--format wants svg, png, pdf or folded, got '%s'", arg);
 		break;
 	case O_QUIET: a->quiet = 1; break;
-	case O_INPUT_FORMAT: {
-		int f = flame_format_from_name(arg);
-		if (f < 0)
-			return cli_usage_error("--input-format wants auto, perf, folded, pprof, offcpu, jfr or "
-			                       "svg, got '%s'", arg);
-		a->input_format = (flame_format)f;
-		break;
-	}
+	case O_INPUT_FORMAT: return cli_input_format(arg, &a->input_format);
 	case O_NO_REMOVED: a->no_removed = 1; a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
 	case O_JOBS:
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 2)

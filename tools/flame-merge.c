@@ -59,14 +59,7 @@ static int on_opt(void *ud, int id, const char *arg)
 			return cli_usage_error("--jobs wants a number from 1 to 64, got '%s'", arg);
 		break;
 	case O_QUIET: a->quiet = 1; break;
-	case O_INPUT_FORMAT: {
-		int f = flame_format_from_name(arg);
-		if (f < 0)
-			return cli_usage_error("--input-format wants auto, perf, folded, pprof, offcpu, jfr or "
-			                       "svg, got '%s'", arg);
-		a->input_format = (flame_format)f;
-		break;
-	}
+	case O_INPUT_FORMAT: return cli_input_format(arg, &a->input_format);
 	}
 	return 0;
 }
