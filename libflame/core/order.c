@@ -8,6 +8,7 @@
 #include <string.h>
 #include "../flame.h"
 #include "order.h"
+#include "prefetch.h"
 
 #ifndef ORDER_MARK_NAMES
 #define ORDER_MARK_NAMES 65536 /* names from which only used tokens are ranked */
@@ -356,24 +357,17 @@ static uint64_t stack_key(const void *ctx, uint32_t idx, uint32_t level, int *mo
 	return key;
 }
 
-/* GCC 12 drops __builtin_prefetch through loaded pointers; the instruction stays. */
-#if defined(__x86_64__) || defined(__i386__)
-#define PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
-#else
-#define PREFETCH(p) __builtin_prefetch(p)
-#endif
-
 static void touch_stack(const void *ctx, uint32_t idx, uint32_t level, int stage)
 {
 	const stack_ctx *c = ctx;
 	const flame__stack *s = &c->v[idx];
 	if (stage == 0) {
-		PREFETCH(s);
+		flame__prefetch(s);
 		return;
 	}
 	size_t pos = (size_t)level * c->k;
 	if (pos < s->depth)
-		PREFETCH(s->ids + pos);
+		flame__prefetch(s->ids + pos);
 }
 
 struct cmp_ctx {

@@ -36,6 +36,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "../core/hash.h"
+#include "../core/prefetch.h"
 #include "../core/spill.h"
 #include "parser.h"
 #include "perf-name.h"
@@ -232,20 +233,10 @@ static inline int lc_get(const struct line_cache *c, const char *p, size_t n, ui
 	return 0;
 }
 
-/* A prefetch gcc keeps: it deletes loops whose only effect is __builtin_prefetch. */
-static inline void prefetch(const void *p)
-{
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-	__asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)p));
-#else
-	__builtin_prefetch(p);
-#endif
-}
-
 static inline void lc_prefetch_slot(const struct line_cache *c, uint64_t h)
 {
 	if (c->slots)
-		prefetch(&c->slots[h & c->mask]);
+		flame__prefetch(&c->slots[h & c->mask]);
 }
 
 /* Fetch the key a line will be compared with (its slot was fetched earlier). */
@@ -257,8 +248,8 @@ static inline void lc_prefetch_key(const struct line_cache *c, uint64_t h, size_
 	for (size_t i = h & c->mask, k = 0; k < 4; k++, i = (i + 1) & c->mask) {
 		const lc_slot *s = &c->slots[i];
 		if (s->tag == tag && s->len == n) {
-			prefetch(c->bytes + s->off);
-			prefetch(c->bytes + s->off + n - 1);
+			flame__prefetch(c->bytes + s->off);
+			flame__prefetch(c->bytes + s->off + n - 1);
 			return;
 		}
 		if (!s->tag)

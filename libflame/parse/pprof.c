@@ -21,16 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/hash.h"
+#include "../core/prefetch.h"
 #include "../core/regex.h"
 #include "parser.h"
 #include "pbuf.h"
-
-/* GCC 12 drops __builtin_prefetch through loaded pointers; the instruction stays. */
-#if defined(__x86_64__) || defined(__i386__)
-#define PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
-#else
-#define PREFETCH(p) __builtin_prefetch(p)
-#endif
 
 /* Decompressed profiles beyond this are refused (real ones are tens of MB). */
 #define PPROF_MAX_BYTES ((size_t)1 << 30)
@@ -999,7 +993,7 @@ static int name_frames(flame_tree *t, prof *p, unsigned flags, flame_err *err)
 			if (s.ptr) {
 				ring[g % AHEAD].h = flame__hash_bytes(s.ptr, s.len);
 				if (in->slots)
-					PREFETCH(&in->slots[(uint32_t)ring[g % AHEAD].h & in->mask]);
+					flame__prefetch(&in->slots[(uint32_t)ring[g % AHEAD].h & in->mask]);
 			}
 			fpos_step(p, &a);
 		}
@@ -1535,12 +1529,12 @@ static int sample_fast(sampler *s, const flame__pfield *f, flame_err *err)
 	pd->hash = flame__stacks_hash(ids, d);
 	const flame__stacks *st = &s->t->stacks;
 	if (v > 0 && st->slots) {
-		PREFETCH(&st->slots[(uint32_t)pd->hash & st->mask]);
+		flame__prefetch(&st->slots[(uint32_t)pd->hash & st->mask]);
 		if (s->npend) { /* the one before: its slot is loaded by now, fetch its entry */
 			const struct pending *q = &s->pend[(s->head + s->npend - 1) % PIPE];
 			uint32_t k = q->v > 0 ? st->slots[(uint32_t)q->hash & st->mask] : 0;
 			if (k && k <= st->count)
-				PREFETCH(&st->v[k - 1]);
+				flame__prefetch(&st->v[k - 1]);
 		}
 	}
 	s->npend++;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "../core/err.h"
 #include "../core/order.h"
+#include "../core/prefetch.h"
 #include "../core/spill.h"
 #include "../core/tree.h"
 
@@ -195,14 +196,6 @@ static int emit_line(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0,
 	return 0;
 }
 
-/* GCC 12 drops every __builtin_prefetch of a function once one of them prefetches
- * through a loaded pointer; the instruction itself is kept. */
-#if defined(__x86_64__) || defined(__i386__)
-#define PREFETCH(p) __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
-#else
-#define PREFETCH(p) __builtin_prefetch(p)
-#endif
-
 /* Sorted order visits the table at random: fetch the stacks a few lines ahead in
  * stages (entry, then its ids, then its leaf's name, the frame least likely shared),
  * so the memory latency overlaps the formatting of the lines before. */
@@ -210,24 +203,24 @@ static inline void prefetch_ahead(const flame__stack *v, const uint32_t *idx, si
                                   const flame__intern *names)
 {
 	if (k + 12 < n)
-		PREFETCH(&v[idx[k + 12]]);
+		flame__prefetch(&v[idx[k + 12]]);
 	if (k + 8 < n) {
 		const flame__stack *s = &v[idx[k + 8]];
 		const char *p = (const char *)s->ids, *e = (const char *)(s->ids + s->depth);
 		for (; p < e; p += 64)
-			PREFETCH(p);
+			flame__prefetch(p);
 		if (s->depth)
-			PREFETCH(e - 1);
+			flame__prefetch(e - 1);
 	}
 	if (k + 4 < n) {
 		const flame__stack *s = &v[idx[k + 4]];
 		if (s->depth)
-			PREFETCH(flame__intern_get(names, s->ids[s->depth - 1]));
+			flame__prefetch(flame__intern_get(names, s->ids[s->depth - 1]));
 	}
 	if (k + 2 < n) {
 		const flame__stack *s = &v[idx[k + 2]];
 		if (s->depth)
-			PREFETCH(flame__intern_get(names, s->ids[s->depth - 1])->ptr);
+			flame__prefetch(flame__intern_get(names, s->ids[s->depth - 1])->ptr);
 	}
 }
 
