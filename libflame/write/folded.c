@@ -10,62 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
+#include "../core/numfmt.h"
 #include "../core/order.h"
 #include "../core/prefetch.h"
 #include "../core/spill.h"
 #include "../core/tree.h"
 
 enum { BUF_CAP = 512 * 1024 }; /* flushed in pieces past the output's own buffer: no copy */
-
-static const char digits2[200] = "00010203040506070809101112131415161718192021222324252627282930"
-                                 "31323334353637383940414243444546474849505152535455565758596061"
-                                 "62636465666768697071727374757677787980818283848586878889909192"
-                                 "93949596979899";
-
-/* Decimal digits of v at buf; returns their count (at most 20). */
-static size_t fmt_u64(char *buf, uint64_t v)
-{
-	char tmp[24];
-	char *e = tmp + sizeof tmp, *p = e;
-	while (v >= 100) {
-		unsigned r = (unsigned)(v % 100);
-		v /= 100;
-		p -= 2;
-		memcpy(p, digits2 + 2 * r, 2);
-	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, digits2 + 2 * v, 2);
-	} else {
-		*--p = (char)('0' + v);
-	}
-	size_t n = (size_t)(e - p);
-	memcpy(buf, p, n);
-	return n;
-}
-
-/* Format a count of the given decimal scale; returns its length (at most 31). */
-static size_t fmt_count(char *buf, uint64_t v, unsigned scale)
-{
-	if (!scale)
-		return fmt_u64(buf, v);
-	uint64_t ip = v / flame__pow10[scale], fp = v % flame__pow10[scale];
-	size_t len = fmt_u64(buf, ip);
-	if (fp) {
-		buf[len++] = '.';
-		unsigned digits = scale;
-		while (fp % 10 == 0) { /* trim trailing zeros */
-			fp /= 10;
-			digits--;
-		}
-		for (unsigned d = digits; d-- > 0;) {
-			buf[len + d] = (char)('0' + fp % 10);
-			fp /= 10;
-		}
-		len += digits;
-	}
-	return len;
-}
 
 /* memcpy for the short names most frames have, without a call. */
 static inline void copy_name(char *d, const char *s, size_t n)
@@ -184,10 +135,10 @@ static int emit_line(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0,
 		lw->ids[i] = ids[i];
 	}
 	p[-1] = ' ';
-	p += fmt_count(p, w0, lw->scale);
+	p += flame__fmt_count(p, w0, lw->scale);
 	if (lw->diff) {
 		*p++ = ' ';
-		p += fmt_count(p, w1, lw->scale);
+		p += flame__fmt_count(p, w1, lw->scale);
 	}
 	*p++ = '\n';
 	lw->prev = lw->len;
