@@ -371,6 +371,28 @@ typedef struct flame_source {
 FLAME_EXPORT int flame_diff_read(flame_tree *t, flame_source src[2], const flame_diff_opts *o,
                                  flame_err *err);
 
+/** Write the diff of BEFORE (src[0]) and AFTER (src[1]) as difffolded.pl's `stack before
+ * after` lines straight to `out`, without a tree, when both are sorted folded files: the
+ * same lines as flame_diff_read then flame_write_folded, at about the cost of reading the
+ * files twice. Qualify: memory inputs or regular files opened by path, not compressed,
+ * folded (given or detected), every line `stack count` with a whole count and the stacks
+ * in strictly increasing bytewise order (as flame-collapse and stackcollapse-perf.pl print
+ * them); o->strip_hex unset and o->norm not FLAME_DIFF_NORM_FRAME. A first pass checks
+ * this (and sums the columns, for the normalizations); the second merges the lines.
+ * Returns 0 when written (src[i].total set), a negative status on failure, or 1 when the
+ * inputs do not qualify: then nothing was written and both inputs are back at their
+ * start, for flame_diff_read (which reports anything wrong with them). */
+FLAME_EXPORT int flame_diff_folded_sorted(flame_source src[2], const flame_diff_opts *o,
+                                          flame_output *out, flame_err *err);
+
+/** Sum sorted folded files (each times its weight) straight to folded text on `out`, as
+ * flame_diff_folded_sorted diffs them: the same lines as flame_merge_read then
+ * flame_write_folded. Qualify as there, with whole weights (weight_decimals 0) and sums
+ * that fit 64 bits. Returns 0 when written (src[i].total set), a negative status, or 1
+ * when the inputs do not qualify (nothing written, every input back at its start). */
+FLAME_EXPORT int flame_merge_folded_sorted(flame_source *src, size_t n, flame_output *out,
+                                           flame_err *err);
+
 /** Sum the inputs (each times its weight) into the empty tree `t`: two folded inputs are
  * streamed as flame_diff_read streams; otherwise `threads` workers (0: 2) parse the inputs
  * whole, in order, while the finished trees are added to `t` (a linear join when sorted).

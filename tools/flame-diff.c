@@ -1,7 +1,8 @@
 /* flame-diff: what got hotter between two profiles. Reads BEFORE and AFTER (any format
  * flame-collapse reads), normalizes them (difffolded.pl's -n, per request, per unit of
  * work), and writes a differential flame graph, difffolded.pl's 3-column folded text, or a
- * --top table; --fail-above turns it into a CI regression gate (exit 1 naming offenders). */
+ * --top table; --fail-above turns it into a CI regression gate (exit 1 naming offenders).
+ * Two sorted folded files diffed to folded text skip the tree: their lines are merged. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,8 +35,9 @@ static const cli_opt own_options[] = {
 	 "write to FILE (atomically); format from .svg .png .pdf .folded"},
 	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "svg (default), png, pdf, or folded (stack before after)"},
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N",
-	 "2 (default): read both inputs at once (folded inputs in blocks, merged as they come: "
-	 "about the memory of the result); 1: one after the other into one tree"},
+	 "2 (default): read both inputs at once (two sorted folded files to folded text: a merge "
+	 "of their lines; other folded inputs in blocks, merged as they come: about the memory "
+	 "of the result); 1: one after the other into one tree"},
 	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
 	 "no panel of the frames found only in BEFORE, and no names of them in the subtitle"},
 	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
@@ -204,6 +206,37 @@ static int read_diff(side *s, flame_format format, const flame_diff_opts *d, uin
 		code = cli_report(&err);
 	*before_raw = src[0].total;
 	return code;
+}
+
+/* difffolded.pl's lines of two sorted folded files, merged as text without a tree when
+ * they qualify (the library checks): the exit code, or -1 when they do not (then nothing
+ * was read from stdin and nothing written). */
+static int sorted_text_diff(side *s, const args *a)
+{
+	flame_source src[2] = {{0}};
+	flame_err err = {0};
+	flame_output *out = NULL;
+	int code = 0;
+	for (int i = 0; i < 2 && !code; i++) {
+		side_opts(&src[i].opts, &s[i], a->input_format);
+		if (flame_input_open(&s[i].in, s[i].path, &err))
+			code = cli_report_input(&err, "--input-format");
+		src[i].in = s[i].in;
+	}
+	if (!code && cli_output_open(&out, a->output, &err))
+		code = cli_report(&err);
+	int rc = code ? 0 : flame_diff_folded_sorted(src, &a->d, out, &err);
+	for (int i = 0; i < 2; i++) {
+		flame_input_free(s[i].in);
+		s[i].in = NULL;
+	}
+	if (code)
+		return code;
+	if (rc) {
+		cli_output_abort(out);
+		return rc == 1 ? -1 : cli_report(&err);
+	}
+	return cli_output_commit(out, &err) ? cli_report(&err) : 0;
 }
 
 /* 1-based number of the first `stack before after` line of a plain file, or 0: only to
@@ -573,7 +606,10 @@ int main(int argc, char **argv)
 			goto done;
 		}
 	}
-	if (a.jobs == 1) {
+	if (fmt == FMT_FOLDED && !a.top && a.fail_above < 0 && a.jobs > 1 &&
+	    (code = sorted_text_diff(s, &a)) >= 0) {
+		goto done;
+	} else if (a.jobs == 1) {
 		/* one tree: AFTER first, moved to column 1, then BEFORE into column 0 */
 		flame_tree_free(s[1].t);
 		s[1].t = s[0].t;

@@ -1,7 +1,8 @@
 /* flame-merge: sum any number of profiles (any format flame-collapse reads) into one,
  * as folded text, a pprof profile or a rendered flame graph. FILE:W weights an input; --normalize scales
  * every input to the same total first. Without --normalize merging is a plain sum, so it
- * is associative and commutative: merges of merges equal one merge of everything. */
+ * is associative and commutative: merges of merges equal one merge of everything.
+ * Sorted folded files summed to folded text skip the tree: their lines are merged. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,8 @@ static const cli_opt own_options[] = {
 	 "write to FILE (atomically); format from .folded .svg .png .pdf .pb.gz"},
 	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "folded (default), svg, png, pdf or pprof"},
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N",
-	 "parse N inputs at a time (default 2); folded inputs are read in blocks, a thread each"},
+	 "parse N inputs at a time (default 2); folded inputs are read in blocks, a thread each "
+	 "(sorted folded files to folded text: a merge of their lines, checked on 2 threads)"},
 	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
 	 "read the inputs as FMT (perf, folded, pprof, offcpu, jfr, svg; default: auto)"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
@@ -183,6 +185,39 @@ static int open_group(input *in, flame_source *src, cli_warnings *warn, size_t a
 	return 0;
 }
 
+/* The sum of sorted folded files, merged as text without a tree when they qualify (the
+ * library checks): the exit code, or -1 when they do not (then nothing was read from
+ * stdin and nothing written). */
+static int sorted_text_merge(input *in, size_t n, const args *a)
+{
+	flame_source *src = calloc(n, sizeof *src);
+	cli_warnings *warn = calloc(n, sizeof *warn);
+	flame_input **fi = calloc(n, sizeof *fi);
+	flame_output *out = NULL;
+	flame_err err = {0};
+	int code = 0, rc = 0;
+	if (!src || !warn || !fi) {
+		fprintf(stderr, "%s: out of memory\n", cli_prog());
+		code = 1;
+	}
+	if (!code)
+		code = open_group(in, src, warn, 0, n, a, fi);
+	if (!code && cli_output_open(&out, a->output, &err))
+		code = cli_report(&err);
+	if (!code && (rc = flame_merge_folded_sorted(src, n, out, &err))) {
+		cli_output_abort(out);
+		code = rc == 1 ? -1 : cli_report(&err);
+	} else if (!code && cli_output_commit(out, &err)) {
+		code = cli_report(&err);
+	}
+	for (size_t i = 0; fi && i < n; i++)
+		flame_input_free(fi[i]);
+	free(src);
+	free(warn);
+	free(fi);
+	return code;
+}
+
 /* Read every input into `t`, GROUP at a time (each group merged into `t`); with
  * --normalize every input into a tree of its own (in[i].t). 0 or the exit code. */
 static int read_all(flame_tree *t, input *in, size_t n, const args *a)
@@ -297,6 +332,8 @@ int main(int argc, char **argv)
 			goto done;
 		}
 	}
+	if (fmt == FMT_FOLDED && !a.normalize && n <= GROUP && (code = sorted_text_merge(in, n, &a)) >= 0)
+		goto done;
 	if ((code = read_all(t, in, n, &a)))
 		goto done;
 	if (a.normalize) {

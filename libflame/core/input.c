@@ -334,6 +334,40 @@ int flame__input_slurp(flame_input *in, char **data, size_t *len, size_t limit, 
 	return 0;
 }
 
+static int regular_file(const flame_input *in)
+{
+	struct stat st;
+	return in->own_fd && fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int flame__input_plain(flame_input *in)
+{
+	if (!in->mem && !regular_file(in))
+		return 0;
+	if (!in->sniffed) {
+		flame_err err;
+		if (sniff(in, &err))
+			return 0;
+	}
+	return !in->gz;
+}
+
+int flame__input_rewind(flame_input *in)
+{
+	if (in->gz || (!in->mem && (!regular_file(in) || lseek(in->fd, 0, SEEK_SET) != 0)))
+		return -1;
+	in->mem_pos = 0;
+	in->raw_start = in->raw_end = 0;
+	in->raw_eof = 0;
+	in->raw_offset = 0;
+	in->sniffed = 0;
+	free(in->peek);
+	in->peek = NULL;
+	in->peek_len = in->peek_pos = 0;
+	in->offset = 0;
+	return 0;
+}
+
 uint64_t flame__input_offset(const flame_input *in) { return in->offset; }
 
 /* ---- gzip output (core/gzip.h): writers compress through here so zlib stays in

@@ -15,6 +15,15 @@ long flame__input_peek(flame_input *in, const char **data, size_t cap, flame_err
  * refusing more than `limit` bytes. Caller frees *data. */
 int flame__input_slurp(flame_input *in, char **data, size_t *len, size_t limit, flame_err *err);
 
+/** 1 when `in` can be read twice (flame__input_rewind): memory, or a regular file opened
+ * by path, and its bytes are not compressed (re-inflating would cost more than a second
+ * read saves). Reads the first bytes to tell; 0 otherwise, without reading stdin. */
+int flame__input_plain(flame_input *in);
+
+/** Back to the first byte of a flame__input_plain input: 0, or -1 (nothing changed) when
+ * it cannot be. */
+int flame__input_rewind(flame_input *in);
+
 /** Decompressed bytes delivered so far (for error offsets). */
 uint64_t flame__input_offset(const flame_input *in);
 #endif

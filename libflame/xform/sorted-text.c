@@ -1,0 +1,447 @@
+/* Diffs and merges of sorted folded files, as text: the fast path of `flame-diff --format
+ * folded` and of `flame-merge`. Collapsed files are sorted (stackcollapse-perf.pl and
+ * flame-collapse print their lines in bytewise order), and difffolded.pl's output of two
+ * sorted files, or the sum of several, is a merge of their lines: no names to intern, no
+ * tree to build, no lines to rebuild from ids. A first pass checks that every file
+ * qualifies (plain files, every line `stack count` with a whole count, stacks strictly
+ * increasing) and sums it (for the normalizations and to rule out overflow); the second
+ * merges them. What does not qualify is left to the tree (flame_diff_read,
+ * flame_merge_read), which prints the same lines and reports what is wrong. Both passes
+ * stream through fixed buffers. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/err.h"
+#include "../core/input.h"
+#include "../core/lines.h"
+#include "../core/numfmt.h"
+
+enum {
+	CHUNK = 256 * 1024,      /* bytes of lines per read, for one or two inputs */
+	CHUNK_MANY = 64 * 1024,  /* and for more */
+	OUT_CAP = 256 * 1024,
+	PEEK = 64 * 1024         /* as flame_parse detects formats */
+};
+
+/* A line `stack count`. */
+typedef struct row {
+	const char *p;
+	size_t n; /* of the stack */
+	uint64_t v;
+} row;
+
+/* Split p[0..n) into stack and count as the tree's folded reader does (the stack ends
+ * before the blanks ahead of the count): 1, or 0 when the line is not one it reads so
+ * simply: a count with a fraction or more digits than 64 bits hold, a stack ending in
+ * what it would take for a second count (a 3-column line), an empty stack. */
+static int split_line(const char *p, size_t n, row *r)
+{
+	size_t s = n;
+	while (s > 0 && (unsigned char)(p[s - 1] - '0') < 10)
+		s--;
+	if (s == n || n - s > 19 || s == 0 || (p[s - 1] != ' ' && p[s - 1] != '\t'))
+		return 0;
+	size_t m = s - 1;
+	while (m > 0 && (p[m - 1] == ' ' || p[m - 1] == '\t'))
+		m--;
+	if (m == 0)
+		return 0;
+	size_t j = m;
+	while (j > 0 && ((unsigned char)(p[j - 1] - '0') < 10 || p[j - 1] == '.'))
+		j--;
+	if (j < m && j > 0 && (p[j - 1] == ' ' || p[j - 1] == '\t'))
+		return 0;
+	uint64_t v = 0;
+	for (size_t i = s; i < n; i++)
+		v = v * 10 + (uint64_t)(p[i] - '0');
+	r->p = p;
+	r->n = m;
+	r->v = v;
+	return 1;
+}
+
+/* Bytewise order of the stacks (a stack before those it is a prefix of). */
+static int cmp_rows(const row *a, const row *b)
+{
+	size_t n = a->n < b->n ? a->n : b->n;
+	int c = memcmp(a->p, b->p, n);
+	if (c)
+		return c;
+	return a->n < b->n ? -1 : a->n > b->n;
+}
+
+/* ---- first pass */
+
+typedef struct check {
+	flame_input *in;
+	size_t chunk;
+	uint64_t total;
+	int verdict; /* 1: qualifies, 0: not (or failed to read: the tree will say why) */
+} check;
+
+static void check_one(check *c)
+{
+	flame_err err;
+	flame__lines cur;
+	c->verdict = 0;
+	if (flame__lines_init(&cur, c->in, &err))
+		return;
+	char *keep = NULL;
+	size_t keep_cap = 0;
+	row prev = {"", 0, 0};
+	int have = 0, ok = 1, rc;
+	uint64_t sum = 0;
+	const char *b;
+	size_t bn;
+	while (ok && (rc = flame__lines_chunk(&cur, c->chunk, &b, &bn, &err)) > 0) {
+		for (size_t pos = 0; pos < bn;) {
+			const char *p = b + pos;
+			const char *nl = memchr(p, '\n', bn - pos);
+			size_t n = nl ? (size_t)(nl - p) : bn - pos;
+			pos += n + 1;
+			row r;
+			if (n == 0)
+				continue; /* the tree skips blank lines too */
+			if (!split_line(p, n, &r) || sum + r.v < sum || (have && cmp_rows(&prev, &r) >= 0)) {
+				ok = 0;
+				break;
+			}
+			sum += r.v;
+			prev = r;
+			have = 1;
+		}
+		if (ok && have) { /* the block's buffer is reused: keep the last stack */
+			if (prev.n > keep_cap) {
+				char *k = realloc(keep, prev.n * 2);
+				if (!k) {
+					ok = 0;
+					break;
+				}
+				keep = k;
+				keep_cap = prev.n * 2;
+			}
+			memmove(keep, prev.p, prev.n);
+			prev.p = keep;
+		}
+	}
+	free(keep);
+	flame__lines_free(&cur);
+	c->total = sum;
+	c->verdict = ok && rc == 0;
+}
+
+typedef struct check_set {
+	check *c;
+	size_t n;
+} check_set;
+
+static void *check_odd(void *arg)
+{
+	check_set *cs = arg;
+	for (size_t i = 1; i < cs->n; i += 2)
+		check_one(&cs->c[i]);
+	return NULL;
+}
+
+/* Check every input, on two threads (this one takes the even ones). */
+static void check_all(check *c, size_t n)
+{
+	check_set cs = {c, n};
+	pthread_t th;
+	int threaded = n > 1 && pthread_create(&th, NULL, check_odd, &cs) == 0;
+	for (size_t i = 0; i < n; i += threaded ? 2 : 1)
+		check_one(&c[i]);
+	if (threaded)
+		pthread_join(th, NULL);
+}
+
+/* ---- second pass: a merge of the lines, the smallest stack first */
+
+typedef struct cursor {
+	flame__lines cur;
+	size_t chunk;
+	const char *b;
+	size_t bn, pos;
+	row r;
+} cursor;
+
+/* The next line of c into c->r: 1, 0 at the end, or a negative status. */
+static int advance(cursor *c, flame_err *err)
+{
+	for (;;) {
+		if (c->pos >= c->bn) {
+			int rc = flame__lines_chunk(&c->cur, c->chunk, &c->b, &c->bn, err);
+			if (rc <= 0)
+				return rc;
+			c->pos = 0;
+		}
+		const char *p = c->b + c->pos;
+		const char *nl = memchr(p, '\n', c->bn - c->pos);
+		size_t n = nl ? (size_t)(nl - p) : c->bn - c->pos;
+		c->pos += n + 1;
+		if (n == 0)
+			continue;
+		if (!split_line(p, n, &c->r))
+			return flame__err(err, FLAME_EDATA, flame__lines_source(&c->cur), 0,
+			                  c->cur.offset + (uint64_t)(p - c->b),
+			                  "the file changed while it was read");
+		return 1;
+	}
+}
+
+typedef struct out {
+	flame_output *o;
+	flame_err *err;
+	char buf[OUT_CAP];
+	size_t len;
+} out;
+
+static int flush(out *w)
+{
+	int rc = w->len ? flame_output_write(w->o, w->buf, w->len, w->err) : 0;
+	w->len = 0;
+	return rc;
+}
+
+/* `stack count`, or `stack before after` when ncol is 2 */
+static int emit(out *w, const row *r, const uint64_t *col, int ncol)
+{
+	size_t need = r->n + 2 * 21 + 1;
+	if (w->len + need > OUT_CAP) {
+		int rc = flush(w);
+		if (rc)
+			return rc;
+		if (need > OUT_CAP) { /* a stack longer than the buffer: straight out */
+			if ((rc = flame_output_write(w->o, r->p, r->n, w->err)))
+				return rc;
+			need -= r->n;
+			goto counts;
+		}
+	}
+	memcpy(w->buf + w->len, r->p, r->n);
+	w->len += r->n;
+counts:;
+	char *p = w->buf + w->len;
+	for (int i = 0; i < ncol; i++) {
+		*p++ = ' ';
+		p += flame__fmt_u64(p, col[i]);
+	}
+	*p++ = '\n';
+	w->len = (size_t)(p - w->buf);
+	return 0;
+}
+
+/* What the merged lines hold: a diff (input 0 is BEFORE, times num / den rounded down; 1
+ * is AFTER) or a sum (each input times mul[i]). */
+typedef struct combine {
+	int diff;
+	uint64_t num, den;
+	const uint64_t *mul;
+} combine;
+
+typedef struct merger {
+	cursor *c;
+	size_t *heap, hn; /* inputs with a line left, the smallest stack on top */
+	size_t *eq;       /* the inputs whose line is the next stack */
+} merger;
+
+static int before(const merger *m, size_t a, size_t b)
+{
+	int k = cmp_rows(&m->c[a].r, &m->c[b].r);
+	return k < 0 || (k == 0 && a < b);
+}
+
+static void sift_down(merger *m, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, s = i;
+		if (l < m->hn && before(m, m->heap[l], m->heap[s]))
+			s = l;
+		if (l + 1 < m->hn && before(m, m->heap[l + 1], m->heap[s]))
+			s = l + 1;
+		if (s == i)
+			return;
+		size_t t = m->heap[i];
+		m->heap[i] = m->heap[s];
+		m->heap[s] = t;
+		i = s;
+	}
+}
+
+static void push(merger *m, size_t k)
+{
+	size_t i = m->hn++;
+	m->heap[i] = k;
+	while (i && before(m, m->heap[i], m->heap[(i - 1) / 2])) {
+		size_t p = (i - 1) / 2, t = m->heap[i];
+		m->heap[i] = m->heap[p];
+		m->heap[p] = t;
+		i = p;
+	}
+}
+
+static size_t pop(merger *m)
+{
+	size_t k = m->heap[0];
+	m->heap[0] = m->heap[--m->hn];
+	sift_down(m, 0);
+	return k;
+}
+
+static int merge_lines(merger *m, size_t n, const combine *cb, out *w, flame_err *err)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		int a = advance(&m->c[i], err);
+		if (a < 0)
+			rc = a;
+		else if (a)
+			push(m, i);
+	}
+	while (!rc && m->hn) {
+		size_t ne = 0;
+		m->eq[ne++] = pop(m);
+		while (m->hn && cmp_rows(&m->c[m->heap[0]].r, &m->c[m->eq[0]].r) == 0)
+			m->eq[ne++] = pop(m);
+		uint64_t col[2] = {0, 0};
+		for (size_t j = 0; j < ne; j++) {
+			size_t i = m->eq[j];
+			uint64_t v = m->c[i].r.v;
+			if (!cb->diff)
+				col[0] += v * cb->mul[i]; /* the first pass ruled out overflow */
+			else if (i == 0)
+				col[0] = (uint64_t)((unsigned __int128)v * cb->num / cb->den);
+			else
+				col[1] = v;
+		}
+		rc = emit(w, &m->c[m->eq[0]].r, col, cb->diff ? 2 : 1);
+		for (size_t j = 0; j < ne && !rc; j++) {
+			int a = advance(&m->c[m->eq[j]], err);
+			if (a < 0)
+				rc = a;
+			else if (a)
+				push(m, m->eq[j]);
+		}
+	}
+	return rc ? rc : flush(w);
+}
+
+static int merge(flame_source *src, size_t n, size_t chunk, const combine *cb, flame_output *o,
+                 flame_err *err)
+{
+	merger m = {0};
+	m.c = calloc(n, sizeof *m.c);
+	m.heap = calloc(n, sizeof *m.heap);
+	m.eq = calloc(n, sizeof *m.eq);
+	out *w = malloc(sizeof *w);
+	size_t ready = 0;
+	int rc = m.c && m.heap && m.eq && w ? 0 : flame__err_nomem(err);
+	for (; ready < n && !rc; ready++) {
+		m.c[ready].chunk = chunk;
+		if ((rc = flame__lines_init(&m.c[ready].cur, src[ready].in, err)))
+			break;
+	}
+	if (!rc) {
+		w->o = o;
+		w->err = err;
+		w->len = 0;
+		rc = merge_lines(&m, n, cb, w, err);
+	}
+	for (size_t i = 0; i < ready; i++)
+		flame__lines_free(&m.c[i].cur);
+	free(m.c);
+	free(m.heap);
+	free(m.eq);
+	free(w);
+	return rc;
+}
+
+/* ---- both passes */
+
+/* 1 when s is a plain folded file (or empty): its format is told as flame_parse tells it. */
+static int folded_file(flame_source *s)
+{
+	if (s->opts.format != FLAME_FORMAT_FOLDED && s->opts.format != FLAME_FORMAT_AUTO)
+		return 0;
+	if (!flame__input_plain(s->in))
+		return 0;
+	if (s->opts.format == FLAME_FORMAT_FOLDED)
+		return 1;
+	const char *p;
+	flame_err err;
+	long n = flame__input_peek(s->in, &p, PEEK, &err);
+	return n == 0 || (n > 0 && flame_detect(p, (size_t)n) == FLAME_FORMAT_FOLDED);
+}
+
+/* Check the inputs: 0 when they all qualify (totals in c[]), 1 when not, or an error.
+ * The inputs are at their start afterwards: format detection only peeks, and what the
+ * check read is read again. */
+static int check_inputs(flame_source *src, size_t n, check *c, flame_err *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!folded_file(&src[i]))
+			return 1;
+	for (size_t i = 0; i < n; i++)
+		c[i] = (check){src[i].in, n > 2 ? CHUNK_MANY : CHUNK, 0, 0};
+	check_all(c, n);
+	int ok = 1;
+	for (size_t i = 0; i < n; i++) {
+		ok &= c[i].verdict;
+		if (flame__input_rewind(src[i].in))
+			return flame__err(err, FLAME_EIO, flame_input_name(src[i].in), 0, FLAME__NO_OFFSET,
+			                  "cannot read the file again from its start");
+	}
+	return !ok;
+}
+
+int flame_diff_folded_sorted(flame_source src[2], const flame_diff_opts *o, flame_output *out,
+                             flame_err *err)
+{
+	int rc = flame_diff_check(o, err);
+	if (rc)
+		return rc;
+	if (o->strip_hex || o->norm == FLAME_DIFF_NORM_FRAME)
+		return 1;
+	check c[2];
+	if ((rc = check_inputs(src, 2, c, err)))
+		return rc;
+	combine cb = {1, 1, 1, NULL};
+	uint64_t t0 = c[0].total, t1 = c[1].total;
+	if (o->norm == FLAME_DIFF_NORM_TOTAL && t0 && t0 != t1) {
+		cb.num = t1;
+		cb.den = t0;
+	} else if (o->norm == FLAME_DIFF_NORM_REQUESTS) {
+		cb.num = o->requests_after;
+		cb.den = o->requests_before;
+		if ((unsigned __int128)t0 * cb.num / cb.den > UINT64_MAX)
+			return 1; /* the tree reports the overflow */
+	}
+	src[0].total = t0;
+	src[1].total = t1;
+	return merge(src, 2, CHUNK, &cb, out, err);
+}
+
+int flame_merge_folded_sorted(flame_source *src, size_t n, flame_output *out, flame_err *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (src[i].weight_decimals)
+			return 1;
+	check *c = calloc(n ? n : 1, sizeof *c);
+	uint64_t *mul = calloc(n ? n : 1, sizeof *mul);
+	int rc = c && mul ? check_inputs(src, n, c, err) : flame__err_nomem(err);
+	unsigned __int128 sum = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		mul[i] = src[i].weight ? src[i].weight : 1;
+		src[i].total = c[i].total * mul[i];
+		sum += (unsigned __int128)c[i].total * mul[i];
+		if (sum > UINT64_MAX)
+			rc = 1; /* the tree reports the overflow */
+	}
+	if (!rc) {
+		combine cb = {0, 1, 1, mul};
+		rc = merge(src, n, n > 2 ? CHUNK_MANY : CHUNK, &cb, out, err);
+	}
+	free(c);
+	free(mul);
+	return rc;
+}

@@ -1,0 +1,235 @@
+/* Unit tests for xform/sorted-text.c: the diff and the sum of sorted folded inputs merged
+ * as text (flame_diff_folded_sorted, flame_merge_folded_sorted) print exactly what the tree
+ * prints (flame_diff_read / flame_merge_read, then flame_write_folded) for inputs that
+ * qualify, including the corners of the folded grammar; inputs that do not qualify are
+ * declined (1) with nothing written and the inputs back at their start, so the tree then
+ * reads them whole. */
+#include "harness.h"
+#include "util.h"
+
+static unsigned long long lcg = 1;
+static unsigned rnd(unsigned n)
+{
+	lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (unsigned)(lcg >> 33) % n;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* `lines` distinct sorted stacks, every `every`-th left out from `skip`, with counts from
+ * `seed`: a side of a diff or an input of a merge, about 150 bytes a line. */
+static char *make_sorted(unsigned lines, unsigned seed, unsigned every, unsigned skip)
+{
+	static const char *names[] = {"main", "run", "work", "parse", "a b", "[unknown] ", "0x1f",
+	                              "z", "y", "std::vector<int>::push_back"};
+	char **v = malloc(lines * sizeof *v);
+	lcg = 42; /* the same stacks in every input */
+	for (unsigned i = 0; i < lines; i++) {
+		char buf[1024];
+		size_t n = (size_t)snprintf(buf, sizeof buf, "proc-%u", rnd(20));
+		unsigned depth = 4 + rnd(20);
+		for (unsigned d = 0; d < depth; d++)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, ";%s%u",
+			                      names[rnd(sizeof names / sizeof names[0])], rnd(3));
+		snprintf(buf + n, sizeof buf - n, ";leaf%u", i);
+		v[i] = strdup(buf);
+	}
+	qsort(v, lines, sizeof *v, cmp_str);
+	lcg = seed;
+	size_t cap = (size_t)lines * 1100 + 1, len = 0;
+	char *t = malloc(cap);
+	for (unsigned i = 0; i < lines; i++) {
+		if (every && i % every == skip)
+			continue;
+		len += (size_t)snprintf(t + len, cap - len, "%s %u\n", v[i], rnd(1000));
+		free(v[i]);
+	}
+	t[len] = '\0';
+	free(v);
+	return t;
+}
+
+static void open_mem(flame_source *src, const char *const *text, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		src[i] = (flame_source){0};
+		src[i].opts = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
+		CHECK(flame_input_open_mem(&src[i].in, text[i], strlen(text[i]), "mem", NULL) == 0);
+	}
+}
+
+static void close_mem(flame_source *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		flame_input_free(src[i].in);
+}
+
+/* The tree's reading of src (diff when o is given, else a sum), as folded text; NULL on
+ * failure with *rc the status. */
+static char *tree_text(flame_source *src, size_t n, const flame_diff_opts *o, int *rc)
+{
+	flame_tree *t = flame_tree_new();
+	flame_err err = {0};
+	*rc = o ? flame_diff_read(t, src, o, &err) : flame_merge_read(t, src, n, 2, &err);
+	char *s = *rc ? NULL : folded_str(t);
+	flame_tree_free(t);
+	return s;
+}
+
+/* The text merge of src into a string; *rc its return. */
+static char *merged_text(flame_source *src, size_t n, const flame_diff_opts *o, int *rc)
+{
+	char path[] = "/tmp/flame-test-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	flame_output *out = NULL;
+	flame_err err = {0};
+	CHECK(flame_output_open(&out, path, &err) == 0);
+	*rc = o ? flame_diff_folded_sorted(src, o, out, &err) : flame_merge_folded_sorted(src, n, out, &err);
+	if (*rc) {
+		flame_output_abort(out);
+		char *s = slurp_unlink(path);
+		CHECK(s == NULL || *s == '\0'); /* nothing written */
+		free(s);
+		return NULL;
+	}
+	CHECK(flame_output_commit(out, &err) == 0);
+	return slurp_unlink(path);
+}
+
+/* The text path qualifies (want_rc 0) and prints what the tree prints, or declines (1) and
+ * leaves the inputs as the tree would find them. o NULL: a merge (weights w, may be NULL). */
+static void check_case(const char *const *text, size_t n, const flame_diff_opts *o,
+                       const uint64_t *w, const unsigned *wdec, int want_rc, const char *what)
+{
+	flame_source src[8], fresh[8];
+	open_mem(src, text, n);
+	open_mem(fresh, text, n);
+	for (size_t i = 0; w && i < n; i++) {
+		src[i].weight = fresh[i].weight = w[i];
+		src[i].weight_decimals = fresh[i].weight_decimals = wdec ? wdec[i] : 0;
+	}
+	int rc_text, rc_tree, rc_after;
+	char *got = merged_text(src, n, o, &rc_text);
+	char *want = tree_text(fresh, n, o, &rc_tree);
+	if (rc_text != want_rc)
+		fprintf(stderr, "case '%s': returned %d, expected %d\n", what, rc_text, want_rc);
+	CHECK(rc_text == want_rc);
+	if (rc_text == 0) {
+		CHECK(got && want && strcmp(got, want) == 0);
+		if (got && want && strcmp(got, want))
+			fprintf(stderr, "case '%s': text path\n%.300s\ntree\n%.300s\n", what, got, want);
+		for (size_t i = 0; o && i < n; i++) /* (the tree's merge does not count totals) */
+			CHECK_EQ_U64(src[i].total, fresh[i].total);
+	} else {
+		/* declined: the same sources, read again by the tree, give the same */
+		char *again = tree_text(src, n, o, &rc_after);
+		CHECK(rc_after == rc_tree);
+		CHECK((!again && !want) || (again && want && strcmp(again, want) == 0));
+		free(again);
+	}
+	close_mem(src, n);
+	close_mem(fresh, n);
+	free(got);
+	free(want);
+}
+
+static void diff2(const char *b, const char *a, const flame_diff_opts *o, int want_rc,
+                  const char *what)
+{
+	const char *t[2] = {b, a};
+	flame_diff_opts none = FLAME_DIFF_OPTS_INIT;
+	check_case(t, 2, o ? o : &none, NULL, NULL, want_rc, what);
+}
+
+static void test_big_diff(void)
+{
+	char *b = make_sorted(40000, 1, 5, 0), *a = make_sorted(40000, 2, 7, 3);
+	CHECK(strlen(b) > 1000000); /* several read blocks */
+	flame_diff_opts o = FLAME_DIFF_OPTS_INIT;
+	diff2(b, a, &o, 0, "big");
+	diff2(a, b, &o, 0, "big, swapped");
+	o.norm = FLAME_DIFF_NORM_TOTAL;
+	diff2(b, a, &o, 0, "big -n");
+	o.norm = FLAME_DIFF_NORM_REQUESTS;
+	o.requests_before = 3;
+	o.requests_after = 7;
+	diff2(b, a, &o, 0, "big --requests 3,7");
+	o.norm = FLAME_DIFF_NORM_NONE;
+	o.strip_hex = 1;
+	diff2(b, a, &o, 1, "-s is the tree's");
+	o.strip_hex = 0;
+	o.norm = FLAME_DIFF_NORM_FRAME;
+	o.frame_regex = "^main";
+	diff2(b, a, &o, 1, "--normalize-frame is the tree's");
+	free(b);
+	free(a);
+}
+
+static void test_corners(void)
+{
+	/* what qualifies: blanks before the count, a tab, blank lines, zero and zero-padded
+	 * counts, a stack that is a prefix of the next, bytes below ' ' in a name, spaces in
+	 * names, a last line without '\n', an empty side */
+	diff2("a;[unknown]  5\na;[unknown] ;b 3\na;b\t7\n\nc 0\nc;d 007\n",
+	      "a;b 2\na;b\001x 4\nb c;d 1\nc 9\nz;z 1", NULL, 0, "corners");
+	diff2("", "a 1\nb 2\n", NULL, 0, "empty BEFORE");
+	diff2("a 1\nb 2\n", "", NULL, 0, "empty AFTER");
+	diff2("", "", NULL, 0, "both empty");
+	diff2("a 18446744073709551 \n", "a 1\n", NULL, 1, "a blank after the count");
+	/* a stack longer than every buffer (not the first line: format detection looks at
+	 * whole lines in the first 64 KB) */
+	size_t big = 600 * 1024;
+	char *b = malloc(big + 64), *a = malloc(big + 64);
+	memcpy(b, "a 1\n", 4);
+	memset(b + 4, 'x', big);
+	memcpy(b + 4 + big, " 5\nz 1\n", 8);
+	memcpy(a, "a 2\n", 4);
+	memset(a + 4, 'x', big);
+	memcpy(a + 4 + big, ";y 2\n", 6);
+	diff2(b, a, NULL, 0, "600 KB stack");
+	free(b);
+	free(a);
+	/* what is the tree's: each is declined, and the tree then says the same as alone */
+	diff2("b 1\na 2\n", "a 1\n", NULL, 1, "unsorted");
+	diff2("a 1\na 2\n", "a 1\n", NULL, 1, "a repeated stack");
+	diff2("a 1.5\n", "a 1\n", NULL, 1, "a fraction");
+	diff2("a 1 2\n", "a 1\n", NULL, 1, "3 columns");
+	diff2("a 1\n", "a 2\r\n", NULL, 1, "CR LF");
+	diff2("a 99999999999999999999\n", "a 1\n", NULL, 1, "20 digits");
+	diff2("a 9999999999999999999\nb 9999999999999999999\n", "a 1\n", NULL, 1, "a sum past 64 bits");
+	diff2("# comment\na 1\n", "a 1\n", NULL, 1, "not detected as folded");
+	diff2("a 1\n 2\n", "a 1\n", NULL, 1, "an empty stack");
+}
+
+static void test_merge(void)
+{
+	char *in[5];
+	for (unsigned i = 0; i < 5; i++)
+		in[i] = make_sorted(20000, 10 + i, 3 + i, i);
+	const char *t[5] = {in[0], in[1], in[2], in[3], in[4]};
+	check_case(t, 5, NULL, NULL, NULL, 0, "merge of 5");
+	uint64_t w[5] = {1, 2, 0, 7, 1000};
+	check_case(t, 5, NULL, w, NULL, 0, "merge of 5, weighted");
+	unsigned dec[5] = {0, 1, 0, 0, 0};
+	check_case(t, 5, NULL, w, dec, 1, "a fractional weight is the tree's");
+	check_case(t, 1, NULL, NULL, NULL, 0, "merge of 1");
+	const char *bad[3] = {in[0], "b 1\na 1\n", in[1]};
+	check_case(bad, 3, NULL, NULL, NULL, 1, "one input unsorted");
+	const char *big[2] = {"a 9999999999999999999\n", "a 9999999999999999999\n"};
+	check_case(big, 2, NULL, NULL, NULL, 1, "a sum past 64 bits");
+	for (unsigned i = 0; i < 5; i++)
+		free(in[i]);
+}
+
+int main(void)
+{
+	test_big_diff();
+	test_corners();
+	test_merge();
+	return harness_done();
+}
