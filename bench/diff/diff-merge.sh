@@ -5,9 +5,11 @@
 #    against a perturbed copy (counts scaled by -4%..+4% on 9 lines in 10). Targets: <= 0.1 s,
 #    peak RSS <= half of the two inputs.
 #  - merge: ten ~20 MB folded files (halves of the big file, counts perturbed per file).
-# flame-diff reads both sides at once (folded inputs in blocks, merged as they come); -j 1
-# reads them one after the other into one tree. All diff rows write the 40 MB pair's diff:
-# folded text (the case of the target), the SVG picture, --top, the gate.
+# Both inputs are sorted (as collapsed files are), so the folded-text rows of diff and merge
+# take the text merge (a checking pass, then a merge of the lines); -j 1 diffs through one
+# tree, as every non-sorted input would; the picture, --top and the gate read both sides at
+# once into a tree (in blocks, merged as they come). All diff rows write the 40 MB pair's
+# diff: folded text (the case of the target), the SVG picture, --top, the gate.
 # Inputs are cached in bench/data/ (git-ignored).
 # Usage: bench/diff/diff-merge.sh [BUILD_DIR (build)] [RUNS (5)]
 set -eu
