@@ -71,14 +71,37 @@ static int spill_now(flame_tree *t, flame_err *err)
 	if (fseeko(sp->f, (off_t)sp->size, SEEK_SET) != 0)
 		rc = io_err(err, "cannot seek");
 	uint64_t start = sp->size;
+	/* records gathered in a buffer of our own: an fwrite per field costs more than the
+	 * copy */
+	enum { RUN_BUF = 256 * 1024 };
+	unsigned char *buf = malloc(RUN_BUF);
+	size_t len = 0;
+	if (!buf && !rc)
+		rc = flame__err_nomem(err);
 	for (size_t i = 0; i < s->count && !rc; i++) {
 		const flame__stack *st = &s->v[idx[i]];
-		if (fwrite(&st->depth, 4, 1, sp->f) != 1 ||
-		    (st->depth && fwrite(st->ids, 4, st->depth, sp->f) != st->depth) ||
-		    fwrite(st->w, 8, 2, sp->f) != 2)
-			rc = io_err(err, "cannot write");
-		sp->size += 4 + 4 * (uint64_t)st->depth + 16;
+		size_t rec = 4 + 4 * (size_t)st->depth + 16;
+		if (len + rec > RUN_BUF && len) {
+			if (fwrite(buf, 1, len, sp->f) != len)
+				rc = io_err(err, "cannot write");
+			len = 0;
+		}
+		if (rec > RUN_BUF) { /* a stack deeper than the buffer: field by field */
+			if (!rc && (fwrite(&st->depth, 4, 1, sp->f) != 1 ||
+			            fwrite(st->ids, 4, st->depth, sp->f) != st->depth ||
+			            fwrite(st->w, 8, 2, sp->f) != 2))
+				rc = io_err(err, "cannot write");
+		} else {
+			memcpy(buf + len, &st->depth, 4);
+			memcpy(buf + len + 4, st->ids, 4 * (size_t)st->depth);
+			memcpy(buf + len + 4 + 4 * (size_t)st->depth, st->w, 16);
+			len += rec;
+		}
+		sp->size += rec;
 	}
+	if (!rc && len && fwrite(buf, 1, len, sp->f) != len)
+		rc = io_err(err, "cannot write");
+	free(buf);
 	free(idx);
 	if (!rc && fflush(sp->f) != 0)
 		rc = io_err(err, "cannot write");
