@@ -209,8 +209,10 @@ static int cmp_bytes(const flame__name *p, const flame__name *q, int after_p, in
 void flame__order_free(flame__order *o)
 {
 	free(o->rank);
-	o->rank = NULL;
+	free(o->toks);
+	o->rank = o->toks = NULL;
 	o->count = 0;
+	o->ntoks = 0;
 }
 
 /* Tokens that some stack of v[0..n) uses (all when v is NULL); NULL on out of memory. */
@@ -270,7 +272,83 @@ static int order_init(flame__order *o, const flame__intern *names, const flame__
 	}
 	for (size_t i = 0; i < m; i++)
 		o->rank[a[i].idx] = (uint32_t)i;
+	/* every token ranked: keep them in order for flame__order_update (else it starts over) */
+	if (!v && (o->toks = malloc((m ? m : 1) * sizeof *o->toks))) {
+		for (size_t i = 0; i < m; i++)
+			o->toks[i] = a[i].idx;
+		o->ntoks = m;
+	}
 	free(a);
+	o->count = count;
+	return 0;
+}
+
+/* Token order as token_key sorts (two distinct tokens never compare equal). */
+static int cmp_tokens(const flame__intern *names, uint32_t x, uint32_t y)
+{
+	return cmp_bytes(flame__intern_get(names, x >> 1), flame__intern_get(names, y >> 1),
+	                 x & 1 ? -1 : ';', y & 1 ? -1 : ';');
+}
+
+int flame__order_update(flame__order *o, const flame__intern *names)
+{
+	uint32_t old = o->count, count = names->count;
+	if (!o->toks || !old || o->names != names || count >= UINT32_MAX / 2)
+		return order_init(o, names, NULL, 0);
+	if (count == old)
+		return 0;
+	for (uint32_t i = old; i < count; i++) {
+		const flame__name *nm = flame__intern_get(names, i);
+		if (memchr(nm->ptr, ';', nm->len)) {
+			flame__order_free(o); /* compare bytes */
+			return 0;
+		}
+	}
+	size_t k = 2 * (size_t)(count - old), n = o->ntoks;
+	kel *a = malloc(k * sizeof *a);
+	uint32_t *merged = malloc((n + k) * sizeof *merged);
+	uint32_t *rank = malloc(2 * (size_t)count * sizeof *rank);
+	if (!a || !merged || !rank) {
+		free(a);
+		free(merged);
+		free(rank);
+		return FLAME_ENOMEM;
+	}
+	for (size_t i = 0; i < k; i++)
+		a[i].idx = 2 * old + (uint32_t)i;
+	if (keyed_sort(a, k, token_key, NULL, names)) {
+		free(a);
+		free(merged);
+		free(rank);
+		return FLAME_ENOMEM;
+	}
+	/* each new token (in order) after the old ones below it: a binary search apiece */
+	size_t lo = 0, out = 0;
+	for (size_t j = 0; j < k; j++) {
+		uint32_t t = a[j].idx;
+		size_t l = lo, h = n;
+		while (l < h) {
+			size_t mid = l + (h - l) / 2;
+			if (cmp_tokens(names, o->toks[mid], t) < 0)
+				l = mid + 1;
+			else
+				h = mid;
+		}
+		memcpy(merged + out, o->toks + lo, (l - lo) * sizeof *merged);
+		out += l - lo;
+		lo = l;
+		merged[out++] = t;
+	}
+	memcpy(merged + out, o->toks + lo, (n - lo) * sizeof *merged);
+	out += n - lo;
+	for (size_t r = 0; r < out; r++)
+		rank[merged[r]] = (uint32_t)r;
+	free(a);
+	free(o->toks);
+	free(o->rank);
+	o->toks = merged;
+	o->ntoks = out;
+	o->rank = rank;
 	o->count = count;
 	return 0;
 }

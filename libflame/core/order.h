@@ -14,10 +14,16 @@ typedef struct flame__order {
 	const flame__intern *names;
 	uint32_t *rank; /* rank[2*id] of "name;", rank[2*id+1] of "name" ending the line */
 	uint32_t count; /* names ranked; 0 when some name contains ';' (byte-wise fallback) */
+	uint32_t *toks; /* flame__order_init: every token, in rank order (for _update) */
+	size_t ntoks;
 } flame__order;
 
 /** Rank every name of `names` (call again after new names arrive). 0 or FLAME_ENOMEM. */
 int flame__order_init(flame__order *o, const flame__intern *names);
+/** The same for a zeroed `o`, or one ranked by this function or _init over the same
+ * `names` when fewer names existed: only the new names are sorted, then merged into the
+ * ranks (a spilling table re-ranks at every run). 0 or FLAME_ENOMEM. */
+int flame__order_update(flame__order *o, const flame__intern *names);
 /** The same for sorting and comparing only the stacks v[0..n): tokens none of them uses
  * may be left unranked. */
 int flame__order_init_stacks(flame__order *o, const flame__intern *names, const flame__stack *v,

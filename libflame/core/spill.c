@@ -18,6 +18,7 @@ struct flame__spill {
 	uint64_t size;
 	run *runs;
 	size_t nruns, cap;
+	flame__order order; /* the names' ranks, updated at each run */
 };
 
 void flame__spill_free(struct flame__spill *sp)
@@ -26,6 +27,7 @@ void flame__spill_free(struct flame__spill *sp)
 		return;
 	if (sp->f)
 		fclose(sp->f);
+	flame__order_free(&sp->order);
 	free(sp->runs);
 	free(sp);
 }
@@ -60,13 +62,10 @@ static int spill_now(flame_tree *t, flame_err *err)
 		sp->cap = cap;
 	}
 	flame__stacks *s = &t->stacks;
-	flame__order o = {0};
 	uint32_t *idx = NULL;
-	if (flame__order_init(&o, &t->names) || !(idx = flame__order_sort(&o, s->v, s->count))) {
-		flame__order_free(&o);
+	if (flame__order_update(&sp->order, &t->names) ||
+	    !(idx = flame__order_sort(&sp->order, s->v, s->count)))
 		return flame__err_nomem(err);
-	}
-	flame__order_free(&o);
 	int rc = 0;
 	if (fseeko(sp->f, (off_t)sp->size, SEEK_SET) != 0)
 		rc = io_err(err, "cannot seek");
@@ -202,9 +201,9 @@ static int merge(flame_tree *t, flame__emit_fn emit, void *ud, flame_err *err)
 	size_t k = sp->nruns;
 	reader *rd = calloc(k, sizeof *rd);
 	unsigned char *isdup = calloc(k, 1);
-	flame__order o = {0};
+	const flame__order *o = &sp->order;
 	int rc = 0;
-	if (!rd || !isdup || flame__order_init(&o, &t->names)) {
+	if (!rd || !isdup || flame__order_update(&sp->order, &t->names)) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
@@ -219,7 +218,7 @@ static int merge(flame_tree *t, flame__emit_fn emit, void *ud, flame_err *err)
 		for (size_t i = 0; i < k; i++) {
 			if (!rd[i].live)
 				continue;
-			int c = m == k ? -1 : flame__order_cmp(&o, rd[i].ids, rd[i].depth, rd[m].ids,
+			int c = m == k ? -1 : flame__order_cmp(o, rd[i].ids, rd[i].depth, rd[m].ids,
 			                                       rd[m].depth);
 			if (c < 0)
 				m = i;
@@ -255,7 +254,6 @@ done:
 	}
 	free(rd);
 	free(isdup);
-	flame__order_free(&o);
 	return rc;
 }
 
