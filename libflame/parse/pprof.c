@@ -38,6 +38,10 @@ typedef struct span {
 	uint32_t off, len;
 } span;
 
+typedef struct span64 {
+	uint64_t start, end;
+} span64;
+
 typedef struct vtype {
 	uint32_t type, unit;
 } vtype;
@@ -97,6 +101,8 @@ typedef struct prof {
 	uint32_t *frames;
 	size_t nframes;
 	uint32_t *lone; /* location id -> its one frame, or LONE_*: see build_lone */
+	span64 *sruns;  /* byte ranges holding only samples (field 2): most of a profile */
+	size_t nsruns, capsruns;
 } prof;
 
 /* lone[] values past every frame id: an id no location has, and a location that is not
@@ -202,6 +208,7 @@ static void prof_free(prof *p)
 	free(p->lines);
 	free(p->frames);
 	free(p->lone);
+	free(p->sruns);
 	idmap_free(&p->mapm);
 	idmap_free(&p->fnm);
 	idmap_free(&p->locm);
@@ -243,7 +250,8 @@ static int want_wt(const prof *p, const flame__pfield *f, int wt, const char *wh
 	                  "invalid pprof: %s has wire type %d, expected %d", what, f->wt, wt);
 }
 
-/* ---- pass 1: string_table (field 6) and the concatenation check (field 9) */
+/* ---- pass 1: string_table (field 6), the concatenation check (field 9), and where the
+ * samples are (the later passes walk only their ranges, or only around them) */
 static int pass_strings(prof *p, flame_err *err)
 {
 	flame__pbuf b;
@@ -263,6 +271,15 @@ static int pass_strings(prof *p, flame_err *err)
 			if (GROW(p->str, p->nstr, p->capstr))
 				return nomem(err);
 			p->str[p->nstr++] = (span){(uint32_t)(f.data - p->buf), (uint32_t)f.len};
+		} else if (f.num == 2) {
+			uint64_t end = (uint64_t)(b.p - p->buf);
+			if (p->nsruns && p->sruns[p->nsruns - 1].end == f.off) {
+				p->sruns[p->nsruns - 1].end = end;
+			} else {
+				if (GROW(p->sruns, p->nsruns, p->capsruns))
+					return nomem(err);
+				p->sruns[p->nsruns++] = (span64){f.off, end};
+			}
 		} else if (f.num == 9 && ++times > 1) {
 			return flame__err(err, FLAME_EDATA, p->src, 0, f.off,
 			                  "invalid pprof: concatenated profiles detected (a second "
@@ -588,9 +605,14 @@ static int pass_header(prof *p, flame_err *err)
 	flame__pbuf b;
 	flame__pfield f;
 	int r;
+	size_t run = 0;
 	flame__pbuf_init(&b, p->buf, p->len, p->src);
 	while ((r = flame__pbuf_next(&b, &f, err)) > 0) {
 		switch (f.num) {
+		case 2: /* the first of a run of samples: over the run */
+			if (run < p->nsruns && p->sruns[run].start == f.off)
+				b.p = p->buf + p->sruns[run++].end;
+			break;
 		case 1: {
 			vtype vt;
 			if ((r = want_wt(p, &f, FLAME__WT_LEN, "sample_type", err)) ||
@@ -1647,19 +1669,22 @@ static int pass_samples(sampler *s, flame_err *err)
 	int fast = !s->nfocus && !s->nignore && !s->o->group_by;
 	if (fast && !(s->pend = calloc(PIPE, sizeof *s->pend)))
 		return nomem(err);
-	flame__pbuf_init(&b, s->p->buf, s->p->len, s->p->src);
-	while ((r = flame__pbuf_next(&b, &f, err)) > 0) {
-		if (f.num != 2)
-			continue;
-		if ((r = want_wt(s->p, &f, FLAME__WT_LEN, "sample", err)))
-			return r;
-		if (fast && (r = sample_fast(s, &f, err)) <= 0) {
-			if (r < 0)
+	r = 0;
+	for (size_t run = 0; run < s->p->nsruns && r >= 0; run++) {
+		/* a run holds nothing but samples, as pass 1 read it */
+		flame__pbuf_init(&b, s->p->buf, s->p->sruns[run].end, s->p->src);
+		b.p = s->p->buf + s->p->sruns[run].start;
+		while ((r = flame__pbuf_next(&b, &f, err)) > 0) {
+			if ((r = want_wt(s->p, &f, FLAME__WT_LEN, "sample", err)))
 				return r;
-			continue;
+			if (fast && (r = sample_fast(s, &f, err)) <= 0) {
+				if (r < 0)
+					return r;
+				continue;
+			}
+			if ((r = add_pending(s, err)) || (r = one_sample(s, &b, &f, err)))
+				return r;
 		}
-		if ((r = add_pending(s, err)) || (r = one_sample(s, &b, &f, err)))
-			return r;
 	}
 	return r < 0 ? r : add_pending(s, err);
 }
