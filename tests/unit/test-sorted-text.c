@@ -42,9 +42,8 @@ static char *make_sorted(unsigned lines, unsigned seed, unsigned every, unsigned
 	size_t cap = (size_t)lines * 1100 + 1, len = 0;
 	char *t = malloc(cap);
 	for (unsigned i = 0; i < lines; i++) {
-		if (every && i % every == skip)
-			continue;
-		len += (size_t)snprintf(t + len, cap - len, "%s %u\n", v[i], rnd(1000));
+		if (!every || i % every != skip)
+			len += (size_t)snprintf(t + len, cap - len, "%s %u\n", v[i], rnd(1000));
 		free(v[i]);
 	}
 	t[len] = '\0';
