@@ -225,7 +225,9 @@ static inline int lc_get(const struct line_cache *c, const char *p, size_t n, ui
 		const lc_slot *s = &c->slots[i];
 		if (!s->tag)
 			return 0;
-		if (s->tag == tag && s->len == n && memcmp(c->bytes + s->off, p, n) == 0) {
+		/* both sides have 8 readable bytes past their keys (the slack of `bytes`, and
+		 * lines.h's guarantee): compared a word at a time, inline */
+		if (s->tag == tag && s->len == n && flame__name_eq_padded(c->bytes + s->off, p, n)) {
 			*val = s->val;
 			return 1;
 		}
@@ -270,9 +272,9 @@ static int lc_put(struct line_cache *c, const char *p, size_t n, uint64_t h, uin
 		i = (i + 1) & c->mask;
 	if (k == LC_PROBES)
 		return 1;
-	if (c->blen + n > c->bcap) {
+	if (c->blen + n + 8 > c->bcap) { /* 8 bytes of slack: see lc_get */
 		size_t cap = c->bcap ? c->bcap : 1 << 16;
-		while (cap < c->blen + n)
+		while (cap < c->blen + n + 8)
 			cap *= 2;
 		char *b = realloc(c->bytes, cap);
 		if (!b)
@@ -281,6 +283,7 @@ static int lc_put(struct line_cache *c, const char *p, size_t n, uint64_t h, uin
 		c->bcap = cap;
 	}
 	memcpy(c->bytes + c->blen, p, n);
+	memset(c->bytes + c->blen + n, 0, 8); /* the slack a compare may load is defined */
 	c->slots[i] = (lc_slot){tag, (uint32_t)n, (uint32_t)c->blen, val};
 	c->blen += n;
 	c->count++;
@@ -1119,8 +1122,9 @@ static int fill(reader *r, job *j, flame_err *err)
 	j->len = r->carry_len;
 	r->carry_len = 0;
 	for (;;) {
+		/* 8 bytes past the data stay readable (and zero): key compares load words */
 		char *b = j->buf + j->off;
-		size_t room = j->cap - j->off;
+		size_t room = j->cap - j->off - 8;
 		while (!r->eof && j->len < room) {
 			long k = flame__input_read(r->in, b + j->len, room - j->len, err);
 			if (k < 0)
@@ -1129,8 +1133,10 @@ static int fill(reader *r, job *j, flame_err *err)
 				r->eof = 1;
 			j->len += (size_t)k;
 		}
-		if (r->eof)
+		if (r->eof) {
+			memset(b + j->len, 0, 8);
 			return j->len > 0;
+		}
 		size_t cut = find_cut(b, j->len);
 		if (cut) {
 			size_t tail = j->len - cut;
@@ -1140,6 +1146,7 @@ static int fill(reader *r, job *j, flame_err *err)
 				memcpy(r->carry, b + cut, tail);
 			r->carry_len = tail;
 			j->len = cut;
+			memset(b + cut, 0, 8);
 			return 1;
 		}
 		/* one sample larger than half the buffer: take more */
