@@ -225,10 +225,80 @@ static void test_merge(void)
 		free(in[i]);
 }
 
+/* Small random inputs from an alphabet of the grammar's corners (blanks, tabs, '.', ';',
+ * digits, bytes below ' ', CR): whatever the text path takes must print what the tree
+ * prints, and whatever it declines the tree reads as if alone. */
+static void test_random(void)
+{
+	static const char *atoms[] = {"a", "b", "a b", ";", " ", "\t", "1", "0", ".", "x.5", "\001",
+	                              "\r", "  ", "7", "z;y"};
+	lcg = 2024;
+	int taken = 0;
+	for (int iter = 0; iter < 3000; iter++) {
+		char *side[2];
+		for (int k = 0; k < 2; k++) {
+			char **lines = malloc(12 * sizeof *lines);
+			unsigned n = rnd(12);
+			for (unsigned i = 0; i < n; i++) {
+				char buf[128];
+				size_t len = 0;
+				unsigned atoms_n = 1 + rnd(5);
+				for (unsigned j = 0; j < atoms_n; j++)
+					len += (size_t)snprintf(buf + len, sizeof buf - len, "%s",
+					                        atoms[rnd(sizeof atoms / sizeof atoms[0])]);
+				snprintf(buf + len, sizeof buf - len, "%s%u", rnd(8) ? " " : "  ", rnd(50));
+				lines[i] = strdup(buf);
+			}
+			if (rnd(4)) /* mostly sorted */
+				qsort(lines, n, sizeof *lines, cmp_str);
+			size_t cap = 1, len = 0;
+			for (unsigned i = 0; i < n; i++)
+				cap += strlen(lines[i]) + 1;
+			side[k] = malloc(cap);
+			side[k][0] = '\0';
+			for (unsigned i = 0; i < n; i++) {
+				len += (size_t)sprintf(side[k] + len, "%s\n", lines[i]);
+				free(lines[i]);
+			}
+			free(lines);
+		}
+		const char *t[2] = {side[0], side[1]};
+		flame_source src[2], fresh[2];
+		flame_diff_opts o = FLAME_DIFF_OPTS_INIT;
+		o.norm = rnd(2) ? FLAME_DIFF_NORM_TOTAL : FLAME_DIFF_NORM_NONE;
+		open_mem(src, t, 2);
+		open_mem(fresh, t, 2);
+		int rc_text, rc_tree, rc_again;
+		char *got = merged_text(src, 2, &o, &rc_text);
+		char *want = tree_text(fresh, 2, &o, &rc_tree);
+		CHECK(rc_text == 0 || rc_text == 1);
+		if (rc_text == 0) {
+			taken++;
+			CHECK(rc_tree == 0 && got && want && strcmp(got, want) == 0);
+			if (!(rc_tree == 0 && got && want && strcmp(got, want) == 0))
+				fprintf(stderr, "random case %d differs:\n[%s]\n[%s]\n", iter, side[0], side[1]);
+		} else {
+			char *again = tree_text(src, 2, &o, &rc_again);
+			CHECK(rc_again == rc_tree);
+			CHECK((!again && !want) || (again && want && strcmp(again, want) == 0));
+			free(again);
+		}
+		close_mem(src, 2);
+		close_mem(fresh, 2);
+		free(got);
+		free(want);
+		free(side[0]);
+		free(side[1]);
+	}
+	CHECK(taken > 300); /* the text path is exercised, not only declined */
+	fprintf(stderr, "random: %d of 3000 taken by the text path\n", taken);
+}
+
 int main(void)
 {
 	test_big_diff();
 	test_corners();
 	test_merge();
+	test_random();
 	return harness_done();
 }
