@@ -747,19 +747,27 @@ static void put_geom(sw *w, size_t from)
 
 /* The removed-frames panel (removed.h): drawn rects with their own tooltips, in a group
  * the script never reads (search and zoom stay the graph's) and the SVG reader skips. */
+/* `open` (the element's start up to its x value), then x, y and the escaped text:
+ * `<text ... x="X" y="Y">TEXT</text>`. */
+static void put_text(sw *w, const char *open, double x, double y, const char *text)
+{
+	puts_(w, open);
+	put_num(w, x);
+	puts_(w, "\" y=\"");
+	put_num(w, y);
+	puts_(w, "\">");
+	puts_esc(w, text);
+	puts_(w, "</text>\n");
+}
+
 static void put_panel(sw *w)
 {
 	const flame__panel *P = w->panel;
 	const flame__layout *L = w->L;
 	if (!P || !P->count)
 		return;
-	puts_(w, "<g id=\"removed\" data-panel=\"removed\">\n<text x=\"");
-	put_num(w, L->xpad);
-	puts_(w, "\" y=\"");
-	put_num(w, P->header_y);
-	puts_(w, "\">");
-	puts_esc(w, P->header);
-	puts_(w, "</text>\n");
+	puts_(w, "<g id=\"removed\" data-panel=\"removed\">\n");
+	put_text(w, "<text x=\"", L->xpad, P->header_y, P->header);
 	for (size_t i = 0; i < P->count && !w->rc; i++) {
 		const flame__frame *f = &P->frames[i];
 		long long x1 = tenths(f->x), x2 = tenths(f->x + f->w);
@@ -868,15 +876,8 @@ static int on_key(void *ud, const char *k, size_t n)
 	} else if (key_is(k, n, "title")) {
 		puts_esc(w, L->title);
 	} else if (key_is(k, n, "subtitle")) {
-		if (L->subtitle) {
-			puts_(w, "<text id=\"subtitle\" x=\"");
-			put_num(w, L->title_x);
-			puts_(w, "\" y=\"");
-			put_num(w, L->subtitle_y);
-			puts_(w, "\">");
-			puts_esc(w, L->subtitle);
-			puts_(w, "</text>\n");
-		}
+		if (L->subtitle)
+			put_text(w, "<text id=\"subtitle\" x=\"", L->title_x, L->subtitle_y, L->subtitle);
 	} else if (key_is(k, n, "detailsy")) {
 		put_num(w, L->details_y);
 	} else if (key_is(k, n, "searchx")) {
