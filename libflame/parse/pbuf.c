@@ -20,27 +20,6 @@ void flame__pbuf_sub(const flame__pbuf *b, const flame__pfield *f, flame__pbuf *
 	sub->src = b->src;
 }
 
-int flame__pbuf_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
-{
-	const uint8_t *p = *pp;
-	uint64_t r = 0;
-	for (unsigned i = 0; i < 10; i++) {
-		if (p >= end)
-			return -1;
-		uint8_t c = *p++;
-		/* the 10th byte may only carry the top bit of a 64-bit value */
-		if (i == 9 && c > 1)
-			return -2;
-		r |= (uint64_t)(c & 0x7f) << (7 * i);
-		if (!(c & 0x80)) {
-			*pp = p;
-			*v = r;
-			return 0;
-		}
-	}
-	return -2;
-}
-
 static int varint_err(const flame__pbuf *b, const uint8_t *at, int r, const char *what,
                       flame_err *err)
 {

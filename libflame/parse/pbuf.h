@@ -41,7 +41,26 @@ static inline uint64_t flame__pbuf_off(const flame__pbuf *b, const uint8_t *p)
 
 /** Decode one varint at *p (< end), advancing *p. Returns 0, -1 when it runs past
  * `end`, -2 when it is longer than 10 bytes (or overflows 64 bits). */
-int flame__pbuf_varint(const uint8_t **p, const uint8_t *end, uint64_t *v);
+static inline int flame__pbuf_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	uint64_t r = 0;
+	for (unsigned i = 0; i < 10; i++) {
+		if (p >= end)
+			return -1;
+		uint8_t c = *p++;
+		/* the 10th byte may only carry the top bit of a 64-bit value */
+		if (i == 9 && c > 1)
+			return -2;
+		r |= (uint64_t)(c & 0x7f) << (7 * i);
+		if (!(c & 0x80)) {
+			*pp = p;
+			*v = r;
+			return 0;
+		}
+	}
+	return -2;
+}
 
 /** Read the next field. Returns 1 with *f filled, 0 at the end of the message, or a
  * negative flame_status (FLAME_EDATA) with `err` naming the offset. Wire types 0, 1, 2

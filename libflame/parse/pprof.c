@@ -462,21 +462,7 @@ static inline int vget(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 		*pp = p + 2;
 		return 0;
 	}
-	if (end - p < 10)
-		return flame__pbuf_varint(pp, end, v);
-	uint64_t r = 0;
-	for (unsigned i = 0; i < 10; i++) { /* as flame__pbuf_varint, no end in sight */
-		uint8_t c = p[i];
-		if (i == 9 && c > 1)
-			return -2;
-		r |= (uint64_t)(c & 0x7f) << (7 * i);
-		if (!(c & 0x80)) {
-			*pp = p + i + 1;
-			*v = r;
-			return 0;
-		}
-	}
-	return -2;
+	return flame__pbuf_varint(pp, end, v);
 }
 
 /* Skip a field of wire type `wt` at *q; nonzero when it is cut or of a refused type. */
