@@ -1194,6 +1194,21 @@ static int group_frame(flame_tree *t, const prof *p, const char *key, const labe
 
 /* ---- pass 3: samples */
 
+/* One step of the drop_frames cut over a sample's locations, leaf first (`l` NULL: a
+ * location taken as a user frame): the cut is at the root-most pruned location below
+ * some user frame. 1 when location i decides it (*lo: the first location kept). */
+static inline int prune_cut(const loc *l, size_t i, int *found_user, size_t *lo)
+{
+	if (!l || (!l->prune && !l->beneath)) {
+		*found_user = 1;
+		return 0;
+	}
+	if (!*found_user)
+		return 0;
+	*lo = l->prune ? i + 1 : i;
+	return 1;
+}
+
 typedef struct sampler {
 	flame_tree *t;
 	prof *p;
@@ -1289,17 +1304,9 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 			                  ", which is not defined", s->locids[i]);
 		s->locids[i] = li - 1; /* reuse the slot for the index */
 	}
-	for (size_t i = s->nloc; i-- > 0;) {
-		const loc *l = &p->locs[s->locids[i]];
-		if (!l->prune && !l->beneath) {
-			found_user = 1;
-			continue;
-		}
-		if (!found_user)
-			continue;
-		lo = l->prune ? i + 1 : i;
-		break;
-	}
+	for (size_t i = s->nloc; i-- > 0;)
+		if (prune_cut(&p->locs[s->locids[i]], i, &found_user, &lo))
+			break;
 	for (size_t i = lo; i < s->nloc; i++)
 		depth += p->locs[s->locids[i]].fcount;
 	if (depth == 0)
@@ -1485,21 +1492,14 @@ static int sample_fast(sampler *s, const flame__pfield *f, flame_err *err)
 		return 0;
 	if (missing)
 		return 1;
-	/* drop_frames: the cut is the root-most pruned location below some user frame */
+	/* drop_frames: where prune_cut says */
 	size_t lo = 0;
 	if (p->drop) {
 		int found_user = 0;
 		for (size_t i = nloc; i-- > 0;) {
 			uint64_t r = s->locids[i];
-			const loc *l = r & LOC_REF ? &p->locs[(uint32_t)r] : NULL;
-			if (!l || (!l->prune && !l->beneath)) {
-				found_user = 1;
-				continue;
-			}
-			if (!found_user)
-				continue;
-			lo = l->prune ? i + 1 : i;
-			break;
+			if (prune_cut(r & LOC_REF ? &p->locs[(uint32_t)r] : NULL, i, &found_user, &lo))
+				break;
 		}
 		if (lo) {
 			depth = 0;
