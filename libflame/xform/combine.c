@@ -17,6 +17,7 @@
 #include "../core/join.h"
 #include "../core/spill.h"
 #include "../core/tree.h"
+#include "combine.h"
 
 enum {
 	BLOCK = 512 * 1024, /* bytes of stack table per block (about 1 MiB of folded text) */
@@ -373,8 +374,7 @@ static int merge_feeds(merger *m)
 
 /* ---- streaming or whole trees */
 
-/* 1 when src can be read in blocks: a folded (or empty) input. Peeks like flame_parse. */
-static int streamable(flame_source *s)
+int flame__source_folded(flame_source *s)
 {
 	if (s->opts.format == FLAME_FORMAT_FOLDED)
 		return 1;
@@ -475,7 +475,7 @@ int flame_diff_read(flame_tree *t, flame_source src[2], const flame_diff_opts *o
 		src[i].rc = src[i].differential = 0;
 		src[i].total = 0;
 	}
-	int s0 = streamable(&src[0]), s1 = streamable(&src[1]);
+	int s0 = flame__source_folded(&src[0]), s1 = flame__source_folded(&src[1]);
 	if ((rc = first_failure(src, 2)))
 		return rc;
 	if (s0 && s1 && (rc = stream_all(t, src, 2, 1, err)) != 1) {
@@ -657,7 +657,7 @@ int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned thread
 	for (size_t i = 0; i < n; i++) {
 		src[i].rc = src[i].differential = 0;
 		src[i].total = 0;
-		all &= streamable(&src[i]);
+		all &= flame__source_folded(&src[i]);
 	}
 	if ((rc = first_failure(src, n)))
 		return rc;

@@ -15,12 +15,12 @@
 #include "../core/input.h"
 #include "../core/lines.h"
 #include "../core/numfmt.h"
+#include "combine.h"
 
 enum {
 	CHUNK = 256 * 1024,      /* bytes of lines per read, for one or two inputs */
 	CHUNK_MANY = 64 * 1024,  /* and for more */
-	OUT_CAP = 256 * 1024,
-	PEEK = 64 * 1024         /* as flame_parse detects formats */
+	OUT_CAP = 256 * 1024
 };
 
 /* A line `stack count`. */
@@ -358,29 +358,22 @@ static int merge(flame_source *src, size_t n, size_t chunk, const combine *cb, f
 
 /* ---- both passes */
 
-/* 1 when s is a plain folded file (or empty): its format is told as flame_parse tells it. */
-static int folded_file(flame_source *s)
-{
-	if (s->opts.format != FLAME_FORMAT_FOLDED && s->opts.format != FLAME_FORMAT_AUTO)
-		return 0;
-	if (!flame__input_plain(s->in))
-		return 0;
-	if (s->opts.format == FLAME_FORMAT_FOLDED)
-		return 1;
-	const char *p;
-	flame_err err;
-	long n = flame__input_peek(s->in, &p, PEEK, &err);
-	return n == 0 || (n > 0 && flame_detect(p, (size_t)n) == FLAME_FORMAT_FOLDED);
-}
-
 /* Check the inputs: 0 when they all qualify (totals in c[]), 1 when not, or an error.
  * The inputs are at their start afterwards: format detection only peeks, and what the
  * check read is read again. */
 static int check_inputs(flame_source *src, size_t n, check *c, flame_err *err)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!folded_file(&src[i]))
+	for (size_t i = 0; i < n; i++) {
+		/* plain first: it reads nothing of stdin, which the caller may then reopen */
+		if (!flame__input_plain(src[i].in))
 			return 1;
+		src[i].rc = 0;
+		if (!flame__source_folded(&src[i])) {
+			if (src[i].rc) /* the input cannot be read: no use trying the tree */
+				*err = src[i].err;
+			return src[i].rc ? src[i].rc : 1;
+		}
+	}
 	for (size_t i = 0; i < n; i++)
 		c[i] = (check){src[i].in, n > 2 ? CHUNK_MANY : CHUNK, 0, 0};
 	check_all(c, n);
