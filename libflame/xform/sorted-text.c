@@ -70,6 +70,36 @@ static int cmp_rows(const row *a, const row *b)
 	return a->n < b->n ? -1 : a->n > b->n;
 }
 
+/* ---- reading lines: both passes */
+
+typedef struct cursor {
+	flame__lines cur;
+	size_t chunk;
+	const char *b;
+	size_t bn, pos; /* the block of whole lines, and the next line in it */
+	row r;
+} cursor;
+
+/* The next non-blank line (the tree skips blank lines too): 1 with (*p, *n), 0 at the
+ * end, or a negative status. Lines of the block before are gone once it returns. */
+static int next_line(cursor *c, const char **p, size_t *n, flame_err *err)
+{
+	for (;;) {
+		if (c->pos >= c->bn) {
+			int rc = flame__lines_chunk(&c->cur, c->chunk, &c->b, &c->bn, err);
+			if (rc <= 0)
+				return rc;
+			c->pos = 0;
+		}
+		*p = c->b + c->pos;
+		const char *nl = memchr(*p, '\n', c->bn - c->pos);
+		*n = nl ? (size_t)(nl - *p) : c->bn - c->pos;
+		c->pos += *n + 1;
+		if (*n)
+			return 1;
+	}
+}
+
 /* ---- first pass */
 
 typedef struct check {
@@ -82,35 +112,19 @@ typedef struct check {
 static void check_one(check *c)
 {
 	flame_err err;
-	flame__lines cur;
+	cursor cu = {.chunk = c->chunk};
 	c->verdict = 0;
-	if (flame__lines_init(&cur, c->in, &err))
+	if (flame__lines_init(&cu.cur, c->in, &err))
 		return;
 	char *keep = NULL;
 	size_t keep_cap = 0;
 	row prev = {"", 0, 0};
-	int have = 0, ok = 1, rc;
+	int have = 0, ok = 1, rc = 0;
 	uint64_t sum = 0;
-	const char *b;
-	size_t bn;
-	while (ok && (rc = flame__lines_chunk(&cur, c->chunk, &b, &bn, &err)) > 0) {
-		for (size_t pos = 0; pos < bn;) {
-			const char *p = b + pos;
-			const char *nl = memchr(p, '\n', bn - pos);
-			size_t n = nl ? (size_t)(nl - p) : bn - pos;
-			pos += n + 1;
-			row r;
-			if (n == 0)
-				continue; /* the tree skips blank lines too */
-			if (!split_line(p, n, &r) || sum + r.v < sum || (have && cmp_rows(&prev, &r) >= 0)) {
-				ok = 0;
-				break;
-			}
-			sum += r.v;
-			prev = r;
-			have = 1;
-		}
-		if (ok && have) { /* the block's buffer is reused: keep the last stack */
+	const char *p;
+	size_t n;
+	for (;;) {
+		if (have && cu.pos >= cu.bn) { /* the block's buffer is about to be reused */
 			if (prev.n > keep_cap) {
 				char *k = realloc(keep, prev.n * 2);
 				if (!k) {
@@ -123,9 +137,19 @@ static void check_one(check *c)
 			memmove(keep, prev.p, prev.n);
 			prev.p = keep;
 		}
+		if ((rc = next_line(&cu, &p, &n, &err)) <= 0)
+			break;
+		row r;
+		if (!split_line(p, n, &r) || sum + r.v < sum || (have && cmp_rows(&prev, &r) >= 0)) {
+			ok = 0;
+			break;
+		}
+		sum += r.v;
+		prev = r;
+		have = 1;
 	}
 	free(keep);
-	flame__lines_free(&cur);
+	flame__lines_free(&cu.cur);
 	c->total = sum;
 	c->verdict = ok && rc == 0;
 }
@@ -157,36 +181,18 @@ static void check_all(check *c, size_t n)
 
 /* ---- second pass: a merge of the lines, the smallest stack first */
 
-typedef struct cursor {
-	flame__lines cur;
-	size_t chunk;
-	const char *b;
-	size_t bn, pos;
-	row r;
-} cursor;
-
 /* The next line of c into c->r: 1, 0 at the end, or a negative status. */
 static int advance(cursor *c, flame_err *err)
 {
-	for (;;) {
-		if (c->pos >= c->bn) {
-			int rc = flame__lines_chunk(&c->cur, c->chunk, &c->b, &c->bn, err);
-			if (rc <= 0)
-				return rc;
-			c->pos = 0;
-		}
-		const char *p = c->b + c->pos;
-		const char *nl = memchr(p, '\n', c->bn - c->pos);
-		size_t n = nl ? (size_t)(nl - p) : c->bn - c->pos;
-		c->pos += n + 1;
-		if (n == 0)
-			continue;
-		if (!split_line(p, n, &c->r))
-			return flame__err(err, FLAME_EDATA, flame__lines_source(&c->cur), 0,
-			                  c->cur.offset + (uint64_t)(p - c->b),
-			                  "the file changed while it was read");
-		return 1;
-	}
+	const char *p;
+	size_t n;
+	int rc = next_line(c, &p, &n, err);
+	if (rc <= 0)
+		return rc;
+	if (!split_line(p, n, &c->r))
+		return flame__err(err, FLAME_EDATA, flame__lines_source(&c->cur), 0,
+		                  c->cur.offset + (uint64_t)(p - c->b), "the file changed while it was read");
+	return 1;
 }
 
 typedef struct out {
