@@ -20,7 +20,12 @@ extern "C" {
 #define FLAME_EXPORT
 #endif
 
-#define FLAME_VERSION "0.1.0"
+/* FLAME_VERSION ("0.1.0"), FLAME_VERSION_MAJOR/MINOR/PATCH/NUMBER: generated from meson's
+ * project version, the version this program is compiled against. */
+#include "flame-version.h"
+
+/** The version of the library loaded at run time ("0.1.0"). */
+FLAME_EXPORT const char *flame_version(void);
 
 /* ---------------------------------------------------------------- Errors */
 

@@ -73,7 +73,7 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, cli_opt_fn fn, void *u
 			exit(0);
 		}
 		if (c == ID_VERSION) {
-			printf("%s (libflame) %s\n", prog, FLAME_VERSION);
+			printf("%s (libflame) %s\n", prog, flame_version());
 			exit(0);
 		}
 		if (c == '?' || c == ':') {

@@ -1,0 +1,9 @@
+/* Internal: the version check of options structs (core/version.c). */
+#ifndef FLAME_CORE_VERSION_H
+#define FLAME_CORE_VERSION_H
+#include "../flame.h"
+
+/** 0 when `version` is a layout of the struct `what` ("flame_parse_opts") that this library
+ * knows (1..known); else FLAME_EUSAGE naming the struct and the versions it knows. */
+int flame__opts_version(unsigned version, unsigned known, const char *what, flame_err *err);
+#endif
