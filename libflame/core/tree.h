@@ -29,7 +29,7 @@ struct flame_tree {
 	size_t spill_limit;    /* bytes of stack table before spilling a run (0: never) */
 	struct flame__spill *spill; /* core/spill.c */
 	/* instead of spilling a run to a file: hand the table to `drain`, which takes it over
-	 * and leaves t->stacks empty (xform/combine.c streams blocks of an input this way) */
+	 * and leaves t->stacks empty (read/combine.c streams blocks of an input this way) */
 	int (*drain)(void *ud, flame_tree *t, flame_err *err);
 	void *drain_ud;
 	uint32_t *scratch;     /* reusable id buffer for flame_tree_add/merge */

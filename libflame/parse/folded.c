@@ -5,10 +5,11 @@
  *   main;work 3.5                        [main, work]      x 3.5   (fractional)
  *   main;a;b 5 9                         [main, a, b]      before 5, after 9
  *
- * Grammar (as flamegraph.pl reads it): `stack WS count`, where count is the text after
- * the last run of whitespace, `\d+(\.\d*)?`; if the stack part itself ends in
- * `WS count`, the line is differential: `stack before after` (column 0 = before,
- * column 1 = after). Frames are split on ';' and may contain spaces.
+ * Grammar (as flamegraph.pl reads it, in folded-line.h, shared with the text merge of
+ * sorted files): `stack WS count`, where count is the text after the last run of
+ * whitespace, `\d+(\.\d*)?`; if the stack part itself ends in `WS count`, the line is
+ * differential: `stack before after` (column 0 = before, column 1 = after). Frames are
+ * split on ';' and may contain spaces.
  * Fractional counts are kept exactly: the tree's decimal scale rises to the most
  * decimals seen (at most 9; more is an error, never a silent rounding).
  * Consecutive lines usually share a prefix (sorted input), so frames up to the last
@@ -18,85 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/hash.h"
+#include "folded-line.h"
 #include "parser.h"
 
-typedef struct count {
-	uint64_t mant;
-	unsigned dec;
-} count;
-
-/* Parse `\d+(\.\d*)?` exactly; 0 ok, -1 not a count, -2 overflow / too many decimals. */
-static int parse_count(const char *p, size_t n, count *c)
-{
-	size_t i = 0;
-	uint64_t v = 0;
-	unsigned dec = 0;
-	int dot = 0;
-	if (n == 0 || p[0] < '0' || p[0] > '9')
-		return -1;
-	for (; i < n; i++) {
-		char ch = p[i];
-		if (ch == '.' && !dot) {
-			dot = 1;
-			continue;
-		}
-		if (ch < '0' || ch > '9')
-			return -1;
-		if (dot) {
-			if (ch == '0') {
-				/* trailing zeros need not raise the scale: count them lazily */
-				size_t j = i;
-				while (j < n && p[j] == '0')
-					j++;
-				if (j == n)
-					break;
-			}
-			if (++dec > 9)
-				return -2;
-		}
-		if (v >= UINT64_MAX / 10 && (v > UINT64_MAX / 10 || (uint64_t)(ch - '0') > UINT64_MAX % 10))
-			return -2;
-		v = v * 10 + (uint64_t)(ch - '0');
-	}
-	c->mant = v;
-	c->dec = dec;
-	return 0;
-}
-
-/* Split off a trailing `WS count` of p[0..*n) as a count. Scans back only over the
- * count's own characters, so a stack without a trailing number costs a byte or two. */
-static int take_count(const char *p, size_t *n, count *c)
-{
-	size_t e = *n;
-	size_t s = e;
-	/* the usual case first: up to 19 digits (cannot overflow), no '.' */
-	while (s > 0 && (unsigned char)(p[s - 1] - '0') < 10)
-		s--;
-	if (s < e && e - s <= 19 && s > 0 && (p[s - 1] == ' ' || p[s - 1] == '\t')) {
-		uint64_t v = 0;
-		for (size_t i = s; i < e; i++)
-			v = v * 10 + (uint64_t)(p[i] - '0');
-		c->mant = v;
-		c->dec = 0;
-		while (s > 0 && (p[s - 1] == ' ' || p[s - 1] == '\t'))
-			s--;
-		*n = s;
-		return 0;
-	}
-	while (s > 0 && ((p[s - 1] >= '0' && p[s - 1] <= '9') || p[s - 1] == '.'))
-		s--;
-	if (s == e || s == 0 || (p[s - 1] != ' ' && p[s - 1] != '\t'))
-		return -1;
-	int rc = parse_count(p + s, e - s, c);
-	if (rc)
-		return rc;
-	while (s > 0 && (p[s - 1] == ' ' || p[s - 1] == '\t'))
-		s--;
-	*n = s;
-	return 0;
-}
-
-static int scaled(flame_tree *t, const count *c, uint64_t *out, const char *src, uint64_t line,
+static int scaled(flame_tree *t, const flame__count *c, uint64_t *out, const char *src, uint64_t line,
                   flame_err *err)
 {
 	if (c->dec > t->scale) {
@@ -251,9 +177,9 @@ static int probe(const char *buf, size_t len)
 			continue;
 		if (p[0] == '#')
 			return 0;
-		count c;
+		flame__count c;
 		size_t m = n;
-		int rc = take_count(p, &m, &c);
+		int rc = flame__count_take(p, &m, &c);
 		if (rc == -2) /* too big: still a count; the parser will say so */
 			continue;
 		if (rc != 0 || m == 0 || p[m - 1] == ':')
@@ -268,20 +194,11 @@ static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint6
                       flame_err *err)
 {
 	flame_tree *t = S->t;
-	if (n && p[n - 1] == '\r')
-		n--;
-	if (n == 0)
-		return 0;
-	count c1, c2;
-	int cr = take_count(p, &n, &c1);
-	int diff = 0;
-	if (cr == 0) {
-		size_t m = n;
-		if (take_count(p, &m, &c2) == 0) {
-			diff = 1;
-			n = m;
-		}
-	}
+	flame__count c[2];
+	int ncounts = 1;
+	int cr = flame__folded_line(p, &n, c, &ncounts);
+	if (cr == -1 && n == 0)
+		return 0; /* a blank line */
 	if (cr == -2)
 		return flame__err(err, FLAME_ERANGE, S->src, line_no, offset,
 		                  "count overflows 64 bits (or has more than 9 decimals)");
@@ -296,16 +213,15 @@ static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint6
 	uint64_t w0 = 0, w1 = 0;
 	unsigned scale = t->scale;
 	int rc;
-	if (diff) {
-		/* `stack before after`: c2 was parsed second from the end = before. The one
-		 * with more decimals first: rescaling the tree must happen before the other
-		 * is scaled, or that one would stay at the old scale */
-		int c1_first = c1.dec > c2.dec;
-		if ((rc = scaled(t, c1_first ? &c1 : &c2, c1_first ? &w1 : &w0, S->src, line_no, err)) ||
-		    (rc = scaled(t, c1_first ? &c2 : &c1, c1_first ? &w0 : &w1, S->src, line_no, err)))
+	if (ncounts == 2) {
+		/* `stack before after`: the one with more decimals first: rescaling the tree must
+		 * happen before the other is scaled, or that one would stay at the old scale */
+		int a = c[1].dec > c[0].dec;
+		if ((rc = scaled(t, &c[a], a ? &w1 : &w0, S->src, line_no, err)) ||
+		    (rc = scaled(t, &c[!a], a ? &w0 : &w1, S->src, line_no, err)))
 			return rc;
 		t->differential = 1;
-	} else if ((rc = scaled(t, &c1, &w0, S->src, line_no, err))) {
+	} else if ((rc = scaled(t, &c[0], &w0, S->src, line_no, err))) {
 		return rc;
 	}
 	/* frames shared with the previous line keep their ids */

@@ -2,15 +2,15 @@
  * difffolded.pl's -n (before = int(before * T2 / T1)) and -s (hex addresses folded), and
  * per-request or per-unit-of-work normalization. Also the per-function self/total report
  * the regression gate and --top read. Scaling is exact (128-bit) and rounds down. Sorted
- * sides are combined by a merge-join (core/join.c); inputs can be read on several threads. */
-#include <pthread.h>
+ * sides are combined by a merge-join (core/join.c). The sides are read by read/, on a
+ * thread each. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "../core/err.h"
 #include "../core/join.h"
 #include "../core/regex.h"
 #include "../core/tree.h"
+#include "../read/read.h"
 
 int flame_diff_check(const flame_diff_opts *o, flame_err *err)
 {
@@ -36,49 +36,6 @@ int flame_diff_check(const flame_diff_opts *o, flame_err *err)
 	}
 	}
 	return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET, "unknown normalization");
-}
-
-/* ---- reading several inputs at once: one tree each, so nothing is shared but the
- * counter that hands out the jobs */
-
-typedef struct jobs_ctx {
-	flame_parse_job *jobs;
-	size_t n, next;
-} jobs_ctx;
-
-static void *run_jobs(void *ud)
-{
-	jobs_ctx *c = ud;
-	for (;;) {
-		size_t i = __atomic_fetch_add(&c->next, 1, __ATOMIC_RELAXED);
-		if (i >= c->n)
-			return NULL;
-		flame_parse_job *j = &c->jobs[i];
-		j->rc = flame_parse(j->tree, j->in, &j->opts, &j->err);
-	}
-}
-
-int flame_parse_all(flame_parse_job *jobs, size_t n, unsigned threads)
-{
-	jobs_ctx c = {jobs, n, 0};
-	if (!threads) {
-		long cores = sysconf(_SC_NPROCESSORS_ONLN);
-		threads = cores > 0 ? (unsigned)cores : 1;
-	}
-	size_t extra = (threads < n ? threads : n) - (n > 0), started = 0;
-	pthread_t th[64];
-	if (extra > sizeof th / sizeof th[0])
-		extra = sizeof th / sizeof th[0];
-	for (; started < extra; started++) /* a thread that cannot start leaves its share to us */
-		if (pthread_create(&th[started], NULL, run_jobs, &c))
-			break;
-	run_jobs(&c);
-	for (size_t k = 0; k < started; k++)
-		pthread_join(th[k], NULL);
-	for (size_t i = 0; i < n; i++)
-		if (jobs[i].rc)
-			return jobs[i].rc;
-	return 0;
 }
 
 /* ---- -s: hex addresses */
@@ -208,32 +165,6 @@ done:
 	free(map);
 	free(ids);
 	return rc;
-}
-
-/* ---- merge weights */
-
-int flame_tree_weight(flame_tree *t, uint64_t num, unsigned decimals, flame_err *err)
-{
-	while (decimals && num % 10 == 0) { /* 0.50 is 0.5 */
-		num /= 10;
-		decimals--;
-	}
-	if (t->scale + decimals > 9)
-		return flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET,
-		                  "a weight with more decimals than the counts can take (9 in all)");
-	/* check first, so a failure leaves the tree untouched */
-	for (int c = 0; c < 2; c++)
-		if (num && t->stacks.total[c] > UINT64_MAX / num)
-			return add_err(err, FLAME_ERANGE);
-	for (size_t k = 0; k < t->stacks.count; k++) {
-		t->stacks.v[k].w[0] *= num;
-		t->stacks.v[k].w[1] *= num;
-	}
-	t->stacks.total[0] *= num;
-	t->stacks.total[1] *= num;
-	t->scale += decimals;
-	t->nodes_valid = 0;
-	return 0;
 }
 
 /* ---- normalization */
@@ -418,6 +349,36 @@ done:
 	free(map);
 	free(ids);
 	return rc;
+}
+
+/* ---- both sides read at once (read/), then diffed */
+
+int flame_diff_read(flame_tree *t, flame_source src[2], const flame_diff_opts *o, flame_err *err)
+{
+	flame_tree *after;
+	int rc = flame_diff_check(o, err);
+	if (rc || (rc = flame__read_pair(t, &after, src, err)))
+		return rc;
+	if (!after) /* streamed into one differential tree */
+		return flame_diff_normalize(t, o, err);
+	unsigned s0 = flame_tree_scale(t), s1 = flame_tree_scale(after);
+	if (!(rc = flame_diff(t, after, o, err))) { /* totals in the result's scale */
+		src[0].total *= flame__pow10[flame_tree_scale(t) - s0];
+		src[1].total *= flame__pow10[flame_tree_scale(t) - s1];
+	}
+	flame_tree_free(after);
+	return rc;
+}
+
+int flame_diff_folded_sorted(flame_source src[2], const flame_diff_opts *o, flame_output *out,
+                             flame_err *err)
+{
+	int rc = flame_diff_check(o, err);
+	if (rc)
+		return rc;
+	if (o->strip_hex || o->norm == FLAME_DIFF_NORM_FRAME)
+		return 1;
+	return flame__text_diff(src, o, out, err);
 }
 
 /* ---- per-function report */

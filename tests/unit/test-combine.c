@@ -1,4 +1,4 @@
-/* Unit tests for xform/combine.c: reading a diff's two sides (flame_diff_read) or a merge's
+/* Unit tests for read/combine.c: reading a diff's two sides (flame_diff_read) or a merge's
  * inputs (flame_merge_read) at once, handed over in blocks while they are parsed, gives the
  * same tree as parsing each input whole and combining the trees: sorted and unsorted inputs,
  * lines repeated across blocks, counts that turn fractional late, warnings and errors with

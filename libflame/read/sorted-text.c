@@ -7,7 +7,8 @@
  * increasing) and sums it (for the normalizations and to rule out overflow); the second
  * merges them. What does not qualify is left to the tree (flame_diff_read,
  * flame_merge_read), which prints the same lines and reports what is wrong. Both passes
- * stream through fixed buffers. */
+ * stream through fixed buffers. Part of the read layer: it reads inputs and writes
+ * text to an output, with no tree and no transform. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,8 @@
 #include "../core/input.h"
 #include "../core/lines.h"
 #include "../core/numfmt.h"
-#include "combine.h"
+#include "../parse/folded-line.h"
+#include "read.h"
 
 enum {
 	CHUNK = 256 * 1024,      /* bytes of lines per read, for one or two inputs */
@@ -30,33 +32,18 @@ typedef struct row {
 	uint64_t v;
 } row;
 
-/* Split p[0..n) into stack and count as the tree's folded reader does (the stack ends
- * before the blanks ahead of the count): 1, or 0 when the line is not one it reads so
- * simply: a count with a fraction or more digits than 64 bits hold, a stack ending in
- * what it would take for a second count (a 3-column line), an empty stack. */
+/* Split p[0..n) into stack and count by the folded grammar (parse/folded-line.h): 1, or
+ * 0 when the line is not one the text merge takes: a count with a fraction, a 3-column
+ * line, an empty stack, or no count (the tree warns about those or scales them). */
 static int split_line(const char *p, size_t n, row *r)
 {
-	size_t s = n;
-	while (s > 0 && (unsigned char)(p[s - 1] - '0') < 10)
-		s--;
-	if (s == n || n - s > 19 || s == 0 || (p[s - 1] != ' ' && p[s - 1] != '\t'))
+	flame__count c[2];
+	int ncounts;
+	if (flame__folded_line(p, &n, c, &ncounts) || ncounts != 1 || c[0].dec || n == 0)
 		return 0;
-	size_t m = s - 1;
-	while (m > 0 && (p[m - 1] == ' ' || p[m - 1] == '\t'))
-		m--;
-	if (m == 0)
-		return 0;
-	size_t j = m;
-	while (j > 0 && ((unsigned char)(p[j - 1] - '0') < 10 || p[j - 1] == '.'))
-		j--;
-	if (j < m && j > 0 && (p[j - 1] == ' ' || p[j - 1] == '\t'))
-		return 0;
-	uint64_t v = 0;
-	for (size_t i = s; i < n; i++)
-		v = v * 10 + (uint64_t)(p[i] - '0');
 	r->p = p;
-	r->n = m;
-	r->v = v;
+	r->n = n;
+	r->v = c[0].mant;
 	return 1;
 }
 
@@ -393,15 +380,11 @@ static int check_inputs(flame_source *src, size_t n, check *c, flame_err *err)
 	return !ok;
 }
 
-int flame_diff_folded_sorted(flame_source src[2], const flame_diff_opts *o, flame_output *out,
-                             flame_err *err)
+int flame__text_diff(flame_source src[2], const flame_diff_opts *o, flame_output *out,
+                     flame_err *err)
 {
-	int rc = flame_diff_check(o, err);
-	if (rc)
-		return rc;
-	if (o->strip_hex || o->norm == FLAME_DIFF_NORM_FRAME)
-		return 1;
 	check c[2];
+	int rc;
 	if ((rc = check_inputs(src, 2, c, err)))
 		return rc;
 	combine cb = {1, 1, 1, NULL};
@@ -420,7 +403,7 @@ int flame_diff_folded_sorted(flame_source src[2], const flame_diff_opts *o, flam
 	return merge(src, 2, CHUNK, &cb, out, err);
 }
 
-int flame_merge_folded_sorted(flame_source *src, size_t n, flame_output *out, flame_err *err)
+int flame__text_sum(flame_source *src, size_t n, flame_output *out, flame_err *err)
 {
 	for (size_t i = 0; i < n; i++)
 		if (src[i].weight_decimals)
@@ -443,4 +426,9 @@ int flame_merge_folded_sorted(flame_source *src, size_t n, flame_output *out, fl
 	free(c);
 	free(mul);
 	return rc;
+}
+
+int flame_merge_folded_sorted(flame_source *src, size_t n, flame_output *out, flame_err *err)
+{
+	return flame__text_sum(src, n, out, err);
 }

@@ -1,12 +1,12 @@
 /* Reading several profiles into one tree as they stream in: the sides of a diff, the
- * inputs of a merge. Each folded input is parsed by a thread of its own into a tree whose
+ * inputs of a merge (the read layer: parse/ below, xform/ above). Each folded input is parsed by a thread of its own into a tree whose
  * stack table is handed over in blocks as it fills (the tree's drain hook, where spilling
  * would write a run), and the blocks are merged into the result as they come, so memory
  * stays near that of the result however large the inputs. Sorted inputs (sorted folded
  * files) merge by a linear walk over the block heads, with no hashing; the first stack out
  * of order switches to hash aggregation, which takes any order. A diff's sides of other
- * formats are parsed whole, both at once (flame_parse_all), then flame_diff; a merge of
- * more than two inputs parses them whole on worker threads while the finished trees are
+ * formats are parsed whole, both at once (flame_parse_all), for the caller to diff; a merge
+ * of more than two inputs parses them whole on worker threads while the finished trees are
  * joined into the result (linearly when sorted). */
 #include <pthread.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@
 #include "../core/join.h"
 #include "../core/spill.h"
 #include "../core/tree.h"
-#include "combine.h"
+#include "read.h"
 
 enum {
 	BLOCK = 512 * 1024, /* bytes of stack table per block (about 1 MiB of folded text) */
@@ -80,28 +80,37 @@ static int push(feed *f, block *b)
 	return stop;
 }
 
-/* Weigh a block exactly (merge weights): counts times num, the scale up by its decimals. */
-static int weigh_block(block *b, uint64_t num, unsigned dec, flame_source *s, flame_err *err)
+/* Counts of `s` times num / 10^dec exactly (merge weights): the scale `*scale` rises by
+ * the decimals instead of rounding. Checked first, so a failure changes nothing. */
+static int weigh_stacks(flame__stacks *s, unsigned *scale, uint64_t num, unsigned dec,
+                        const char *source, flame_err *err)
 {
-	while (dec && num % 10 == 0) {
+	while (dec && num % 10 == 0) { /* 0.50 is 0.5 */
 		num /= 10;
 		dec--;
 	}
-	if (b->scale + dec > 9)
-		return flame__err(err, FLAME_ERANGE, flame_input_name(s->in), 0, FLAME__NO_OFFSET,
+	if (*scale + dec > 9)
+		return flame__err(err, FLAME_ERANGE, source, 0, FLAME__NO_OFFSET,
 		                  "a weight with more decimals than the counts can take (9 in all)");
 	for (int c = 0; c < 2; c++)
-		if (num && b->stacks.total[c] > UINT64_MAX / num)
-			return flame__err(err, FLAME_ERANGE, flame_input_name(s->in), 0, FLAME__NO_OFFSET,
+		if (num && s->total[c] > UINT64_MAX / num)
+			return flame__err(err, FLAME_ERANGE, source, 0, FLAME__NO_OFFSET,
 			                  "a count overflows 64 bits");
-	for (size_t k = 0; k < b->stacks.count; k++) {
-		b->stacks.v[k].w[0] *= num;
-		b->stacks.v[k].w[1] *= num;
+	for (size_t k = 0; k < s->count; k++) {
+		s->v[k].w[0] *= num;
+		s->v[k].w[1] *= num;
 	}
-	b->stacks.total[0] *= num;
-	b->stacks.total[1] *= num;
-	b->scale += dec;
+	s->total[0] *= num;
+	s->total[1] *= num;
+	*scale += dec;
 	return 0;
+}
+
+int flame_tree_weight(flame_tree *t, uint64_t num, unsigned decimals, flame_err *err)
+{
+	int rc = weigh_stacks(&t->stacks, &t->scale, num, decimals, "", err);
+	t->nodes_valid = 0;
+	return rc;
 }
 
 /* The tree's drain hook: take its stacks (and the names it learnt) as a block. */
@@ -122,7 +131,8 @@ static int drain(void *ud, flame_tree *t, flame_err *err)
 	memcpy(b->names, t->names.names + from, (size_t)(to - from) * sizeof b->names[0]);
 	f->names_sent = to;
 	int rc = s->weight && (s->weight != 1 || s->weight_decimals)
-	             ? weigh_block(b, s->weight, s->weight_decimals, s, err)
+	             ? weigh_stacks(&b->stacks, &b->scale, s->weight, s->weight_decimals,
+	                            flame_input_name(s->in), err)
 	             : 0;
 	if (!rc && push(f, b)) {
 		f->stopped = 1; /* not this input's failure: the merge gave up */
@@ -389,6 +399,13 @@ int flame__source_folded(flame_source *s)
 	return n == 0 || flame_detect(p, (size_t)n) == FLAME_FORMAT_FOLDED;
 }
 
+static int not_one_side(flame_source *s)
+{
+	s->differential = 1;
+	return s->rc = flame__err(&s->err, FLAME_EDATA, flame_input_name(s->in), 0, FLAME__NO_OFFSET,
+	                          "a differential (3-column) profile cannot be one side of a diff");
+}
+
 /* Stream every input into t (empty). 0, a source's rc, an error in *err, or 1 when the
  * threads could not start (nothing was read). */
 static int stream_all(flame_tree *t, flame_source *src, size_t n, int diff, flame_err *err)
@@ -443,12 +460,8 @@ static int stream_all(flame_tree *t, flame_source *src, size_t n, int diff, flam
 			f->qh = (f->qh + 1) % QUEUE;
 			f->qn--;
 		}
-		if (f->differential) {
-			f->src->differential = 1;
-			f->src->rc = flame__err(&f->src->err, FLAME_EDATA, flame_input_name(f->src->in), 0,
-			                        FLAME__NO_OFFSET, "a differential (3-column) profile "
-			                        "cannot be one side of a diff");
-		}
+		if (f->differential)
+			not_one_side(f->src);
 		pthread_mutex_destroy(&f->mu);
 		pthread_cond_destroy(&f->cv);
 	}
@@ -466,11 +479,10 @@ static int first_failure(const flame_source *src, size_t n)
 	return 0;
 }
 
-int flame_diff_read(flame_tree *t, flame_source src[2], const flame_diff_opts *o, flame_err *err)
+int flame__read_pair(flame_tree *t, flame_tree **after, flame_source src[2], flame_err *err)
 {
-	int rc = flame_diff_check(o, err);
-	if (rc)
-		return rc;
+	int rc;
+	*after = NULL;
 	for (int i = 0; i < 2; i++) {
 		src[i].rc = src[i].differential = 0;
 		src[i].total = 0;
@@ -484,34 +496,28 @@ int flame_diff_read(flame_tree *t, flame_source src[2], const flame_diff_opts *o
 		t->differential = 1;
 		src[0].total = flame_tree_total(t, 0);
 		src[1].total = flame_tree_total(t, 1);
-		return flame_diff_normalize(t, o, err);
+		return 0;
 	}
 	/* whole trees, read at once */
-	flame_tree *after = flame_tree_new();
-	if (!after)
+	flame_tree *u = flame_tree_new();
+	if (!u)
 		return flame__err_nomem(err);
-	flame_parse_job job[2] = {{t, src[0].in, src[0].opts, 0, {0}}, {after, src[1].in, src[1].opts, 0, {0}}};
+	flame_parse_job job[2] = {{t, src[0].in, src[0].opts, 0, {0}}, {u, src[1].in, src[1].opts, 0, {0}}};
 	flame_parse_all(job, 2, 2);
 	for (int i = 0; i < 2; i++) {
 		src[i].rc = job[i].rc;
 		src[i].err = job[i].err;
-		if (!src[i].rc && flame_tree_is_differential(job[i].tree)) {
-			src[i].differential = 1;
-			src[i].rc = flame__err(&src[i].err, FLAME_EDATA, flame_input_name(src[i].in), 0,
-			                       FLAME__NO_OFFSET, "a differential (3-column) profile "
-			                       "cannot be one side of a diff");
-		}
+		if (!src[i].rc && flame_tree_is_differential(job[i].tree))
+			not_one_side(&src[i]);
+		else if (!src[i].rc)
+			src[i].total = flame_tree_total(job[i].tree, 0);
 	}
-	if (!(rc = first_failure(src, 2))) {
-		unsigned scale0 = t->scale, scale1 = after->scale;
-		uint64_t t0 = flame_tree_total(t, 0), t1 = flame_tree_total(after, 0);
-		if (!(rc = flame_diff(t, after, o, err))) {
-			src[0].total = t0 * flame__pow10[t->scale - scale0];
-			src[1].total = t1 * flame__pow10[t->scale - scale1];
-		}
+	if ((rc = first_failure(src, 2))) {
+		flame_tree_free(u);
+		return rc;
 	}
-	flame_tree_free(after);
-	return rc;
+	*after = u;
+	return 0;
 }
 
 /* 1 when a name holds ';' (then two stacks of different frames can have one text). */
@@ -651,7 +657,7 @@ static int read_whole(flame_tree *t, flame_source *src, size_t n, unsigned threa
 	return rc;
 }
 
-int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned threads, flame_err *err)
+int flame__read_sum(flame_tree *t, flame_source *src, size_t n, unsigned threads, flame_err *err)
 {
 	int rc = 0, all = 1;
 	for (size_t i = 0; i < n; i++) {
@@ -667,4 +673,9 @@ int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned thread
 	if (all && n <= 2 && (rc = stream_all(t, src, n, 0, err)) != 1)
 		return first_failure(src, n) ? first_failure(src, n) : rc;
 	return read_whole(t, src, n, threads, err);
+}
+
+int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned threads, flame_err *err)
+{
+	return flame__read_sum(t, src, n, threads, err);
 }
