@@ -26,8 +26,8 @@
  * modifiers ("cpu-clock:u" is not "cpu-clock" unless --event-filter cpu-clock asks for
  * both), a frame on the event line is a one-frame sample (no-callchain output), frames
  * with no event line in the whole file so far ("-F ip,sym") count 1 each under the
- * "# cmdline" target or "perf", an event line with no frames adds nothing (warned),
- * srclines are skipped silently and other odd lines with a warning. --time keeps the
+ * "# cmdline" target or "perf", an event line with no frames counts as the process
+ * frame alone (as the Perl tool counts it: the CPU time was spent), srclines are skipped silently and other odd lines with a warning. --time keeps the
  * samples whose timestamp is in [START, END], so samples without one are dropped.
  * Each input is a file of its own: with several, each has its own first event. */
 #include <pthread.h>
@@ -55,7 +55,6 @@ enum rec_type { R_SAMPLE = 1, R_NAMES, R_EVENTS, R_WARN, R_CMDLINE, R_ERROR, R_E
 enum {
 	S_ORPHAN = 0x100,      /* frames with no event line before them */
 	S_OUT_OF_TIME = 0x200, /* outside --time */
-	S_NOFRAMES = 0x400,    /* an event line with no frame lines */
 	S_DROP = 0x800,        /* known to be dropped: frames not parsed */
 	TYPE_MASK = 0xff
 };
@@ -80,9 +79,9 @@ typedef struct recbuf {
 } recbuf;
 
 static const char *const warn_kinds[] = {
-	"perf-unrecognized-line", "perf-orphan-frames", "perf-no-frames", "perf-event-filtered",
+	"perf-unrecognized-line", "perf-orphan-frames", "perf-event-filtered",
 };
-enum { W_UNRECOGNIZED, W_ORPHAN, W_NOFRAMES, W_EVENT };
+enum { W_UNRECOGNIZED, W_ORPHAN, W_EVENT };
 
 static void *rb_grow(recbuf *b, size_t words)
 {
@@ -326,7 +325,7 @@ typedef struct sample {
 	uint32_t flags;
 	uint64_t line, weight;
 	uint32_t root, event;
-	int had_frames, skip;
+	int skip;
 	unsigned tidy;
 } sample;
 
@@ -390,8 +389,6 @@ static int finish(worker *w, recbuf *out, sample *s)
 	s->open = 0;
 	if (s->skip)
 		w->nids = 0;
-	if (!s->had_frames)
-		s->flags |= S_NOFRAMES;
 	int rc;
 	if (w->announce && (rc = announce(out, w->names, &w->announced, R_NAMES)))
 		return rc;
@@ -425,7 +422,6 @@ static int push_id(worker *w, uint32_t id)
 
 static int add_frame(worker *w, sample *s, const flame__perf_frame *f)
 {
-	s->had_frames = 1;
 	if (s->skip)
 		return 0;
 	int n = flame__perf_tidy(f, s->tidy, &w->nm);
@@ -560,7 +556,6 @@ static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, ui
 	}
 	if (v == LINE_NOT_FRAME)
 		return 0; /* (frame_value put nothing in `multi` for it) */
-	s->had_frames = 1;
 	if (v != LINE_SKIPPED && push_value(w, v))
 		return FLAME_ENOMEM;
 	if (forget != SIZE_MAX)
@@ -757,7 +752,6 @@ static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
 		if (n && p[0] == '\t') {
 			/* the hot path: a frame line */
 			if (s.open && s.skip) {
-				s.had_frames = 1;
 				prev_frame = 1;
 				continue;
 			}
@@ -945,10 +939,6 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 		}
 		if (flags & S_OUT_OF_TIME)
 			return 0;
-		if (flags & S_NOFRAMES) {
-			warn(a, W_NOFRAMES, r->line, "an event line with no frame lines: skipped");
-			return 0;
-		}
 		root = w->announce ? w->map[r->root] : r->root;
 	} else {
 		if (a->seen_event || (flags & S_DROP)) {
