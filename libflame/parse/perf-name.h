@@ -51,7 +51,8 @@ int flame__perf_parse_frame(const char *s, size_t n, flame__perf_frame *f);
 int flame__perf_is_srcline(const char *s, size_t n);
 
 /* Tidying flags (FLAME_PERF_* from flame.h) plus: */
-#define FLAME__PERF_JAVA 0x10000 /* the process is "java": strip "L" from class names */
+#define FLAME__PERF_JAVA 0x10000 /* the process name starts with "java" (as the Perl
+                                 * tool tests it, pid or not): strip "L" from classes */
 
 /* The names one frame line turns into, root-first (a "->" chain gives several).
  * Each is either a slice of the line or bytes in `buf`. */

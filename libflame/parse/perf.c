@@ -615,7 +615,8 @@ static int root_name(worker *w, const flame__perf_event *ev, uint32_t *id, int *
 	for (size_t i = 0; i < n; i++)
 		if (r[i] == ' ')
 			r[i] = '_';
-	*java = n == 4 && memcmp(r, "java", 4) == 0;
+	/* the Perl tool tests /^java/ after adding the pid: java, java-PID, java-PID/TID */
+	*java = n >= 4 && memcmp(r, "java", 4) == 0;
 	unsigned k = n ? (unsigned)n * 31 + (unsigned char)r[0] + (unsigned char)r[n - 1] * 7u : 0;
 	*id = intern_recent(w->names, &w->recent_root[k % 64], r, n);
 	return *id == FLAME__ID_NONE ? FLAME_ENOMEM : 0;
