@@ -1360,8 +1360,9 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	return rc < 0 ? rc : 0;
 }
 
-/* Auto-detect: an event line with a timestamp or followed by a frame line, or (for
- * "-F ip,sym" output) a tab-indented frame line before anything else. */
+/* Auto-detect: an event line with a timestamp or followed by a frame line (indented
+ * or, from old perf, not: anything stackcollapse-perf.pl reads), or (for "-F ip,sym"
+ * output) a tab-indented frame line before anything else. */
 static int probe(const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len;
@@ -1381,7 +1382,8 @@ static int probe(const char *buf, size_t len)
 			if (ev.has_time && ev.event)
 				return 1;
 			prev_event = 1;
-		} else if ((p[0] == '\t' || p[0] == ' ') && flame__perf_parse_frame(p, n, &f)) {
+		} else if (flame__perf_parse_frame(p, n, &f)) {
+			/* old perf prints frames with no indent: "ffffffff8103d0ca sym (dso)" */
 			if (prev_event || (p[0] == '\t' && lines < 3))
 				return 1;
 			prev_event = 0;
