@@ -321,6 +321,28 @@ static void put_esc(sw *w, const char *p, size_t n)
 
 static void puts_esc(sw *w, const char *s) { put_esc(w, s, s ? strlen(s) : 0); }
 
+/* The font-family list, with a generic family after it when it has none: a browser
+ * without Verdana would otherwise fall back to its default, a serif font. */
+static void put_font(sw *w, const char *list)
+{
+	static const char *const generic[] = {"serif", "sans-serif", "monospace", "cursive",
+	                                      "fantasy", "system-ui"};
+	puts_esc(w, list);
+	const char *p = list ? list : "";
+	while (*p) {
+		p += strspn(p, " \t,");
+		size_t n = strcspn(p, ",");
+		size_t k = n;
+		while (k && (p[k - 1] == ' ' || p[k - 1] == '\t'))
+			k--;
+		for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++)
+			if (strlen(generic[i]) == k && strncasecmp(p, generic[i], k) == 0)
+				return;
+		p += n;
+	}
+	puts_(w, list && *list ? ", sans-serif" : "sans-serif");
+}
+
 /* A number in tenths, "12" or "12.5" (no trailing ".0"). */
 static size_t fmt_tenths(char *d, long long t)
 {
@@ -830,7 +852,7 @@ static int on_key(void *ud, const char *k, size_t n)
 	} else if (key_is(k, n, "height")) {
 		put_num(w, L->height);
 	} else if (key_is(k, n, "fonttype")) {
-		puts_esc(w, L->font_type);
+		put_font(w, L->font_type);
 	} else if (key_is(k, n, "fontsize")) {
 		char b[64];
 		snprintf(b, sizeof b, "%g", L->font_size);
@@ -926,7 +948,7 @@ static void put_error_svg(sw *w)
 	puts_(w, "\" height=\"");
 	put_num(w, L->height);
 	puts_(w, "\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"");
-	puts_esc(w, L->font_type);
+	put_font(w, L->font_type);
 	puts_(w, "\">\n<text x=\"");
 	put_num(w, L->title_x);
 	puts_(w, "\" y=\"");

@@ -233,7 +233,7 @@ static void test_hostile(void)
 	CHECK_XSTR(&D, "//s:text[@id='title']", "</text><script>alert(2)</script>");
 	CHECK_XSTR(&D, "//s:text[@id='subtitle']", "<![CDATA[ x ]]>");
 	CHECK_XSTR(&D, "//s:desc[@id='notes']", "--><x onload='1'/>");
-	CHECK_XSTR(&D, "/s:svg/@font-family", "\" onload=\"alert(4)");
+	CHECK_XSTR(&D, "/s:svg/@font-family", "\" onload=\"alert(4), sans-serif");
 	CHECK_XSTR(&D, FRAME("</title><script>alert(1)</script>") "/s:title",
 	           "</title><script>alert(1)</script> (1 \"onclick=\"alert(3), 25.00%)");
 	CHECK_XSTR(&D, FRAME("a\xef\xbf\xbd" "b\xef\xbf\xbd") "/@height", "15");
