@@ -114,15 +114,19 @@ FLAME_EXPORT int flame_tree_add(flame_tree *t, const flame_str *frames, size_t n
  * has; any other use of the stacks reads the runs back into memory first. */
 FLAME_EXPORT int flame_tree_set_memory_limit(flame_tree *t, size_t bytes);
 
-/** Add every stack of `src` to `dst` (names are re-interned; scales are unified). */
-FLAME_EXPORT int flame_tree_merge(flame_tree *dst, const flame_tree *src, flame_err *err);
+/** Add every stack of `src` to `dst` (names are re-interned; scales are unified). `src`
+ * keeps its stacks (spilled runs of it are read back first, hence not const). */
+FLAME_EXPORT int flame_tree_merge(flame_tree *dst, flame_tree *src, flame_err *err);
 
 /** Multiply column `col` of every stack by num/den (rounding down), e.g. weighting. */
 FLAME_EXPORT int flame_tree_scale_column(flame_tree *t, int col, uint64_t num, uint64_t den,
                                          flame_err *err);
 
-/** Number of unique stacks, sum of a column, decimal scale of the counts. */
-FLAME_EXPORT size_t flame_tree_stack_count(const flame_tree *t);
+/** Number of unique stacks into `*out`. Stacks spilled by flame_tree_set_memory_limit are
+ * read back to count them (hence not const), so it can fail: FLAME_EIO or FLAME_ENOMEM
+ * with `err` filled (and `*out` 0). */
+FLAME_EXPORT int flame_tree_stack_count(flame_tree *t, size_t *out, flame_err *err);
+/** Sum of a column, decimal scale of the counts. */
 FLAME_EXPORT uint64_t flame_tree_total(const flame_tree *t, int col);
 FLAME_EXPORT unsigned flame_tree_scale(const flame_tree *t);
 /** 1 when any stack has a non-zero column 1 or the input was 3-column. */
@@ -133,10 +137,12 @@ FLAME_EXPORT const char *flame_tree_count_name(const flame_tree *t);
 FLAME_EXPORT int flame_tree_set_count_name(flame_tree *t, const char *name);
 
 /* Visit every unique stack (root-first frame names) in unspecified order. Stop early
- * by returning non-zero from `fn`; that value is returned. */
+ * by returning a positive value from `fn`; that value is returned. Spilled stacks are
+ * read back first: a failure there is a negative flame_status with `err` filled. */
 typedef int (*flame_stack_fn)(void *ud, const flame_str *frames, size_t n,
                               uint64_t w0, uint64_t w1);
-FLAME_EXPORT int flame_tree_each_stack(const flame_tree *t, flame_stack_fn fn, void *ud);
+FLAME_EXPORT int flame_tree_each_stack(flame_tree *t, flame_stack_fn fn, void *ud,
+                                       flame_err *err);
 
 /* ---- Nodes: the merged tree (a real tree: a child per distinct name) ----
  * Node 0 is the synthetic root ("all"); a parent's number is below its children's.
@@ -152,6 +158,9 @@ typedef enum flame_order {
 
 /** Build (or rebuild) the node tree with children in `order`. */
 FLAME_EXPORT int flame_tree_build(flame_tree *t, flame_order order, flame_err *err);
+/** Nodes of the built tree (0 when not built, or changed since). The accessors below are
+ * checked: an id out of range (FLAME_NODE_NONE included), a column other than 0 or 1, or a
+ * tree changed since it was built give an empty name, FLAME_NODE_NONE or 0. */
 FLAME_EXPORT size_t flame_tree_node_count(const flame_tree *t);
 FLAME_EXPORT flame_str flame_node_name(const flame_tree *t, flame_node n);
 FLAME_EXPORT flame_node flame_node_parent(const flame_tree *t, flame_node n);
@@ -164,9 +173,10 @@ FLAME_EXPORT uint64_t flame_node_total(const flame_tree *t, flame_node n, int co
 /* ---- Iterator (ENTER/EXIT, as cmark's): every writer is one loop ---- */
 
 typedef enum flame_event {
-	FLAME_EVENT_DONE = 0,
+	FLAME_EVENT_DONE = 0,  /* the walk is over; every later call returns DONE again */
 	FLAME_EVENT_ENTER = 1,
-	FLAME_EVENT_EXIT = 2
+	FLAME_EVENT_EXIT = 2,
+	FLAME_EVENT_NONE = 3   /* not started: flame_iter_init's state */
 } flame_event;
 
 typedef struct flame_iter {
@@ -178,7 +188,9 @@ typedef struct flame_iter {
 
 /** Start at the root of a built tree. Non-recursive: depth is unlimited. */
 FLAME_EXPORT void flame_iter_init(flame_iter *it, const flame_tree *t);
-/** Advance; the current node is `it->node`. Returns FLAME_EVENT_DONE at the end. */
+/** Advance; the current node is `it->node`. Returns FLAME_EVENT_DONE at the end, and
+ * keeps returning it (call flame_iter_init to walk again); also DONE when the tree is not
+ * built or was changed under the walk. */
 FLAME_EXPORT flame_event flame_iter_next(flame_iter *it);
 /** Do not descend into the current (just entered) node: its EXIT comes next. */
 FLAME_EXPORT void flame_iter_skip_children(flame_iter *it);
@@ -341,7 +353,7 @@ FLAME_EXPORT int flame_diff_check(const flame_diff_opts *o, flame_err *err);
  * Stacks found in only one side get 0 in the other. `after` is not changed and may be freed
  * afterwards. Neither input may be differential already (FLAME_EDATA). With
  * FLAME_DIFF_NORM_FRAME, FLAME_EDATA when no frame matches in one of them. */
-FLAME_EXPORT int flame_diff(flame_tree *before, const flame_tree *after,
+FLAME_EXPORT int flame_diff(flame_tree *before, flame_tree *after,
                             const flame_diff_opts *o, flame_err *err);
 
 /** Diffing in one tree (the memory of one profile instead of two): parse AFTER into `t`,
@@ -427,7 +439,7 @@ typedef struct flame_diff_row {
 
 /** Per-function costs of `t` (both columns), one row per name that occurs in a stack, in
  * no particular order (`inside` = SIZE_MAX). `*rows` is malloc'd: free it with free(). */
-FLAME_EXPORT int flame_diff_report(const flame_tree *t, flame_diff_row **rows, size_t *n,
+FLAME_EXPORT int flame_diff_report(flame_tree *t, flame_diff_row **rows, size_t *n,
                                    flame_err *err);
 
 /** Callers grow with their callees: when a function's total changed by more than `limit`
@@ -435,7 +447,7 @@ FLAME_EXPORT int flame_diff_report(const flame_tree *t, flame_diff_row **rows, s
  * same way (the callee is only ever called under it), set `inside` to that callee's row (else
  * SIZE_MAX), so a report can name where the change is rather than every caller up to the
  * root. Considers the 512 largest total changes. */
-FLAME_EXPORT int flame_diff_attribute(const flame_tree *t, flame_diff_row *rows, size_t n,
+FLAME_EXPORT int flame_diff_attribute(flame_tree *t, flame_diff_row *rows, size_t n,
                                       double limit, flame_err *err);
 
 /* ---- pprof: profile.proto in (flame_parse) and out ----

@@ -230,8 +230,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* folded output merges spilled runs as it writes: memory stays flat on any input */
-	if (!a.out_pprof)
-		flame_tree_set_memory_limit(t, SPILL_LIMIT);
+	flame_tree_set_memory_limit(t, SPILL_LIMIT);
 	int nfiles = argc - first;
 	for (int i = 0; i < (nfiles ? nfiles : 1) && !rc; i++) {
 		const char *path = nfiles ? argv[first + i] : "-";

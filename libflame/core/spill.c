@@ -1,5 +1,8 @@
 /* Sorted runs of unique stacks in an anonymous temp file, merged back in folded text
- * order (see spill.h). Record: u32 depth, u32 ids[depth], u64 w0, u64 w1. */
+ * order (see spill.h). Record: u32 depth, u32 ids[depth], u64 w0, u64 w1, u64 seq, where
+ * seq numbers the stacks in order of first appearance over all runs: reading the runs back
+ * restores the table's order as if nothing had been spilled (writers that follow the
+ * table's order, such as pprof's samples and flame charts, give the same bytes). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@ struct flame__spill {
 	run *runs;
 	size_t nruns, cap;
 	flame__order order; /* the names' ranks, updated at each run */
+	uint64_t seq;       /* stacks spilled so far: the next run's first seq */
 };
 
 void flame__spill_free(struct flame__spill *sp)
@@ -33,6 +37,8 @@ void flame__spill_free(struct flame__spill *sp)
 }
 
 int flame__tree_spilled(const flame_tree *t) { return t->spill && t->spill->nruns > 0; }
+
+size_t flame__tree_spill_runs(const flame_tree *t) { return t->spill ? t->spill->nruns : 0; }
 
 static size_t table_bytes(const flame__stacks *s)
 {
@@ -79,7 +85,8 @@ static int spill_now(flame_tree *t, flame_err *err)
 		rc = flame__err_nomem(err);
 	for (size_t i = 0; i < s->count && !rc; i++) {
 		const flame__stack *st = &s->v[idx[i]];
-		size_t rec = 4 + 4 * (size_t)st->depth + 16;
+		size_t rec = 4 + 4 * (size_t)st->depth + 24;
+		uint64_t seq = sp->seq + idx[i]; /* the table is in order of first appearance */
 		if (len + rec > RUN_BUF && len) {
 			if (fwrite(buf, 1, len, sp->f) != len)
 				rc = io_err(err, "cannot write");
@@ -88,12 +95,13 @@ static int spill_now(flame_tree *t, flame_err *err)
 		if (rec > RUN_BUF) { /* a stack deeper than the buffer: field by field */
 			if (!rc && (fwrite(&st->depth, 4, 1, sp->f) != 1 ||
 			            fwrite(st->ids, 4, st->depth, sp->f) != st->depth ||
-			            fwrite(st->w, 8, 2, sp->f) != 2))
+			            fwrite(st->w, 8, 2, sp->f) != 2 || fwrite(&seq, 8, 1, sp->f) != 1))
 				rc = io_err(err, "cannot write");
 		} else {
 			memcpy(buf + len, &st->depth, 4);
 			memcpy(buf + len + 4, st->ids, 4 * (size_t)st->depth);
 			memcpy(buf + len + 4 + 4 * (size_t)st->depth, st->w, 16);
+			memcpy(buf + len + 20 + 4 * (size_t)st->depth, &seq, 8);
 			len += rec;
 		}
 		sp->size += rec;
@@ -107,6 +115,7 @@ static int spill_now(flame_tree *t, flame_err *err)
 	if (rc)
 		return rc;
 	sp->runs[sp->nruns++] = (run){start, sp->size};
+	sp->seq += s->count;
 	uint64_t total[2] = {s->total[0], s->total[1]};
 	flame__stacks_free(s);
 	flame__stacks_init(s);
@@ -130,7 +139,7 @@ typedef struct reader {
 	size_t len, off; /* buffered bytes and the read position in them */
 	uint32_t *ids;
 	uint32_t cap, depth;
-	uint64_t w[2];
+	uint64_t w[2], seq;
 	int live;
 } reader;
 
@@ -178,7 +187,7 @@ static int next(reader *r, flame_err *err)
 	if (rc)
 		return rc;
 	memcpy(&r->depth, r->buf + r->off, 4);
-	size_t rec = 4 + 4 * (size_t)r->depth + 16;
+	size_t rec = 4 + 4 * (size_t)r->depth + 24;
 	if ((rc = fill(r, rec, err)))
 		return rc;
 	if (r->depth > r->cap) {
@@ -190,12 +199,17 @@ static int next(reader *r, flame_err *err)
 	}
 	memcpy(r->ids, r->buf + r->off + 4, 4 * (size_t)r->depth);
 	memcpy(r->w, r->buf + r->off + 4 + 4 * (size_t)r->depth, 16);
+	memcpy(&r->seq, r->buf + r->off + 20 + 4 * (size_t)r->depth, 8);
 	r->off += rec;
 	r->live = 1;
 	return 0;
 }
 
-static int merge(flame_tree *t, flame__emit_fn emit, void *ud, flame_err *err)
+/* emit with the stack's seq (the smallest of the runs holding it) */
+typedef int (*emit_seq_fn)(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0,
+                           uint64_t w1, uint64_t seq);
+
+static int merge(flame_tree *t, emit_seq_fn emit, void *ud, flame_err *err)
 {
 	struct flame__spill *sp = t->spill;
 	size_t k = sp->nruns;
@@ -225,7 +239,7 @@ static int merge(flame_tree *t, flame__emit_fn emit, void *ud, flame_err *err)
 		}
 		if (m == k)
 			break;
-		uint64_t w0 = rd[m].w[0], w1 = rd[m].w[1];
+		uint64_t w0 = rd[m].w[0], w1 = rd[m].w[1], seq = rd[m].seq;
 		for (size_t i = 0; i < k; i++) {
 			isdup[i] = i != m && rd[i].live && rd[i].depth == rd[m].depth &&
 			           memcmp(rd[i].ids, rd[m].ids, 4 * (size_t)rd[m].depth) == 0;
@@ -237,9 +251,11 @@ static int merge(flame_tree *t, flame__emit_fn emit, void *ud, flame_err *err)
 				}
 				w0 += rd[i].w[0];
 				w1 += rd[i].w[1];
+				if (rd[i].seq < seq)
+					seq = rd[i].seq;
 			}
 		}
-		if ((rc = emit(ud, rd[m].ids, rd[m].depth, w0, w1)))
+		if ((rc = emit(ud, rd[m].ids, rd[m].depth, w0, w1, seq)))
 			break;
 		for (size_t i = 0; i < k && !rc; i++)
 			if (isdup[i])
@@ -257,31 +273,102 @@ done:
 	return rc;
 }
 
+struct emit_plain {
+	flame__emit_fn emit;
+	void *ud;
+};
+
+static int emit_plain(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0, uint64_t w1,
+                      uint64_t seq)
+{
+	const struct emit_plain *e = ud;
+	(void)seq;
+	return e->emit(e->ud, ids, depth, w0, w1);
+}
+
 int flame__tree_merge_runs(flame_tree *t, flame__emit_fn emit, void *ud, flame_err *err)
 {
 	int rc = spill_now(t, err);
 	if (!rc)
-		rc = merge(t, emit, ud, err);
+		rc = merge(t, emit_plain, &(struct emit_plain){emit, ud}, err);
 	return rc;
 }
 
-static int readd(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0, uint64_t w1)
+/* Reading back: the merged stacks are distinct and in text order, so they are appended
+ * (no hashing); their seqs then put them in order of first appearance. */
+struct readback {
+	flame__stacks fresh;
+	uint64_t *seq; /* room for every spilled stack: the merge gives no more */
+	int in_order; /* seqs increasing so far: text order is first-appearance order */
+};
+
+static int readd(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0, uint64_t w1,
+                 uint64_t seq)
 {
-	return flame__stacks_add(ud, ids, depth, w0, w1);
+	struct readback *r = ud;
+	size_t n = r->fresh.count;
+	if (n && seq < r->seq[n - 1])
+		r->in_order = 0;
+	r->seq[n] = seq;
+	return flame__stacks_append_sorted(&r->fresh, ids, depth, w0, w1);
+}
+
+struct by_seq {
+	uint64_t seq;
+	uint32_t idx;
+};
+
+static int cmp_seq(const void *a, const void *b)
+{
+	uint64_t x = ((const struct by_seq *)a)->seq, y = ((const struct by_seq *)b)->seq;
+	return x < y ? -1 : x > y;
+}
+
+/* Put the table in order of first appearance (it no longer is in text order). */
+static int reorder(struct readback *r)
+{
+	flame__stacks *s = &r->fresh;
+	size_t n = s->count;
+	struct by_seq *o = malloc((n ? n : 1) * sizeof *o);
+	flame__stack *v = malloc((s->cap ? s->cap : 1) * sizeof *v);
+	if (!o || !v) {
+		free(o);
+		free(v);
+		return FLAME_ENOMEM;
+	}
+	for (size_t k = 0; k < n; k++)
+		o[k] = (struct by_seq){r->seq[k], (uint32_t)k};
+	qsort(o, n, sizeof *o, cmp_seq);
+	for (size_t k = 0; k < n; k++)
+		v[k] = s->v[o[k].idx];
+	free(o);
+	free(s->v);
+	s->v = v;
+	s->sorted = n < 2;
+	return 0;
 }
 
 int flame__tree_unspill(flame_tree *t, flame_err *err)
 {
 	if (!flame__tree_spilled(t))
 		return 0;
-	flame__stacks fresh;
-	flame__stacks_init(&fresh);
-	int rc = flame__tree_merge_runs(t, readd, &fresh, err);
+	struct readback r = {.in_order = 1};
+	flame__stacks_init(&r.fresh);
+	int rc = spill_now(t, err);
+	if (!rc && !(r.seq = malloc((size_t)(t->spill->seq ? t->spill->seq : 1) * sizeof *r.seq)))
+		rc = FLAME_ENOMEM;
+	if (!rc)
+		rc = merge(t, readd, &r, err);
+	if (!rc && !r.in_order)
+		rc = reorder(&r);
+	free(r.seq);
 	if (rc) {
-		flame__stacks_free(&fresh);
+		flame__stacks_free(&r.fresh);
+		if (rc == FLAME_ERANGE)
+			return flame__err(err, rc, "", 0, FLAME__NO_OFFSET, "a count overflows 64 bits");
 		return rc == FLAME_ENOMEM ? flame__err_nomem(err) : rc;
 	}
-	flame__tree_replace_stacks(t, &fresh);
+	flame__tree_replace_stacks(t, &r.fresh);
 	flame__spill_free(t->spill);
 	t->spill = NULL;
 	return 0;

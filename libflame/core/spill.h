@@ -15,6 +15,8 @@ int flame__tree_unspill(flame_tree *t, flame_err *err);
 
 /** 1 when runs exist. */
 int flame__tree_spilled(const flame_tree *t);
+/** How many runs were spilled (tests). */
+size_t flame__tree_spill_runs(const flame_tree *t);
 
 typedef int (*flame__emit_fn)(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0,
                               uint64_t w1);

@@ -134,10 +134,10 @@ int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err)
 	return 0;
 }
 
-int flame_tree_merge(flame_tree *dst, const flame_tree *src, flame_err *err)
+int flame_tree_merge(flame_tree *dst, flame_tree *src, flame_err *err)
 {
 	/* a spilled source is read back first: merging needs its stacks in memory */
-	int rc = flame__tree_unspill((flame_tree *)src, err);
+	int rc = flame__tree_unspill(src, err);
 	if (!rc)
 		rc = flame__tree_rescale(dst, src->scale, err);
 	if (rc)
@@ -188,26 +188,30 @@ int flame_tree_merge(flame_tree *dst, const flame_tree *src, flame_err *err)
 	return rc;
 }
 
+/* Column `col` times num/den, rounded down (flame_tree_scale_column). */
+struct scale {
+	int col;
+	uint64_t num, den;
+};
+
+static int scale_stack(void *ud, const uint32_t *ids, uint32_t depth, uint32_t *out,
+                       uint64_t w[2])
+{
+	const struct scale *sc = ud;
+	(void)ids, (void)depth, (void)out;
+	unsigned __int128 v = (unsigned __int128)w[sc->col] * sc->num / sc->den;
+	if (v > UINT64_MAX)
+		return FLAME_ERANGE;
+	w[sc->col] = (uint64_t)v;
+	return 0;
+}
+
 int flame_tree_scale_column(flame_tree *t, int col, uint64_t num, uint64_t den, flame_err *err)
 {
 	if (den == 0 || col < 0 || col > 1)
 		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET, "invalid scale factor");
-	int urc = flame__tree_unspill(t, err);
-	if (urc)
-		return urc;
-	uint64_t total = 0;
-	for (size_t k = 0; k < t->stacks.count; k++) {
-		unsigned __int128 v = (unsigned __int128)t->stacks.v[k].w[col] * num / den;
-		if (v > UINT64_MAX || total + (uint64_t)v < total)
-			return status_err(err, FLAME_ERANGE);
-		total += (uint64_t)v;
-	}
-	for (size_t k = 0; k < t->stacks.count; k++)
-		t->stacks.v[k].w[col] =
-		    (uint64_t)((unsigned __int128)t->stacks.v[k].w[col] * num / den);
-	t->stacks.total[col] = total;
-	t->nodes_valid = 0;
-	return 0;
+	return flame__tree_rewrite(t, scale_stack, &(struct scale){col, num, den},
+	                           FLAME__REWRITE_WEIGHTS, err);
 }
 
 void flame__tree_replace_stacks(flame_tree *t, flame__stacks *fresh)
@@ -218,12 +222,102 @@ void flame__tree_replace_stacks(flame_tree *t, flame__stacks *fresh)
 	t->nodes_valid = 0;
 }
 
-size_t flame_tree_stack_count(const flame_tree *t)
+int flame_tree_stack_count(flame_tree *t, size_t *out, flame_err *err)
 {
 	/* unique stacks across runs are known only after merging them */
-	if (flame__tree_spilled(t) && flame__tree_unspill((flame_tree *)t, NULL))
-		return 0;
-	return t->stacks.count;
+	*out = 0;
+	int rc = flame__tree_unspill(t, err);
+	if (!rc)
+		*out = t->stacks.count;
+	return rc;
+}
+
+int flame__tree_stacks(flame_tree *t, flame__stacks **out, flame_err *err)
+{
+	int rc = flame__tree_unspill(t, err);
+	*out = rc ? NULL : &t->stacks;
+	return rc;
+}
+
+const flame__intern *flame__tree_names(const flame_tree *t) { return &t->names; }
+
+void flame__tree_set_differential(flame_tree *t)
+{
+	t->differential = 1;
+	t->nodes_valid = 0;
+}
+
+static uint32_t max_depth(const flame__stacks *s)
+{
+	uint32_t d = 1;
+	for (size_t k = 0; k < s->count; k++)
+		if (s->v[k].depth > d)
+			d = s->v[k].depth;
+	return d;
+}
+
+static int rewrite_weights(flame_tree *t, flame__rewrite_fn fn, void *ud, flame_err *err)
+{
+	flame__stacks *s = &t->stacks;
+	uint64_t total[2] = {0, 0};
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < s->count; k++) {
+			flame__stack *st = &s->v[k];
+			uint64_t w[2] = {st->w[0], st->w[1]};
+			int rc = fn(ud, st->ids, st->depth, NULL, w);
+			if (rc < 0)
+				return status_err(err, rc);
+			if (pass == 0) {
+				if (total[0] + w[0] < total[0] || total[1] + w[1] < total[1])
+					return status_err(err, FLAME_ERANGE);
+				total[0] += w[0];
+				total[1] += w[1];
+			} else {
+				st->w[0] = w[0];
+				st->w[1] = w[1];
+			}
+		}
+	s->total[0] = total[0];
+	s->total[1] = total[1];
+	t->nodes_valid = 0;
+	return 0;
+}
+
+int flame__tree_rewrite(flame_tree *t, flame__rewrite_fn fn, void *ud, int flags,
+                        flame_err *err)
+{
+	int rc = flame__tree_unspill(t, err);
+	if (rc)
+		return rc;
+	if (flags & FLAME__REWRITE_WEIGHTS)
+		return rewrite_weights(t, fn, ud, err);
+	const flame__stacks *s = &t->stacks;
+	uint32_t *out = malloc(max_depth(s) * sizeof *out);
+	flame__stacks fresh;
+	flame__stacks_init(&fresh);
+	if (!out)
+		return flame__err_nomem(err);
+	for (size_t k = 0; k < s->count && !rc; k++) {
+		const flame__stack *st = &s->v[k];
+		uint64_t w[2] = {st->w[0], st->w[1]};
+		int d = fn(ud, st->ids, st->depth, out, w);
+		if (d > 0)
+			d = flame__stacks_add(&fresh, out, (size_t)d, w[0], w[1]);
+		if (d < 0)
+			rc = status_err(err, d);
+	}
+	free(out);
+	if (rc) {
+		flame__stacks_free(&fresh);
+		return rc;
+	}
+	flame__tree_replace_stacks(t, &fresh);
+	return 0;
+}
+
+int flame__tree_has_stacks(const flame_tree *t)
+{
+	return t->stacks.count > 0 || flame__tree_spilled(t);
 }
 
 int flame_tree_set_memory_limit(flame_tree *t, size_t bytes)
@@ -256,18 +350,18 @@ int flame_tree_set_count_name(flame_tree *t, const char *name)
 	return 0;
 }
 
-int flame_tree_each_stack(const flame_tree *t, flame_stack_fn fn, void *ud)
+int flame_tree_each_stack(flame_tree *t, flame_stack_fn fn, void *ud, flame_err *err)
 {
-	if (flame__tree_unspill((flame_tree *)t, NULL))
-		return FLAME_ENOMEM;
+	int rc = flame__tree_unspill(t, err);
+	if (rc)
+		return rc;
 	size_t maxd = 1;
 	for (size_t k = 0; k < t->stacks.count; k++)
 		if (t->stacks.v[k].depth > maxd)
 			maxd = t->stacks.v[k].depth;
 	flame_str *fr = malloc(maxd * sizeof *fr);
 	if (!fr)
-		return FLAME_ENOMEM;
-	int rc = 0;
+		return flame__err_nomem(err);
 	for (size_t k = 0; k < t->stacks.count && !rc; k++) {
 		const flame__stack *st = &t->stacks.v[k];
 		for (uint32_t i = 0; i < st->depth; i++) {
@@ -769,28 +863,51 @@ done:
 	return rc;
 }
 
+/* Checked node access: an id out of range (FLAME_NODE_NONE included) or a node tree
+ * made stale by a change of the stacks gives no node, and the accessors a defined value
+ * (an empty name, FLAME_NODE_NONE, 0), never a read out of bounds. */
+static const flame__node *node_at(const flame_tree *t, flame_node n)
+{
+	return t && t->nodes_valid && n < t->node_count ? &t->nodes[n] : NULL;
+}
+
 size_t flame_tree_node_count(const flame_tree *t) { return t->nodes_valid ? t->node_count : 0; }
 
 flame_str flame_node_name(const flame_tree *t, flame_node n)
 {
-	const flame__name *nm = flame__intern_get(&t->names, t->nodes[n].name);
+	const flame__node *nd = node_at(t, n);
+	if (!nd)
+		return (flame_str){"", 0};
+	const flame__name *nm = flame__intern_get(&t->names, nd->name);
 	return (flame_str){nm->ptr, nm->len};
 }
-flame_node flame_node_parent(const flame_tree *t, flame_node n) { return t->nodes[n].parent; }
+flame_node flame_node_parent(const flame_tree *t, flame_node n)
+{
+	const flame__node *nd = node_at(t, n);
+	return nd ? nd->parent : FLAME_NODE_NONE;
+}
 flame_node flame_node_first_child(const flame_tree *t, flame_node n)
 {
-	return t->nodes[n].first_child;
+	const flame__node *nd = node_at(t, n);
+	return nd ? nd->first_child : FLAME_NODE_NONE;
 }
 flame_node flame_node_next_sibling(const flame_tree *t, flame_node n)
 {
-	return t->nodes[n].next_sibling;
+	const flame__node *nd = node_at(t, n);
+	return nd ? nd->next_sibling : FLAME_NODE_NONE;
 }
-uint32_t flame_node_depth(const flame_tree *t, flame_node n) { return t->nodes[n].depth; }
+uint32_t flame_node_depth(const flame_tree *t, flame_node n)
+{
+	const flame__node *nd = node_at(t, n);
+	return nd ? nd->depth : 0;
+}
 uint64_t flame_node_self(const flame_tree *t, flame_node n, int col)
 {
-	return t->nodes[n].self[col & 1];
+	const flame__node *nd = node_at(t, n);
+	return nd && (col == 0 || col == 1) ? nd->self[col] : 0;
 }
 uint64_t flame_node_total(const flame_tree *t, flame_node n, int col)
 {
-	return t->nodes[n].total[col & 1];
+	const flame__node *nd = node_at(t, n);
+	return nd && (col == 0 || col == 1) ? nd->total[col] : 0;
 }

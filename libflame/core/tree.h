@@ -54,6 +54,35 @@ int flame__tree_add_ids(flame_tree *t, const uint32_t *ids, size_t n, uint64_t w
 int flame__tree_append_sorted_ids(flame_tree *t, const uint32_t *ids, size_t n, uint64_t w0,
                                   uint64_t w1, flame_err *err);
 
+/** Every stack of `t` in its in-memory table: spilled runs are read back into it first, so
+ * every reader gets the same stacks spilled or not. The way to the stacks for any code
+ * outside core/ (only the folded writer streams the runs instead: flame__tree_each_sorted).
+ * 0, or FLAME_EIO / FLAME_ENOMEM with `err` filled (and `*out` NULL). */
+int flame__tree_stacks(flame_tree *t, flame__stacks **out, flame_err *err);
+
+/** The tree's interned frame names (ids index them), for reading. */
+const flame__intern *flame__tree_names(const flame_tree *t);
+/** Mark `t` differential (a diff's tree, even where column 1 is all 0). */
+void flame__tree_set_differential(flame_tree *t);
+
+/** One stack through flame__tree_rewrite: `ids[0..depth)` root-first and its weights in
+ * `w` (the new weights are written back there). Rewriting ids, write the new stack into
+ * `out` (room for `depth` ids) and return its depth, 0 to drop it; rewriting weights only
+ * (`out` NULL), return 0. A negative flame_status (FLAME_ERANGE) stops the rewrite. */
+typedef int (*flame__rewrite_fn)(void *ud, const uint32_t *ids, uint32_t depth, uint32_t *out,
+                                 uint64_t w[2]);
+enum { FLAME__REWRITE_WEIGHTS = 1 /* `fn` changes weights only: in place, order kept */ };
+/** Rewrite every stack of `t` (spilled runs too) through `fn`: the one skeleton of the
+ * transforms (filter, skip-after, strip-hex, scaling, weighting, swapping columns). Ids
+ * rewritten: stacks that become equal are summed into a fresh table. Weights only: `fn`
+ * runs twice per stack (it must give the same answer), once to check the totals fit, so a
+ * failure leaves `t` unchanged either way. 0, or a negative status with `err` filled. */
+int flame__tree_rewrite(flame_tree *t, flame__rewrite_fn fn, void *ud, int flags,
+                        flame_err *err);
+
+/** 1 when the tree holds any stack (in memory or spilled); no I/O. */
+int flame__tree_has_stacks(const flame_tree *t);
+
 /** Raise the tree's scale to `scale` (<= 9) by multiplying every count up. */
 int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err);
 

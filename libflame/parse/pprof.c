@@ -1685,7 +1685,7 @@ static int check_unit(flame_tree *t, const prof *p, size_t vidx, flame_err *err)
 	memcpy(unit, un.ptr, un.len);
 	unit[un.len] = '\0';
 	const char *have = flame_tree_count_name(t);
-	if (have && *have && flame_tree_stack_count(t) > 0 && strcmp(have, unit) != 0)
+	if (have && *have && flame__tree_has_stacks(t) && strcmp(have, unit) != 0)
 		return flame__err(err, FLAME_EDATA, p->src, 0, FLAME__NO_OFFSET,
 		                  "sample type %.*s/%s does not match the earlier inputs (counted in "
 		                  "%s); choose matching ones with --sample-type", (int)ty.len, ty.ptr,

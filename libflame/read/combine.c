@@ -108,7 +108,10 @@ static int weigh_stacks(flame__stacks *s, unsigned *scale, uint64_t num, unsigne
 
 int flame_tree_weight(flame_tree *t, uint64_t num, unsigned decimals, flame_err *err)
 {
-	int rc = weigh_stacks(&t->stacks, &t->scale, num, decimals, "", err);
+	flame__stacks *s;
+	int rc = flame__tree_stacks(t, &s, err); /* spilled runs are weighed too */
+	if (!rc)
+		rc = weigh_stacks(s, &t->scale, num, decimals, "", err);
 	t->nodes_valid = 0;
 	return rc;
 }

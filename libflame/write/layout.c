@@ -85,7 +85,8 @@ static inline flame__frame *push_frame_raw(flame__layout *L, size_t *cap)
 
 static int reversed_tree(flame_tree **out, flame_tree *t, flame_err *err)
 {
-	int rc = flame__tree_unspill(t, err);
+	flame__stacks *s;
+	int rc = flame__tree_stacks(t, &s, err);
 	if (rc)
 		return rc;
 	flame_tree *r = flame_tree_new();
@@ -96,7 +97,6 @@ static int reversed_tree(flame_tree **out, flame_tree *t, flame_err *err)
 	memcpy(r->count_name, t->count_name, sizeof r->count_name);
 	/* the names first (each interned once, not once per frame), then the stacks as
 	 * reversed id arrays */
-	const flame__stacks *s = &t->stacks;
 	uint32_t maxd = 1;
 	for (size_t k = 0; k < s->count; k++)
 		if (s->v[k].depth > maxd)
@@ -256,14 +256,16 @@ static void close_frame(flame__layout *L, flame__frame *f, const struct open_fra
 static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts *o,
                        double min_time, int chart, double *maxdelta, flame_err *err)
 {
-	const flame__stacks *s = &t->stacks;
+	flame__stacks *s;
+	int rc = flame__tree_stacks(t, &s, err);
+	if (rc)
+		return rc;
 	const int col = L->differential ? 1 : 0;
 	const int total_mode = o->diff_mode == FLAME_DIFF_TOTAL;
 	size_t cap = 0, maxd = 1;
 	for (size_t k = 0; k < s->count; k++)
 		if (s->v[k].depth > maxd)
 			maxd = s->v[k].depth;
-	int rc = 0;
 	/* a flame chart keeps the table's order (first appearance): no sort */
 	flame__frame_order fo = {NULL, NULL, NULL};
 	const uint32_t *order = NULL;

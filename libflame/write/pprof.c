@@ -94,7 +94,10 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 		return flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET,
 		                  "pprof values are integers: the input has fractional counts "
 		                  "(%u decimals)", t->scale);
-	int rc = 0, diff = flame_tree_is_differential(t);
+	flame__stacks *st;
+	int rc = flame__tree_stacks(t, &st, err), diff = flame_tree_is_differential(t);
+	if (rc)
+		return rc;
 	size_t nn = t->names.count;
 	uint32_t *str_of = calloc(nn ? nn : 1, sizeof *str_of); /* name id -> string index, 0 = unused */
 	pb b = {0};
@@ -105,8 +108,8 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 	sample_type(t, &type, &unit);
 	/* strings 1..4: type, unit, "before", "after"; names from 5 */
 	uint32_t next = 5;
-	for (size_t k = 0; k < t->stacks.count; k++) {
-		const flame__stack *s = &t->stacks.v[k];
+	for (size_t k = 0; k < st->count; k++) {
+		const flame__stack *s = &st->v[k];
 		if (s->w[0] > INT64_MAX || s->w[1] > INT64_MAX) {
 			rc = flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET,
 			                "a count exceeds pprof's int64 values");
@@ -179,8 +182,8 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 	}
 	/* samples: packed location ids (leaf first), packed values */
 	pb ids = {0};
-	for (size_t k = 0; k < t->stacks.count && !rc; k++) {
-		const flame__stack *s = &t->stacks.v[k];
+	for (size_t k = 0; k < st->count && !rc; k++) {
+		const flame__stack *s = &st->v[k];
 		if (s->depth == 0 || (s->w[0] == 0 && s->w[1] == 0))
 			continue;
 		ids.len = 0;

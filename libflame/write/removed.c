@@ -32,7 +32,10 @@ void flame__panel_free(flame__panel *P)
 static int removed_tree(flame_tree **out, flame_tree *t, flame_err *err)
 {
 	*out = NULL;
-	const flame__stacks *st = &t->stacks;
+	flame__stacks *st;
+	int rc = flame__tree_stacks(t, &st, err);
+	if (rc)
+		return rc;
 	size_t n = st->count;
 	flame__frame_order fo;
 	if (flame__tree_frame_order(t, &fo))
@@ -67,7 +70,7 @@ static int removed_tree(flame_tree **out, flame_tree *t, flame_err *err)
 				ctx[k] = c;
 		}
 	}
-	int rc = 0;
+	rc = 0;
 	flame_str *fr = malloc(maxd * sizeof *fr);
 	if (!fr)
 		rc = flame__err_nomem(err);
@@ -104,14 +107,17 @@ int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
 		return 0;
 	/* a removed frame has only stacks with AFTER 0 under it: without one, no node tree
 	 * (its memory is several times the stack table's) */
-	const flame__stacks *st = &t->stacks;
+	flame__stacks *st;
+	int rc = flame__tree_stacks(t, &st, err);
+	if (rc)
+		return rc;
 	size_t k = 0;
 	while (k < st->count && !(st->v[k].w[1] == 0 && st->v[k].w[0] > 0))
 		k++;
 	if (k == st->count)
 		return 0;
 	uint64_t before_total = flame_tree_total(t, 0);
-	int rc = removed_tree(&P->own, t, err);
+	rc = removed_tree(&P->own, t, err);
 	if (!rc)
 		rc = flame_tree_build(P->own, FLAME_ORDER_NAME, err);
 	if (rc) {

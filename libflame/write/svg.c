@@ -493,7 +493,11 @@ static void put_pruned(sw *w)
 		w->rc = flame__err_nomem(w->err);
 		return;
 	}
-	const flame__stacks *st = &t->stacks;
+	flame__stacks *st;
+	if ((w->rc = flame__tree_stacks(t, &st, w->err))) {
+		free(sum);
+		return;
+	}
 	for (size_t k = 0; k < st->count; k++)
 		if (st->v[k].depth) {
 			sum[st->v[k].ids[0]][0] += st->v[k].w[0];

@@ -81,9 +81,10 @@ static int strip_map(flame_tree *dst, const flame_tree *src, uint32_t *map, flam
 {
 	char *buf = NULL;
 	size_t cap = 0;
-	uint32_t count = src->names.count; /* dst may be src: new names are not revisited */
+	const flame__intern *names = flame__tree_names(src);
+	uint32_t count = names->count; /* dst may be src: new names are not revisited */
 	for (uint32_t id = 0; id < count; id++) {
-		const flame__name *nm = flame__intern_get(&src->names, id);
+		const flame__name *nm = flame__intern_get(names, id);
 		const char *p = nm->ptr;
 		size_t n = nm->len;
 		if (has_hex(p, n)) {
@@ -103,7 +104,7 @@ static int strip_map(flame_tree *dst, const flame_tree *src, uint32_t *map, flam
 			map[id] = id;
 			continue;
 		}
-		map[id] = flame__intern_put(&dst->names, p, n);
+		map[id] = flame__tree_intern(dst, p, n);
 		if (map[id] == FLAME__ID_NONE) {
 			free(buf);
 			return flame__err_nomem(err);
@@ -113,15 +114,6 @@ static int strip_map(flame_tree *dst, const flame_tree *src, uint32_t *map, flam
 	return 0;
 }
 
-static size_t max_depth(const flame_tree *t)
-{
-	size_t d = 1;
-	for (size_t k = 0; k < t->stacks.count; k++)
-		if (t->stacks.v[k].depth > d)
-			d = t->stacks.v[k].depth;
-	return d;
-}
-
 static int add_err(flame_err *err, int rc)
 {
 	if (rc == FLAME_ENOMEM)
@@ -129,41 +121,33 @@ static int add_err(flame_err *err, int rc)
 	return flame__err(err, rc, "", 0, FLAME__NO_OFFSET, "a count overflows 64 bits");
 }
 
+static int strip_stack(void *ud, const uint32_t *ids, uint32_t depth, uint32_t *out,
+                       uint64_t w[2])
+{
+	const uint32_t *map = ud;
+	(void)w;
+	for (uint32_t i = 0; i < depth; i++)
+		out[i] = map[ids[i]];
+	return (int)depth;
+}
+
 int flame_strip_hex(flame_tree *t, flame_err *err)
 {
+	const flame__intern *names = flame__tree_names(t);
 	int any = 0;
-	for (uint32_t id = 0; id < t->names.count && !any; id++) {
-		const flame__name *nm = flame__intern_get(&t->names, id);
+	for (uint32_t id = 0; id < names->count && !any; id++) {
+		const flame__name *nm = flame__intern_get(names, id);
 		any = has_hex(nm->ptr, nm->len);
 	}
 	if (!any)
 		return 0;
-	uint32_t n = t->names.count;
-	uint32_t *map = malloc((size_t)n * sizeof *map);
-	uint32_t *ids = malloc(max_depth(t) * sizeof *ids);
-	flame__stacks fresh;
-	flame__stacks_init(&fresh);
-	int rc = 0;
-	if (!map || !ids) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	if ((rc = strip_map(t, t, map, err)))
-		goto done;
-	for (size_t k = 0; k < t->stacks.count; k++) {
-		const flame__stack *s = &t->stacks.v[k];
-		for (uint32_t i = 0; i < s->depth; i++)
-			ids[i] = map[s->ids[i]];
-		if ((rc = flame__stacks_add(&fresh, ids, s->depth, s->w[0], s->w[1]))) {
-			rc = add_err(err, rc);
-			goto done;
-		}
-	}
-	flame__tree_replace_stacks(t, &fresh);
-done:
-	flame__stacks_free(&fresh);
+	uint32_t *map = malloc((size_t)names->count * sizeof *map);
+	if (!map)
+		return flame__err_nomem(err);
+	int rc = strip_map(t, t, map, err);
+	if (!rc)
+		rc = flame__tree_rewrite(t, strip_stack, map, 0, err);
 	free(map);
-	free(ids);
 	return rc;
 }
 
@@ -171,55 +155,64 @@ done:
 
 /* Column 0 of every stack times num/den, rounded down to a multiple of `unit` (difffolded.pl's
  * int() drops fractions of a whole count; elsewhere unit is 1). */
-static int scale_before(flame_tree *t, uint64_t num, uint64_t den, uint64_t unit, flame_err *err)
+struct scale {
+	uint64_t num, den, unit;
+};
+
+static int scale_stack(void *ud, const uint32_t *ids, uint32_t depth, uint32_t *out,
+                       uint64_t w[2])
 {
-	unsigned __int128 total = 0;
-	for (size_t k = 0; k < t->stacks.count; k++) {
-		unsigned __int128 v = (unsigned __int128)t->stacks.v[k].w[0] * num / den;
-		v -= v % unit;
-		total += v;
-		if (v > UINT64_MAX || total > UINT64_MAX)
-			return add_err(err, FLAME_ERANGE);
-	}
-	for (size_t k = 0; k < t->stacks.count; k++) {
-		unsigned __int128 v = (unsigned __int128)t->stacks.v[k].w[0] * num / den;
-		t->stacks.v[k].w[0] = (uint64_t)(v - v % unit);
-	}
-	t->stacks.total[0] = (uint64_t)total;
-	t->nodes_valid = 0;
+	const struct scale *sc = ud;
+	(void)ids, (void)depth, (void)out;
+	unsigned __int128 v = (unsigned __int128)w[0] * sc->num / sc->den;
+	v -= v % sc->unit;
+	if (v > UINT64_MAX)
+		return FLAME_ERANGE;
+	w[0] = (uint64_t)v;
 	return 0;
 }
 
+static int scale_before(flame_tree *t, uint64_t num, uint64_t den, uint64_t unit, flame_err *err)
+{
+	return flame__tree_rewrite(t, scale_stack, &(struct scale){num, den, unit},
+	                           FLAME__REWRITE_WEIGHTS, err);
+}
+
 /* Sum of column `col` over the stacks through a frame whose name matches. */
-static uint64_t matched_weight(const flame_tree *t, int col, const unsigned char *match)
+static uint64_t matched_weight(const flame__stacks *s, int col, const unsigned char *match)
 {
 	uint64_t w = 0;
-	for (size_t k = 0; k < t->stacks.count; k++) {
-		const flame__stack *s = &t->stacks.v[k];
-		for (uint32_t i = 0; i < s->depth; i++)
-			if (match[s->ids[i]]) {
-				w += s->w[col];
+	for (size_t k = 0; k < s->count; k++) {
+		const flame__stack *st = &s->v[k];
+		for (uint32_t i = 0; i < st->depth; i++)
+			if (match[st->ids[i]]) {
+				w += st->w[col];
 				break;
 			}
 	}
 	return w;
 }
 
-static int frame_weights(const flame_tree *t, const char *re, uint64_t *w0, uint64_t *w1,
+static int frame_weights(flame_tree *t, const char *re, uint64_t *w0, uint64_t *w1,
                          flame_err *err)
 {
-	unsigned char *m = malloc(t->names.count ? t->names.count : 1);
+	const flame__intern *names = flame__tree_names(t);
+	flame__stacks *s;
+	int rc = flame__tree_stacks(t, &s, err);
+	if (rc)
+		return rc;
+	unsigned char *m = malloc(names->count ? names->count : 1);
 	if (!m)
 		return flame__err_nomem(err);
 	flame__regex *rx = NULL;
-	int rc = flame__regex_compile(&rx, re, strlen(re), 0, "--normalize-frame", err);
+	rc = flame__regex_compile(&rx, re, strlen(re), 0, "--normalize-frame", err);
 	if (!rc) {
-		for (uint32_t id = 0; id < t->names.count; id++) {
-			const flame__name *nm = flame__intern_get(&t->names, id);
+		for (uint32_t id = 0; id < names->count; id++) {
+			const flame__name *nm = flame__intern_get(names, id);
 			m[id] = flame__regex_match(rx, nm->ptr, nm->len) == 1;
 		}
-		*w0 = matched_weight(t, 0, m);
-		*w1 = matched_weight(t, 1, m);
+		*w0 = matched_weight(s, 0, m);
+		*w1 = matched_weight(s, 1, m);
 	}
 	flame__regex_free(rx);
 	free(m);
@@ -230,14 +223,14 @@ static int frame_weights(const flame_tree *t, const char *re, uint64_t *w0, uint
 static int normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err)
 {
 	int rc = 0;
-	uint64_t t0 = t->stacks.total[0], t1 = t->stacks.total[1];
+	uint64_t t0 = flame_tree_total(t, 0), t1 = flame_tree_total(t, 1);
 	switch (o->norm) {
 	case FLAME_DIFF_NORM_NONE:
 		break;
 	case FLAME_DIFF_NORM_TOTAL:
 		/* difffolded.pl: only when the totals differ (and, here, when BEFORE has any) */
 		if (t0 && t0 != t1)
-			rc = scale_before(t, t1, t0, flame__pow10[t->scale], err);
+			rc = scale_before(t, t1, t0, flame__pow10[flame_tree_scale(t)], err);
 		break;
 	case FLAME_DIFF_NORM_REQUESTS:
 		rc = scale_before(t, o->requests_after, o->requests_before, 1, err);
@@ -259,20 +252,25 @@ static int normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err)
 	return rc;
 }
 
+/* Column 0 moves to column 1. */
+static int swap_stack(void *ud, const uint32_t *ids, uint32_t depth, uint32_t *out,
+                      uint64_t w[2])
+{
+	(void)ud, (void)ids, (void)depth, (void)out;
+	w[1] = w[0];
+	w[0] = 0;
+	return 0;
+}
+
 int flame_diff_swap(flame_tree *t, flame_err *err)
 {
 	if (flame_tree_is_differential(t))
 		return flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET,
 		                  "a differential (3-column) profile cannot be one side of a diff");
-	for (size_t k = 0; k < t->stacks.count; k++) {
-		t->stacks.v[k].w[1] = t->stacks.v[k].w[0];
-		t->stacks.v[k].w[0] = 0;
-	}
-	t->stacks.total[1] = t->stacks.total[0];
-	t->stacks.total[0] = 0;
-	t->differential = 1;
-	t->nodes_valid = 0;
-	return 0;
+	int rc = flame__tree_rewrite(t, swap_stack, NULL, FLAME__REWRITE_WEIGHTS, err);
+	if (!rc)
+		flame__tree_set_differential(t);
+	return rc;
 }
 
 int flame_diff_normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err)
@@ -283,10 +281,15 @@ int flame_diff_normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err
 	return normalize(t, o, err);
 }
 
-int flame_diff(flame_tree *before, const flame_tree *after, const flame_diff_opts *o,
+int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *o,
                flame_err *err)
 {
+	flame__stacks *bs, *as;
 	int rc = flame_diff_check(o, err);
+	if (!rc)
+		rc = flame__tree_stacks(before, &bs, err);
+	if (!rc)
+		rc = flame__tree_stacks(after, &as, err);
 	if (rc)
 		return rc;
 	if (flame_tree_is_differential(before) || flame_tree_is_differential(after))
@@ -294,9 +297,9 @@ int flame_diff(flame_tree *before, const flame_tree *after, const flame_diff_opt
 		                  "a differential (3-column) profile cannot be one side of a diff");
 	if (o->strip_hex && (rc = flame_strip_hex(before, err)))
 		return rc;
-	if ((rc = flame__tree_rescale(before, after->scale, err)))
+	if ((rc = flame__tree_rescale(before, flame_tree_scale(after), err)))
 		return rc;
-	uint64_t m = flame__pow10[before->scale - after->scale];
+	uint64_t m = flame__pow10[flame_tree_scale(before) - flame_tree_scale(after)];
 	uint32_t *map = NULL, *ids = NULL;
 	/* sorted sides (sorted folded files): one merge-join, no hashing */
 	if (!o->strip_hex && flame__tree_stacks_sorted(before) && flame__tree_stacks_sorted(after)) {
@@ -306,8 +309,13 @@ int flame_diff(flame_tree *before, const flame_tree *after, const flame_diff_opt
 		if (rc == 0)
 			goto joined;
 	}
-	map = malloc((after->names.count ? after->names.count : 1) * sizeof *map);
-	ids = malloc(max_depth(after) * sizeof *ids);
+	const flame__intern *an = flame__tree_names(after);
+	uint32_t maxd = 1;
+	for (size_t k = 0; k < as->count; k++)
+		if (as->v[k].depth > maxd)
+			maxd = as->v[k].depth;
+	map = malloc((an->count ? an->count : 1) * sizeof *map);
+	ids = malloc(maxd * sizeof *ids);
 	if (!map || !ids) {
 		rc = flame__err_nomem(err);
 		goto done;
@@ -316,17 +324,17 @@ int flame_diff(flame_tree *before, const flame_tree *after, const flame_diff_opt
 		if ((rc = strip_map(before, after, map, err)))
 			goto done;
 	} else {
-		for (uint32_t id = 0; id < after->names.count; id++) {
-			const flame__name *nm = flame__intern_get(&after->names, id);
-			map[id] = flame__intern_put(&before->names, nm->ptr, nm->len);
+		for (uint32_t id = 0; id < an->count; id++) {
+			const flame__name *nm = flame__intern_get(an, id);
+			map[id] = flame__tree_intern(before, nm->ptr, nm->len);
 			if (map[id] == FLAME__ID_NONE) {
 				rc = flame__err_nomem(err);
 				goto done;
 			}
 		}
 	}
-	for (size_t k = 0; k < after->stacks.count; k++) {
-		const flame__stack *s = &after->stacks.v[k];
+	for (size_t k = 0; k < as->count; k++) {
+		const flame__stack *s = &as->v[k];
 		for (uint32_t i = 0; i < s->depth; i++)
 			ids[i] = map[s->ids[i]];
 		uint64_t w = s->w[0];
@@ -334,16 +342,15 @@ int flame_diff(flame_tree *before, const flame_tree *after, const flame_diff_opt
 			rc = add_err(err, FLAME_ERANGE);
 			goto done;
 		}
-		if ((rc = flame__stacks_add(&before->stacks, ids, s->depth, 0, w * m))) {
+		if ((rc = flame__stacks_add(bs, ids, s->depth, 0, w * m))) {
 			rc = add_err(err, rc);
 			goto done;
 		}
 	}
 joined:
-	before->differential = 1;
-	before->nodes_valid = 0;
-	if (!before->count_name[0] && after->count_name[0])
-		memcpy(before->count_name, after->count_name, sizeof before->count_name);
+	flame__tree_set_differential(before);
+	if (!flame_tree_count_name(before) && flame_tree_count_name(after))
+		flame_tree_set_count_name(before, flame_tree_count_name(after));
 	rc = normalize(before, o, err);
 done:
 	free(map);
@@ -383,12 +390,17 @@ int flame_diff_folded_sorted(flame_source src[2], const flame_diff_opts *o, flam
 
 /* ---- per-function report */
 
-int flame_diff_report(const flame_tree *t, flame_diff_row **rows_out, size_t *n_out,
+int flame_diff_report(flame_tree *t, flame_diff_row **rows_out, size_t *n_out,
                       flame_err *err)
 {
-	uint32_t nn = t->names.count;
 	*rows_out = NULL;
 	*n_out = 0;
+	flame__stacks *st;
+	int rc = flame__tree_stacks(t, &st, err);
+	if (rc)
+		return rc;
+	const flame__intern *names = flame__tree_names(t);
+	uint32_t nn = names->count;
 	uint32_t *row_of = malloc((nn ? nn : 1) * sizeof *row_of);
 	size_t *stamp = malloc((nn ? nn : 1) * sizeof *stamp);
 	flame_diff_row *rows = malloc((nn ? nn : 1) * sizeof *rows);
@@ -403,12 +415,12 @@ int flame_diff_report(const flame_tree *t, flame_diff_row **rows_out, size_t *n_
 		row_of[id] = UINT32_MAX;
 		stamp[id] = SIZE_MAX;
 	}
-	for (size_t k = 0; k < t->stacks.count; k++) {
-		const flame__stack *s = &t->stacks.v[k];
+	for (size_t k = 0; k < st->count; k++) {
+		const flame__stack *s = &st->v[k];
 		for (uint32_t i = 0; i < s->depth; i++) {
 			uint32_t id = s->ids[i];
 			if (row_of[id] == UINT32_MAX) {
-				const flame__name *nm = flame__intern_get(&t->names, id);
+				const flame__name *nm = flame__intern_get(names, id);
 				row_of[id] = (uint32_t)n;
 				rows[n++] = (flame_diff_row){{nm->ptr, nm->len}, {0, 0}, {0, 0}, SIZE_MAX};
 			}
@@ -456,11 +468,15 @@ static int cmp_abs_delta(const void *a, const void *b, void *ud)
 	return r ? r : (p->name.len > q->name.len) - (p->name.len < q->name.len);
 }
 
-int flame_diff_attribute(const flame_tree *t, flame_diff_row *rows, size_t n, double limit,
+int flame_diff_attribute(flame_tree *t, flame_diff_row *rows, size_t n, double limit,
                          flame_err *err)
 {
-	int rc = 0;
-	size_t k = 0, nn = t->names.count ? t->names.count : 1;
+	flame__stacks *ts;
+	int rc = flame__tree_stacks(t, &ts, err);
+	if (rc)
+		return rc;
+	const flame__intern *names = flame__tree_names(t);
+	size_t k = 0, nn = names->count ? names->count : 1;
 	size_t *cand = malloc((n ? n : 1) * sizeof *cand);
 	int32_t *cand_of = malloc(nn * sizeof *cand_of);
 	uint32_t *cnt = NULL, *together = NULL, *pos = NULL;
@@ -483,7 +499,7 @@ int flame_diff_attribute(const flame_tree *t, flame_diff_row *rows, size_t n, do
 	for (size_t i = 0; i < nn; i++)
 		cand_of[i] = -1;
 	for (size_t c = 0; c < k; c++) {
-		uint32_t id = flame__intern_find(&t->names, rows[cand[c]].name.ptr, rows[cand[c]].name.len);
+		uint32_t id = flame__intern_find(names, rows[cand[c]].name.ptr, rows[cand[c]].name.len);
 		if (id != FLAME__ID_NONE)
 			cand_of[id] = (int32_t)c;
 	}
@@ -508,10 +524,10 @@ int flame_diff_attribute(const flame_tree *t, flame_diff_row *rows, size_t n, do
 	/* Neighbouring stacks (sorted tables) often hold the same candidates at the same depths:
 	 * such a run is counted once, times its length (the first-seen order is the same). */
 	size_t np = 0, run = 0;
-	for (size_t si = 0; si <= t->stacks.count && k > 1; si++) {
+	for (size_t si = 0; si <= ts->count && k > 1; si++) {
 		size_t nq = 0;
-		if (si < t->stacks.count) {
-			const flame__stack *st = &t->stacks.v[si];
+		if (si < ts->count) {
+			const flame__stack *st = &ts->v[si];
 			for (uint32_t i = 0; i < st->depth; i++) {
 				int32_t c = cand_of[st->ids[i]];
 				if (c < 0)

@@ -7,7 +7,6 @@
 #include <string.h>
 #include "../core/err.h"
 #include "../core/regex.h"
-#include "../core/spill.h"
 #include "../core/tree.h"
 
 /* Compile `pat`; on error fill err with pcre2's message and the pattern offset. */
@@ -33,8 +32,9 @@ static int match_names(const flame_tree *t, pcre2_code *re, unsigned char *match
 	if (!md)
 		return flame__err_nomem(err);
 	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* best effort: falls back to the interpreter */
-	for (uint32_t id = 0; id < t->names.count; id++) {
-		const flame__name *nm = flame__intern_get(&t->names, id);
+	const flame__intern *names = flame__tree_names(t);
+	for (uint32_t id = 0; id < names->count; id++) {
+		const flame__name *nm = flame__intern_get(names, id);
 		int r = pcre2_match(re, (PCRE2_SPTR)nm->ptr, nm->len, 0, 0, md, NULL);
 		match[id] = r >= 0;
 	}
@@ -58,49 +58,52 @@ int flame_filter_check(const char *include, const char *exclude, flame_err *err)
 	return 0;
 }
 
+struct keep {
+	const unsigned char *mi, *mx; /* names matching --include, --exclude (NULL: none given) */
+};
+
+/* A stack stays when some frame matches --include (or none was given) and none matches
+ * --exclude. */
+static int keep_stack(void *ud, const uint32_t *ids, uint32_t depth, uint32_t *out,
+                      uint64_t w[2])
+{
+	const struct keep *k = ud;
+	int any_inc = !k->mi, any_exc = 0;
+	(void)w;
+	for (uint32_t i = 0; i < depth; i++) {
+		if (k->mi && k->mi[ids[i]])
+			any_inc = 1;
+		if (k->mx && k->mx[ids[i]])
+			any_exc = 1;
+	}
+	if (!any_inc || any_exc)
+		return 0;
+	memcpy(out, ids, depth * sizeof *ids);
+	return (int)depth;
+}
+
 int flame_filter_stacks(flame_tree *t, const char *include, const char *exclude, flame_err *err)
 {
 	if (!include && !exclude)
 		return 0;
-	int rc = flame__tree_unspill(t, err);
-	if (rc)
-		return rc;
+	int rc = 0;
 	pcre2_code *inc = NULL, *exc = NULL;
 	unsigned char *mi = NULL, *mx = NULL;
-	flame__stacks fresh;
-	flame__stacks_init(&fresh);
 	if (include && !(inc = compile(include, "--include", err)))
 		return FLAME_EUSAGE;
 	if (exclude && !(exc = compile(exclude, "--exclude", err))) {
 		rc = FLAME_EUSAGE;
 		goto done;
 	}
-	size_t nn = t->names.count ? t->names.count : 1;
+	size_t nn = flame__tree_names(t)->count ? flame__tree_names(t)->count : 1;
 	if ((inc && !(mi = calloc(nn, 1))) || (exc && !(mx = calloc(nn, 1)))) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
 	if ((inc && (rc = match_names(t, inc, mi, err))) || (exc && (rc = match_names(t, exc, mx, err))))
 		goto done;
-	for (size_t k = 0; k < t->stacks.count; k++) {
-		const flame__stack *s = &t->stacks.v[k];
-		int any_inc = !inc, any_exc = 0;
-		for (uint32_t i = 0; i < s->depth; i++) {
-			if (mi && mi[s->ids[i]])
-				any_inc = 1;
-			if (mx && mx[s->ids[i]])
-				any_exc = 1;
-		}
-		if (!any_inc || any_exc)
-			continue;
-		if ((rc = flame__stacks_add(&fresh, s->ids, s->depth, s->w[0], s->w[1]))) {
-			rc = rc == FLAME_ENOMEM ? flame__err_nomem(err) : rc;
-			goto done;
-		}
-	}
-	flame__tree_replace_stacks(t, &fresh);
+	rc = flame__tree_rewrite(t, keep_stack, &(struct keep){mi, mx}, 0, err);
 done:
-	flame__stacks_free(&fresh);
 	pcre2_code_free(inc);
 	pcre2_code_free(exc);
 	free(mi);

@@ -4,65 +4,44 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
-#include "../core/spill.h"
 #include "../core/tree.h"
+
+/* Frames 1..cut-1 go, cut being the leaf-most frame named a symbol (the root stays). */
+static int skip_stack(void *ud, const uint32_t *ids, uint32_t depth, uint32_t *out,
+                      uint64_t w[2])
+{
+	const unsigned char *is_sym = ud;
+	uint32_t cut = 0, m = 0;
+	(void)w;
+	for (uint32_t i = depth; i-- > 1;)
+		if (is_sym[ids[i]]) {
+			cut = i;
+			break;
+		}
+	for (uint32_t i = 0; i < depth; i++)
+		if (i == 0 || cut == 0 || i >= cut)
+			out[m++] = ids[i];
+	return (int)m;
+}
 
 int flame_skip_after(flame_tree *t, const char *const *symbols, size_t n, flame_err *err)
 {
 	if (n == 0)
 		return 0;
-	int rc = flame__tree_unspill(t, err);
-	if (rc)
-		return rc;
-	unsigned char *is_sym = calloc(t->names.count ? t->names.count : 1, 1);
-	uint32_t *ids = NULL;
-	size_t cap = 0;
-	flame__stacks fresh;
-	flame__stacks_init(&fresh);
+	const flame__intern *names = flame__tree_names(t);
+	unsigned char *is_sym = calloc(names->count ? names->count : 1, 1);
 	if (!is_sym)
 		return flame__err_nomem(err);
-	int any = 0;
+	int any = 0, rc = 0;
 	for (size_t i = 0; i < n; i++) {
-		uint32_t id = flame__intern_find(&t->names, symbols[i], strlen(symbols[i]));
+		uint32_t id = flame__intern_find(names, symbols[i], strlen(symbols[i]));
 		if (id != FLAME__ID_NONE) {
 			is_sym[id] = 1;
 			any = 1;
 		}
 	}
-	if (!any)
-		goto done;
-	for (size_t k = 0; k < t->stacks.count; k++) {
-		const flame__stack *s = &t->stacks.v[k];
-		uint32_t cut = 0; /* index of the leaf-most match; frames 1..cut-1 go */
-		for (uint32_t i = s->depth; i-- > 1;)
-			if (is_sym[s->ids[i]]) {
-				cut = i;
-				break;
-			}
-		if (s->depth > cap) {
-			cap = s->depth * 2;
-			uint32_t *v = realloc(ids, cap * sizeof *v);
-			if (!v) {
-				rc = flame__err_nomem(err);
-				goto done;
-			}
-			ids = v;
-		}
-		size_t m = 0;
-		for (uint32_t i = 0; i < s->depth; i++)
-			if (i == 0 || cut == 0 || i >= cut)
-				ids[m++] = s->ids[i];
-		if ((rc = flame__stacks_add(&fresh, ids, m, s->w[0], s->w[1]))) {
-			rc = rc == FLAME_ENOMEM ? flame__err_nomem(err)
-			                        : flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
-			                                     "a count overflows 64 bits");
-			goto done;
-		}
-	}
-	flame__tree_replace_stacks(t, &fresh);
-done:
-	flame__stacks_free(&fresh);
+	if (any)
+		rc = flame__tree_rewrite(t, skip_stack, is_sym, 0, err);
 	free(is_sym);
-	free(ids);
 	return rc;
 }

@@ -426,7 +426,9 @@ static void test_sizes(void)
 	text[n] = '\0';
 	flame_err err;
 	flame_tree *t = parse_str(text, FLAME_FORMAT_PERF, &err);
-	CHECK(t && flame_tree_stack_count(t) == 1 && flame_tree_total(t, 0) == 1);
+	size_t nst = 0;
+	CHECK(t && flame_tree_stack_count(t, &nst, NULL) == 0 && nst == 1 &&
+	      flame_tree_total(t, 0) == 1);
 	flame_tree_free(t);
 	free(text);
 

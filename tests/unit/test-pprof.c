@@ -120,7 +120,7 @@ static int parse_with(const msg *m, const flame_parse_opts *o, flame_tree *t, fl
 	int rc = flame_parse(t, in, o, err);
 	flame_input_free(in);
 	text tx = {.n = 0};
-	flame_tree_each_stack(t, collect, &tx);
+	flame_tree_each_stack(t, collect, &tx, NULL);
 	qsort(tx.lines, (size_t)tx.n, sizeof tx.lines[0], cmp_line);
 	out[0] = '\0';
 	for (int i = 0; i < tx.n; i++) {
@@ -447,7 +447,7 @@ static void test_write_roundtrip(void)
 	CHECK(flame_parse(r, in, NULL, &err) == 0);
 	flame_input_free(in);
 	text tx = {.n = 0};
-	flame_tree_each_stack(r, collect, &tx);
+	flame_tree_each_stack(r, collect, &tx, NULL);
 	qsort(tx.lines, (size_t)tx.n, sizeof tx.lines[0], cmp_line);
 	CHECK_EQ_U64(tx.n, 3);
 	CHECK_STR(tx.lines[0], "main;work 5");

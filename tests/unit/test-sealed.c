@@ -1,0 +1,733 @@
+/* The tree is sealed: spilling stacks to a temp file (flame_tree_set_memory_limit) is an
+ * implementation detail nobody outside libflame/core can see. The same profile is built
+ * into a tree that spills several runs and into one that never spills; then every public
+ * function of flame.h that takes a tree runs on both, and what each gives (return codes,
+ * values, the bytes a writer writes) must be the same byte for byte.
+ *
+ * The list of covered functions is checked against flame.h itself (argv[1]): a function
+ * declared there with a flame_tree parameter and no case below fails this test, so the
+ * list grows with the header. Also here: the defects found on spilled trees (I/O errors
+ * of stack_count/each_stack), the iterator's sticky DONE and the checked node accessors.
+ *
+ * Usage: test-sealed FLAME_H */
+#include <ctype.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include "harness.h"
+#include "util.h"
+
+/* ---- results as bytes */
+
+typedef struct buf {
+	char *p;
+	size_t n, cap;
+} buf;
+
+static void put_bytes(buf *b, const void *p, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = (b->n + n + 1) * 2;
+		char *q = realloc(b->p, cap);
+		if (!q)
+			abort();
+		b->p = q;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, p, n);
+	b->n += n;
+	b->p[b->n] = '\0';
+}
+
+static void put(buf *b, const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	put_bytes(b, tmp, n < 0 ? 0 : (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+static void put_rc(buf *b, const char *what, int rc, const flame_err *err)
+{
+	put(b, "%s: %d", what, rc);
+	if (rc)
+		put(b, " (%s)", err->msg);
+	put(b, "\n");
+}
+
+/* ---- the profile */
+
+enum { NSTACKS = 2500, LIMIT = 128 * 1024 }; /* a run per 1024 stacks or so */
+
+/* Deterministic stacks over a few dozen names, with hex addresses (strip_hex), shared
+ * prefixes, a name that prefixes another ("f1" / "f1-x": text and frame order differ)
+ * and the symbol skip_after cuts at. `salt` gives a second, overlapping profile. */
+static void make_stack(unsigned i, unsigned salt, char names[8][32], flame_str *fr, size_t *n,
+                       uint64_t *w)
+{
+	unsigned x = (i + 1) * 2654435761u ^ salt * 40503u;
+	*n = 1 + (x >> 5) % 8;
+	for (size_t k = 0; k < *n; k++) {
+		x = x * 1103515245u + 12345u;
+		unsigned r = (x >> 16) % 40;
+		int len;
+		if (k == 0)
+			len = snprintf(names[k], 32, "proc%u", r % 3);
+		else if (r < 4)
+			len = snprintf(names[k], 32, "f%u-x", r);
+		else if (r < 8)
+			len = snprintf(names[k], 32, "lib+0x%x", 0xa0 + r + (x >> 24) % 7);
+		else if (r == 9)
+			len = snprintf(names[k], 32, "main");
+		else
+			len = snprintf(names[k], 32, "f%u", r % 17);
+		fr[k] = (flame_str){names[k], (size_t)len};
+	}
+	x = x * 1103515245u + 12345u;
+	*w = 1 + (x >> 18) % 1000;
+}
+
+/* The same stacks as folded text (the half that goes through flame_parse). */
+static char *folded_text(unsigned from, unsigned to, unsigned salt)
+{
+	buf b = {0};
+	for (unsigned i = from; i < to; i++) {
+		char names[8][32];
+		flame_str fr[8];
+		size_t n;
+		uint64_t w;
+		make_stack(i, salt, names, fr, &n, &w);
+		for (size_t k = 0; k < n; k++)
+			put(&b, "%s%.*s", k ? ";" : "", (int)fr[k].len, fr[k].ptr);
+		put(&b, " %llu\n", (unsigned long long)w);
+	}
+	return b.p;
+}
+
+/* How many runs the last spilled tree had: counted by flame__tree_spill_runs. */
+size_t flame__tree_spill_runs(const flame_tree *t);
+
+/* A tree of profile `salt` (column 1 too when `diff`): half added with flame_tree_add,
+ * half parsed as folded text, each stack added twice over (so runs hold equal stacks).
+ * With `spill`, a memory limit small enough for several runs. */
+static flame_tree *build(int spill, unsigned salt, int diff)
+{
+	flame_tree *t = flame_tree_new();
+	flame_err err;
+	if (!t)
+		abort();
+	if (spill)
+		CHECK(flame_tree_set_memory_limit(t, LIMIT) == 0);
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < NSTACKS / 2; i++) {
+			char names[8][32];
+			flame_str fr[8];
+			size_t n;
+			uint64_t w;
+			make_stack(i, salt, names, fr, &n, &w);
+			CHECK(flame_tree_add(t, fr, n, 0, w, diff ? w / 3 + pass : 0, &err) == 0);
+		}
+		char *text = folded_text(NSTACKS / 2, NSTACKS, salt);
+		flame_input *in = NULL;
+		flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+		po.format = FLAME_FORMAT_FOLDED;
+		CHECK(flame_input_open_mem(&in, text, strlen(text), "profile", &err) == 0);
+		CHECK(flame_parse(t, in, &po, &err) == 0);
+		flame_input_free(in);
+		free(text);
+	}
+	if (spill)
+		CHECK(flame__tree_spill_runs(t) >= 3 && flame__tree_spill_runs(t) <= 20);
+	else
+		CHECK(flame__tree_spill_runs(t) == 0);
+	CHECK(flame_tree_set_count_name(t, "samples") == 0);
+	return t;
+}
+
+/* ---- what a writer writes */
+
+enum writer { W_FOLDED, W_SVG, W_PNG, W_PDF, W_PPROF };
+
+static void put_written(buf *b, flame_tree *t, enum writer w)
+{
+	char path[] = "/tmp/flame-sealed-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0)
+		abort();
+	close(fd);
+	flame_output *o = NULL;
+	flame_err err;
+	flame_render_opts ro = FLAME_RENDER_OPTS_INIT;
+	ro.title = "sealed";
+	int rc = flame_output_open(&o, path, &err);
+	if (!rc) {
+		switch (w) {
+		case W_FOLDED: rc = flame_write_folded(t, o, &err); break;
+		case W_SVG: rc = flame_write_svg(t, &ro, o, &err); break;
+		case W_PNG: rc = flame_write_png(t, &ro, o, &err); break;
+		case W_PDF: rc = flame_write_pdf(t, &ro, o, &err); break;
+		case W_PPROF: rc = flame_write_pprof(t, o, &err); break;
+		}
+		if (rc)
+			flame_output_abort(o);
+		else
+			rc = flame_output_commit(o, &err);
+	}
+	put_rc(b, "write", rc, &err);
+	FILE *f = fopen(path, "rb");
+	if (f) {
+		char chunk[65536];
+		size_t n;
+		while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+			put_bytes(b, chunk, n);
+		fclose(f);
+	}
+	unlink(path);
+}
+
+static void put_summary(buf *b, flame_tree *t)
+{
+	const char *cn = flame_tree_count_name(t);
+	put(b, "total %llu %llu scale %u diff %d count name %s\n",
+	    (unsigned long long)flame_tree_total(t, 0), (unsigned long long)flame_tree_total(t, 1),
+	    flame_tree_scale(t), flame_tree_is_differential(t), cn ? cn : "(none)");
+	put_written(b, t, W_FOLDED);
+}
+
+/* ---- the cases: each runs on a fresh spilled tree and a fresh unspilled one */
+
+static void op_writers(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	put_written(b, t, W_FOLDED);
+	put_written(b, t, W_SVG);
+	put_written(b, t, W_PPROF);
+}
+
+static void op_png(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	put_written(b, t, W_PNG);
+}
+
+static void op_pdf(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	put_written(b, t, W_PDF);
+}
+
+static void op_counts(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	size_t n = 0;
+	int rc = flame_tree_stack_count(t, &n, &err);
+	put(b, "stack count %d %zu\n", rc, n);
+	put_summary(b, t);
+	CHECK(flame_tree_set_count_name(t, "nanoseconds") == 0);
+	put_summary(b, t);
+}
+
+static int cmp_lines(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct lines {
+	char **v;
+	size_t n, cap;
+	int stop_after;
+};
+
+static int collect(void *ud, const flame_str *frames, size_t n, uint64_t w0, uint64_t w1)
+{
+	struct lines *l = ud;
+	buf line = {0};
+	for (size_t k = 0; k < n; k++)
+		put(&line, "%s%.*s", k ? ";" : "", (int)frames[k].len, frames[k].ptr);
+	put(&line, " %llu %llu", (unsigned long long)w0, (unsigned long long)w1);
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 256;
+		l->v = realloc(l->v, l->cap * sizeof *l->v);
+	}
+	l->v[l->n++] = line.p;
+	return l->stop_after && (int)l->n == l->stop_after ? 7 : 0;
+}
+
+/* each_stack's order is unspecified: compare the sorted lines */
+static void op_each_stack(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	struct lines l = {0};
+	int rc = flame_tree_each_stack(t, collect, &l, &err);
+	put(b, "each_stack %d, %zu stacks\n", rc, l.n);
+	qsort(l.v, l.n, sizeof *l.v, cmp_lines);
+	for (size_t i = 0; i < l.n; i++) {
+		put(b, "%s\n", l.v[i]);
+		free(l.v[i]);
+	}
+	free(l.v);
+	/* stopping early returns fn's value */
+	struct lines s = {.stop_after = 10};
+	rc = flame_tree_each_stack(t, collect, &s, &err);
+	put(b, "stopped %d after %zu\n", rc, s.n);
+	for (size_t i = 0; i < s.n; i++)
+		free(s.v[i]);
+	free(s.v);
+}
+
+static void put_nodes(buf *b, flame_tree *t, flame_order order)
+{
+	flame_err err;
+	put_rc(b, "build", flame_tree_build(t, order, &err), &err);
+	size_t n = flame_tree_node_count(t);
+	put(b, "%zu nodes\n", n);
+	for (flame_node i = 0; i <= n; i++) { /* one past the end: checked */
+		flame_str nm = flame_node_name(t, i);
+		put(b, "%u %.*s p%d c%d s%d d%u self %llu %llu total %llu %llu\n", i, (int)nm.len,
+		    nm.ptr, (int)flame_node_parent(t, i), (int)flame_node_first_child(t, i),
+		    (int)flame_node_next_sibling(t, i), flame_node_depth(t, i),
+		    (unsigned long long)flame_node_self(t, i, 0),
+		    (unsigned long long)flame_node_self(t, i, 1),
+		    (unsigned long long)flame_node_total(t, i, 0),
+		    (unsigned long long)flame_node_total(t, i, 1));
+	}
+	flame_iter it;
+	flame_iter_init(&it, t);
+	flame_event ev;
+	size_t steps = 0;
+	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE) {
+		put(b, "%c%u", ev == FLAME_EVENT_ENTER ? '>' : '<', it.node);
+		if (ev == FLAME_EVENT_ENTER && flame_node_depth(t, it.node) == 2)
+			flame_iter_skip_children(&it);
+		if (++steps % 32 == 0)
+			put(b, "\n");
+	}
+	put(b, "\nafter done: %d\n", (int)flame_iter_next(&it));
+}
+
+static void op_nodes(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	put_nodes(b, t, FLAME_ORDER_NAME);
+	put_nodes(b, t, FLAME_ORDER_WEIGHT);
+}
+
+/* a stack added after the runs: new, and one the runs hold already */
+static void op_add(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	flame_str fr[] = {{"main", 4}, {"late", 4}}, again[] = {{"late", 4}, {"f3", 2}, {"proc0", 5}};
+	put_rc(b, "add", flame_tree_add(t, fr, 2, 0, 5, 1, &err), &err);
+	put_rc(b, "add leaf first", flame_tree_add(t, again, 3, 1, 9, 0, &err), &err);
+	put_summary(b, t);
+	put_nodes(b, t, FLAME_ORDER_NAME);
+}
+
+static void op_scale_column(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	put_rc(b, "scale", flame_tree_scale_column(t, 0, 3, 7, &err), &err);
+	put_rc(b, "scale 1", flame_tree_scale_column(t, 1, 5, 2, &err), &err);
+	put_summary(b, t);
+}
+
+static void op_weight(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	put_rc(b, "weight", flame_tree_weight(t, 25, 2, &err), &err);
+	put_summary(b, t);
+	put_written(b, t, W_PPROF); /* refused: fractional counts */
+}
+
+static void op_filter(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	put_rc(b, "filter", flame_filter_stacks(t, "^f[1-5]", "lib\\+0xa[3-5]", &err), &err);
+	put_summary(b, t);
+}
+
+static void op_skip_after(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	const char *sym[] = {"main", "f7"};
+	put_rc(b, "skip_after", flame_skip_after(t, sym, 2, &err), &err);
+	put_summary(b, t);
+}
+
+static void op_strip_hex(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	put_rc(b, "strip_hex", flame_strip_hex(t, &err), &err);
+	put_summary(b, t);
+}
+
+/* merge: spilled into spilled against in-memory into in-memory, both ways round */
+static void op_merge(flame_tree *t, int spill, buf *b)
+{
+	flame_err err;
+	flame_tree *u = build(spill, 2, 0);
+	put_rc(b, "merge", flame_tree_merge(t, u, &err), &err);
+	put_summary(b, t);
+	put_rc(b, "merge back", flame_tree_merge(u, t, &err), &err);
+	put_summary(b, u);
+	flame_tree_free(u);
+}
+
+static void op_diff(flame_tree *t, int spill, buf *b)
+{
+	flame_err err;
+	flame_tree *after = build(spill, 2, 0);
+	flame_diff_opts o = FLAME_DIFF_OPTS_INIT;
+	o.norm = FLAME_DIFF_NORM_TOTAL;
+	o.strip_hex = 1;
+	put_rc(b, "diff", flame_diff(t, after, &o, &err), &err);
+	put_summary(b, t);
+	put_written(b, after, W_FOLDED); /* after is not changed */
+	flame_tree_free(after);
+	put_written(b, t, W_SVG);
+	put_written(b, t, W_PPROF);
+}
+
+static void put_report(buf *b, flame_tree *t)
+{
+	flame_err err;
+	flame_diff_row *r = NULL;
+	size_t n = 0;
+	put_rc(b, "report", flame_diff_report(t, &r, &n, &err), &err);
+	put_rc(b, "attribute", flame_diff_attribute(t, r, n, 5.0, &err), &err);
+	/* rows come in no particular order: print them sorted by name */
+	struct lines l = {0};
+	for (size_t i = 0; i < n; i++) {
+		buf line = {0};
+		put(&line, "%.*s self %llu %llu total %llu %llu inside %.*s", (int)r[i].name.len,
+		    r[i].name.ptr, (unsigned long long)r[i].self[0],
+		    (unsigned long long)r[i].self[1], (unsigned long long)r[i].total[0],
+		    (unsigned long long)r[i].total[1],
+		    r[i].inside == SIZE_MAX ? 1 : (int)r[r[i].inside].name.len,
+		    r[i].inside == SIZE_MAX ? "-" : r[r[i].inside].name.ptr);
+		collect(&l, &(flame_str){line.p, line.n}, 1, 0, 0);
+		free(line.p);
+	}
+	qsort(l.v, l.n, sizeof *l.v, cmp_lines);
+	put(b, "%zu rows\n", n);
+	for (size_t i = 0; i < l.n; i++) {
+		put(b, "%s\n", l.v[i]);
+		free(l.v[i]);
+	}
+	free(l.v);
+	free(r);
+}
+
+/* the one-tree diff: AFTER parsed, swapped to column 1, BEFORE parsed on top */
+static void op_diff_swap(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	put_rc(b, "swap", flame_diff_swap(t, &err), &err);
+	put_summary(b, t);
+	char *text = folded_text(0, NSTACKS, 3);
+	flame_input *in = NULL;
+	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+	CHECK(flame_input_open_mem(&in, text, strlen(text), "before", &err) == 0);
+	put_rc(b, "parse before", flame_parse(t, in, &po, &err), &err);
+	flame_input_free(in);
+	free(text);
+	flame_diff_opts o = FLAME_DIFF_OPTS_INIT;
+	o.norm = FLAME_DIFF_NORM_FRAME;
+	o.frame_regex = "^main$";
+	put_rc(b, "normalize", flame_diff_normalize(t, &o, &err), &err);
+	put_summary(b, t);
+	put_report(b, t);
+}
+
+static void op_report(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	put_report(b, t);
+	put_written(b, t, W_SVG);
+}
+
+/* the readers that fill a tree the caller gives: inputs as folded text in memory */
+static void op_readers(flame_tree *unused, int spill, buf *b)
+{
+	(void)unused;
+	flame_err err;
+	char *text[2] = {folded_text(0, NSTACKS, 1), folded_text(0, NSTACKS, 2)};
+	for (int merge = 0; merge < 2; merge++) {
+		flame_tree *t = flame_tree_new();
+		if (spill)
+			flame_tree_set_memory_limit(t, LIMIT);
+		flame_source src[2];
+		memset(src, 0, sizeof src);
+		for (int i = 0; i < 2; i++) {
+			CHECK(flame_input_open_mem(&src[i].in, text[i], strlen(text[i]), "in", &err) == 0);
+			src[i].opts = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
+		}
+		flame_diff_opts o = FLAME_DIFF_OPTS_INIT;
+		int rc = merge ? flame_merge_read(t, src, 2, 1, &err) : flame_diff_read(t, src, &o, &err);
+		put_rc(b, merge ? "merge_read" : "diff_read", rc, &err);
+		for (int i = 0; i < 2; i++) {
+			put(b, "src %d rc %d total %llu\n", i, src[i].rc, (unsigned long long)src[i].total);
+			flame_input_free(src[i].in);
+		}
+		put_summary(b, t);
+		flame_tree_free(t);
+	}
+	/* flame_parse_all: several inputs, each into its own tree */
+	flame_parse_job jobs[2];
+	memset(jobs, 0, sizeof jobs);
+	for (int i = 0; i < 2; i++) {
+		jobs[i].tree = flame_tree_new();
+		if (spill)
+			flame_tree_set_memory_limit(jobs[i].tree, LIMIT);
+		CHECK(flame_input_open_mem(&jobs[i].in, text[i], strlen(text[i]), "job", &err) == 0);
+		jobs[i].opts = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
+	}
+	put(b, "parse_all %d\n", flame_parse_all(jobs, 2, 2));
+	for (int i = 0; i < 2; i++) {
+		put_summary(b, jobs[i].tree);
+		flame_input_free(jobs[i].in);
+		flame_tree_free(jobs[i].tree);
+	}
+	free(text[0]);
+	free(text[1]);
+}
+
+typedef void (*op_fn)(flame_tree *t, int spill, buf *b);
+
+static const struct op {
+	const char *name;
+	op_fn fn;
+	int diff;           /* the profile has column 1 too */
+	const char *covers; /* the flame.h functions taking a tree it runs, space-separated */
+} ops[] = {
+    {"writers", op_writers, 0,
+     "flame_tree_new flame_tree_free flame_tree_add flame_tree_set_memory_limit flame_parse "
+     "flame_write_folded flame_write_svg flame_write_pprof"},
+    {"writers (differential)", op_writers, 1, ""},
+    {"png", op_png, 0, "flame_write_png"},
+    {"pdf", op_pdf, 1, "flame_write_pdf"},
+    {"counts", op_counts, 1,
+     "flame_tree_stack_count flame_tree_total flame_tree_scale flame_tree_is_differential "
+     "flame_tree_count_name flame_tree_set_count_name"},
+    {"each_stack", op_each_stack, 1, "flame_tree_each_stack"},
+    {"nodes", op_nodes, 1,
+     "flame_tree_build flame_tree_node_count flame_node_name flame_node_parent "
+     "flame_node_first_child flame_node_next_sibling flame_node_depth flame_node_self "
+     "flame_node_total flame_iter_init"},
+    {"add", op_add, 0, ""},
+    {"scale_column", op_scale_column, 1, "flame_tree_scale_column"},
+    {"weight", op_weight, 0, "flame_tree_weight"},
+    {"filter", op_filter, 0, "flame_filter_stacks"},
+    {"skip_after", op_skip_after, 0, "flame_skip_after"},
+    {"strip_hex", op_strip_hex, 1, "flame_strip_hex"},
+    {"merge", op_merge, 0, "flame_tree_merge"},
+    {"diff", op_diff, 0, "flame_diff"},
+    {"diff_swap", op_diff_swap, 0, "flame_diff_swap flame_diff_normalize"},
+    {"report", op_report, 1, "flame_diff_report flame_diff_attribute"},
+    {"readers", op_readers, 0, "flame_diff_read flame_merge_read flame_parse_all"},
+};
+
+static void test_same_spilled_or_not(void)
+{
+	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+		buf r[2] = {{0}, {0}};
+		for (int spill = 0; spill < 2; spill++) {
+			flame_tree *t = build(spill, 1, ops[i].diff);
+			ops[i].fn(t, spill, &r[spill]);
+			flame_tree_free(t);
+		}
+		harness_checks++;
+		if (r[0].n != r[1].n || memcmp(r[0].p, r[1].p, r[0].n) != 0) {
+			size_t at = 0;
+			while (at < r[0].n && at < r[1].n && r[0].p[at] == r[1].p[at])
+				at++;
+			harness_failures++;
+			fprintf(stderr, "%s: spilled tree differs at byte %zu (%zu vs %zu bytes):\n"
+			        "  in memory: %.60s\n  spilled:   %.60s\n", ops[i].name, at, r[0].n,
+			        r[1].n, r[0].p + at, r[1].p + at);
+			const char *dump = getenv("FLAME_SEALED_DUMP"); /* a directory, to compare */
+			for (int k = 0; dump && k < 2; k++) {
+				char path[4096];
+				snprintf(path, sizeof path, "%s/%s.%s", dump, ops[i].name, k ? "spilled" : "memory");
+				FILE *f = fopen(path, "wb");
+				if (f) {
+					fwrite(r[k].p, 1, r[k].n, f);
+					fclose(f);
+				}
+			}
+		}
+		/* a case that compared nothing proves nothing */
+		CHECK(r[0].n > 100);
+		free(r[0].p);
+		free(r[1].p);
+	}
+}
+
+/* Every FLAME_EXPORT function of flame.h with a flame_tree parameter (or taking jobs and
+ * sources that hold trees) has a case above. */
+static int covered(const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+		for (const char *p = ops[i].covers; (p = strstr(p, name)); p += n)
+			if ((p == ops[i].covers || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+				return 1;
+	return 0;
+}
+
+static void test_covers_flame_h(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	static char text[1 << 20];
+	size_t len = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	size_t found = 0;
+	/* a declaration: FLAME_EXPORT ... name(params); */
+	for (char *p = text; (p = strstr(p, "FLAME_EXPORT ")); p++) {
+		char *open = strchr(p, '('), *end = open ? strchr(open, ';') : NULL;
+		if (!open || !end || memchr(p, '#', (size_t)(open - p)))
+			continue;
+		char *q = open;
+		while (q > p && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+			q--;
+		char name[128];
+		snprintf(name, sizeof name, "%.*s", (int)(open - q), q);
+		char params[2048];
+		snprintf(params, sizeof params, "%.*s", (int)(end - open), open);
+		int takes_tree = strstr(params, "flame_tree *") || strstr(params, "flame_tree*") ||
+		                 strstr(params, "flame_parse_job") || strstr(params, "flame_iter *") ||
+		                 strstr(name, "flame_tree_new");
+		if (!takes_tree || strstr(params, "flame_source *src, size_t n, flame_output"))
+			continue;
+		found++;
+		if (!covered(name) && strcmp(name, "flame_iter_next") &&
+		    strcmp(name, "flame_iter_skip_children")) {
+			harness_checks++;
+			harness_failures++;
+			fprintf(stderr, "%s takes a tree and has no case in test-sealed.c\n", name);
+		}
+	}
+	CHECK(found >= 40); /* the scan found the declarations */
+}
+
+/* ---- the defects (each failed before the fix) */
+
+/* An I/O failure reading the runs back is an error, not "0 stacks" or out of memory:
+ * files may not grow (RLIMIT_FSIZE) when the last in-memory stacks are spilled. */
+static void test_io_failure(void)
+{
+	flame_tree *t = build(1, 1, 0);
+	flame_str fr[] = {{"late", 4}}; /* stacks in memory too: reading back spills them first */
+	CHECK(flame_tree_add(t, fr, 1, 0, 1, 0, NULL) == 0);
+	struct rlimit old;
+	CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0);
+	signal(SIGXFSZ, SIG_IGN);
+	struct rlimit tiny = {1, old.rlim_max};
+	CHECK(setrlimit(RLIMIT_FSIZE, &tiny) == 0);
+	flame_err err = {0};
+	size_t n = 99;
+	int rc = flame_tree_stack_count(t, &n, &err);
+	struct lines l = {0};
+	flame_err err2 = {0};
+	int rc2 = flame_tree_each_stack(t, collect, &l, &err2);
+	CHECK(setrlimit(RLIMIT_FSIZE, &old) == 0);
+	CHECK_EQ_U64(rc, FLAME_EIO);
+	CHECK(n == 0 && err.code == FLAME_EIO && strstr(err.msg, "cannot write"));
+	CHECK_EQ_U64(rc2, FLAME_EIO);
+	CHECK(l.n == 0 && err2.code == FLAME_EIO);
+	free(l.v);
+	flame_tree_free(t);
+}
+
+static void test_iter_done_sticky(void)
+{
+	flame_err err;
+	flame_tree *t = parse_str("a;b 1\na;c 2\n", FLAME_FORMAT_FOLDED, &err);
+	CHECK(flame_tree_build(t, FLAME_ORDER_NAME, &err) == 0);
+	flame_iter it;
+	flame_iter_init(&it, t);
+	int events = 0;
+	while (flame_iter_next(&it) != FLAME_EVENT_DONE)
+		events++;
+	CHECK_EQ_U64(events, 8); /* all, a, b, c entered and exited */
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ_U64(flame_iter_next(&it), FLAME_EVENT_DONE);
+	/* a tree not built: DONE at once, and after */
+	flame_tree *u = flame_tree_new();
+	flame_iter_init(&it, u);
+	CHECK_EQ_U64(flame_iter_next(&it), FLAME_EVENT_DONE);
+	CHECK_EQ_U64(flame_iter_next(&it), FLAME_EVENT_DONE);
+	/* the stacks change under a walk: the node tree is stale, the walk ends */
+	flame_iter_init(&it, t);
+	CHECK_EQ_U64(flame_iter_next(&it), FLAME_EVENT_ENTER);
+	flame_str fr[] = {{"z", 1}};
+	CHECK(flame_tree_add(t, fr, 1, 0, 1, 0, &err) == 0);
+	CHECK_EQ_U64(flame_iter_next(&it), FLAME_EVENT_DONE);
+	CHECK_EQ_U64(flame_iter_next(&it), FLAME_EVENT_DONE);
+	flame_tree_free(u);
+	flame_tree_free(t);
+}
+
+static void test_node_checked(void)
+{
+	flame_err err;
+	flame_tree *t = parse_str("a;b 1\na;c 2\n", FLAME_FORMAT_FOLDED, &err);
+	CHECK(flame_tree_build(t, FLAME_ORDER_NAME, &err) == 0);
+	CHECK_EQ_U64(flame_tree_node_count(t), 4);
+	CHECK_EQ_U64(flame_node_total(t, 0, 0), 3);
+	CHECK_EQ_U64(flame_node_total(t, 0, 2), 0); /* no column 2 */
+	flame_node bad[] = {FLAME_NODE_NONE, 4, 1000000, FLAME_NODE_NONE - 1};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		flame_str nm = flame_node_name(t, bad[i]);
+		CHECK(nm.ptr && nm.len == 0);
+		CHECK_EQ_U64(flame_node_parent(t, bad[i]), FLAME_NODE_NONE);
+		CHECK_EQ_U64(flame_node_first_child(t, bad[i]), FLAME_NODE_NONE);
+		CHECK_EQ_U64(flame_node_next_sibling(t, bad[i]), FLAME_NODE_NONE);
+		CHECK_EQ_U64(flame_node_depth(t, bad[i]), 0);
+		CHECK_EQ_U64(flame_node_self(t, bad[i], 0), 0);
+		CHECK_EQ_U64(flame_node_total(t, bad[i], 1), 0);
+	}
+	/* stale: the stacks changed since the build */
+	flame_str fr[] = {{"z", 1}};
+	CHECK(flame_tree_add(t, fr, 1, 0, 1, 0, &err) == 0);
+	CHECK_EQ_U64(flame_tree_node_count(t), 0);
+	CHECK_EQ_U64(flame_node_total(t, 0, 0), 0);
+	CHECK_EQ_U64(flame_node_first_child(t, 0), FLAME_NODE_NONE);
+	CHECK(flame_node_name(t, 1).len == 0);
+	/* a tree never built */
+	flame_tree *u = flame_tree_new();
+	CHECK_EQ_U64(flame_node_total(u, 0, 0), 0);
+	CHECK_EQ_U64(flame_node_parent(u, 0), FLAME_NODE_NONE);
+	flame_tree_free(u);
+	flame_tree_free(t);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: test-sealed FLAME_H\n");
+		return 2;
+	}
+	RUN(test_iter_done_sticky);
+	RUN(test_node_checked);
+	RUN(test_io_failure);
+	RUN(test_same_spilled_or_not);
+	test_covers_flame_h(argv[1]);
+	return harness_done();
+}
