@@ -27,7 +27,7 @@ static const cli_opt options[] = {
 	{"all", 0, CLI_NOARG, O_ALL, NULL, "all annotations (--kernel --jit)"},
 	{"addrs", 0, CLI_NOARG, O_ADDRS, NULL, "show raw addresses for unknown symbols"},
 	{"event-filter", 0, CLI_ARG, O_EVENT, "EVENT",
-	 "keep only samples of EVENT (default: the first event seen)"},
+	 "keep only samples of EVENT (default: the first sampling event, else the first seen)"},
 	{"keep-templates", 0, CLI_NOARG, O_KEEP_TEMPLATES, NULL,
 	 "cut arguments at the first '(' outside <>, {}, [] (keeps C++ templates whole)"},
 	{"skip-after", 0, CLI_ARG, O_SKIP_AFTER, "SYMBOL",

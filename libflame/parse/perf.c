@@ -29,7 +29,9 @@
  * "# cmdline" target or "perf", an event line with no frames counts as the process
  * frame alone (as the Perl tool counts it: the CPU time was spent), srclines are skipped silently and other odd lines with a warning. --time keeps the
  * samples whose timestamp is in [START, END], so samples without one are dropped.
- * Each input is a file of its own: with several, each has its own first event. */
+ * With several events and no --event-filter, the first sampling event is kept (a
+ * tracepoint seen before it is held back, bounded, until one comes or the input ends).
+ * Each input is a file of its own: with several, each chooses its own event. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +44,7 @@
 #include "perf-name.h"
 #include "scan.h"
 
-enum { BLOCK = 64 << 10, PAGE = 4096, MAX_WORKERS = 64 };
+enum { BLOCK = 64 << 10, PAGE = 4096, MAX_WORKERS = 64, PEND_MAX = 8 << 20 };
 
 /* line cache values: a name id, or one of these */
 #define LINE_NOT_FRAME 0xffffffffu
@@ -329,20 +331,30 @@ typedef struct sample {
 	unsigned tidy;
 } sample;
 
+/* 1 when p[0..n) is a non-empty run of perf's event modifier letters ("u", "ppp"). */
+static int modifiers(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!p[i] || !strchr("ukhIGHpPSDWebRX", p[i]))
+			return 0;
+	return n > 0;
+}
+
 /* "cpu-clock" keeps "cpu-clock" and "cpu-clock:u" (modifier letters only). */
 static int event_matches(const char *filter, const char *ev, size_t n)
 {
 	size_t k = strlen(filter);
 	if (n < k || memcmp(ev, filter, k) != 0)
 		return 0;
-	if (n == k)
-		return 1;
-	if (ev[k] != ':' || n == k + 1)
-		return 0;
-	for (size_t i = k + 1; i < n; i++)
-		if (!strchr("ukhIGHpPSDWebRX", ev[i]) || !ev[i])
-			return 0;
-	return 1;
+	return n == k || (ev[k] == ':' && modifiers(ev + k + 1, n - k - 1));
+}
+
+/* A tracepoint ("sched:sched_switch", "probe_app:f"): a ':' not followed by modifiers
+ * only. Other events (cpu-clock, cycles:u, task-clock, cpu/instructions/) sample. */
+static int is_tracepoint(const char *ev, size_t n)
+{
+	const char *c = memchr(ev, ':', n);
+	return c && c > ev && !modifiers(c + 1, n - (size_t)(c + 1 - ev));
 }
 
 static int warn_rec(recbuf *out, int kind, uint64_t line, const char *msg, size_t n)
@@ -867,6 +879,13 @@ typedef struct agg {
 	signed char *keep;     /* per event with --event-filter: -1 unknown, 0, 1 */
 	size_t keep_cap;
 	uint32_t filter;       /* the kept event when defaulted, or FLAME__ID_NONE */
+	/* A tracepoint kept by default is provisional: a sampling event seen later wins
+	 * (several events come interleaved in time). Its stacks wait in `pend` until
+	 * then, the end of the input, or PEND_MAX bytes, when it is kept for good. */
+	int provisional;
+	uint32_t pend_event;   /* the provisional event */
+	uint32_t *pend;        /* per sample: line (2 words), weight (2), n, ids[n] */
+	size_t pend_len, pend_cap;
 	int seen_event;
 	uint32_t orphan_root;  /* process frame for orphan frames: "# cmdline" target or "perf" */
 	uint64_t base;         /* lines before the current block */
@@ -913,9 +932,78 @@ static void warn(agg *a, int kind, uint64_t line, const char *msg)
 	flame__warn(a->o->warn, a->o->warn_ud, warn_kinds[kind], a->src, a->base + line, "%s", msg);
 }
 
+/* `line` is absolute (a->base added) */
+static void warn_event(agg *a, uint32_t skipped, uint64_t line)
+{
+	const flame__name *k = flame__intern_get(&a->events, a->filter);
+	flame__warn(a->o->warn, a->o->warn_ud, warn_kinds[W_EVENT], a->src, line,
+	            "skipped a sample of event '%s': only '%s', the first %sevent seen, is kept "
+	            "(choose one with --event-filter)",
+	            flame__intern_get(&a->events, skipped)->ptr, k->ptr,
+	            is_tracepoint(k->ptr, k->len) ? "" : "sampling ");
+}
+
+static int settle_event(agg *a, int keep, flame_err *err);
+
+/* Add one stack (root first) to the tree, or to `pend` while the event is provisional. */
+static int put_stack(agg *a, const uint32_t *ids, size_t n, uint64_t weight, uint64_t line,
+                     flame_err *err)
+{
+	if (a->provisional) {
+		size_t need = a->pend_len + 5 + n;
+		if (need > a->pend_cap) {
+			size_t c = a->pend_cap ? a->pend_cap : 4096;
+			while (c < need)
+				c *= 2;
+			uint32_t *v = realloc(a->pend, c * sizeof *v);
+			if (!v)
+				return flame__err_nomem(err);
+			a->pend = v;
+			a->pend_cap = c;
+		}
+		uint32_t *p = a->pend + a->pend_len;
+		p[0] = (uint32_t)line;
+		p[1] = (uint32_t)(line >> 32);
+		p[2] = (uint32_t)weight;
+		p[3] = (uint32_t)(weight >> 32);
+		p[4] = (uint32_t)n;
+		memcpy(p + 5, ids, n * sizeof *ids);
+		a->pend_len = need;
+		return a->pend_len * sizeof *a->pend > PEND_MAX ? settle_event(a, 1, err) : 0;
+	}
+	int rc = flame__stacks_add(&a->t->stacks, ids, n, weight, 0);
+	if (rc == FLAME_ERANGE)
+		return flame__err(err, rc, a->src, line, FLAME__NO_OFFSET,
+		                  "the sample counts add up to more than 64 bits");
+	if (rc)
+		return flame__err_nomem(err);
+	return a->t->spill_limit ? flame__tree_maybe_spill(a->t, err) : 0;
+}
+
+/* The provisional event's pending stacks: kept (added to the tree) or dropped, each
+ * with its warning (the event that won is a->filter by then). */
+static int settle_event(agg *a, int keep, flame_err *err)
+{
+	uint32_t skipped = a->pend_len ? a->pend_event : FLAME__ID_NONE;
+	int rc = 0;
+	a->provisional = 0;
+	for (size_t i = 0; i < a->pend_len && !rc;) {
+		const uint32_t *p = a->pend + i;
+		uint64_t line = p[0] | (uint64_t)p[1] << 32, weight = p[2] | (uint64_t)p[3] << 32;
+		if (keep)
+			rc = put_stack(a, p + 5, p[4], weight, line, err);
+		else
+			warn_event(a, skipped, line);
+		i += 5 + p[4];
+	}
+	a->pend_len = 0;
+	return rc;
+}
+
 static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame_err *err)
 {
 	uint32_t flags = r->type & ~(uint32_t)TYPE_MASK, root;
+	int rc;
 	if (!(flags & S_ORPHAN)) {
 		a->seen_event = 1;
 		if (r->event != FLAME__ID_NONE) {
@@ -927,15 +1015,18 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 				if (!k)
 					return 0;
 			} else if (a->filter == FLAME__ID_NONE) {
-				a->filter = g;
+				const flame__name *nm = flame__intern_get(&a->events, g);
+				a->filter = a->pend_event = g;
+				a->provisional = is_tracepoint(nm->ptr, nm->len);
 			} else if (g != a->filter) {
-				flame__warn(a->o->warn, a->o->warn_ud, warn_kinds[W_EVENT], a->src,
-				            a->base + r->line,
-				            "skipped a sample of event '%s': only '%s', the first event seen, "
-				            "is kept (choose one with --event-filter)",
-				            flame__intern_get(&a->events, g)->ptr,
-				            flame__intern_get(&a->events, a->filter)->ptr);
-				return 0;
+				const flame__name *nm = flame__intern_get(&a->events, g);
+				if (!a->provisional || is_tracepoint(nm->ptr, nm->len)) {
+					warn_event(a, g, a->base + r->line);
+					return 0;
+				}
+				a->filter = g; /* a sampling event after a tracepoint: it wins */
+				if ((rc = settle_event(a, 0, err)))
+					return rc;
 			}
 		}
 		if (flags & S_OUT_OF_TIME)
@@ -971,13 +1062,7 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 			a->ids[i] = w->map[fr[i - 1]];
 	else
 		memcpy(a->ids + 1, fr, (n - 1) * sizeof *fr);
-	int rc = flame__stacks_add(&a->t->stacks, a->ids, n, r->weight, 0);
-	if (rc == FLAME_ERANGE)
-		return flame__err(err, rc, a->src, a->base + r->line, FLAME__NO_OFFSET,
-		                  "the sample counts add up to more than 64 bits");
-	if (rc)
-		return flame__err_nomem(err);
-	return a->t->spill_limit ? flame__tree_maybe_spill(a->t, err) : 0;
+	return put_stack(a, a->ids, n, r->weight, a->base + r->line, err);
 }
 
 /* Consume one block's records, in file order. */
@@ -1350,7 +1435,12 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 			rc = fill(&rd, &j0, err);
 		}
 	}
+	if (rc >= 0 && a.provisional) { /* no sampling event came: the tracepoint stays */
+		int src = settle_event(&a, 1, err);
+		rc = src ? src : rc;
+	}
 	worker_free(&w);
+	free(a.pend);
 	free(j0.buf);
 	free(j0.out.w);
 	free(rd.carry);

@@ -301,7 +301,8 @@ static void test_samples(void)
 	CHECK_STR(r, "java;com/foo/Bar:::baz 2\nother;Lcom/foo/Bar:::baz 2\n");
 	free(r);
 
-	/* mixed events: the first one seen is kept, one warning per skipped sample */
+	/* mixed events: the first sampling event is kept, before a tracepoint seen earlier
+	 * (cpu-clock:u is another event), one warning per skipped sample */
 	o = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
 	struct warns w = {{0}, 0};
 	o.warn = on_warn;
@@ -313,8 +314,8 @@ static void test_samples(void)
 	                    "a 1 1.2: 100 cpu-clock:u: \n"
 	                    "\t1 more (/w)\n";
 	r = collapse(mixed, o);
-	CHECK_STR(r, "a;schedule 1\n");
-	CHECK_STR(w.text, "perf-event-filtered t.perf:4\nperf-event-filtered t.perf:7\n");
+	CHECK_STR(r, "a;work 100\n");
+	CHECK_STR(w.text, "perf-event-filtered t.perf:1\nperf-event-filtered t.perf:7\n");
 	free(r);
 	o.event_filter = "cpu-clock";
 	r = collapse(mixed, o);
