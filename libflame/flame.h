@@ -218,6 +218,7 @@ FLAME_EXPORT const char *flame_format_name(flame_format f);
 #define FLAME_PERF_JIT 0x08            /* _[j] on JIT frames */
 #define FLAME_PERF_ADDRS 0x10          /* [dso <addr>] for unknown symbols */
 #define FLAME_PERF_KEEP_TEMPLATES 0x20 /* cut args at the first '(' outside <> {} [] */
+#define FLAME_PERF_RAW_NAMES 0x40      /* no tidying beyond stackcollapse-perf.pl's (Rust) */
 
 typedef struct flame_parse_opts {
 	flame_format format;

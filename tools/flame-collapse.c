@@ -11,7 +11,7 @@ enum { SPILL_LIMIT = 4 << 20 };
 enum {
 	O_PID = 1, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_EVENT, O_KEEP_TEMPLATES,
 	O_SKIP_AFTER, O_INCLUDE, O_EXCLUDE, O_TIME, O_JOBS, O_OUTPUT, O_FORMAT, O_QUIET, O_SRCLINE,
-	O_SIGNATURES, O_THREADS, O_LINES, O_ANNOTATE, O_JFR_EVENT
+	O_SIGNATURES, O_THREADS, O_LINES, O_ANNOTATE, O_JFR_EVENT, O_RAW_NAMES
 };
 /* pprof options */
 enum {
@@ -23,11 +23,14 @@ static const cli_opt options[] = {
 	{"pid", 0, CLI_NOARG, O_PID, NULL, "append the PID to the process name (comm-PID)"},
 	{"tid", 0, CLI_NOARG, O_TID, NULL, "append PID and TID to the process name (comm-PID/TID)"},
 	{"kernel", 0, CLI_NOARG, O_KERNEL, NULL, "annotate kernel frames with _[k]"},
-	{"jit", 0, CLI_NOARG, O_JIT, NULL, "annotate JIT frames (/tmp/perf-N.map) with _[j]"},
+	{"jit", 0, CLI_NOARG, O_JIT, NULL,
+	 "annotate JIT frames (/tmp/perf-N.map, jitdump's jitted-N-M.so) with _[j]"},
 	{"all", 0, CLI_NOARG, O_ALL, NULL, "all annotations (--kernel --jit)"},
 	{"addrs", 0, CLI_NOARG, O_ADDRS, NULL, "show raw addresses for unknown symbols"},
 	{"event-filter", 0, CLI_ARG, O_EVENT, "EVENT",
 	 "keep only samples of EVENT (default: the first sampling event, else the first seen)"},
+	{"raw-names", 0, CLI_NOARG, O_RAW_NAMES, NULL,
+	 "names as stackcollapse-perf.pl leaves them (Rust's $LT$... and ::h<hash> kept)"},
 	{"keep-templates", 0, CLI_NOARG, O_KEEP_TEMPLATES, NULL,
 	 "cut arguments at the first '(' outside <>, {}, [] (keeps C++ templates whole)"},
 	{"skip-after", 0, CLI_ARG, O_SKIP_AFTER, "SYMBOL",
@@ -115,6 +118,7 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_ALL: a->popts.perf_flags |= FLAME_PERF_KERNEL | FLAME_PERF_JIT; break;
 	case O_ADDRS: a->popts.perf_flags |= FLAME_PERF_ADDRS; break;
 	case O_KEEP_TEMPLATES: a->popts.perf_flags |= FLAME_PERF_KEEP_TEMPLATES; break;
+	case O_RAW_NAMES: a->popts.perf_flags |= FLAME_PERF_RAW_NAMES; break;
 	case O_EVENT: a->popts.event_filter = arg; break;
 	case O_SKIP_AFTER: {
 		const char **v = realloc(a->skip_after, (a->n_skip + 1) * sizeof *v);

@@ -527,20 +527,173 @@ static int is_perf_map(const char *p, size_t n)
 	return 0;
 }
 
+static int ends_with(const char *p, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+	return n >= k && memcmp(p + n - k, suffix, k) == 0;
+}
+
+/* A kernel dso, as the Perl tool tells it ("[kernel.kallsyms]", "[nf_conntrack]",
+ * ".../vmlinux"), and as inferno does too: a versioned kernel image
+ * ("vmlinux-5.4.14-cloudflare-2020.1.11") and a module file ("nf_conntrack.ko", or
+ * compressed "x.ko.xz", "x.ko.zst", "x.ko.gz"). */
+static int is_kernel_dso(const char *p, size_t n)
+{
+	if (has_sub(p, n, "unknown"))
+		return 0;
+	if ((n && p[0] == '[') || ends_with(p, n, "vmlinux"))
+		return 1;
+	const char *sl = memrchr(p, '/', n);
+	const char *b = sl ? sl + 1 : p;
+	size_t bn = n - (size_t)(b - p);
+	return (bn > 8 && memcmp(b, "vmlinux-", 8) == 0) || ends_with(b, bn, ".ko") ||
+	       ends_with(b, bn, ".ko.xz") || ends_with(b, bn, ".ko.zst") || ends_with(b, bn, ".ko.gz");
+}
+
+/* A jitdump module from `perf inject --jit`: ".../jitted-<pid>-<n>.so". */
+static int is_jitdump(const char *p, size_t n)
+{
+	const char *sl = memrchr(p, '/', n);
+	const char *b = sl ? sl + 1 : p, *e = p + n;
+	if (e - b < 14 || memcmp(b, "jitted-", 7) != 0 || !ends_with(b, (size_t)(e - b), ".so"))
+		return 0;
+	const char *q = b + 7, *d = q;
+	while (d < e && is_digit((unsigned char)*d))
+		d++;
+	if (d == q || *d != '-')
+		return 0;
+	q = ++d;
+	while (d < e && is_digit((unsigned char)*d))
+		d++;
+	return d > q && d == e - 3;
+}
+
 /* The "_[i]" / "_[k]" / "_[j]" annotation for the name `d[0..k)`, or NULL. */
 static const char *annotation(const char *d, size_t k, size_t idx, const flame__perf_frame *f,
                               unsigned flags)
 {
 	if (idx > 0)
 		return has_sub(d, k, "_[i]") ? NULL : "_[i]";
-	if ((flags & FLAME_PERF_KERNEL) && f->dso &&
-	    ((f->dso_len && f->dso[0] == '[') ||
-	     (f->dso_len >= 7 && memcmp(f->dso + f->dso_len - 7, "vmlinux", 7) == 0)) &&
-	    !has_sub(f->dso, f->dso_len, "unknown"))
+	if ((flags & FLAME_PERF_KERNEL) && f->dso && is_kernel_dso(f->dso, f->dso_len))
 		return "_[k]";
-	if ((flags & FLAME_PERF_JIT) && f->dso && is_perf_map(f->dso, f->dso_len))
+	if ((flags & FLAME_PERF_JIT) && f->dso &&
+	    (is_perf_map(f->dso, f->dso_len) || is_jitdump(f->dso, f->dso_len)))
 		return has_sub(d, k, "_[j]") ? NULL : "_[j]";
 	return NULL;
+}
+
+/* ------------------------------------------------------------------ Rust names */
+
+/* Rust's legacy mangling, which perf demangles only halfway: the path is split, but
+ * the escapes stay ("GcBox$LT$T$GT$::new::_$u7b$$u7b$closure$u7d$$u7d$::h5a..") and
+ * the hash is kept. We finish the job as rustc-demangle does ("GcBox<T>::new::
+ * {{closure}}"), on names that are Rust for sure: they hold an escape or end in
+ * rustc's hash, "::h" and 16 hex digits. */
+
+/* The escape "$NAME$" at p[0..n) (p[0] == '$'): its length, and its text in out[0..*m)
+ * (at most 4 bytes); 0 when it is not one. A ';' becomes ':' as every ';' does. */
+static size_t rust_escape(const char *p, size_t n, char *out, size_t *m)
+{
+	static const char names[][3] = {"SP", "BP", "RF", "LT", "GT", "LP", "RP", "C"};
+	static const char chars[] = "@*&<>(),";
+	const char *e = n > 1 ? memchr(p + 1, '$', n - 1) : NULL;
+	if (!e)
+		return 0;
+	size_t k = (size_t)(e - p) - 1; /* the name's length */
+	const char *t = p + 1;
+	for (size_t i = 0; i < sizeof chars - 1; i++)
+		if (strlen(names[i]) == k && memcmp(t, names[i], k) == 0) {
+			out[0] = chars[i];
+			*m = 1;
+			return k + 2;
+		}
+	if (k < 2 || k > 7 || t[0] != 'u')
+		return 0;
+	uint32_t c = 0;
+	for (size_t i = 1; i < k; i++) {
+		unsigned char h = (unsigned char)t[i];
+		if (!is_digit(h) && !(h >= 'a' && h <= 'f'))
+			return 0;
+		c = c * 16 + (is_digit(h) ? h - '0' : h - 'a' + 10);
+	}
+	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || (c >= 0xd800 && c < 0xe000) ||
+	    c > 0x10ffff)
+		return 0; /* control characters and non-characters stay escaped */
+	if (c < 0x80) {
+		out[0] = c == ';' ? ':' : (char)c;
+		*m = 1;
+	} else if (c < 0x800) {
+		out[0] = (char)(0xc0 | c >> 6);
+		out[1] = (char)(0x80 | (c & 0x3f));
+		*m = 2;
+	} else if (c < 0x10000) {
+		out[0] = (char)(0xe0 | c >> 12);
+		out[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (c & 0x3f));
+		*m = 3;
+	} else {
+		out[0] = (char)(0xf0 | c >> 18);
+		out[1] = (char)(0x80 | (c >> 12 & 0x3f));
+		out[2] = (char)(0x80 | (c >> 6 & 0x3f));
+		out[3] = (char)(0x80 | (c & 0x3f));
+		*m = 4;
+	}
+	return k + 2;
+}
+
+/* Length of the trailing "::h<hex>" hash of d[0..n) (0: none); `any` accepts any
+ * number of digits (rustc-demangle's rule), else rustc's 16. */
+static size_t rust_hash(const char *d, size_t n, int any)
+{
+	size_t k = n;
+	while (k > 0 && (is_digit((unsigned char)d[k - 1]) || (d[k - 1] >= 'a' && d[k - 1] <= 'f')))
+		k--;
+	size_t digits = n - k;
+	if (!digits || (!any && digits != 16) || k < 3 || memcmp(d + k - 3, "::h", 3) != 0)
+		return 0;
+	return digits + 3;
+}
+
+/* Tidy the Rust name d[0..n) in place (the text only shrinks); returns the new length. */
+static size_t rust_tidy(char *d, size_t n)
+{
+	char tmp[4];
+	size_t m, escapes = 0;
+	for (const char *q = d; (q = memchr(q, '$', n - (size_t)(q - d))); q++)
+		if (rust_escape(q, n - (size_t)(q - d), tmp, &m)) {
+			escapes = 1;
+			break;
+		}
+	size_t hash = rust_hash(d, n, (int)escapes);
+	if (!escapes && !hash)
+		return n;
+	n -= hash;
+	size_t w = 0;
+	int start = 1; /* at the start of a path element */
+	for (size_t r = 0; r < n;) {
+		if (start && d[r] == '_' && r + 1 < n && d[r + 1] == '$')
+			r++; /* "_$LT$impl..." is "<impl..." */
+		start = 0;
+		size_t k;
+		if (d[r] == '$' && (k = rust_escape(d + r, n - r, tmp, &m))) {
+			memcpy(d + w, tmp, m);
+			w += m;
+			r += k;
+		} else if (d[r] == '.' && r + 1 < n && d[r + 1] == '.') {
+			d[w++] = ':';
+			d[w++] = ':';
+			r += 2;
+			start = 1;
+		} else if (d[r] == ':' && r + 1 < n && d[r + 1] == ':') {
+			d[w++] = ':';
+			d[w++] = ':';
+			r += 2;
+			start = 1;
+		} else {
+			d[w++] = d[r++];
+		}
+	}
+	return w;
 }
 
 /* One "->" piece: the Perl loop body from "[unknown]" to the annotations. */
@@ -574,18 +727,21 @@ static int tidy_piece(flame__perf_names *o, const char *func, size_t flen, size_
 	const char *src = in_buf ? o->buf + start : func;
 	size_t slen = in_buf ? o->len - start : flen;
 	/* one pass for the bytes any rule cares about */
-	int paren = 0, quote = 0;
+	int paren = 0, quote = 0, dollar = 0;
 	for (size_t i = 0; i < slen; i++) {
 		unsigned char c = (unsigned char)src[i];
 		if (c <= '\'' || c == '(' || c == ';') {
 			paren |= c == '(';
 			quote |= c == ';' || c == '"' || c == '\'';
+			dollar |= c == '$';
 		}
 	}
 	size_t cut = slen;
 	if (paren && !is_go_method(src, slen))
 		cut = arg_cut(src, slen, flags & FLAME_PERF_KEEP_TEMPLATES);
-	int dirty = in_buf || cut < slen || quote;
+	/* a Rust name: an escape, or rustc's hash at the end */
+	int rust = !(flags & FLAME_PERF_RAW_NAMES) && (dollar || rust_hash(src, cut, 0));
+	int dirty = in_buf || cut < slen || quote || rust;
 	if (!dirty && !((flags & FLAME__PERF_JAVA) && cut && src[0] == 'L')) {
 		const char *ann = annotation(src, cut, idx, f, flags);
 		if (!ann)
@@ -611,6 +767,8 @@ static int tidy_piece(flame__perf_names *o, const char *func, size_t flen, size_
 		memmove(d, d + 1, k - 1);
 		k--;
 	}
+	if (rust)
+		k = rust_tidy(d, k);
 	o->len = start + k;
 	const char *ann = annotation(d, k, idx, f, flags);
 	if (ann && append(o, ann, 4))

@@ -190,6 +190,18 @@ static void test_tidy(void)
 	               FLAME_PERF_JIT),
 	          "Ljava/io/PrintStream:::println_[j]|Ljava/io/PrintStream:::print_[i]");
 	CHECK_STR(tidy("\t1 a->b->c (/x)", 0), "a|b_[i]|c_[i]");
+	/* Rust legacy names perf half-demangled; FLAME_PERF_RAW_NAMES keeps them */
+	CHECK_STR(tidy("\t1 GcBox$LT$T$GT$::new::_$u7b$$u7b$closure$u7d$$u7d$::ha2ed0674a1c3dc9 (/r)",
+	               0),
+	          "GcBox<T>::new::{{closure}}");
+	CHECK_STR(tidy("\t1 GcBox$LT$T$GT$::new::ha2ed0674a1c3dc9 (/r)", FLAME_PERF_RAW_NAMES),
+	          "GcBox$LT$T$GT$::new::ha2ed0674a1c3dc9");
+	CHECK_STR(tidy("\t1 core..ptr..drop::h0123456789abcdef+0x1 (/r)", 0), "core::ptr::drop");
+	CHECK_STR(tidy("\t1 a$u3b$b$C$c$u0a$d$u$e$LT (/r)", 0), "a:b,c$u0a$d$u$e$LT");
+	CHECK_STR(tidy("\t1 x$u20ac$y$u1f600$ (/r)", 0), "x\xe2\x82\xacy\xf0\x9f\x98\x80");
+	/* not Rust: no escape and no 16-digit hash */
+	CHECK_STR(tidy("\t1 a..b::hdead (/r)", 0), "a..b::hdead");
+	CHECK_STR(tidy("\t1 $ (/r)", 0), "$");
 	CHECK_STR(tidy("\t1 a-> (/x)", 0), "a");
 	/* [unknown] symbols */
 	CHECK_STR(tidy("\t1234 [unknown] (/usr/bin/python3.11)", 0), "[python3.11]");
