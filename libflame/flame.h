@@ -310,22 +310,9 @@ FLAME_EXPORT int flame_write_folded(flame_tree *t, flame_output *o, flame_err *e
 /* ---- Diff and merge: differential trees (difffolded.pl and more), per-function reports.
  * A diff is an ordinary differential flame_tree: column 0 = BEFORE (normalized), column 1 =
  * AFTER, so the folded writer prints difffolded.pl's `stack before after` and the renderer
- * draws it. Merging is flame_tree_merge (+ flame_tree_scale_column for weights). */
-
-/** One input of flame_parse_all: `in` is parsed into `tree` with `opts`, as flame_parse
- * does; `rc` and `err` receive the outcome. */
-typedef struct flame_parse_job {
-	flame_tree *tree;
-	flame_input *in;
-	flame_parse_opts opts; /* its warn callback may run on a worker thread */
-	int rc;
-	flame_err err;
-} flame_parse_job;
-
-/** Parse several inputs at once (a diff's two sides, a merge's inputs), each into its own
- * tree (the trees must be distinct), on up to `threads` threads (0: one per core). Returns 0
- * when every job succeeded, else the `rc` of the first failed job (by index). */
-FLAME_EXPORT int flame_parse_all(flame_parse_job *jobs, size_t n, unsigned threads);
+ * draws it. To diff or merge profiles, state what you want with a request (below): the
+ * library chooses how to read. Two trees already in memory are diffed by flame_diff and
+ * merged by flame_tree_merge (+ flame_tree_weight). */
 
 typedef enum flame_diff_norm {
 	FLAME_DIFF_NORM_NONE = 0,    /* counts as they are */
@@ -366,57 +353,85 @@ FLAME_EXPORT int flame_diff_swap(flame_tree *t, flame_err *err);
  * with flame_diff_swap; flame_diff calls it too. */
 FLAME_EXPORT int flame_diff_normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err);
 
-/** One input of flame_diff_read / flame_merge_read. */
-typedef struct flame_source {
-	flame_input *in;
-	flame_parse_opts opts;     /* its warn callback may run on a thread of its own */
-	uint64_t weight;           /* merge: counts times weight / 10^weight_decimals (0: 1) */
-	unsigned weight_decimals;
-	/* results */
-	int rc;                    /* 0, or why this input failed (err says where) */
-	flame_err err;
-	int differential;          /* diff: the input was 3-column (rc is FLAME_EDATA) */
-	uint64_t total;            /* column 0 total as read (weighted), in the scale of the
-	                            * result, before any normalization */
-} flame_source;
+/* ---- Diff and merge requests: the inputs and what is wanted, the way chosen inside.
+ * Running a request reads its inputs at once (a thread each, or `threads` workers) and
+ * takes the cheapest way to the same result:
+ *  - folded text of sorted folded files (plain files as flame-collapse and
+ *    stackcollapse-perf.pl print them: `stack count` lines, whole counts, stacks in
+ *    strictly increasing bytewise order) is a merge of their lines, with no tree (a first
+ *    pass checks and sums them, the second merges);
+ *  - other folded inputs stream into the result in blocks as they are parsed (sorted ones
+ *    by a linear merge), in about the memory of the result;
+ *  - other formats are parsed whole, into a tree each, and combined.
+ * Every way gives the same bytes. Inputs are given by path (opened when the request runs,
+ * NULL or "-" for stdin) or as a caller's flame_input (left open: free it after the run).
+ * Parse options are copied; strings they point to must outlive the request. Warning
+ * callbacks may run on threads of their own, one input's at a time. */
 
-/** Read BEFORE (src[0]) and AFTER (src[1]) into the empty tree `t` and diff them: the same
- * tree as parsing each and calling flame_diff, in about the memory of the result. Folded
- * inputs are parsed in blocks, one thread per input, and merged as the blocks come (sorted
- * files by a linear merge, others by hashing); other formats are parsed whole, both at once.
- * Returns 0; a side's failure as its `rc` (src[i].rc and .err say which and where), or a
- * failure of the diff itself (normalization) with `err` filled. */
-FLAME_EXPORT int flame_diff_read(flame_tree *t, flame_source src[2], const flame_diff_opts *o,
-                                 flame_err *err);
+typedef struct flame_diff_request flame_diff_request;
 
-/** Write the diff of BEFORE (src[0]) and AFTER (src[1]) as difffolded.pl's `stack before
- * after` lines straight to `out`, without a tree, when both are sorted folded files: the
- * same lines as flame_diff_read then flame_write_folded, at about the cost of reading the
- * files twice. Qualify: memory inputs or regular files opened by path, not compressed,
- * folded (given or detected), every line `stack count` with a whole count and the stacks
- * in strictly increasing bytewise order (as flame-collapse and stackcollapse-perf.pl print
- * them); o->strip_hex unset and o->norm not FLAME_DIFF_NORM_FRAME. A first pass checks
- * this (and sums the columns, for the normalizations); the second merges the lines.
- * Returns 0 when written (src[i].total set), a negative status on failure, or 1 when the
- * inputs do not qualify: then nothing was written and both inputs are back at their
- * start, for flame_diff_read (which reports anything wrong with them). */
-FLAME_EXPORT int flame_diff_folded_sorted(flame_source src[2], const flame_diff_opts *o,
-                                          flame_output *out, flame_err *err);
+/** A diff of BEFORE and AFTER normalized as `o` says (NULL: counts as they are); `o` is
+ * checked here (FLAME_EUSAGE naming the option) and copied (frame_regex must outlive it). */
+FLAME_EXPORT int flame_diff_request_new(flame_diff_request **out, const flame_diff_opts *o,
+                                        flame_err *err);
+FLAME_EXPORT void flame_diff_request_free(flame_diff_request *r);
 
-/** Sum sorted folded files (each times its weight) straight to folded text on `out`, as
- * flame_diff_folded_sorted diffs them: the same lines as flame_merge_read then
- * flame_write_folded. Qualify as there, with whole weights (weight_decimals 0) and sums
- * that fit 64 bits. Returns 0 when written (src[i].total set), a negative status, or 1
- * when the inputs do not qualify (nothing written, every input back at its start). */
-FLAME_EXPORT int flame_merge_folded_sorted(flame_source *src, size_t n, flame_output *out,
+/** Side 0 is BEFORE, 1 AFTER: read from the caller's `in` when not NULL, else from `path`
+ * (NULL or "-": stdin), opened when the request runs. `po` NULL: FLAME_PARSE_OPTS_INIT. */
+FLAME_EXPORT int flame_diff_request_input(flame_diff_request *r, int side, const char *path,
+                                          flame_input *in, const flame_parse_opts *po,
+                                          flame_err *err);
+
+/** 2 (the default): both sides read at once, a thread each. 1: one after the other into
+ * one tree (AFTER first, then BEFORE beside it), never as text. */
+FLAME_EXPORT void flame_diff_request_threads(flame_diff_request *r, unsigned threads);
+
+/** Write the diff as difffolded.pl's `stack before after` lines, in bytewise order, to
+ * `out` (not committed: the caller commits or aborts it). */
+FLAME_EXPORT int flame_diff_request_write_folded(flame_diff_request *r, flame_output *out,
+                                                 flame_err *err);
+
+/** Build the differential tree (for a picture, flame_diff_report...): *tree is the
+ * caller's (flame_tree_free). */
+FLAME_EXPORT int flame_diff_request_tree(flame_diff_request *r, flame_tree **tree,
+                                         flame_err *err);
+
+/** After a failed run: the side (0 or 1) whose input failed, or -1 when the failure was
+ * not one input's (then `err` said why). *differential (may be NULL) is 1 when that side
+ * is a differential (3-column) profile, which cannot be one side of a diff. */
+FLAME_EXPORT int flame_diff_request_failed_side(const flame_diff_request *r, int *differential);
+
+/** After a run: a side's column 0 total as read, in the scale of the result, before any
+ * normalization (a --top header's "as read"). */
+FLAME_EXPORT uint64_t flame_diff_request_total(const flame_diff_request *r, int side);
+
+typedef struct flame_merge_request flame_merge_request;
+
+FLAME_EXPORT int flame_merge_request_new(flame_merge_request **out, flame_err *err);
+FLAME_EXPORT void flame_merge_request_free(flame_merge_request *r);
+
+/** Add an input, from `path` or the caller's `in` (as flame_diff_request_input), its
+ * counts multiplied by weight / 10^weight_decimals exactly (weight 0: 1). Path inputs are
+ * opened 16 at a time, so any number can be merged. */
+FLAME_EXPORT int flame_merge_request_input(flame_merge_request *r, const char *path,
+                                           flame_input *in, const flame_parse_opts *po,
+                                           uint64_t weight, unsigned weight_decimals,
                                            flame_err *err);
 
-/** Sum the inputs (each times its weight) into the empty tree `t`: two folded inputs are
- * streamed as flame_diff_read streams; otherwise `threads` workers (0: 2) parse the inputs
- * whole, in order, while the finished trees are added to `t` (a linear join when sorted).
- * Returns 0, or the first failed input's `rc` (src[i].err says where), or an error in `err`. */
-FLAME_EXPORT int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned threads,
-                                  flame_err *err);
+/** Workers that parse inputs whole (0, the default: 2). */
+FLAME_EXPORT void flame_merge_request_threads(flame_merge_request *r, unsigned threads);
+
+/** Before summing, scale every input, column by column, to the largest input's total
+ * (rounding each stack down); weights apply after. Every input is then read whole. */
+FLAME_EXPORT void flame_merge_request_normalize(flame_merge_request *r, int on);
+
+/** Write the sum as folded text to `out` (not committed). */
+FLAME_EXPORT int flame_merge_request_write_folded(flame_merge_request *r, flame_output *out,
+                                                  flame_err *err);
+
+/** Build the sum as a tree: *tree is the caller's. */
+FLAME_EXPORT int flame_merge_request_tree(flame_merge_request *r, flame_tree **tree,
+                                          flame_err *err);
 
 /** Multiply both columns of every stack by num / 10^decimals exactly (a merge weight such as
  * 2 or 0.25): the tree's decimal scale rises by `decimals` instead of rounding. FLAME_ERANGE

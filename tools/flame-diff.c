@@ -2,7 +2,8 @@
  * flame-collapse reads), normalizes them (difffolded.pl's -n, per request, per unit of
  * work), and writes a differential flame graph, difffolded.pl's 3-column folded text, or a
  * --top table; --fail-above turns it into a CI regression gate (exit 1 naming offenders).
- * Two sorted folded files diffed to folded text skip the tree: their lines are merged. */
+ * How the sides are read (as text, streamed, or whole) is the library's choice: the tool
+ * asks for folded text or for a tree. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,104 +140,32 @@ static int format_from_path(const char *path)
 	return f;
 }
 
-/* ---- reading: one side into a tree */
+/* ---- reading: the library's diff request reads both sides and chooses how */
 
-typedef struct side side;
-static int not_one_side(const side *s);
-
-struct side {
+typedef struct side {
 	const char *path;
 	const char *what; /* "BEFORE" / "AFTER" */
-	flame_tree *t;
-	flame_input *in;
 	cli_warnings warn;
-};
+} side;
 
-static void side_opts(flame_parse_opts *po, side *s, flame_format format)
+static int not_one_side(const side *s);
+
+/* The exit code for a failed request, after reporting: a 3-column side is named with the
+ * line that makes it one; a side that cannot be read or told as the library says. */
+static int request_failed(const flame_diff_request *req, const side *s, const flame_err *err)
 {
-	*po = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
-	po->warn = cli_warn;
-	po->warn_ud = &s->warn;
-	po->format = format;
+	int differential;
+	int i = flame_diff_request_failed_side(req, &differential);
+	if (i >= 0 && differential)
+		return not_one_side(&s[i]);
+	return cli_report_input(err, "--input-format");
 }
 
-/* Read one side into s->t: 0, or the exit code after reporting. */
-static int read_side(side *s, flame_format format)
+/* Both sides' warnings, in the order they were read. */
+static void finish_warnings(side *s, int one_tree)
 {
-	flame_err err = {0};
-	flame_parse_opts po;
-	side_opts(&po, s, format);
-	int rc = flame_input_open(&s->in, s->path, &err);
-	if (!rc)
-		rc = flame_parse(s->t, s->in, &po, &err);
-	flame_input_free(s->in);
-	s->in = NULL;
-	cli_warnings_finish(&s->warn);
-	return rc ? cli_report_input(&err, "--input-format") : 0;
-}
-
-/* Read both sides at once and diff them into s[0].t (the library streams folded inputs on
- * a thread each): 0 or the exit code after reporting. */
-static int read_diff(side *s, flame_format format, const flame_diff_opts *d, uint64_t *before_raw)
-{
-	flame_source src[2] = {{0}};
-	flame_err err = {0};
-	int code = 0;
-	for (int i = 0; i < 2 && !code; i++) {
-		s[i].warn.defer = 1; /* both are read at once: print BEFORE's, then AFTER's */
-		side_opts(&src[i].opts, &s[i], format);
-		if (flame_input_open(&s[i].in, s[i].path, &err))
-			code = cli_report_input(&err, "--input-format");
-		src[i].in = s[i].in;
-	}
-	int rc = code ? 0 : flame_diff_read(s[0].t, src, d, &err);
-	for (int i = 0; i < 2; i++) {
-		flame_input_free(s[i].in);
-		s[i].in = NULL;
-		if (!code)
-			cli_warnings_finish(&s[i].warn);
-	}
-	for (int i = 0; i < 2 && rc && !code; i++) {
-		if (src[i].differential)
-			code = not_one_side(&s[i]);
-		else if (src[i].rc)
-			code = cli_report_input(&src[i].err, "--input-format");
-	}
-	if (rc && !code)
-		code = cli_report(&err);
-	*before_raw = src[0].total;
-	return code;
-}
-
-/* difffolded.pl's lines of two sorted folded files, merged as text without a tree when
- * they qualify (the library checks): the exit code, or -1 when they do not (then nothing
- * was read from stdin and nothing written). */
-static int sorted_text_diff(side *s, const args *a)
-{
-	flame_source src[2] = {{0}};
-	flame_err err = {0};
-	flame_output *out = NULL;
-	int code = 0;
-	for (int i = 0; i < 2 && !code; i++) {
-		side_opts(&src[i].opts, &s[i], a->input_format);
-		if (flame_input_open(&s[i].in, s[i].path, &err))
-			code = cli_report_input(&err, "--input-format");
-		src[i].in = s[i].in;
-	}
-	if (!code && cli_output_open(&out, a->output, &err))
-		code = cli_report(&err);
-	int rc = code ? 0 : flame_diff_folded_sorted(src, &a->d, out, &err);
-	for (int i = 0; i < 2; i++) {
-		flame_input_free(s[i].in);
-		s[i].in = NULL;
-	}
-	if (code)
-		return code;
-	if (rc) {
-		cli_output_abort(out);
-		return rc == 1 ? -1 : cli_report(&err);
-	}
-	return cli_output_commit(out, &err) ? cli_report(&err) : 0;
+	for (int k = 0; k < 2; k++)
+		cli_warnings_finish(&s[one_tree ? 1 - k : k].warn);
 }
 
 /* 1-based number of the first `stack before after` line of a plain file, or 0: only to
@@ -580,7 +509,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[first], "-") && !strcmp(argv[first + 1], "-"))
 		return cli_usage_error("only one of BEFORE and AFTER can be '-' (stdin)");
 	flame_err err = {0};
-	if (flame_diff_check(&a.d, &err))
+	flame_diff_request *req = NULL;
+	if (flame_diff_request_new(&req, &a.d, &err))
 		return cli_report(&err);
 	int fmt = a.format ? a.format : format_from_path(a.output);
 	if (!fmt)
@@ -589,61 +519,52 @@ int main(int argc, char **argv)
 	if (draw && render_cli_prepare(&a.r, &err)) {
 		rc = cli_report(&err);
 		render_cli_free(&a.r);
+		flame_diff_request_free(req);
 		return rc;
 	}
 
 	side s[2] = {{.path = argv[first], .what = "BEFORE"}, {.path = argv[first + 1], .what = "AFTER"}};
 	int code = 0;
+	flame_tree *t = NULL;
 	flame_output *out = NULL;
 	flame_diff_row *rows = NULL;
 	size_t nrows = 0;
-	uint64_t before_raw = 0; /* BEFORE's total as read, for the --top header */
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2 && !rc; i++) {
+		flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+		po.warn = cli_warn;
+		po.warn_ud = &s[i].warn;
+		po.format = a.input_format;
 		s[i].warn.quiet = a.quiet;
-		if (!(s[i].t = flame_tree_new())) {
-			fprintf(stderr, "%s: out of memory\n", cli_prog());
-			code = 1;
-			goto done;
-		}
+		s[i].warn.defer = 1; /* read at once: BEFORE's printed, then AFTER's */
+		rc = flame_diff_request_input(req, i, s[i].path, NULL, &po, &err);
 	}
-	if (fmt == FMT_FOLDED && !a.top && a.fail_above < 0 && a.jobs > 1 &&
-	    (code = sorted_text_diff(s, &a)) >= 0) {
+	flame_diff_request_threads(req, (unsigned)a.jobs);
+	if (rc) {
+		code = cli_report(&err);
 		goto done;
-	} else if (a.jobs == 1) {
-		/* one tree: AFTER first, moved to column 1, then BEFORE into column 0 */
-		flame_tree_free(s[1].t);
-		s[1].t = s[0].t;
-		code = read_side(&s[1], a.input_format);
-		if (!code && flame_tree_is_differential(s[1].t))
-			code = not_one_side(&s[1]);
-		s[1].t = NULL;
-		if (code)
-			goto done;
-		if ((rc = flame_diff_swap(s[0].t, &err))) {
+	}
+	if (fmt == FMT_FOLDED && !a.top && a.fail_above < 0) { /* text only: no tree needed */
+		if ((rc = cli_output_open(&out, a.output, &err))) {
 			code = cli_report(&err);
 			goto done;
 		}
-		uint64_t after_total = flame_tree_total(s[0].t, 1);
-		unsigned after_scale = flame_tree_scale(s[0].t);
-		if ((code = read_side(&s[0], a.input_format)))
-			goto done;
-		/* a 3-column BEFORE adds to column 1 too */
-		/* (fractional BEFORE counts raise the scale: AFTER's total is multiplied up too) */
-		for (unsigned sc = after_scale; sc < flame_tree_scale(s[0].t); sc++)
-			after_total *= 10;
-		if (flame_tree_total(s[0].t, 1) != after_total) {
-			code = not_one_side(&s[0]);
-			goto done;
-		}
-		before_raw = flame_tree_total(s[0].t, 0);
-		if ((rc = flame_diff_normalize(s[0].t, &a.d, &err))) {
+		rc = flame_diff_request_write_folded(req, out, &err);
+		finish_warnings(s, a.jobs == 1);
+		if (rc) {
+			cli_output_abort(out);
+			code = request_failed(req, s, &err);
+		} else if (cli_output_commit(out, &err)) {
 			code = cli_report(&err);
-			goto done;
 		}
-	} else if ((code = read_diff(s, a.input_format, &a.d, &before_raw))) {
 		goto done;
 	}
-	flame_tree *t = s[0].t;
+	rc = flame_diff_request_tree(req, &t, &err);
+	finish_warnings(s, a.jobs == 1);
+	if (rc) {
+		code = request_failed(req, s, &err);
+		goto done;
+	}
+	uint64_t before_raw = flame_diff_request_total(req, 0); /* for the --top header */
 	if ((a.top || a.fail_above >= 0 || (draw && !a.no_removed)) &&
 	    (rc = flame_diff_report(t, &rows, &nrows, &err))) {
 		code = cli_report(&err);
@@ -700,8 +621,8 @@ int main(int argc, char **argv)
 	}
 done:
 	free(rows);
-	flame_tree_free(s[0].t);
-	flame_tree_free(s[1].t);
+	flame_tree_free(t);
+	flame_diff_request_free(req);
 	render_cli_free(&a.r);
 	return code;
 }

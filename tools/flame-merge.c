@@ -2,7 +2,8 @@
  * as folded text, a pprof profile or a rendered flame graph. FILE:W weights an input; --normalize scales
  * every input to the same total first. Without --normalize merging is a plain sum, so it
  * is associative and commutative: merges of merges equal one merge of everything.
- * Sorted folded files summed to folded text skip the tree: their lines are merged. */
+ * How the inputs are read (as text, streamed, or whole) is the library's choice: the tool
+ * asks for folded text or for a tree. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +87,7 @@ typedef struct input {
 	char *path;
 	uint64_t num;
 	unsigned dec;
-	flame_tree *t; /* --normalize: its own tree, scaled before summing */
+	cli_warnings warn;
 } input;
 
 /* W = digits[.digits]; 0 ok, -1 not a weight. */
@@ -150,138 +151,6 @@ static int split_input(const char *arg, input *in)
 	return 0;
 }
 
-/* ---- reading: the library reads a group of inputs at once (folded ones streamed, a
- * thread each) */
-
-enum { GROUP = 16 }; /* inputs open at a time */
-
-static int weigh(flame_tree *t, const input *in, flame_err *err)
-{
-	int rc = in->num == 1 && in->dec == 0 ? 0 : flame_tree_weight(t, in->num, in->dec, err);
-	if (rc && err && !err->source[0]) /* name the input the weight belongs to */
-		snprintf(err->source, sizeof err->source, "%s", in->path);
-	return rc;
-}
-
-/* Open inputs [at, at + k) as sources; 0 or the exit code after reporting. */
-static int open_group(input *in, flame_source *src, cli_warnings *warn, size_t at, size_t k,
-                      const args *a, flame_input **fi)
-{
-	for (size_t i = at; i < at + k; i++) {
-		flame_err err = {0};
-		memset(&src[i], 0, sizeof src[i]);
-		src[i].opts = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
-		src[i].opts.warn = cli_warn;
-		src[i].opts.warn_ud = &warn[i];
-		src[i].opts.format = a->input_format;
-		src[i].weight = a->normalize ? 0 : in[i].num; /* --normalize weighs after scaling */
-		src[i].weight_decimals = a->normalize ? 0 : in[i].dec;
-		warn[i].quiet = a->quiet;
-		warn[i].defer = 1; /* inputs are read at once: their warnings print in order */
-		if (flame_input_open(&fi[i], in[i].path, &err))
-			return cli_report_input(&err, "--input-format");
-		src[i].in = fi[i];
-	}
-	return 0;
-}
-
-/* The sum of sorted folded files, merged as text without a tree when they qualify (the
- * library checks): the exit code, or -1 when they do not (then nothing was read from
- * stdin and nothing written). */
-static int sorted_text_merge(input *in, size_t n, const args *a)
-{
-	flame_source *src = calloc(n, sizeof *src);
-	cli_warnings *warn = calloc(n, sizeof *warn);
-	flame_input **fi = calloc(n, sizeof *fi);
-	flame_output *out = NULL;
-	flame_err err = {0};
-	int code = 0, rc = 0;
-	if (!src || !warn || !fi) {
-		fprintf(stderr, "%s: out of memory\n", cli_prog());
-		code = 1;
-	}
-	if (!code)
-		code = open_group(in, src, warn, 0, n, a, fi);
-	if (!code && cli_output_open(&out, a->output, &err))
-		code = cli_report(&err);
-	if (!code && (rc = flame_merge_folded_sorted(src, n, out, &err))) {
-		cli_output_abort(out);
-		code = rc == 1 ? -1 : cli_report(&err);
-	} else if (!code && cli_output_commit(out, &err)) {
-		code = cli_report(&err);
-	}
-	for (size_t i = 0; fi && i < n; i++)
-		flame_input_free(fi[i]);
-	free(src);
-	free(warn);
-	free(fi);
-	return code;
-}
-
-/* Read every input into `t`, GROUP at a time (each group merged into `t`); with
- * --normalize every input into a tree of its own (in[i].t). 0 or the exit code. */
-static int read_all(flame_tree *t, input *in, size_t n, const args *a)
-{
-	flame_source *src = calloc(n, sizeof *src);
-	cli_warnings *warn = calloc(n, sizeof *warn);
-	flame_input **fi = calloc(n, sizeof *fi);
-	flame_parse_job *job = calloc(GROUP, sizeof *job);
-	int code = 0;
-	if (!src || !warn || !fi || !job) {
-		fprintf(stderr, "%s: out of memory\n", cli_prog());
-		code = 1;
-	}
-	for (size_t at = 0; at < n && !code; at += GROUP) {
-		size_t k = n - at < GROUP ? n - at : GROUP;
-		flame_err err = {0};
-		flame_tree *u = NULL;
-		int rc = 0;
-		if ((code = open_group(in, src, warn, at, k, a, fi)))
-			goto next;
-		if (a->normalize) {
-			for (size_t i = 0; i < k; i++) {
-				if (!(in[at + i].t = flame_tree_new()))
-					rc = FLAME_ENOMEM;
-				job[i] = (flame_parse_job){in[at + i].t, fi[at + i], src[at + i].opts, 0, {0}};
-			}
-			if (!rc)
-				rc = flame_parse_all(job, k, (unsigned)a->jobs);
-			for (size_t i = 0; i < k; i++) {
-				src[at + i].rc = job[i].rc;
-				src[at + i].err = job[i].err;
-			}
-		} else {
-			u = at ? flame_tree_new() : t;
-			rc = u ? flame_merge_read(u, &src[at], k, (unsigned)a->jobs, &err) : FLAME_ENOMEM;
-		}
-	next:
-		for (size_t i = at; i < at + k; i++) {
-			flame_input_free(fi[i]);
-			fi[i] = NULL;
-			if (!code)
-				cli_warnings_finish(&warn[i]);
-		}
-		for (size_t i = at; i < at + k && rc && !code; i++)
-			if (src[i].rc)
-				code = cli_report_input(&src[i].err, "--input-format");
-		if (rc == FLAME_ENOMEM && !code) {
-			fprintf(stderr, "%s: out of memory\n", cli_prog());
-			code = 1;
-		}
-		if (rc && !code)
-			code = cli_report(&err);
-		if (!code && u && u != t && flame_tree_merge(t, u, &err))
-			code = cli_report(&err);
-		if (u != t)
-			flame_tree_free(u);
-	}
-	free(src);
-	free(warn);
-	free(fi);
-	free(job);
-	return code;
-}
-
 int main(int argc, char **argv)
 {
 	args a = {.jobs = 2};
@@ -317,9 +186,10 @@ int main(int argc, char **argv)
 	}
 	int code = 0, stdin_seen = 0;
 	input *in = calloc(n, sizeof *in);
+	flame_merge_request *req = NULL;
 	flame_output *out = NULL;
-	flame_tree *t = flame_tree_new();
-	if (!in || !t) {
+	flame_tree *t = NULL;
+	if (!in || flame_merge_request_new(&req, &err)) {
 		fprintf(stderr, "%s: out of memory\n", cli_prog());
 		code = 1;
 		goto done;
@@ -331,53 +201,42 @@ int main(int argc, char **argv)
 			code = cli_usage_error("'-' (stdin) can be given only once");
 			goto done;
 		}
-	}
-	if (fmt == FMT_FOLDED && !a.normalize && n <= GROUP && (code = sorted_text_merge(in, n, &a)) >= 0)
-		goto done;
-	if ((code = read_all(t, in, n, &a)))
-		goto done;
-	if (a.normalize) {
-		/* every input to the largest total, column by column, then its weight */
-		uint64_t max[2] = {0, 0};
-		for (size_t i = 0; i < n; i++)
-			for (int c = 0; c < 2; c++)
-				if (flame_tree_total(in[i].t, c) > max[c])
-					max[c] = flame_tree_total(in[i].t, c);
-		for (size_t i = 0; i < n; i++) {
-			for (int c = 0; c < 2 && !rc; c++) {
-				uint64_t tot = flame_tree_total(in[i].t, c);
-				if (tot && tot != max[c])
-					rc = flame_tree_scale_column(in[i].t, c, max[c], tot, &err);
-			}
-			if (rc || (rc = weigh(in[i].t, &in[i], &err)) ||
-			    (rc = flame_tree_merge(t, in[i].t, &err))) {
-				code = cli_report(&err);
-				goto done;
-			}
-			flame_tree_free(in[i].t);
-			in[i].t = NULL;
+		flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+		po.warn = cli_warn;
+		po.warn_ud = &in[i].warn;
+		po.format = a.input_format;
+		in[i].warn.quiet = a.quiet;
+		in[i].warn.defer = 1; /* inputs are read at once: their warnings print in order */
+		if (flame_merge_request_input(req, in[i].path, NULL, &po, in[i].num, in[i].dec, &err)) {
+			code = cli_report(&err);
+			goto done;
 		}
 	}
+	flame_merge_request_threads(req, (unsigned)a.jobs);
+	flame_merge_request_normalize(req, a.normalize);
 	if ((rc = cli_output_open(&out, a.output, &err))) {
 		code = cli_report(&err);
 		goto done;
 	}
-	rc = draw                ? render_cli_write(&a.r, fmt, t, out, &err)
-	     : fmt == FMT_PPROF ? flame_write_pprof(t, out, &err)
-	                        : flame_write_folded(t, out, &err);
+	if (fmt == FMT_FOLDED) {
+		rc = flame_merge_request_write_folded(req, out, &err);
+	} else if (!(rc = flame_merge_request_tree(req, &t, &err))) {
+		rc = draw ? render_cli_write(&a.r, fmt, t, out, &err) : flame_write_pprof(t, out, &err);
+	}
+	for (size_t i = 0; i < n; i++)
+		cli_warnings_finish(&in[i].warn);
 	if (rc) {
 		cli_output_abort(out);
-		code = cli_report(&err);
+		code = cli_report_input(&err, "--input-format");
 		goto done;
 	}
 	if ((rc = cli_output_commit(out, &err)) || (draw && (rc = render_cli_finish(&a.r, &err))))
 		code = cli_report(&err);
 done:
-	for (size_t i = 0; in && i < n; i++) {
+	for (size_t i = 0; in && i < n; i++)
 		free(in[i].path);
-		flame_tree_free(in[i].t);
-	}
 	flame_tree_free(t);
+	flame_merge_request_free(req);
 	free(in);
 	render_cli_free(&a.r);
 	return code;

@@ -5,7 +5,7 @@
  * stays near that of the result however large the inputs. Sorted inputs (sorted folded
  * files) merge by a linear walk over the block heads, with no hashing; the first stack out
  * of order switches to hash aggregation, which takes any order. A diff's sides of other
- * formats are parsed whole, both at once (flame_parse_all), for the caller to diff; a merge
+ * formats are parsed whole, both at once (flame__parse_all), for the caller to diff; a merge
  * of more than two inputs parses them whole on worker threads while the finished trees are
  * joined into the result (linearly when sorted). */
 #include <pthread.h>
@@ -45,7 +45,7 @@ static void block_free(block *b)
 
 /* One input: a producer thread parses it, the merging thread takes its blocks in order. */
 typedef struct feed {
-	flame_source *src;
+	flame__source *src;
 	int to_after; /* diff: column 0 of this input is AFTER (column 1) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -120,7 +120,7 @@ int flame_tree_weight(flame_tree *t, uint64_t num, unsigned decimals, flame_err 
 static int drain(void *ud, flame_tree *t, flame_err *err)
 {
 	feed *f = ud;
-	flame_source *s = f->src;
+	flame__source *s = f->src;
 	uint32_t from = f->names_sent, to = t->names.count;
 	block *b = malloc(sizeof *b + (size_t)(to - from) * sizeof b->names[0]);
 	if (!b)
@@ -150,7 +150,7 @@ static int drain(void *ud, flame_tree *t, flame_err *err)
 static void *produce(void *ud)
 {
 	feed *f = ud;
-	flame_source *s = f->src;
+	flame__source *s = f->src;
 	pthread_mutex_lock(&f->mu);
 	while (!f->go && !f->stop)
 		pthread_cond_wait(&f->cv, &f->mu);
@@ -387,7 +387,7 @@ static int merge_feeds(merger *m)
 
 /* ---- streaming or whole trees */
 
-int flame__source_folded(flame_source *s)
+int flame__source_folded(flame__source *s)
 {
 	if (s->opts.format == FLAME_FORMAT_FOLDED)
 		return 1;
@@ -402,7 +402,7 @@ int flame__source_folded(flame_source *s)
 	return n == 0 || flame_detect(p, (size_t)n) == FLAME_FORMAT_FOLDED;
 }
 
-static int not_one_side(flame_source *s)
+static int not_one_side(flame__source *s)
 {
 	s->differential = 1;
 	return s->rc = flame__err(&s->err, FLAME_EDATA, flame_input_name(s->in), 0, FLAME__NO_OFFSET,
@@ -411,7 +411,7 @@ static int not_one_side(flame_source *s)
 
 /* Stream every input into t (empty). 0, a source's rc, an error in *err, or 1 when the
  * threads could not start (nothing was read). */
-static int stream_all(flame_tree *t, flame_source *src, size_t n, int diff, flame_err *err)
+static int stream_all(flame_tree *t, flame__source *src, size_t n, int diff, flame_err *err)
 {
 	feed *feeds = calloc(n, sizeof *feeds);
 	pthread_t *th = calloc(n, sizeof *th);
@@ -474,7 +474,7 @@ static int stream_all(flame_tree *t, flame_source *src, size_t n, int diff, flam
 	return rc;
 }
 
-static int first_failure(const flame_source *src, size_t n)
+static int first_failure(const flame__source *src, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (src[i].rc)
@@ -482,7 +482,7 @@ static int first_failure(const flame_source *src, size_t n)
 	return 0;
 }
 
-int flame__read_pair(flame_tree *t, flame_tree **after, flame_source src[2], flame_err *err)
+int flame__read_pair(flame_tree *t, flame_tree **after, flame__source src[2], flame_err *err)
 {
 	int rc;
 	*after = NULL;
@@ -505,8 +505,8 @@ int flame__read_pair(flame_tree *t, flame_tree **after, flame_source src[2], fla
 	flame_tree *u = flame_tree_new();
 	if (!u)
 		return flame__err_nomem(err);
-	flame_parse_job job[2] = {{t, src[0].in, src[0].opts, 0, {0}}, {u, src[1].in, src[1].opts, 0, {0}}};
-	flame_parse_all(job, 2, 2);
+	flame__parse_job job[2] = {{t, src[0].in, src[0].opts, 0, {0}}, {u, src[1].in, src[1].opts, 0, {0}}};
+	flame__parse_all(job, 2, 2);
 	for (int i = 0; i < 2; i++) {
 		src[i].rc = job[i].rc;
 		src[i].err = job[i].err;
@@ -558,7 +558,7 @@ static int add_tree(flame_tree *t, flame_tree *u, flame_err *err)
  * first straight into an empty result), while the calling thread adds the finished ones to
  * the result in order; at most `threads` + 1 trees exist at once. */
 typedef struct pipeline {
-	flame_source *src;
+	flame__source *src;
 	size_t n;
 	flame_tree *t;
 	int t_empty;
@@ -584,7 +584,7 @@ static void *parse_worker(void *ud)
 		pthread_mutex_unlock(&p->mu);
 		if (!go)
 			return NULL;
-		flame_source *s = &p->src[i];
+		flame__source *s = &p->src[i];
 		flame_tree *u = i == 0 && p->t_empty ? p->t : flame_tree_new();
 		if (!u)
 			s->rc = flame__err_nomem(&s->err);
@@ -604,7 +604,7 @@ static void *parse_worker(void *ud)
 	}
 }
 
-static int read_whole(flame_tree *t, flame_source *src, size_t n, unsigned threads, flame_err *err)
+static int read_whole(flame_tree *t, flame__source *src, size_t n, unsigned threads, flame_err *err)
 {
 	if (!threads)
 		threads = 2;
@@ -660,7 +660,7 @@ static int read_whole(flame_tree *t, flame_source *src, size_t n, unsigned threa
 	return rc;
 }
 
-int flame__read_sum(flame_tree *t, flame_source *src, size_t n, unsigned threads, flame_err *err)
+int flame__read_sum(flame_tree *t, flame__source *src, size_t n, unsigned threads, flame_err *err)
 {
 	int rc = 0, all = 1;
 	for (size_t i = 0; i < n; i++) {
@@ -676,9 +676,4 @@ int flame__read_sum(flame_tree *t, flame_source *src, size_t n, unsigned threads
 	if (all && n <= 2 && (rc = stream_all(t, src, n, 0, err)) != 1)
 		return first_failure(src, n) ? first_failure(src, n) : rc;
 	return read_whole(t, src, n, threads, err);
-}
-
-int flame_merge_read(flame_tree *t, flame_source *src, size_t n, unsigned threads, flame_err *err)
-{
-	return flame__read_sum(t, src, n, threads, err);
 }

@@ -8,7 +8,7 @@
 
 
 typedef struct jobs_ctx {
-	flame_parse_job *jobs;
+	flame__parse_job *jobs;
 	size_t n, next;
 } jobs_ctx;
 
@@ -19,12 +19,12 @@ static void *run_jobs(void *ud)
 		size_t i = __atomic_fetch_add(&c->next, 1, __ATOMIC_RELAXED);
 		if (i >= c->n)
 			return NULL;
-		flame_parse_job *j = &c->jobs[i];
+		flame__parse_job *j = &c->jobs[i];
 		j->rc = flame_parse(j->tree, j->in, &j->opts, &j->err);
 	}
 }
 
-int flame_parse_all(flame_parse_job *jobs, size_t n, unsigned threads)
+int flame__parse_all(flame__parse_job *jobs, size_t n, unsigned threads)
 {
 	jobs_ctx c = {jobs, n, 0};
 	if (!threads) {

@@ -5,8 +5,8 @@
  * tree to build, no lines to rebuild from ids. A first pass checks that every file
  * qualifies (plain files, every line `stack count` with a whole count, stacks strictly
  * increasing) and sums it (for the normalizations and to rule out overflow); the second
- * merges them. What does not qualify is left to the tree (flame_diff_read,
- * flame_merge_read), which prints the same lines and reports what is wrong. Both passes
+ * merges them. What does not qualify is left to the tree (flame__read_pair,
+ * flame__read_sum), which prints the same lines and reports what is wrong. Both passes
  * stream through fixed buffers. Part of the read layer: it reads inputs and writes
  * text to an output, with no tree and no transform. */
 #include <pthread.h>
@@ -319,7 +319,7 @@ static int merge_lines(merger *m, size_t n, const combine *cb, out *w, flame_err
 	return rc ? rc : flush(w);
 }
 
-static int merge(flame_source *src, size_t n, size_t chunk, const combine *cb, flame_output *o,
+static int merge(flame__source *src, size_t n, size_t chunk, const combine *cb, flame_output *o,
                  flame_err *err)
 {
 	merger m = {0};
@@ -354,7 +354,7 @@ static int merge(flame_source *src, size_t n, size_t chunk, const combine *cb, f
 /* Check the inputs: 0 when they all qualify (totals in c[]), 1 when not, or an error.
  * The inputs are at their start afterwards: format detection only peeks, and what the
  * check read is read again. */
-static int check_inputs(flame_source *src, size_t n, check *c, flame_err *err)
+static int check_inputs(flame__source *src, size_t n, check *c, flame_err *err)
 {
 	for (size_t i = 0; i < n; i++) {
 		/* plain first: it reads nothing of stdin, which the caller may then reopen */
@@ -380,7 +380,7 @@ static int check_inputs(flame_source *src, size_t n, check *c, flame_err *err)
 	return !ok;
 }
 
-int flame__text_diff(flame_source src[2], const flame_diff_opts *o, flame_output *out,
+int flame__text_diff(flame__source src[2], const flame_diff_opts *o, flame_output *out,
                      flame_err *err)
 {
 	check c[2];
@@ -403,7 +403,7 @@ int flame__text_diff(flame_source src[2], const flame_diff_opts *o, flame_output
 	return merge(src, 2, CHUNK, &cb, out, err);
 }
 
-int flame__text_sum(flame_source *src, size_t n, flame_output *out, flame_err *err)
+int flame__text_sum(flame__source *src, size_t n, flame_output *out, flame_err *err)
 {
 	for (size_t i = 0; i < n; i++)
 		if (src[i].weight_decimals)
@@ -426,9 +426,4 @@ int flame__text_sum(flame_source *src, size_t n, flame_output *out, flame_err *e
 	free(c);
 	free(mul);
 	return rc;
-}
-
-int flame_merge_folded_sorted(flame_source *src, size_t n, flame_output *out, flame_err *err)
-{
-	return flame__text_sum(src, n, out, err);
 }

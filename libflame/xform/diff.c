@@ -2,15 +2,14 @@
  * difffolded.pl's -n (before = int(before * T2 / T1)) and -s (hex addresses folded), and
  * per-request or per-unit-of-work normalization. Also the per-function self/total report
  * the regression gate and --top read. Scaling is exact (128-bit) and rounds down. Sorted
- * sides are combined by a merge-join (core/join.c). The sides are read by read/, on a
- * thread each. */
+ * sides are combined by a merge-join (core/join.c). Reading the sides is read/'s, and
+ * choosing how is the diff request's (request/diff.c). */
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
 #include "../core/join.h"
 #include "../core/regex.h"
 #include "../core/tree.h"
-#include "../read/read.h"
 
 int flame_diff_check(const flame_diff_opts *o, flame_err *err)
 {
@@ -356,36 +355,6 @@ done:
 	free(map);
 	free(ids);
 	return rc;
-}
-
-/* ---- both sides read at once (read/), then diffed */
-
-int flame_diff_read(flame_tree *t, flame_source src[2], const flame_diff_opts *o, flame_err *err)
-{
-	flame_tree *after;
-	int rc = flame_diff_check(o, err);
-	if (rc || (rc = flame__read_pair(t, &after, src, err)))
-		return rc;
-	if (!after) /* streamed into one differential tree */
-		return flame_diff_normalize(t, o, err);
-	unsigned s0 = flame_tree_scale(t), s1 = flame_tree_scale(after);
-	if (!(rc = flame_diff(t, after, o, err))) { /* totals in the result's scale */
-		src[0].total *= flame__pow10[flame_tree_scale(t) - s0];
-		src[1].total *= flame__pow10[flame_tree_scale(t) - s1];
-	}
-	flame_tree_free(after);
-	return rc;
-}
-
-int flame_diff_folded_sorted(flame_source src[2], const flame_diff_opts *o, flame_output *out,
-                             flame_err *err)
-{
-	int rc = flame_diff_check(o, err);
-	if (rc)
-		return rc;
-	if (o->strip_hex || o->norm == FLAME_DIFF_NORM_FRAME)
-		return 1;
-	return flame__text_diff(src, o, out, err);
 }
 
 /* ---- per-function report */

@@ -1,5 +1,5 @@
-/* Unit tests for read/combine.c: reading a diff's two sides (flame_diff_read) or a merge's
- * inputs (flame_merge_read) at once, handed over in blocks while they are parsed, gives the
+/* Unit tests for read/combine.c, through the diff and merge requests: reading a diff's two
+ * sides or a merge's inputs at once, handed over in blocks while they are parsed, gives the
  * same tree as parsing each input whole and combining the trees: sorted and unsorted inputs,
  * lines repeated across blocks, counts that turn fractional late, warnings and errors with
  * the input's own line numbers. The inputs span several blocks (512 KiB of stack table). */
@@ -122,45 +122,61 @@ static void on_warn(void *ud, const char *kind, const char *source, uint64_t lin
 		w->first_line = line;
 }
 
-/* flame_diff_read of (b, a) against flame_parse of each + flame_diff. */
-/* Sources reading text[0..n) from memory; warnings to w[i] when w is not NULL. */
-static void open_sources(flame_source *src, const char *const *text, size_t n, warned *w)
+/* A diff request over text[0..1], read from memory (warnings to w[i] when w is not NULL)
+ * on `threads`: its tree in *t (NULL on failure), the request in *keep (to ask what
+ * failed), the run's status returned. */
+static int diff_request(const char *const *text, const flame_diff_opts *o, warned *w,
+                        unsigned threads, flame_tree **t, flame_diff_request **keep)
 {
-	for (size_t i = 0; i < n; i++) {
-		src[i] = (flame_source){0};
-		src[i].opts = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
+	flame_input *in[2];
+	flame_diff_request *r;
+	CHECK(flame_diff_request_new(&r, o, NULL) == 0);
+	flame_diff_request_threads(r, threads);
+	for (int i = 0; i < 2; i++) {
+		flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
 		if (w) {
-			src[i].opts.warn = on_warn;
-			src[i].opts.warn_ud = &w[i];
+			po.warn = on_warn;
+			po.warn_ud = &w[i];
 		}
-		CHECK(flame_input_open_mem(&src[i].in, text[i], strlen(text[i]), "mem", NULL) == 0);
+		CHECK(flame_input_open_mem(&in[i], text[i], strlen(text[i]), "mem", NULL) == 0);
+		CHECK(flame_diff_request_input(r, i, NULL, in[i], &po, NULL) == 0);
 	}
+	flame_err err = {0};
+	int rc = flame_diff_request_tree(r, t, &err);
+	for (int i = 0; i < 2; i++)
+		flame_input_free(in[i]);
+	*keep = r;
+	return rc;
 }
 
+/* A diff request of (b, a), both ways of reading, against flame_parse of each +
+ * flame_diff. */
 static void check_diff(const char *b, const char *a, const flame_diff_opts *o)
 {
 	flame_tree *tb = parse_str(b, FLAME_FORMAT_AUTO, NULL), *ta = parse_str(a, FLAME_FORMAT_AUTO, NULL);
 	CHECK(tb && ta);
 	CHECK(flame_diff(tb, ta, o, NULL) == 0);
 	char *want = folded_of(tb);
-	flame_source src[2] = {{0}};
 	const char *text[2] = {b, a};
-	open_sources(src, text, 2, NULL);
-	flame_tree *t = flame_tree_new();
-	flame_err err = {0};
-	CHECK(flame_diff_read(t, src, o, &err) == 0);
-	CHECK(src[0].rc == 0 && src[1].rc == 0);
-	CHECK_EQ_U64(src[1].total, flame_tree_total(t, 1));
-	char *got = folded_of(t);
-	CHECK(want && got && strlen(want) > 1000000);
-	CHECK(want && got && strcmp(want, got) == 0);
-	for (int i = 0; i < 2; i++)
-		flame_input_free(src[i].in);
-	flame_tree_free(t);
+	for (unsigned threads = 2; threads >= 1; threads--) {
+		flame_tree *t = NULL;
+		flame_diff_request *r;
+		CHECK(diff_request(text, o, NULL, threads, &t, &r) == 0);
+		CHECK(flame_diff_request_failed_side(r, NULL) == -1);
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		CHECK_EQ_U64(flame_diff_request_total(r, 1), flame_tree_total(t, 1));
+		char *got = folded_of(t);
+		CHECK(want && got && strlen(want) > 1000000);
+		CHECK(want && got && strcmp(want, got) == 0);
+		flame_diff_request_free(r);
+		flame_tree_free(t);
+		free(got);
+	}
 	flame_tree_free(tb);
 	flame_tree_free(ta);
 	free(want);
-	free(got);
 }
 
 static void test_diff_blocks(void)
@@ -200,47 +216,58 @@ static void test_diff_lines(void)
 	char *b = make_input(s, 1, 5, 0, 0, 0, "not a folded line\n", 21000);
 	char *a = make_input(s, 2, 5, 0, 0, 0, NULL, 0);
 	flame_diff_opts o = FLAME_DIFF_OPTS_INIT;
-	flame_source src[2] = {{0}};
 	warned w[2] = {{0}, {0}};
 	const char *text[2] = {b, a};
-	open_sources(src, text, 2, w);
-	flame_tree *t = flame_tree_new();
-	CHECK(flame_diff_read(t, src, &o, NULL) == 0);
+	flame_tree *t = NULL;
+	flame_diff_request *r;
+	CHECK(diff_request(text, &o, w, 2, &t, &r) == 0);
 	CHECK(w[0].count == 1 && w[0].first_line == 21000); /* the input's line, not a block's */
 	CHECK(w[1].count == 0);
-	for (int i = 0; i < 2; i++)
-		flame_input_free(src[i].in);
+	flame_diff_request_free(r);
 	flame_tree_free(t);
-	/* a 3-column AFTER: refused, and said which side */
+	/* a 3-column AFTER: refused, and said which side, both ways of reading */
 	free(a);
 	a = make_input(s, 2, 5, 0, 0, 0, "main;x 1 2\n", 20000);
-	t = flame_tree_new();
 	text[1] = a;
-	open_sources(src, text, 2, NULL);
-	CHECK(flame_diff_read(t, src, &o, NULL) == FLAME_EDATA);
-	CHECK(src[0].rc == 0 && !src[0].differential);
-	CHECK(src[1].rc == FLAME_EDATA && src[1].differential);
-	for (int i = 0; i < 2; i++)
-		flame_input_free(src[i].in);
-	flame_tree_free(t);
+	for (unsigned threads = 2; threads >= 1; threads--) {
+		int differential = 0;
+		CHECK(diff_request(text, &o, NULL, threads, &t, &r) == FLAME_EDATA);
+		CHECK(t == NULL);
+		CHECK(flame_diff_request_failed_side(r, &differential) == 1 && differential);
+		flame_diff_request_free(r);
+	}
+	/* a 3-column BEFORE (read second with one thread) */
+	text[0] = a;
+	text[1] = b;
+	for (unsigned threads = 2; threads >= 1; threads--) {
+		int differential = 0;
+		CHECK(diff_request(text, &o, NULL, threads, &t, &r) == FLAME_EDATA);
+		CHECK(flame_diff_request_failed_side(r, &differential) == 0 && differential);
+		flame_diff_request_free(r);
+	}
 	/* an error names the input's line too */
 	free(a);
 	a = make_input(s, 2, 5, 0, 0, 0, "main;y 99999999999999999999\n", 17000);
-	t = flame_tree_new();
+	text[0] = b;
 	text[1] = a;
-	open_sources(src, text, 2, NULL);
-	CHECK(flame_diff_read(t, src, &o, NULL) == FLAME_ERANGE);
-	CHECK(src[1].rc == FLAME_ERANGE && src[1].err.line == 17000);
-	CHECK(src[0].rc == 0);
+	flame_err err = {0};
+	flame_diff_request_new(&r, &o, NULL);
+	flame_input *in[2];
+	for (int i = 0; i < 2; i++) {
+		CHECK(flame_input_open_mem(&in[i], text[i], strlen(text[i]), "mem", NULL) == 0);
+		CHECK(flame_diff_request_input(r, i, NULL, in[i], NULL, NULL) == 0);
+	}
+	CHECK(flame_diff_request_tree(r, &t, &err) == FLAME_ERANGE);
+	CHECK(flame_diff_request_failed_side(r, NULL) == 1 && err.line == 17000);
 	for (int i = 0; i < 2; i++)
-		flame_input_free(src[i].in);
-	flame_tree_free(t);
+		flame_input_free(in[i]);
+	flame_diff_request_free(r);
 	free(a);
 	free(b);
 	free_stacks(s);
 }
 
-/* flame_merge_read of n inputs (weights w/10^d) against parse + weight + flame_tree_merge. */
+/* A merge request of n inputs (weights w/10^d) against parse + weight + flame_tree_merge. */
 static void check_merge(char **in, size_t n, const uint64_t *w, const unsigned *d)
 {
 	flame_tree *want_t = flame_tree_new();
@@ -252,19 +279,20 @@ static void check_merge(char **in, size_t n, const uint64_t *w, const unsigned *
 		flame_tree_free(u);
 	}
 	char *want = folded_of(want_t);
-	flame_source src[4] = {{0}};
+	flame_merge_request *r;
+	flame_input *fi[4];
+	CHECK(flame_merge_request_new(&r, NULL) == 0);
 	for (size_t i = 0; i < n; i++) {
-		src[i].opts = (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
-		src[i].weight = w[i];
-		src[i].weight_decimals = d[i];
-		CHECK(flame_input_open_mem(&src[i].in, in[i], strlen(in[i]), "mem", NULL) == 0);
+		CHECK(flame_input_open_mem(&fi[i], in[i], strlen(in[i]), "mem", NULL) == 0);
+		CHECK(flame_merge_request_input(r, NULL, fi[i], NULL, w[i], d[i], NULL) == 0);
 	}
-	flame_tree *t = flame_tree_new();
-	CHECK(flame_merge_read(t, src, n, 2, NULL) == 0);
+	flame_tree *t = NULL;
+	CHECK(flame_merge_request_tree(r, &t, NULL) == 0);
+	flame_merge_request_free(r);
 	char *got = folded_of(t);
 	CHECK(want && got && strcmp(want, got) == 0);
 	for (size_t i = 0; i < n; i++)
-		flame_input_free(src[i].in);
+		flame_input_free(fi[i]);
 	flame_tree_free(t);
 	flame_tree_free(want_t);
 	free(want);
