@@ -21,7 +21,14 @@
  * [(dso+0xOFF)]` (the address and dso columns are dropped, the offset kept, as with
  * `-s`). `-f` lines (`comm;frames value`) are read as they are. Identical stacks from
  * different threads are summed; --pid/--tid make the root `comm-TID` (the id is the
- * only one offcputime prints, a thread id). */
+ * only one offcputime prints, a thread id).
+ *
+ * Captures made with `2>&1` interleave the tool's stderr (unbuffered) with its stdout
+ * (flushed a block at a time, mostly in mid-line): a stderr message can cut a line in two,
+ *   `    __sche` + `failed to get syms` NL + `dule` NL.
+ * A line that ends in such a message keeps its head, and the next line that is not one
+ * completes it. Lines that fit no rule are skipped with a warning; a block that ends
+ * without its value line is dropped with a warning. */
 #include <stdlib.h>
 #include <string.h>
 #include "parser.h"
@@ -46,7 +53,14 @@ typedef struct offcpu {
 	const char *reg;        /* pending frame lines not interned yet (in the chunk) */
 	size_t reg_len;
 	flame__idcache cache;   /* frame lines of a block -> ids */
+	char *head;             /* the part of a line before a glued stderr message */
+	size_t head_len, head_cap;
+	int glued;              /* a head waits for the rest of its line */
+	int marker;             /* a missed-stack marker waits for the next line: M_KERNEL, M_USER */
+	uint64_t marker_line;
 } offcpu;
+
+enum { M_NONE, M_KERNEL, M_USER };
 
 static int starts(const char *p, size_t n, const char *lit)
 {
@@ -78,6 +92,19 @@ static int grow(uint32_t **v, size_t *cap, size_t need)
 	while (c < need)
 		c *= 2;
 	uint32_t *nv = realloc(*v, c * sizeof *nv);
+	if (!nv)
+		return -1;
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+
+static int grow_bytes(char **v, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = need < 256 ? 256 : need * 2;
+	char *nv = realloc(*v, c);
 	if (!nv)
 		return -1;
 	*v = nv;
@@ -274,6 +301,60 @@ static int folded_line(offcpu *s, const char *p, size_t n, flame_err *err)
 	return rc;
 }
 
+static void skip_line_at(offcpu *s, uint64_t line, const char *p, size_t n)
+{
+	flame__warn(s->o->warn, s->o->warn_ud, "offcpu-unrecognized-line", s->src, line,
+	            "skipped a line offcputime does not print: '%.*s'", (int)(n > 80 ? 80 : n), p);
+}
+
+static void skip_line(offcpu *s, const char *p, size_t n) { skip_line_at(s, s->line_no, p, n); }
+
+static int marker_kind(const char *p, size_t n)
+{
+	if (n == 25 && memcmp(p, "    [Missed Kernel Stack]", 25) == 0)
+		return M_KERNEL;
+	if (n == 23 && memcmp(p, "    [Missed User Stack]", 23) == 0)
+		return M_USER;
+	return M_NONE;
+}
+
+static int is_process_line(const char *p, size_t n)
+{
+	return n >= 6 && memcmp(p, "    - ", 6) == 0;
+}
+
+/* The stderr lines of offcputime (BCC and libbpf-tools) that a `2>&1` capture mixes in. */
+static int is_stderr_line(const char *p, size_t n)
+{
+	return (n == 18 && memcmp(p, "failed to get syms", 18) == 0) || marker_kind(p, n) ||
+	       starts(p, n, "WARNING: ") || starts(p, n, "WARN: ") || starts(p, n, "libbpf: ") ||
+	       starts(p, n, "Could not open ");
+}
+
+/* Where a stderr message glued after the head of a stdout line starts (0: none). Only
+ * messages that end the line can be seen: the line's last byte picks the candidates. */
+static size_t glued_at(const char *p, size_t n)
+{
+	static const char *const tails[] = {"failed to get syms", "    [Missed Kernel Stack]",
+	                                    "    [Missed User Stack]"};
+	if (n < 2)
+		return 0;
+	if (p[n - 1] == 's' || p[n - 1] == ']') {
+		for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+			size_t k = strlen(tails[i]);
+			if (n > k && memcmp(p + n - k, tails[i], k) == 0)
+				return n - k;
+		}
+		return 0;
+	}
+	if (p[n - 1] != '.') /* "WARNING: N stack traces lost and could not be displayed." */
+		return 0;
+	for (size_t i = 1; i + 9 <= n; i++)
+		if (p[i] == 'W' && memcmp(p + i, "WARNING: ", 9) == 0)
+			return i;
+	return 0;
+}
+
 /* Unindented lines: header, the tool's warnings, stderr noise, or -f lines. */
 static int top_line(offcpu *s, const char *p, size_t n, flame_err *err)
 {
@@ -290,8 +371,7 @@ static int top_line(offcpu *s, const char *p, size_t n, flame_err *err)
 		if (rc <= 0)
 			return rc;
 	}
-	flame__warn(o->warn, o->warn_ud, "offcpu-unrecognized-line", s->src, s->line_no,
-	            "skipped a line offcputime does not print: '%.*s'", (int)(n > 80 ? 80 : n), p);
+	skip_line(s, p, n);
 	return 0;
 }
 
@@ -356,15 +436,47 @@ static int close_region(offcpu *s, flame_err *err)
 	return rc;
 }
 
+/* A missed-stack marker is a frame of BCC's stdout where BCC prints it: the kernel one
+ * first in its block and not before another, the user one just before the process line.
+ * libbpf-tools prints them on stderr, and a `2>&1` capture has them anywhere, in runs:
+ * those are skipped. Decided at the line after the marker. */
+static int resolve_marker(offcpu *s, const char *p, size_t n, flame_err *err)
+{
+	int kind = s->marker;
+	s->marker = M_NONE;
+	int ok = kind == M_USER ? is_process_line(p, n) : marker_kind(p, n) != M_KERNEL;
+	if (!ok) {
+		skip_line_at(s, s->marker_line, kind == M_USER ? "    [Missed User Stack]"
+		                                               : "    [Missed Kernel Stack]",
+		             kind == M_USER ? 23 : 25);
+		return 0;
+	}
+	int rc = materialize(s, err);
+	return rc ? rc
+	          : kind == M_USER ? push(s, "[Missed User Stack]", 19, err)
+	                           : push(s, "[Missed Kernel Stack]", 21, err);
+}
+
 static int indented_line(offcpu *s, const char *p, size_t n, size_t raw, flame_err *err)
 {
+	int first = !s->block_line;
 	if (!s->block_line)
 		s->block_line = s->line_no;
-	if (s->has_proc)
-		return flame__err(err, FLAME_EDATA, s->src, s->line_no, s->off,
-		                  "expected the value line (8 spaces and the microseconds) after the "
-		                  "process line");
-	if (n >= 6 && p[4] == '-' && p[5] == ' ') {
+	if (s->has_proc) { /* only the value line may follow the process line */
+		skip_line(s, p, n);
+		return 0;
+	}
+	int mk = p[4] == '[' ? marker_kind(p, n) : M_NONE;
+	if (mk == M_KERNEL && !first) {
+		skip_line(s, p, n);
+		return 0;
+	}
+	if (mk) {
+		s->marker = mk;
+		s->marker_line = s->line_no;
+		return 0;
+	}
+	if (is_process_line(p, n)) {
 		int rc = close_region(s, err);
 		return rc ? rc : process_line(s, p, n, err);
 	}
@@ -379,16 +491,25 @@ static int indented_line(offcpu *s, const char *p, size_t n, size_t raw, flame_e
 	return rc;
 }
 
-static int one_line(offcpu *s, const char *p, size_t raw, flame_err *err)
+static int classify(offcpu *s, const char *p, size_t raw, flame_err *err)
 {
 	size_t n = raw;
 	if (n && p[n - 1] == '\r')
 		n--;
+	int rc = s->marker ? resolve_marker(s, p, n, err) : 0;
+	if (rc)
+		return rc;
 	if (n == 0) {
-		if (s->block_line)
-			return flame__err(err, FLAME_EDATA, s->src, s->line_no, s->off,
-			                  "the stack that starts at line %llu ends without a value line",
-			                  (unsigned long long)s->block_line);
+		if (s->block_line) {
+			/* no value: the block cannot be weighed (a 2>&1 capture may have lost it) */
+			flame__warn(s->o->warn, s->o->warn_ud, "offcpu-dropped-block", s->src, s->line_no,
+			            "dropped the stack that starts at line %llu: it has no value line",
+			            (unsigned long long)s->block_line);
+			s->reg_len = 0;
+			s->n = 0;
+			s->has_proc = 0;
+			s->block_line = 0;
+		}
 		return 0;
 	}
 	if (is_value_line(p, n)) {
@@ -399,8 +520,40 @@ static int one_line(offcpu *s, const char *p, size_t raw, flame_err *err)
 		return indented_line(s, p, n, raw, err);
 	if (p[0] != ' ' && p[0] != '\t')
 		return top_line(s, p, n, err);
-	return flame__err(err, FLAME_EDATA, s->src, s->line_no, s->off,
-	                  "expected a frame (4 spaces and a name) or a value (8 spaces and digits)");
+	skip_line(s, p, n);
+	return 0;
+}
+
+/* A line, after undoing what a `2>&1` capture did to it (see the top of the file). */
+static int one_line(offcpu *s, const char *p, size_t raw, flame_err *err)
+{
+	size_t n = raw;
+	if (n && p[n - 1] == '\r')
+		n--;
+	if (s->glued) {
+		if (is_stderr_line(p, n)) {
+			skip_line(s, p, n);
+			return 0;
+		}
+		s->glued = 0;
+		if (grow_bytes(&s->head, &s->head_cap, s->head_len + raw))
+			return flame__err_nomem(err);
+		memcpy(s->head + s->head_len, p, raw);
+		int rc = classify(s, s->head, s->head_len + raw, err);
+		return rc ? rc : materialize(s, err); /* the head buffer is reused */
+	}
+	size_t k = glued_at(p, n);
+	if (k == 0)
+		return classify(s, p, raw, err);
+	flame__warn(s->o->warn, s->o->warn_ud, "offcpu-glued-line", s->src, s->line_no,
+	            "a stderr line cut this line in two: '%.*s' joined with the next line",
+	            (int)(k > 80 ? 80 : k), p);
+	if (grow_bytes(&s->head, &s->head_cap, k))
+		return flame__err_nomem(err);
+	memcpy(s->head, p, k);
+	s->head_len = k;
+	s->glued = 1;
+	return 0;
 }
 
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
@@ -436,12 +589,21 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		if ((rc = materialize(&s, err))) /* the chunk's bytes go away */
 			goto done;
 	}
+	if (rc == 0 && s.marker)
+		rc = resolve_marker(&s, "", 0, err);
+	if (rc == 0 && s.glued) { /* the rest of the line never came: the head alone */
+		s.glued = 0;
+		s.off = FLAME__NO_OFFSET;
+		if (!(rc = classify(&s, s.head, s.head_len, err)))
+			rc = materialize(&s, err);
+	}
 	if (rc == 0 && s.block_line)
 		rc = flame__err(err, FLAME_EDATA, s.src, s.line_no, FLAME__NO_OFFSET,
 		                "the input ends inside the stack that starts at line %llu "
 		                "(truncated?)",
 		                (unsigned long long)s.block_line);
 done:
+	free(s.head);
 	free(s.ids);
 	free(s.stack);
 	flame__idcache_free(&s.cache);
@@ -467,7 +629,7 @@ static int probe(const char *buf, size_t len)
 			return frames > 0;
 		if (n > 4 && memcmp(p, "    ", 4) == 0 && p[4] != ' ' && p[4] != '\t')
 			frames++;
-		else if (!(n == 0 && frames == 0) && !starts(p, n, "failed to get syms"))
+		else if (!(n == 0 && frames == 0) && !is_stderr_line(p, n))
 			return 0;
 		p = nl + 1;
 	}

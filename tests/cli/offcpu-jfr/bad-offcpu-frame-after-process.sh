@@ -1,2 +1,2 @@
-# bad input: exact message with file:line, exit 1, no output
+# bad input: a stray line after the process line is skipped with a warning (file:line)
 cd "$FIXTURES/bad" && flame-collapse offcpu-frame-after-process.txt

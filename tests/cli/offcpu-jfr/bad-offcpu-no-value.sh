@@ -1,2 +1,2 @@
-# bad input: exact message with file:line, exit 1, no output
+# bad input: a block without its value line is dropped with a warning (file:line)
 cd "$FIXTURES/bad" && flame-collapse offcpu-no-value.txt
