@@ -2,6 +2,7 @@
  * Ids are dense and stable, so stacks can be stored as id sequences. */
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "hash.h"
 #include "intern.h"
 
@@ -81,16 +82,8 @@ uint32_t flame__intern_put_hashed(flame__intern *in, const char *p, size_t n, ui
 		if (nm->len == n && memcmp(nm->ptr, p, n) == 0)
 			return id;
 	}
-	if (in->count == in->cap) {
-		uint32_t cap = in->cap ? in->cap * 2 : 1024;
-		if (cap <= in->cap)
-			return FLAME__ID_NONE;
-		flame__name *v = realloc(in->names, (size_t)cap * sizeof *v);
-		if (!v)
-			return FLAME__ID_NONE;
-		in->names = v;
-		in->cap = cap;
-	}
+	if (in->count == UINT32_MAX - 1 || flame__array_reserve_min(in->names, in->cap, in->count + 1, 1024))
+		return FLAME__ID_NONE;
 	char *copy = flame__arena_alloc(&in->arena, n + 1);
 	if (!copy)
 		return FLAME__ID_NONE;

@@ -18,7 +18,8 @@ typedef struct flame__name {
 typedef struct flame__intern {
 	flame__arena arena;
 	flame__name *names; /* id -> name */
-	uint32_t count, cap;
+	uint32_t count;
+	size_t cap;
 	uint64_t *slots;    /* open addressing: hash32 << 32 | (id + 1); 0 = empty. The hash
 	                     * in the slot spares a visit to names[] on most mismatches. */
 	uint32_t mask;

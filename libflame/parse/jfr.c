@@ -21,6 +21,7 @@
  * first type seen with stacks: stacks are kept per type until the end for that. */
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/stacks.h"
 #include "parser.h"
 #include "scan.h"
@@ -89,21 +90,6 @@ static int is_event_start(const char *p, size_t n)
 			return 0;
 	}
 	return 1;
-}
-
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 256;
-	while (c < need)
-		c *= 2;
-	void *nv = realloc(*v, c * size);
-	if (!nv)
-		return -1;
-	*v = nv;
-	*cap = c;
-	return 0;
 }
 
 /* ---- values ---- */
@@ -212,7 +198,7 @@ static int type_index(jfr *s, const char *p, size_t n, flame_err *err)
 	if (s->ntypes >= MAX_TYPES)
 		return -1; /* absurd input: ignore further types */
 	s->type_slots[slot] = (int)s->ntypes + 1;
-	if (grow((void **)&s->types, &s->types_cap, s->ntypes + 1, sizeof *s->types))
+	if (flame__array_reserve_min(s->types, s->types_cap, s->ntypes + 1, 256))
 		return flame__err_nomem(err), -2;
 	evtype *e = &s->types[s->ntypes];
 	memset(e, 0, sizeof *e);
@@ -338,7 +324,7 @@ static int frame(jfr *s, const char *f, size_t fn, flame_err *err)
 	size_t nn = base;
 	int lines = (s->flags & FLAME_JFR_LINES) && ln;
 	if (lines || (s->flags & FLAME_JFR_ANNOTATE)) {
-		if (grow((void **)&s->scratch, &s->scratch_cap, base + ln + 8, 1))
+		if (flame__array_reserve_min(s->scratch, s->scratch_cap, base + ln + 8, 256))
 			return flame__err_nomem(err);
 		memcpy(s->scratch, f, base);
 		nn = base;
@@ -353,7 +339,7 @@ static int frame(jfr *s, const char *f, size_t fn, flame_err *err)
 		}
 		name = s->scratch;
 	}
-	if (grow((void **)&s->ids, &s->cap, s->n + 1, sizeof *s->ids))
+	if (flame__array_reserve_min(s->ids, s->cap, s->n + 1, 256))
 		return flame__err_nomem(err);
 	uint32_t id = flame__tree_intern(s->t, name, nn);
 	if (id == FLAME__ID_NONE)
@@ -397,7 +383,7 @@ static int close_region(jfr *s, flame_err *err)
 	uint64_t h = flame__idcache_hash(r, len);
 	const flame__idcache_ent *e = flame__idcache_find(&s->cache, r, len, h);
 	if (e) {
-		if (grow((void **)&s->ids, &s->cap, e->nids + 1, sizeof *s->ids))
+		if (flame__array_reserve_min(s->ids, s->cap, e->nids + 1, 256))
 			return flame__err_nomem(err);
 		memcpy(s->ids, e->ids, e->nids * sizeof *s->ids);
 		s->n = e->nids;
@@ -442,7 +428,7 @@ static int event_end(jfr *s, flame_err *err)
 	if (s->ty < 0 || s->n == 0)
 		return 0;
 	size_t lead = 1 + ((s->flags & FLAME_JFR_THREADS) != 0);
-	if (grow((void **)&s->key, &s->key_cap, s->n + lead, sizeof *s->key))
+	if (flame__array_reserve_min(s->key, s->key_cap, s->n + lead, 256))
 		return flame__err_nomem(err);
 	s->key[0] = (uint32_t)s->ty;
 	if (lead == 2) {

@@ -31,6 +31,7 @@
  * without its value line is dropped with a warning. */
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "parser.h"
 #include "scan.h"
 
@@ -84,37 +85,9 @@ static int is_value_line(const char *p, size_t n)
 	return n > 8 && memcmp(p, "        ", 8) == 0 && all_digits(p + 8, n - 8);
 }
 
-static int grow(uint32_t **v, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 256;
-	while (c < need)
-		c *= 2;
-	uint32_t *nv = realloc(*v, c * sizeof *nv);
-	if (!nv)
-		return -1;
-	*v = nv;
-	*cap = c;
-	return 0;
-}
-
-static int grow_bytes(char **v, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = need < 256 ? 256 : need * 2;
-	char *nv = realloc(*v, c);
-	if (!nv)
-		return -1;
-	*v = nv;
-	*cap = c;
-	return 0;
-}
-
 static int push(offcpu *s, const char *p, size_t n, flame_err *err)
 {
-	if (grow(&s->ids, &s->cap, s->n + 1))
+	if (flame__array_reserve_min(s->ids, s->cap, s->n + 1, 256))
 		return flame__err_nomem(err);
 	uint32_t id = flame__tree_intern(s->t, p, n);
 	if (id == FLAME__ID_NONE)
@@ -206,7 +179,7 @@ static int process_line(offcpu *s, const char *p, size_t n, flame_err *err)
 static int add_stack(offcpu *s, uint32_t root, const uint32_t *leaf_first, size_t n,
                      uint64_t v, flame_err *err)
 {
-	if (grow(&s->stack, &s->stack_cap, n + 1))
+	if (flame__array_reserve_min(s->stack, s->stack_cap, n + 1, 256))
 		return flame__err_nomem(err);
 	s->stack[0] = root;
 	for (size_t i = 0; i < n; i++)
@@ -423,7 +396,7 @@ static int close_region(offcpu *s, flame_err *err)
 	uint64_t h = flame__idcache_hash(r, len);
 	const flame__idcache_ent *e = flame__idcache_find(&s->cache, r, len, h);
 	if (e) {
-		if (grow(&s->ids, &s->cap, e->nids))
+		if (flame__array_reserve_min(s->ids, s->cap, e->nids, 256))
 			return flame__err_nomem(err);
 		memcpy(s->ids, e->ids, e->nids * sizeof *s->ids);
 		s->n = e->nids;
@@ -536,7 +509,7 @@ static int one_line(offcpu *s, const char *p, size_t raw, flame_err *err)
 			return 0;
 		}
 		s->glued = 0;
-		if (grow_bytes(&s->head, &s->head_cap, s->head_len + raw))
+		if (flame__array_reserve_min(s->head, s->head_cap, s->head_len + raw, 256))
 			return flame__err_nomem(err);
 		memcpy(s->head + s->head_len, p, raw);
 		int rc = classify(s, s->head, s->head_len + raw, err);
@@ -548,7 +521,7 @@ static int one_line(offcpu *s, const char *p, size_t raw, flame_err *err)
 	flame__warn(s->o->warn, s->o->warn_ud, "offcpu-glued-line", s->src, s->line_no,
 	            "a stderr line cut this line in two: '%.*s' joined with the next line",
 	            (int)(k > 80 ? 80 : k), p);
-	if (grow_bytes(&s->head, &s->head_cap, k))
+	if (flame__array_reserve_min(s->head, s->head_cap, k, 256))
 		return flame__err_nomem(err);
 	memcpy(s->head, p, k);
 	s->head_len = k;

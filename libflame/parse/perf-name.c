@@ -7,6 +7,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#include "../core/array.h"
 #include "../flame.h"
 #include "perf-name.h"
 
@@ -414,32 +415,13 @@ void flame__perf_names_free(flame__perf_names *nm)
 
 static int reserve(flame__perf_names *o, size_t more)
 {
-	if (o->len + more <= o->cap)
-		return 0;
-	size_t cap = o->cap ? o->cap : 256;
-	while (cap < o->len + more) {
-		if (cap > SIZE_MAX / 2)
-			return -1;
-		cap *= 2;
-	}
-	char *b = realloc(o->buf, cap);
-	if (!b)
-		return -1;
-	o->buf = b;
-	o->cap = cap;
-	return 0;
+	return flame__array_reserve_min(o->buf, o->cap, o->len + more, 256);
 }
 
 static int push_piece(flame__perf_names *o, const char *ptr, size_t off, size_t len)
 {
-	if (o->n == o->vcap) {
-		size_t cap = o->vcap ? o->vcap * 2 : 8;
-		void *v = realloc(o->v, cap * sizeof *o->v);
-		if (!v)
-			return -1;
-		o->v = v;
-		o->vcap = cap;
-	}
+	if (flame__array_reserve_min(o->v, o->vcap, o->n + 1, 8))
+		return -1;
 	o->v[o->n++] = (struct flame__perf_piece){ptr, off, len};
 	return 0;
 }

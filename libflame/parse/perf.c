@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../core/array.h"
 #include "../core/hash.h"
 #include "../core/prefetch.h"
 #include "../core/spill.h"
@@ -87,19 +88,8 @@ enum { W_UNRECOGNIZED, W_ORPHAN, W_EVENT };
 
 static void *rb_grow(recbuf *b, size_t words)
 {
-	if (b->len + words > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + words) {
-			if (cap > SIZE_MAX / 16)
-				return NULL;
-			cap *= 2;
-		}
-		uint64_t *w = realloc(b->w, cap * sizeof *w);
-		if (!w)
-			return NULL;
-		b->w = w;
-		b->cap = cap;
-	}
+	if (flame__array_reserve_min(b->w, b->cap, b->len + words, 4096))
+		return NULL;
 	void *p = b->w + b->len;
 	b->len += words;
 	return p;
@@ -273,16 +263,8 @@ static int lc_put(struct line_cache *c, const char *p, size_t n, uint64_t h, uin
 		i = (i + 1) & c->mask;
 	if (k == LC_PROBES)
 		return 1;
-	if (c->blen + n + 8 > c->bcap) { /* 8 bytes of slack: see lc_get */
-		size_t cap = c->bcap ? c->bcap : 1 << 16;
-		while (cap < c->blen + n + 8)
-			cap *= 2;
-		char *b = realloc(c->bytes, cap);
-		if (!b)
-			return -1;
-		c->bytes = b;
-		c->bcap = cap;
-	}
+	if (flame__array_reserve_min(c->bytes, c->bcap, c->blen + n + 8, 1 << 16))
+		return -1; /* 8 bytes of slack: see lc_get */
 	memcpy(c->bytes + c->blen, p, n);
 	memset(c->bytes + c->blen + n, 0, 8); /* the slack a compare may load is defined */
 	c->slots[i] = (lc_slot){tag, (uint32_t)n, (uint32_t)c->blen, val};
@@ -420,14 +402,8 @@ static int finish(worker *w, recbuf *out, sample *s)
 
 static int push_id(worker *w, uint32_t id)
 {
-	if (w->nids == w->cap_ids) {
-		size_t cap = w->cap_ids ? w->cap_ids * 2 : 256;
-		uint32_t *v = realloc(w->ids, cap * sizeof *v);
-		if (!v)
-			return FLAME_ENOMEM;
-		w->ids = v;
-		w->cap_ids = cap;
-	}
+	if (flame__array_reserve_min(w->ids, w->cap_ids, w->nids + 1, 256))
+		return FLAME_ENOMEM;
 	w->ids[w->nids++] = id;
 	return 0;
 }
@@ -452,14 +428,8 @@ static int add_frame(worker *w, sample *s, const flame__perf_frame *f)
 
 static int put_multi(worker *w, uint32_t v)
 {
-	if (w->multi_len == w->multi_cap) {
-		size_t cap = w->multi_cap ? w->multi_cap * 2 : 256;
-		uint32_t *m = realloc(w->multi, cap * sizeof *m);
-		if (!m)
-			return FLAME_ENOMEM;
-		w->multi = m;
-		w->multi_cap = cap;
-	}
+	if (flame__array_reserve_min(w->multi, w->multi_cap, w->multi_len + 1, 256))
+		return FLAME_ENOMEM;
 	w->multi[w->multi_len++] = v;
 	return 0;
 }
@@ -895,14 +865,8 @@ typedef struct agg {
 
 static int push_map(uint32_t **v, size_t *len, size_t *cap, uint32_t id)
 {
-	if (*len == *cap) {
-		size_t c = *cap ? *cap * 2 : 1024;
-		uint32_t *nv = realloc(*v, c * sizeof *nv);
-		if (!nv)
-			return FLAME_ENOMEM;
-		*v = nv;
-		*cap = c;
-	}
+	if (flame__array_reserve_min(*v, *cap, *len + 1, 1024))
+		return FLAME_ENOMEM;
 	(*v)[(*len)++] = id;
 	return 0;
 }
@@ -910,15 +874,10 @@ static int push_map(uint32_t **v, size_t *len, size_t *cap, uint32_t id)
 static int keep_event(agg *a, uint32_t g)
 {
 	if (g >= a->keep_cap) {
-		size_t c = a->keep_cap ? a->keep_cap : 16;
-		while (c <= g)
-			c *= 2;
-		signed char *k = realloc(a->keep, c);
-		if (!k)
+		size_t old = a->keep_cap;
+		if (flame__array_reserve(a->keep, a->keep_cap, (size_t)g + 1))
 			return -1;
-		memset(k + a->keep_cap, -1, c - a->keep_cap);
-		a->keep = k;
-		a->keep_cap = c;
+		memset(a->keep + old, -1, a->keep_cap - old);
 	}
 	if (a->keep[g] < 0) {
 		const flame__name *nm = flame__intern_get(&a->events, g);
@@ -1165,29 +1124,11 @@ static size_t find_cut(const char *b, size_t n)
 	return 0;
 }
 
-static int grow_buf(char **buf, size_t *cap, size_t want)
-{
-	if (want <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : BLOCK;
-	while (c < want) {
-		if (c > SIZE_MAX / 2)
-			return FLAME_ENOMEM;
-		c *= 2;
-	}
-	char *nb = realloc(*buf, c);
-	if (!nb)
-		return FLAME_ENOMEM;
-	*buf = nb;
-	*cap = c;
-	return 0;
-}
-
 /* Fill `j` with whole samples: the tail carried from the last block, then fresh input.
  * Returns 1 with data, 0 at the end, or a negative status. */
 static int fill(reader *r, job *j, flame_err *err)
 {
-	if (grow_buf(&j->buf, &j->cap, PAGE + r->carry_len + BLOCK))
+	if (flame__array_reserve_min(j->buf, j->cap, PAGE + r->carry_len + BLOCK, BLOCK))
 		return flame__err_nomem(err);
 	/* Fresh bytes land at the same offset within a page as they have in the file: a
 	 * kernel copy to a destination a few bytes past the source's page offset stalls on
@@ -1216,7 +1157,7 @@ static int fill(reader *r, job *j, flame_err *err)
 		size_t cut = find_cut(b, j->len);
 		if (cut) {
 			size_t tail = j->len - cut;
-			if (grow_buf(&r->carry, &r->carry_cap, tail))
+			if (flame__array_reserve_min(r->carry, r->carry_cap, tail, BLOCK))
 				return flame__err_nomem(err);
 			if (tail)
 				memcpy(r->carry, b + cut, tail);
@@ -1226,7 +1167,7 @@ static int fill(reader *r, job *j, flame_err *err)
 			return 1;
 		}
 		/* one sample larger than half the buffer: take more */
-		if (grow_buf(&j->buf, &j->cap, j->cap * 2))
+		if (flame__array_reserve_min(j->buf, j->cap, j->cap * 2, BLOCK))
 			return flame__err_nomem(err);
 	}
 }

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/hash.h"
 #include "../core/prefetch.h"
 #include "../core/regex.h"
@@ -110,21 +111,7 @@ typedef struct prof {
 #define LONE_NONE UINT32_MAX
 #define LONE_LOC (UINT32_MAX - 1)
 
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap * 2 : 16;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*v, n * size);
-	if (!p)
-		return FLAME_ENOMEM;
-	*v = p;
-	*cap = n;
-	return 0;
-}
-#define GROW(arr, cnt, capv) grow((void **)&(arr), &(capv), (cnt) + 1, sizeof *(arr))
+#define GROW(arr, cnt, capv) flame__array_reserve(arr, capv, (cnt) + 1)
 
 static void idmap_free(idmap *m)
 {
@@ -753,16 +740,8 @@ typedef struct namebuf {
 
 static int nb_put(namebuf *b, const char *s, size_t n)
 {
-	if (b->len + n + 1 > b->cap) {
-		size_t c = b->cap ? b->cap : 256;
-		while (c < b->len + n + 1)
-			c *= 2;
-		char *q = realloc(b->p, c);
-		if (!q)
-			return FLAME_ENOMEM;
-		b->p = q;
-		b->cap = c;
-	}
+	if (flame__array_reserve_min(b->p, b->cap, b->len + n + 1, 256))
+		return FLAME_ENOMEM;
 	memcpy(b->p + b->len, s, n);
 	b->len += n;
 	return 0;
@@ -1320,16 +1299,8 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 		                  "invalid pprof: the samples expand to more than %d frames per byte "
 		                  "of input", PPROF_FRAMES_PER_BYTE);
 	s->frame_budget -= depth;
-	if (depth > s->capids) {
-		size_t c = s->capids ? s->capids : 256;
-		while (c < depth)
-			c *= 2;
-		uint32_t *q = realloc(s->ids, c * sizeof *q);
-		if (!q)
-			return nomem(err);
-		s->ids = q;
-		s->capids = c;
-	}
+	if (flame__array_reserve_min(s->ids, s->capids, depth, 256))
+		return nomem(err);
 	size_t d = 0;
 	if (s->o->group_by && group_frame(s->t, p, s->o->group_by, s->labels, s->nlab, &s->nb,
 	                                  &s->ids[d++]))
@@ -1449,7 +1420,7 @@ static int sample_fast(sampler *s, const flame__pfield *f, flame_err *err)
 			size_t most = nloc + (one ? 1 : (size_t)(e - q));
 			if (most > PPROF_MAX_DEPTH)
 				return 1;
-			if (most > s->caploc && grow((void **)&s->locids, &s->caploc, most, sizeof *s->locids))
+			if (most > s->caploc && flame__array_reserve(s->locids, s->caploc, most))
 				return nomem(err);
 			while (q < e) {
 				if (vget(&q, e, &x))
@@ -1517,7 +1488,7 @@ static int sample_fast(sampler *s, const flame__pfield *f, flame_err *err)
 	if (s->npend == PIPE && (rc = add_oldest(s, err)))
 		return rc;
 	struct pending *pd = &s->pend[(s->head + s->npend) % PIPE];
-	if (depth > pd->cap && grow((void **)&pd->ids, &pd->cap, depth, sizeof *pd->ids))
+	if (depth > pd->cap && flame__array_reserve(pd->ids, pd->cap, depth))
 		return nomem(err);
 	uint32_t *ids = pd->ids;
 	size_t d = 0;

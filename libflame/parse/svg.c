@@ -29,6 +29,7 @@
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
+#include "../core/array.h"
 #include "../core/input.h"
 #include "parser.h"
 
@@ -268,14 +269,8 @@ static int num(const char *p, const char *end, double *out)
 
 static int add_frame(svgr *s, const char *name, size_t nn, const frame *proto)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 4096;
-		frame *v = realloc(s->v, cap * sizeof *v);
-		if (!v)
-			return flame__err_nomem(s->err);
-		s->v = v;
-		s->cap = cap;
-	}
+	if (flame__array_reserve_min(s->v, s->cap, s->n + 1, 4096))
+		return flame__err_nomem(s->err);
 	frame *f = &s->v[s->n];
 	*f = *proto;
 	f->name = flame__tree_intern(s->t, name, nn);

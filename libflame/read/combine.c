@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/input.h"
 #include "../core/join.h"
@@ -235,18 +236,8 @@ static int next_block(merger *m, feed *f)
 		if (!b->stacks.sorted)
 			m->t->stacks.sorted = 0; /* a block out of order: hashing from here on */
 		int rc = flame__tree_rescale(m->t, b->scale, m->err);
-		if (!rc && b->names_to > f->map_cap) {
-			size_t cap = f->map_cap ? f->map_cap : 1024;
-			while (cap < b->names_to)
-				cap *= 2;
-			uint32_t *map = realloc(f->map, cap * sizeof *map);
-			if (map) {
-				f->map = map;
-				f->map_cap = cap;
-			} else {
-				rc = flame__err_nomem(m->err);
-			}
-		}
+		if (!rc && flame__array_reserve_min(f->map, f->map_cap, b->names_to, 1024))
+			rc = flame__err_nomem(m->err);
 		for (uint32_t id = b->names_from; !rc && id < b->names_to; id++) {
 			const flame__name *nm = &b->names[id - b->names_from];
 			f->map[id] = flame__intern_put_hashed(&m->t->names, nm->ptr, nm->len, nm->hash32);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "escape.h"
 #include "layout.h"
@@ -54,21 +55,6 @@ typedef struct painter {
 	int vector;         /* PDF: group fills by colour */
 } painter;
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 256;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(*p, n * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 /* The first family of a CSS-style list ("Verdana, sans-serif" -> "Verdana"), unquoted;
  * "DejaVu Sans" when there is none. Fontconfig then picks the nearest installed font. */
 static void font_family(const char *list, char *out, size_t cap)
@@ -113,7 +99,7 @@ static double advance(cairo_t *cr, const char *s)
  * UTF-8 by putting the whole context into an error state. */
 static const char *repair(painter *P, const char *s, size_t n)
 {
-	if (grow((void **)&P->buf, &P->cap, 3 * n + 3, 1))
+	if (flame__array_reserve_min(P->buf, P->cap, 3 * n + 3, 256))
 		return NULL;
 	P->buf[flame__utf8_repair(P->buf, s, n)] = '\0';
 	return P->buf;
@@ -167,7 +153,7 @@ static int draw_label(painter *P, const flame__frame *f)
 	size_t len = strlen(s);
 	/* code point boundaries, at most `limit` of them */
 	size_t ncut = 0;
-	if (grow((void **)&P->cuts, &P->cuts_cap, len + 2, sizeof(size_t)))
+	if (flame__array_reserve_min(P->cuts, P->cuts_cap, len + 2, 256))
 		return -1;
 	for (size_t i = 0; i < len && ncut <= limit; i++)
 		if (((unsigned char)s[i] & 0xc0) != 0x80)
@@ -184,7 +170,7 @@ static int draw_label(painter *P, const flame__frame *f)
 		return 0;
 	}
 	/* largest k >= 1 whose k code points plus ".." fit; P->buf has room for the dots */
-	if (grow((void **)&P->buf, &P->cap, len + 3, 1))
+	if (flame__array_reserve_min(P->buf, P->cap, len + 3, 256))
 		return -1;
 	size_t lo = 0, hi = ncut - 1; /* answer in [lo, hi]; 0 = nothing fits */
 	while (lo < hi) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/hash.h"
 #include "color.h"
@@ -316,14 +317,8 @@ static int pm_put(flame_palette *p, const char *name, size_t len, flame__rgb c)
 	if ((p->count + 1) * 2 > (p->slots ? p->mask + 1 : 0) &&
 	    pm_rehash(p, p->slots ? (p->mask + 1) * 2 : 64))
 		return FLAME_ENOMEM;
-	if (p->count == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		struct pm_entry *v = realloc(p->v, cap * sizeof *v);
-		if (!v)
-			return FLAME_ENOMEM;
-		p->v = v;
-		p->cap = cap;
-	}
+	if (flame__array_reserve_min(p->v, p->cap, p->count + 1, 64))
+		return FLAME_ENOMEM;
 	char *copy = malloc(len + 1);
 	if (!copy)
 		return FLAME_ENOMEM;

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/numfmt.h"
 #include "../core/order.h"
@@ -52,26 +53,16 @@ typedef struct line_writer {
 	size_t prev;       /* offset of the previous line in buf */
 	uint32_t *ids;     /* the previous line's stack */
 	size_t *end;       /* end[i]: offset in that line just past frame i's ';' */
-	uint32_t depth, idcap;
+	uint32_t depth;
+	size_t idcap, endcap;
 	size_t maxlen;     /* of all names: bounds a line's length without reading them */
 } line_writer;
 
 static int lw_grow_ids(line_writer *lw, uint32_t depth)
 {
-	if (depth <= lw->idcap)
-		return 0;
-	size_t c = lw->idcap ? lw->idcap : 256;
-	while (c < depth)
-		c *= 2;
-	uint32_t *a = realloc(lw->ids, c * sizeof *a);
-	if (a)
-		lw->ids = a;
-	size_t *b = a ? realloc(lw->end, c * sizeof *b) : NULL;
-	if (b)
-		lw->end = b;
-	if (!a || !b)
+	if (flame__array_reserve_min(lw->ids, lw->idcap, depth, 256) ||
+	    flame__array_reserve_min(lw->end, lw->endcap, depth, 256))
 		return flame__err_nomem(lw->err);
-	lw->idcap = (uint32_t)c;
 	return 0;
 }
 
@@ -90,14 +81,8 @@ static int lw_room(line_writer *lw, size_t need)
 	}
 	if (lw->len + need <= lw->cap)
 		return 0;
-	size_t cap = lw->cap ? lw->cap : BUF_CAP;
-	while (cap < lw->len + need)
-		cap *= 2;
-	char *nb = realloc(lw->buf, cap);
-	if (!nb)
+	if (flame__array_reserve_min(lw->buf, lw->cap, lw->len + need, BUF_CAP))
 		return flame__err_nomem(lw->err);
-	lw->buf = nb;
-	lw->cap = cap;
 	return 0;
 }
 
@@ -241,7 +226,7 @@ static int write_pair(line_writer *lw, const flame__stack *v, const uint32_t *id
 	pr.lw.buf = NULL;
 	pr.lw.ids = NULL;
 	pr.lw.end = NULL;
-	pr.lw.cap = pr.lw.idcap = 0;
+	pr.lw.cap = pr.lw.idcap = pr.lw.endcap = 0;
 	line_writer mine = pr.lw;
 	mine.err = lw->err;
 	/* chunks of about a sixteenth of the table, two at the least */

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/spill.h"
 #include "../core/tree.h"
@@ -60,14 +61,8 @@ int flame_render_opts_check(const flame_render_opts *o, flame_err *err)
 
 static flame__frame *push_frame(flame__layout *L, size_t *cap)
 {
-	if (L->count == *cap) {
-		size_t c = *cap ? *cap * 2 : 1024;
-		flame__frame *v = realloc(L->frames, c * sizeof *v);
-		if (!v)
-			return NULL;
-		L->frames = v;
-		*cap = c;
-	}
+	if (flame__array_reserve_min(L->frames, *cap, L->count + 1, 1024))
+		return NULL;
 	flame__frame *f = &L->frames[L->count++];
 	memset(f, 0, sizeof *f);
 	return f;

@@ -7,6 +7,7 @@
  * (the default). */
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/gzip.h"
 #include "../core/tree.h"
@@ -18,17 +19,7 @@ typedef struct pb {
 
 static int pb_reserve(pb *b, size_t n)
 {
-	if (b->len + n <= b->cap)
-		return 0;
-	size_t c = b->cap ? b->cap : 4096;
-	while (c < b->len + n)
-		c *= 2;
-	uint8_t *q = realloc(b->p, c);
-	if (!q)
-		return FLAME_ENOMEM;
-	b->p = q;
-	b->cap = c;
-	return 0;
+	return flame__array_reserve_min(b->p, b->cap, b->len + n, 4096) ? FLAME_ENOMEM : 0;
 }
 
 static void put_varint(pb *b, uint64_t v)

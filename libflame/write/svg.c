@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/hash.h"
 #include "../core/tree.h"
@@ -174,15 +175,9 @@ int flame_nameattr_load(flame_nameattr **out, const char *path, flame_err *err)
 				rc = flame__err_nomem(err);
 				break;
 			}
-			if (na->count == na->cap) {
-				size_t c = na->cap ? na->cap * 2 : 16;
-				struct na_entry *v = realloc(na->v, c * sizeof *v);
-				if (!v) {
-					rc = flame__err_nomem(err);
-					break;
-				}
-				na->v = v;
-				na->cap = c;
+			if (flame__array_reserve(na->v, na->cap, na->count + 1)) {
+				rc = flame__err_nomem(err);
+				break;
 			}
 			e = &na->v[na->count];
 			*e = (struct na_entry){strndup(line, nlen), nlen, NULL, 0};
