@@ -13,7 +13,10 @@
  *
  * Events start with `TYPE {` and end with `}` at column 0; only fields at 2-space indent
  * are read (strings are printed unescaped and may span lines, so nothing else is
- * trusted). Frames are leaf first; `...` (maybe truncated) is dropped. Weights: 1 per
+ * trusted). Frames are leaf first; a trace that ends in `...` was cut short (by jfr print's
+ * --stack-depth, 5 by default, or the recorder's 64 frames): its root side is missing, so
+ * it goes under a `[truncated]` root frame rather than pose as a stack from its real
+ * root, with one warning that counts them and says how to get whole stacks. Weights: 1 per
  * event; durations in ns; allocation sizes in bytes, converted back from the rounded
  * text ("19.0 MB"). Those are summed per stack in tenths of a byte and rounded once at
  * the end, so the totals equal those of the exact values as far as the text allows.
@@ -37,6 +40,8 @@ typedef struct evtype {
 	size_t wflen;
 	int saw_duration;    /* some event of the type had a duration: weigh by it */
 	int has_stacks;
+	uint64_t events;     /* read (not skipped), and of those cut short: */
+	uint64_t truncated, deep; /* deep: 64 frames or more, the recorder's own limit */
 } evtype;
 
 typedef struct jfr {
@@ -68,7 +73,10 @@ typedef struct jfr {
 	const char *reg;        /* frame lines not interned yet (in the current chunk) */
 	size_t reg_len;
 	flame__idcache cache;   /* a stack trace's lines -> ids */
+	uint32_t truncated;     /* id of "[truncated]", FLAME__ID_NONE until needed */
 } jfr;
+
+enum { RECORDER_DEPTH = 64 }; /* -XX:FlightRecorderOptions:stackdepth default */
 
 static int starts(const char *p, size_t n, const char *lit, size_t k)
 {
@@ -360,10 +368,16 @@ static int materialize(jfr *s, flame_err *err)
 		size_t n = (size_t)((nl ? nl : end) - q);
 		if (n && q[n - 1] == '\r')
 			n--;
-		if (!(n == 7 && memcmp(q + 4, "...", 3) == 0)) { /* maybe truncated: dropped */
-			int rc = frame(s, q + 4, n - 4, err);
-			if (rc)
-				return rc;
+		int rc;
+		if (n == 7 && memcmp(q + 4, "...", 3) == 0) { /* cut short: a root of its own */
+			if (s->truncated == FLAME__ID_NONE &&
+			    (s->truncated = flame__tree_intern(s->t, "[truncated]", 11)) == FLAME__ID_NONE)
+				return flame__err_nomem(err);
+			if (grow((void **)&s->ids, &s->cap, s->n + 1, sizeof *s->ids))
+				return flame__err_nomem(err);
+			s->ids[s->n++] = s->truncated;
+		} else if ((rc = frame(s, q + 4, n - 4, err))) {
+			return rc;
 		}
 		q = nl ? nl + 1 : end;
 	}
@@ -425,8 +439,16 @@ static int event_end(jfr *s, flame_err *err)
 {
 	s->in_event = 0;
 	s->events++;
-	if (s->ty < 0 || s->n == 0)
+	if (s->ty < 0)
 		return 0;
+	evtype *e = &s->types[s->ty];
+	e->events++;
+	if (s->n == 0)
+		return 0;
+	if (s->ids[s->n - 1] == s->truncated) {
+		e->truncated++;
+		e->deep += s->n - 1 >= RECORDER_DEPTH;
+	}
 	size_t lead = 1 + ((s->flags & FLAME_JFR_THREADS) != 0);
 	if (flame__array_reserve_min(s->key, s->key_cap, s->n + lead, 256))
 		return flame__err_nomem(err);
@@ -439,7 +461,7 @@ static int event_end(jfr *s, flame_err *err)
 	}
 	for (size_t i = 0; i < s->n; i++)
 		s->key[lead + i] = s->ids[s->n - 1 - i];
-	s->types[s->ty].has_stacks = 1;
+	e->has_stacks = 1;
 	int rc = flame__stacks_add(&s->loc, s->key, s->n + lead, s->amount, 1);
 	if (rc == FLAME_ERANGE)
 		return flame__err(err, rc, s->src, s->line_no, s->off,
@@ -459,9 +481,33 @@ static int flush(jfr *s, flame_err *err)
 		if (s->o->jfr_event)
 			flame__warn(s->o->warn, s->o->warn_ud, "jfr-no-such-event", s->src, 0,
 			            "no '%s' event with a stack trace in the input", s->o->jfr_event);
+		else if (s->events)
+			flame__warn(s->o->warn, s->o->warn_ud, "jfr-no-stacks", s->src, 0,
+			            "none of the %llu events has a stack trace: nothing to draw",
+			            (unsigned long long)s->events);
 		return 0;
 	}
 	const evtype *e = &s->types[ty];
+	if (!e->has_stacks) {
+		flame__warn(s->o->warn, s->o->warn_ud, "jfr-no-stacks", s->src, 0,
+		            "the %llu '%s' events have no stack trace: nothing to draw",
+		            (unsigned long long)e->events, e->name);
+		return 0;
+	}
+	if (e->truncated > e->deep)
+		flame__warn(s->o->warn, s->o->warn_ud, "jfr-truncated", s->src, 0,
+		            "%llu of the %llu '%s' stack traces end in '...', cut by jfr print "
+		            "(5 frames unless given --stack-depth): kept under a '[truncated]' root "
+		            "frame; for whole stacks: jfr print --stack-depth %d --events %s FILE.jfr",
+		            (unsigned long long)e->truncated, (unsigned long long)e->events, e->name,
+		            RECORDER_DEPTH, e->name);
+	else if (e->truncated)
+		flame__warn(s->o->warn, s->o->warn_ud, "jfr-truncated", s->src, 0,
+		            "%llu of the %llu '%s' stack traces end in '...' after %d frames or more, "
+		            "cut by the recorder: kept under a '[truncated]' root frame; for deeper "
+		            "stacks record with -XX:FlightRecorderOptions:stackdepth=N",
+		            (unsigned long long)e->truncated, (unsigned long long)e->events, e->name,
+		            RECORDER_DEPTH);
 	const char *cname = e->kind == W_BYTES ? "bytes" : e->saw_duration ? "nanoseconds" : "samples";
 	if (flame_tree_set_count_name(s->t, cname))
 		return flame__err_nomem(err);
@@ -523,7 +569,8 @@ static int line(jfr *s, const char *p, size_t raw, flame_err *err)
 
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
-	jfr s = {.t = t, .o = o, .flags = o->jfr_flags, .want = -1, .exec = -1};
+	jfr s = {.t = t, .o = o, .flags = o->jfr_flags, .want = -1, .exec = -1,
+	         .truncated = FLAME__ID_NONE};
 	int rc = flame__lines_init(&s.cur, in, err);
 	if (rc)
 		return rc;

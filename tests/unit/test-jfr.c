@@ -5,6 +5,16 @@
 #include "util.h"
 
 static char count_name[64];
+static char last_warn[512], last_kind[64];
+static int nwarn;
+
+static void on_warn(void *ud, const char *kind, const char *source, uint64_t line, const char *msg)
+{
+	(void)ud, (void)source, (void)line;
+	nwarn++;
+	snprintf(last_kind, sizeof last_kind, "%s", kind);
+	snprintf(last_warn, sizeof last_warn, "%s", msg);
+}
 
 static char *collapse(const char *text, const char *event, unsigned flags, flame_err *err)
 {
@@ -14,8 +24,11 @@ static char *collapse(const char *text, const char *event, unsigned flags, flame
 	o.format = FLAME_FORMAT_JFR;
 	o.jfr_event = event;
 	o.jfr_flags = flags;
+	o.warn = on_warn;
 	char *s = NULL;
 	count_name[0] = '\0';
+	nwarn = 0;
+	last_warn[0] = last_kind[0] = '\0';
 	if (flame_input_open_mem(&in, text, strlen(text), "t.txt", err) == 0 &&
 	    flame_parse(t, in, &o, err) == 0) {
 		s = folded_str(t);
@@ -67,18 +80,61 @@ static const char sample[] =
 static void test_frames(void)
 {
 	check_collapse(sample, NULL, 0,
-	               "java.lang.Thread.run;JfrWorkload.lambda$main$3;java.util.Arrays.sort 1\n");
+	               "[truncated];java.lang.Thread.run;JfrWorkload.lambda$main$3;java.util.Arrays.sort 1\n");
 	CHECK_STR(count_name, "samples");
 	check_collapse(sample, NULL, FLAME_JFR_SIGNATURES,
-	               "java.lang.Thread.run();JfrWorkload.lambda$main$3(long);"
+	               "[truncated];java.lang.Thread.run();JfrWorkload.lambda$main$3(long);"
 	               "java.util.Arrays.sort(int[]) 1\n");
 	check_collapse(sample, NULL, FLAME_JFR_LINES | FLAME_JFR_ANNOTATE,
-	               "java.lang.Thread.run_[j];JfrWorkload.lambda$main$3:12_[j];"
+	               "[truncated];java.lang.Thread.run_[j];JfrWorkload.lambda$main$3:12_[j];"
 	               "java.util.Arrays.sort:99_[j] 1\n");
 	/* the thread name is everything between the first '"' and the last '" (' */
 	check_collapse(sample, NULL, FLAME_JFR_THREADS,
-	               "odd \"quoted\" name {x} \xc3\xbcn;java.lang.Thread.run;"
+	               "odd \"quoted\" name {x} \xc3\xbcn;[truncated];java.lang.Thread.run;"
 	               "JfrWorkload.lambda$main$3;java.util.Arrays.sort 1\n");
+}
+
+/* Issue 12, point 8: a trace that ends in '...' lost its root side (jfr print keeps 5
+ * frames unless given --stack-depth; the recorder keeps 64): it goes under a
+ * '[truncated]' root, never mixed with whole stacks, with one warning that counts them
+ * and names the fix. An event type whose events carry no stack warns too. */
+static void test_truncated_stacks(void)
+{
+	static const char whole[] = "jdk.ExecutionSample {\n  stackTrace = [\n    a.B.leaf()\n"
+	                            "    a.B.main()\n  ]\n}\n\n";
+	static const char cut[] = "jdk.ExecutionSample {\n  stackTrace = [\n    a.B.leaf()\n"
+	                          "    a.B.main()\n    ...\n  ]\n}\n\n";
+	char text[1024];
+	snprintf(text, sizeof text, "%s%s%s", whole, cut, cut);
+	check_collapse(text, NULL, 0, "[truncated];a.B.main;a.B.leaf 2\na.B.main;a.B.leaf 1\n");
+	CHECK_EQ_U64(nwarn, 1);
+	CHECK_STR(last_kind, "jfr-truncated");
+	CHECK_STR(last_warn, "2 of the 3 'jdk.ExecutionSample' stack traces end in '...', cut by "
+	                     "jfr print (5 frames unless given --stack-depth): kept under a "
+	                     "'[truncated]' root frame; for whole stacks: jfr print --stack-depth 64 "
+	                     "--events jdk.ExecutionSample FILE.jfr");
+	check_collapse(whole, NULL, 0, "a.B.main;a.B.leaf 1\n");
+	CHECK_EQ_U64(nwarn, 0);
+	/* 64 frames and '...': the recorder's limit, which --stack-depth cannot lift */
+	char deep[8192];
+	size_t n = (size_t)snprintf(deep, sizeof deep, "jdk.ExecutionSample {\n  stackTrace = [\n");
+	for (int i = 0; i < 64; i++)
+		n += (size_t)snprintf(deep + n, sizeof deep - n, "    a.B.f%d()\n", i);
+	snprintf(deep + n, sizeof deep - n, "    ...\n  ]\n}\n\n");
+	flame_err err = {0};
+	char *s = collapse(deep, NULL, 0, &err);
+	CHECK(s && strncmp(s, "[truncated];a.B.f63;", 20) == 0);
+	free(s);
+	CHECK_STR(last_warn, "1 of the 1 'jdk.ExecutionSample' stack traces end in '...' after 64 "
+	                     "frames or more, cut by the recorder: kept under a '[truncated]' root "
+	                     "frame; for deeper stacks record with -XX:FlightRecorderOptions:stackdepth=N");
+	/* events without stacks: named, or all of them */
+	static const char gc[] = "jdk.GCHeapSummary {\n  gcId = 1\n  heapUsed = 17.9 MB\n}\n\n";
+	check_collapse(gc, "jdk.GCHeapSummary", 0, "");
+	CHECK_STR(last_kind, "jfr-no-stacks");
+	CHECK_STR(last_warn, "the 1 'jdk.GCHeapSummary' events have no stack trace: nothing to draw");
+	check_collapse(gc, NULL, 0, "");
+	CHECK_STR(last_warn, "none of the 1 events has a stack trace: nothing to draw");
 }
 
 static void test_weights(void)
@@ -192,6 +248,7 @@ int main(void)
 	RUN(test_weights);
 	RUN(test_event_selection);
 	RUN(test_errors);
+	RUN(test_truncated_stacks);
 	RUN(test_probe);
 	return harness_done();
 }
