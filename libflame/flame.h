@@ -136,6 +136,25 @@ FLAME_EXPORT int flame_tree_is_differential(const flame_tree *t);
 FLAME_EXPORT const char *flame_tree_count_name(const flame_tree *t);
 FLAME_EXPORT int flame_tree_set_count_name(flame_tree *t, const char *name);
 
+/** One rule for adding profiles: inputs whose units differ (count names such as
+ * "nanoseconds" and "bytes", both known) are refused when they meet in one tree -- in a
+ * parser adding to a tree that holds stacks, flame_tree_merge, flame_diff, flame_diff_read
+ * and flame_merge_read -- with FLAME_EDATA naming both inputs and their units. A tree of
+ * unknown unit (folded text) takes any. `on` lets `t` take them anyway (it keeps its first
+ * unit). Units spelled differently are the same: samples and count, us and microseconds. */
+FLAME_EXPORT void flame_tree_set_ignore_units(flame_tree *t, int on);
+
+/** `v` counts of `unit` (a count name; NULL: plain counts), in units of 10^-scale, as
+ * people read them: time units as "1.42 s", "830 ms", "12.5 us" (three significant
+ * digits), bytes as "3.2 MiB", other counts exactly with thousands separators ("12,345",
+ * "2.5"); never scientific notation. The --top table, gate messages, tooltips and
+ * subtitles all print through it. Writes at most `cap` bytes with the NUL; returns the
+ * length written. flame_format_delta prints after - before with its sign ("+830 ms"). */
+FLAME_EXPORT size_t flame_format_count(char *buf, size_t cap, uint64_t v, unsigned scale,
+                                       const char *unit);
+FLAME_EXPORT size_t flame_format_delta(char *buf, size_t cap, uint64_t before, uint64_t after,
+                                       unsigned scale, const char *unit);
+
 /* Visit every unique stack (root-first frame names) in unspecified order. Stop early
  * by returning a positive value from `fn`; that value is returned. Spilled stacks are
  * read back first: a failure there is a negative flame_status with `err` filled. */
@@ -386,6 +405,9 @@ FLAME_EXPORT int flame_diff_request_input(flame_diff_request *r, int side, const
  * one tree (AFTER first, then BEFORE beside it), never as text. */
 FLAME_EXPORT void flame_diff_request_threads(flame_diff_request *r, unsigned threads);
 
+/** Let BEFORE and AFTER differ in units (flame_tree_set_ignore_units); default: refused. */
+FLAME_EXPORT void flame_diff_request_ignore_units(flame_diff_request *r, int on);
+
 /** Write the diff as difffolded.pl's `stack before after` lines, in bytewise order, to
  * `out` (not committed: the caller commits or aborts it). */
 FLAME_EXPORT int flame_diff_request_write_folded(flame_diff_request *r, flame_output *out,
@@ -424,6 +446,9 @@ FLAME_EXPORT void flame_merge_request_threads(flame_merge_request *r, unsigned t
 /** Before summing, scale every input, column by column, to the largest input's total
  * (rounding each stack down); weights apply after. Every input is then read whole. */
 FLAME_EXPORT void flame_merge_request_normalize(flame_merge_request *r, int on);
+
+/** Let the inputs differ in units (flame_tree_set_ignore_units); default: refused. */
+FLAME_EXPORT void flame_merge_request_ignore_units(flame_merge_request *r, int on);
 
 /** Write the sum as folded text to `out` (not committed). */
 FLAME_EXPORT int flame_merge_request_write_folded(flame_merge_request *r, flame_output *out,

@@ -68,6 +68,11 @@ int cli_output_open(flame_output **o, const char *path, flame_err *err);
 int cli_output_commit(flame_output *o, flame_err *err);
 void cli_output_abort(flame_output *o);
 
+/* --ignore-units, the same in every tool that adds inputs (flame_tree_set_ignore_units). */
+#define CLI_IGNORE_UNITS_HELP                                                                \
+	"add or compare inputs whose units differ (CPU nanoseconds, heap bytes, sample "          \
+	"counts...) instead of refusing them"
+
 /* Number parsing with range checks; 0 ok, -1 bad. */
 int cli_parse_u64(const char *s, uint64_t *out);
 int cli_parse_double(const char *s, double *out);

@@ -11,7 +11,7 @@ enum { SPILL_LIMIT = 4 << 20 };
 enum {
 	O_PID = 1, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_EVENT, O_KEEP_TEMPLATES,
 	O_SKIP_AFTER, O_INCLUDE, O_EXCLUDE, O_TIME, O_JOBS, O_OUTPUT, O_FORMAT, O_QUIET, O_SRCLINE,
-	O_SIGNATURES, O_THREADS, O_LINES, O_ANNOTATE, O_JFR_EVENT, O_RAW_NAMES
+	O_SIGNATURES, O_THREADS, O_LINES, O_ANNOTATE, O_JFR_EVENT, O_RAW_NAMES, O_IGNORE_UNITS
 };
 /* pprof options */
 enum {
@@ -44,6 +44,7 @@ static const cli_opt options[] = {
 	{"srcline", 0, CLI_NOARG, O_SRCLINE, NULL,
 	 "accepted for compatibility: srcline lines are always recognized"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
+	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
 	{"event", 0, CLI_ARG, O_JFR_EVENT, "NAME",
 	 "jfr: the event type (default jdk.ExecutionSample, else the first with stacks)"},
 	{"signatures", 0, CLI_NOARG, O_SIGNATURES, NULL, "jfr: keep parameter lists in frames"},
@@ -76,6 +77,7 @@ typedef struct args {
 	size_t n_skip;
 	const char *include, *exclude;
 	int quiet;
+	int ignore_units;
 	const char **tags, **tags_ignore; /* pprof */
 	int list_types, out_pprof;
 } args;
@@ -169,6 +171,7 @@ static int on_opt(void *ud, int id, const char *arg)
 		break;
 	case O_ANNOTATE: a->popts.jfr_flags |= FLAME_JFR_ANNOTATE; break;
 	case O_QUIET: a->quiet = 1; break;
+	case O_IGNORE_UNITS: a->ignore_units = 1; break;
 	case O_SAMPLE_TYPE: a->popts.sample_type = arg; break;
 	case O_LIST_TYPES: a->list_types = 1; break;
 	case O_TAG: return push_opt(&a->tags, &a->popts.n_tags, arg);
@@ -233,6 +236,7 @@ int main(int argc, char **argv)
 		free_args(&a);
 		return 1;
 	}
+	flame_tree_set_ignore_units(t, a.ignore_units);
 	/* folded output merges spilled runs as it writes: memory stays flat on any input */
 	flame_tree_set_memory_limit(t, SPILL_LIMIT);
 	int nfiles = argc - first;

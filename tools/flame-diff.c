@@ -13,7 +13,7 @@
 
 enum {
 	O_NORMALIZE = 1, O_STRIP_HEX, O_REQUESTS, O_NORMALIZE_FRAME, O_FAIL_ABOVE, O_MIN_DELTA,
-	O_TOP, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_NO_REMOVED, O_INPUT_FORMAT
+	O_TOP, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_NO_REMOVED, O_INPUT_FORMAT, O_IGNORE_UNITS
 };
 
 static const cli_opt own_options[] = {
@@ -44,6 +44,7 @@ static const cli_opt own_options[] = {
 	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
 	 "read the inputs as FMT (perf, folded, pprof, offcpu, jfr, svg; default: auto)"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
+	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -59,6 +60,7 @@ typedef struct args {
 	const char *output;
 	int format;
 	int quiet;
+	int ignore_units;
 	flame_format input_format;
 	uint64_t jobs;
 	int no_removed;
@@ -120,6 +122,7 @@ static int on_opt(void *ud, int id, const char *arg)
 			return cli_usage_error("--format wants svg, png, pdf or folded, got '%s'", arg);
 		break;
 	case O_QUIET: a->quiet = 1; break;
+	case O_IGNORE_UNITS: a->ignore_units = 1; break;
 	case O_INPUT_FORMAT: return cli_input_format(arg, &a->input_format);
 	case O_NO_REMOVED: a->no_removed = 1; a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
 	case O_JOBS:
@@ -539,6 +542,7 @@ int main(int argc, char **argv)
 		rc = flame_diff_request_input(req, i, s[i].path, NULL, &po, &err);
 	}
 	flame_diff_request_threads(req, (unsigned)a.jobs);
+	flame_diff_request_ignore_units(req, a.ignore_units);
 	if (rc) {
 		code = cli_report(&err);
 		goto done;

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include "render-opts.h"
 
-enum { O_NORMALIZE = 1, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_INPUT_FORMAT };
+enum { O_NORMALIZE = 1, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_INPUT_FORMAT, O_IGNORE_UNITS };
 
 static const cli_opt own_options[] = {
 	{"normalize", 0, CLI_NOARG, O_NORMALIZE, NULL,
@@ -26,6 +26,7 @@ static const cli_opt own_options[] = {
 	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
 	 "read the inputs as FMT (perf, folded, pprof, offcpu, jfr, svg; default: auto)"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
+	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -37,6 +38,7 @@ typedef struct args {
 	const char *output;
 	int format;
 	int quiet;
+	int ignore_units;
 	flame_format input_format;
 	uint64_t jobs;
 } args;
@@ -62,6 +64,7 @@ static int on_opt(void *ud, int id, const char *arg)
 			return cli_usage_error("--jobs wants a number from 1 to 64, got '%s'", arg);
 		break;
 	case O_QUIET: a->quiet = 1; break;
+	case O_IGNORE_UNITS: a->ignore_units = 1; break;
 	case O_INPUT_FORMAT: return cli_input_format(arg, &a->input_format);
 	}
 	return 0;
@@ -214,6 +217,7 @@ int main(int argc, char **argv)
 	}
 	flame_merge_request_threads(req, (unsigned)a.jobs);
 	flame_merge_request_normalize(req, a.normalize);
+	flame_merge_request_ignore_units(req, a.ignore_units);
 	if ((rc = cli_output_open(&out, a.output, &err))) {
 		code = cli_report(&err);
 		goto done;

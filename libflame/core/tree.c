@@ -136,8 +136,10 @@ int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err)
 
 int flame_tree_merge(flame_tree *dst, flame_tree *src, flame_err *err)
 {
+	int rc = flame__units_join(dst, src, err);
 	/* a spilled source is read back first: merging needs its stacks in memory */
-	int rc = flame__tree_unspill(src, err);
+	if (!rc)
+		rc = flame__tree_unspill(src, err);
 	if (!rc)
 		rc = flame__tree_rescale(dst, src->scale, err);
 	if (rc)
@@ -182,8 +184,6 @@ int flame_tree_merge(flame_tree *dst, flame_tree *src, flame_err *err)
 	}
 	if (src->differential)
 		dst->differential = 1;
-	if (!dst->count_name[0] && src->count_name[0])
-		memcpy(dst->count_name, src->count_name, sizeof dst->count_name);
 	free(map);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include "../flame.h"
 #include "intern.h"
 #include "stacks.h"
+#include "units.h"
 
 typedef struct flame__node {
 	uint32_t name;
@@ -20,6 +21,7 @@ struct flame_tree {
 	unsigned scale;        /* counts are in units of 10^-scale */
 	int differential;      /* 3-column input seen */
 	char count_name[64];
+	flame__units units;    /* what the counts measure beside their name (core/units.c) */
 	/* node tree, valid while nodes_valid */
 	flame__node *nodes;
 	size_t node_count, node_cap;

@@ -509,8 +509,9 @@ static int flush(jfr *s, flame_err *err)
 		            (unsigned long long)e->truncated, (unsigned long long)e->events, e->name,
 		            RECORDER_DEPTH);
 	const char *cname = e->kind == W_BYTES ? "bytes" : e->saw_duration ? "nanoseconds" : "samples";
-	if (flame_tree_set_count_name(s->t, cname))
-		return flame__err_nomem(err);
+	int urc = flame__units_record(s->t, cname, NULL, s->src, err);
+	if (urc)
+		return urc;
 	static const uint64_t m10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
 	                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
 	uint64_t mult = m10[s->t->scale];

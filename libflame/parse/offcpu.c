@@ -538,7 +538,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	flame__idcache_init(&s.cache, 64 << 20);
 	s.src = flame__lines_source(&s.cur);
 	s.mult = flame__pow10[t->scale];
-	if ((rc = flame_tree_set_count_name(t, "us")))
+	if ((rc = flame__units_record(t, "us", NULL, s.src, err)))
 		goto done;
 	const char *chunk;
 	size_t clen;

@@ -59,6 +59,7 @@ enum {
 	S_ORPHAN = 0x100,      /* frames with no event line before them */
 	S_OUT_OF_TIME = 0x200, /* outside --time */
 	S_DROP = 0x800,        /* known to be dropped: frames not parsed */
+	S_PERIOD = 0x1000,     /* the weight is the event's period (nanoseconds for cpu-clock) */
 	TYPE_MASK = 0xff
 };
 
@@ -615,9 +616,10 @@ static int open_sample(worker *w, recbuf *out, sample *s, const flame__perf_even
 	if (ev->period_overflow)
 		return error_rec(out, FLAME_ERANGE, line, "sample period does not fit 64 bits");
 	/* Perl: a missing period, or "0", counts 1 */
-	s->weight = ev->has_period && !(ev->period_len == 1 && ev->period_str[0] == '0')
-	                ? ev->period
-	                : 1;
+	int by_period = ev->has_period && !(ev->period_len == 1 && ev->period_str[0] == '0');
+	s->weight = by_period ? ev->period : 1;
+	if (by_period)
+		s->flags |= S_PERIOD;
 	int java, rc = root_name(w, ev, &s->root, &java);
 	if (rc)
 		return rc;
@@ -856,6 +858,8 @@ typedef struct agg {
 	uint32_t pend_event;   /* the provisional event */
 	uint32_t *pend;        /* per sample: line (2 words), weight (2), n, ids[n] */
 	size_t pend_len, pend_cap;
+	uint32_t kept;         /* the event of the first sample kept, or FLAME__ID_NONE */
+	int periods;           /* kept samples: 1 some weighed by a period, 2 some by 1 */
 	int seen_event;
 	uint32_t orphan_root;  /* process frame for orphan frames: "# cmdline" target or "perf" */
 	uint64_t base;         /* lines before the current block */
@@ -991,6 +995,9 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 		if (flags & S_OUT_OF_TIME)
 			return 0;
 		root = w->announce ? w->map[r->root] : r->root;
+		if (a->kept == FLAME__ID_NONE && r->event != FLAME__ID_NONE)
+			a->kept = w->emap[r->event];
+		a->periods |= flags & S_PERIOD ? 1 : 2;
 	} else {
 		if (a->seen_event || (flags & S_DROP)) {
 			warn(a, W_ORPHAN, r->line,
@@ -1346,6 +1353,33 @@ done:
 	return rc;
 }
 
+/* What the weights count: an event's period when every kept sample had one (nanoseconds
+ * for the clock events, else the event's own count, named by the event), else samples (a
+ * tracepoint's samples too: its period is 1). */
+static int record_unit(agg *a, flame_err *err)
+{
+	char ev[64] = "";
+	uint32_t kept = a->o->event_filter ? a->kept : a->filter;
+	if (kept != FLAME__ID_NONE) {
+		const flame__name *nm = flame__intern_get(&a->events, kept);
+		if (is_tracepoint(nm->ptr, nm->len))
+			return flame__units_record(a->t, "samples", NULL, a->src, err);
+		size_t n = strcspn(nm->ptr, ":");
+		if (n > nm->len)
+			n = nm->len;
+		if (n < sizeof ev) {
+			memcpy(ev, nm->ptr, n);
+			ev[n] = '\0';
+		}
+	}
+	int clock = !strcmp(ev, "cpu-clock") || !strcmp(ev, "task-clock");
+	const char *unit = a->periods != 1 || !ev[0] ? "samples" : clock ? "nanoseconds" : ev;
+	int rc = flame__units_record(a->t, unit, clock && a->periods == 1 ? "cpu" : NULL, a->src, err);
+	if (!rc && clock && a->periods == 1)
+		rc = flame__units_set_pprof(a->t, "cpu", NULL, NULL, 0, 0);
+	return rc;
+}
+
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
 	agg a;
@@ -1353,7 +1387,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	a.t = t;
 	a.o = o;
 	a.src = flame_input_name(in);
-	a.filter = a.orphan_root = FLAME__ID_NONE;
+	a.filter = a.orphan_root = a.kept = FLAME__ID_NONE;
 	flame__intern_init(&a.events);
 	reader rd = {in, NULL, 0, 0, 0};
 	job j0;
@@ -1380,6 +1414,8 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		int src = settle_event(&a, 1, err);
 		rc = src ? src : rc;
 	}
+	if (rc >= 0 && a.periods)
+		rc = record_unit(&a, err);
 	worker_free(&w);
 	free(a.pend);
 	free(j0.buf);

@@ -90,6 +90,8 @@ typedef struct prof {
 	vtype *st;
 	size_t nst, capst;
 	uint32_t default_st, drop, keep;
+	vtype pt;         /* period_type (0, 0: none) */
+	uint64_t period;
 	mapping *maps;
 	size_t nmaps, capmaps;
 	func *fns;
@@ -624,6 +626,15 @@ static int pass_header(prof *p, flame_err *err)
 			break;
 		}
 		case 14: r = str_idx(p, &f, &p->default_st, "default_sample_type", err); break;
+		case 11:
+			r = want_wt(p, &f, FLAME__WT_LEN, "period_type", err);
+			if (!r)
+				r = read_vtype(p, &b, &f, &p->pt, err);
+			break;
+		case 12:
+			if (!(r = need_varint(p, &f, "period", err)))
+				p->period = f.v <= INT64_MAX ? f.v : 0; /* int64: a negative period is none */
+			break;
 		}
 		if (r < 0)
 			return r;
@@ -1646,24 +1657,39 @@ static int pass_samples(sampler *s, flame_err *err)
 	return r < 0 ? r : add_pending(s, err);
 }
 
-/* Samples types must agree across merged inputs: the unit is the tree's count name. */
+/* A string of the profile as C text (truncated to the tree's name fields). */
+static const char *cstr(const prof *p, uint32_t idx, char buf[64])
+{
+	flame_str s = S(p, idx);
+	size_t n = s.len < 63 ? s.len : 63;
+	memcpy(buf, s.ptr, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The unit of the chosen sample type is the tree's count name (core/units.c refuses one
+ * that differs from earlier inputs'); the type and the period are kept for the pprof
+ * writer, with whether samples/count rides along (Go's CPU profiles: samples = cpu / period). */
 static int check_unit(flame_tree *t, const prof *p, size_t vidx, flame_err *err)
 {
-	flame_str ty = S(p, p->st[vidx].type), un = S(p, p->st[vidx].unit);
-	char unit[64];
-	if (un.len >= sizeof unit)
-		un.len = sizeof unit - 1;
-	memcpy(unit, un.ptr, un.len);
-	unit[un.len] = '\0';
-	const char *have = flame_tree_count_name(t);
-	if (have && *have && flame__tree_has_stacks(t) && strcmp(have, unit) != 0)
-		return flame__err(err, FLAME_EDATA, p->src, 0, FLAME__NO_OFFSET,
-		                  "sample type %.*s/%s does not match the earlier inputs (counted in "
-		                  "%s); choose matching ones with --sample-type", (int)ty.len, ty.ptr,
-		                  unit, have);
-	if (un.len && flame_tree_set_count_name(t, unit))
-		return nomem(err);
-	return 0;
+	char type[64], unit[64], pty[64], pun[64];
+	cstr(p, p->st[vidx].type, type);
+	cstr(p, p->st[vidx].unit, unit);
+	if (!unit[0])
+		return 0;
+	int r = flame__units_record(t, unit, type, p->src, err);
+	if (r)
+		return r;
+	cstr(p, p->pt.type, pty);
+	cstr(p, p->pt.unit, pun);
+	int with_samples = 0;
+	for (size_t i = 0; i < p->nst; i++) {
+		char a[64], b[64];
+		if (i != vidx && !strcmp(cstr(p, p->st[i].type, a), "samples") &&
+		    !strcmp(cstr(p, p->st[i].unit, b), "count"))
+			with_samples = p->period && !strcmp(pun, unit);
+	}
+	return flame__units_set_pprof(t, type, pty, pun, p->period, with_samples);
 }
 
 static int probe_pprof(const char *buf, size_t len);

@@ -1197,7 +1197,7 @@ stacks:;
 	if (!rc && s->differential)
 		s->t->differential = 1;
 	if (!rc && s->count_name[0])
-		rc = flame_tree_set_count_name(s->t, s->count_name) ? flame__err_nomem(s->err) : 0;
+		rc = flame__units_record(s->t, s->count_name, NULL, s->src, s->err);
 	return rc;
 }
 

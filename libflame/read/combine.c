@@ -531,7 +531,9 @@ static int add_tree(flame_tree *t, flame_tree *u, flame_err *err)
 	if (!flame__tree_stacks_sorted(t) || !flame__tree_stacks_sorted(u) || semicolon_names(t) ||
 	    semicolon_names(u))
 		return flame_tree_merge(t, u, err);
-	int rc = flame__tree_rescale(t, u->scale, err);
+	int rc = flame__units_join(t, u, err);
+	if (!rc)
+		rc = flame__tree_rescale(t, u->scale, err);
 	if (!rc)
 		rc = flame__tree_adopt_ids(t, u, err); /* u is ours: compare and copy ids as they are */
 	if (!rc && (rc = flame__tree_join_sorted(t, u, flame__pow10[t->scale - u->scale],
@@ -540,8 +542,6 @@ static int add_tree(flame_tree *t, flame_tree *u, flame_err *err)
 		                "two stacks of different frames have the same text");
 	if (u->differential)
 		t->differential = 1;
-	if (!t->count_name[0] && u->count_name[0])
-		memcpy(t->count_name, u->count_name, sizeof t->count_name);
 	return rc;
 }
 

@@ -13,6 +13,7 @@ struct flame_diff_request {
 	flame_diff_opts o;
 	flame__req_input side[2];
 	unsigned threads;
+	int ignore_units; /* flame_tree_set_ignore_units on the result */
 	int failed_side, failed_differential;
 	uint64_t total[2];
 };
@@ -60,6 +61,11 @@ int flame_diff_request_input(flame_diff_request *r, int side, const char *path, 
 void flame_diff_request_threads(flame_diff_request *r, unsigned threads)
 {
 	r->threads = threads == 1 ? 1 : 2;
+}
+
+void flame_diff_request_ignore_units(flame_diff_request *r, int on)
+{
+	r->ignore_units = !!on;
 }
 
 int flame_diff_request_failed_side(const flame_diff_request *r, int *differential)
@@ -167,10 +173,12 @@ static int run(flame_diff_request *r, flame_tree **tree, flame_output *out, flam
 	if (tree)
 		*tree = NULL;
 	if (r->threads == 1) {
-		if (!(t = flame_tree_new()))
+		if (!(t = flame_tree_new())) {
 			rc = flame__err_nomem(err);
-		else
+		} else {
+			flame_tree_set_ignore_units(t, r->ignore_units);
 			rc = one_tree(r, t, err);
+		}
 		goto done;
 	}
 	for (int i = 0; i < 2 && !rc; i++)
@@ -187,8 +195,10 @@ static int run(flame_diff_request *r, flame_tree **tree, flame_output *out, flam
 	}
 	if (!rc && !(t = flame_tree_new()))
 		rc = flame__err_nomem(err);
-	if (!rc)
+	if (!rc) {
+		flame_tree_set_ignore_units(t, r->ignore_units);
 		rc = both_at_once(r, t, s, err);
+	}
 done:
 	if (!rc && t && out)
 		rc = flame_write_folded(t, out, err);

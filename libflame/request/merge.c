@@ -17,6 +17,7 @@ struct flame_merge_request {
 	size_t n, cap;
 	unsigned threads;
 	int normalize;
+	int ignore_units; /* flame_tree_set_ignore_units on every tree inputs are summed into */
 };
 
 int flame_merge_request_new(flame_merge_request **out, flame_err *err)
@@ -70,6 +71,11 @@ void flame_merge_request_threads(flame_merge_request *r, unsigned threads)
 void flame_merge_request_normalize(flame_merge_request *r, int on)
 {
 	r->normalize = !!on;
+}
+
+void flame_merge_request_ignore_units(flame_merge_request *r, int on)
+{
+	r->ignore_units = !!on;
 }
 
 /* Open inputs [at, at + k) as sources; 0 or the first open's error. */
@@ -161,6 +167,7 @@ static int read_groups(flame_merge_request *r, flame_tree *t, flame__source *src
 		} else if (!(u = at ? flame_tree_new() : t)) {
 			rc = flame__err_nomem(err);
 		} else {
+			flame_tree_set_ignore_units(u, r->ignore_units);
 			rc = flame__read_sum(u, &src[at], k, r->threads, err);
 			rc = source_failed(src, at, k, rc, err);
 		}
@@ -201,8 +208,10 @@ static int run(flame_merge_request *r, flame_tree **tree, flame_output *out, fla
 	}
 	if (!rc && !(t = flame_tree_new()))
 		rc = flame__err_nomem(err);
-	if (!rc)
+	if (!rc) {
+		flame_tree_set_ignore_units(t, r->ignore_units);
 		rc = read_groups(r, t, src, opened, err);
+	}
 	if (!rc && out)
 		rc = flame_write_folded(t, out, err);
 done:

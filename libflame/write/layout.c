@@ -15,6 +15,7 @@
 #include <string.h>
 #include "../core/array.h"
 #include "../core/err.h"
+#include "../core/human.h"
 #include "../core/spill.h"
 #include "../core/tree.h"
 #include "layout.h"
@@ -552,27 +553,13 @@ size_t flame__frame_label(const flame__frame *f, size_t max_chars, char *buf, si
 	return len;
 }
 
-static size_t put_commas(char *buf, size_t cap, const char *digits)
-{
-	size_t nd = strlen(digits), o = 0;
-	for (size_t i = 0; i < nd; i++) {
-		if (i && (nd - i) % 3 == 0 && o + 1 < cap)
-			buf[o++] = ',';
-		if (o + 1 < cap)
-			buf[o++] = digits[i];
-	}
-	if (cap)
-		buf[o < cap ? o : cap - 1] = '\0';
-	return o;
-}
-
 size_t flame__format_count(const flame__layout *L, uint64_t v, char *buf, size_t cap)
 {
 	char tmp[64];
 	if (L->factor == 1.0) {
 		uint64_t p = pow10_u[L->scale];
 		snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)(v / p));
-		size_t o = put_commas(buf, cap, tmp);
+		size_t o = flame__put_commas(buf, cap, tmp);
 		uint64_t frac = v % p;
 		if (frac && o + L->scale + 2 < cap) {
 			int k = snprintf(buf + o, cap - o, ".%0*llu", (int)L->scale, (unsigned long long)frac);
@@ -586,10 +573,10 @@ size_t flame__format_count(const flame__layout *L, uint64_t v, char *buf, size_t
 	double r = floor(x + 0.5);
 	if (fabs(x - r) < 1e-9 * fmax(1, x) || L->scale == 0) {
 		snprintf(tmp, sizeof tmp, "%.0f", x);
-		return put_commas(buf, cap, tmp);
+		return flame__put_commas(buf, cap, tmp);
 	}
 	snprintf(tmp, sizeof tmp, "%.0f", floor(x));
-	size_t o = put_commas(buf, cap, tmp);
+	size_t o = flame__put_commas(buf, cap, tmp);
 	int k = snprintf(buf + o, cap > o ? cap - o : 0, "%.*f", (int)(L->scale > 2 ? L->scale : 2),
 	                 x - floor(x));
 	/* "0.25" -> ".25" */

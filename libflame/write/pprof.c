@@ -1,10 +1,12 @@
 /* pprof writer: a tree as a gzipped profile.proto, so our stacks can go to pprof,
  * Pyroscope or Parca. One string per distinct frame name, one function and one
- * location per name (ids = string index - 4, dense), one mapping (has_functions), one
- * sample per unique stack with location ids leaf-first. The sample type comes from the
- * tree's count name: a unit (nanoseconds, bytes, count...) gives `time`/`space`/`samples`;
- * any other name N gives N/count. Differential trees get two types, before and after
- * (the default). */
+ * location per name (ids dense, from the first name string), one mapping (has_functions),
+ * one sample per unique stack with location ids leaf-first. The sample type is the input's
+ * when a pprof input said it (cpu/nanoseconds stays cpu/nanoseconds, with its period type
+ * and period, and samples/count beside it when every value is a whole number of periods,
+ * as in Go's CPU profiles); else it comes from the tree's count name: a unit
+ * (nanoseconds, bytes, count...) gives `time`/`space`/`samples`, any other name N gives
+ * N/count. Differential trees get two types, before and after (the default). */
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
@@ -57,12 +59,19 @@ static int emit_string(flame__gzip *z, const char *s, size_t n, flame_err *err)
 static const char *const time_units[] = {"nanoseconds", "microseconds", "milliseconds",
                                          "seconds"};
 
-/* (type, unit) of the sample type(s) for the tree's count name. */
+/* (type, unit) of the counts: the input's sample type when known, else from the count name. */
 static void sample_type(const flame_tree *t, const char **type, const char **unit)
 {
 	const char *cn = flame_tree_count_name(t);
 	*type = "samples";
 	*unit = "count";
+	if (cn && !strcmp(cn, "us"))
+		cn = "microseconds"; /* offcputime's spelling */
+	if (t->units.type[0] && cn) {
+		*type = t->units.type;
+		*unit = cn;
+		return;
+	}
 	if (!cn || !*cn || strcmp(cn, "count") == 0 || strcmp(cn, "samples") == 0)
 		return;
 	if (strcmp(cn, "bytes") == 0) {
@@ -77,6 +86,51 @@ static void sample_type(const flame_tree *t, const char **type, const char **uni
 			return;
 		}
 	*type = cn;
+}
+
+/* The strings before the frame names, and what the header refers to by index. */
+typedef struct head {
+	const char *str[9]; /* str[0] = "" */
+	uint32_t n;
+	uint32_t type[2][2]; /* sample types (type, unit), in order */
+	int ntypes;
+	int samples;         /* type[0] is samples/count: values are value / period */
+	uint32_t ptype[2];   /* period type; 0, 0: none */
+} head;
+
+static uint32_t head_str(head *h, const char *s)
+{
+	for (uint32_t i = 0; i < h->n; i++)
+		if (!strcmp(h->str[i], s))
+			return i;
+	h->str[h->n] = s;
+	return h->n++;
+}
+
+static void make_head(const flame_tree *t, int diff, int samples, head *h)
+{
+	const char *type, *unit;
+	sample_type(t, &type, &unit);
+	memset(h, 0, sizeof *h);
+	h->str[h->n++] = "";
+	if (diff) {
+		h->type[0][0] = head_str(h, "before");
+		h->type[1][0] = head_str(h, "after");
+		h->type[0][1] = h->type[1][1] = head_str(h, unit);
+		h->ntypes = 2;
+		return;
+	}
+	if (samples) {
+		h->type[h->ntypes][0] = head_str(h, "samples");
+		h->type[h->ntypes++][1] = head_str(h, "count");
+		h->samples = 1;
+	}
+	h->type[h->ntypes][0] = head_str(h, type);
+	h->type[h->ntypes++][1] = head_str(h, unit);
+	if (t->units.period_type[0] && t->units.period) {
+		h->ptype[0] = head_str(h, t->units.period_type);
+		h->ptype[1] = head_str(h, t->units.period_unit);
+	}
 }
 
 int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
@@ -95,10 +149,10 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 	flame__gzip *z = NULL;
 	if (!str_of)
 		return flame__err_nomem(err);
-	const char *type, *unit;
-	sample_type(t, &type, &unit);
-	/* strings 1..4: type, unit, "before", "after"; names from 5 */
-	uint32_t next = 5;
+	/* samples/count is written beside the value when the input had it and every value is
+	 * a whole number of periods (a transform such as a normalization can break that) */
+	uint64_t period = t->units.period;
+	int samples = !diff && t->units.with_samples && period;
 	for (size_t k = 0; k < st->count; k++) {
 		const flame__stack *s = &st->v[k];
 		if (s->w[0] > INT64_MAX || s->w[1] > INT64_MAX) {
@@ -106,6 +160,16 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 			                "a count exceeds pprof's int64 values");
 			goto done;
 		}
+		if (samples && s->w[0] % period)
+			samples = 0;
+	}
+	head h;
+	make_head(t, diff, samples, &h);
+	/* the header's strings, then the names */
+	const uint32_t first = h.n;
+	uint32_t next = first;
+	for (size_t k = 0; k < st->count; k++) {
+		const flame__stack *s = &st->v[k];
 		for (uint32_t i = 0; i < s->depth; i++)
 			if (!str_of[s->ids[i]])
 				str_of[s->ids[i]] = next++;
@@ -113,12 +177,12 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 	if ((rc = flame__gzip_open(&z, o, err)))
 		goto done;
 	/* sample types */
-	for (int c = 0; c < (diff ? 2 : 1) && !rc; c++) {
+	for (int c = 0; c < h.ntypes && !rc; c++) {
 		b.len = 0;
 		if (pb_reserve(&b, 64))
 			goto nomem;
-		put_uint(&b, 1, diff ? (uint64_t)(3 + c) : 1);
-		put_uint(&b, 2, 2);
+		put_uint(&b, 1, h.type[c][0]);
+		put_uint(&b, 2, h.type[c][1]);
 		rc = emit(z, 1, b.p, b.len, err);
 	}
 	/* one mapping that says its functions are known, so pprof does not try to
@@ -131,9 +195,8 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 	if (!rc)
 		rc = emit(z, 3, b.p, b.len, err);
 	/* string table, in index order */
-	const char *fixed[] = {"", type, unit, "before", "after"};
-	for (int i = 0; i < 5 && !rc; i++)
-		rc = emit_string(z, fixed[i], strlen(fixed[i]), err);
+	for (uint32_t i = 0; i < h.n && !rc; i++)
+		rc = emit_string(z, h.str[i], strlen(h.str[i]), err);
 	if (rc)
 		goto done;
 	uint32_t *by_str = malloc((next ? next : 1) * sizeof *by_str);
@@ -142,14 +205,14 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 	for (uint32_t id = 0; id < nn; id++)
 		if (str_of[id])
 			by_str[str_of[id]] = id;
-	for (uint32_t si = 5; si < next && !rc; si++) {
+	for (uint32_t si = first; si < next && !rc; si++) {
 		const flame__name *nm = flame__intern_get(&t->names, by_str[si]);
 		rc = emit_string(z, nm->ptr, nm->len, err);
 	}
 	free(by_str);
-	/* functions and locations: id = string index - 4 */
-	for (uint32_t si = 5; si < next && !rc; si++) {
-		uint64_t id = si - 4;
+	/* functions and locations: id = string index - first + 1 */
+	for (uint32_t si = first; si < next && !rc; si++) {
+		uint64_t id = si - first + 1;
 		b.len = 0;
 		if (pb_reserve(&b, 64))
 			goto nomem;
@@ -183,7 +246,7 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 			goto nomem;
 		}
 		for (uint32_t i = s->depth; i-- > 0;)
-			put_varint(&ids, str_of[s->ids[i]] - 4);
+			put_varint(&ids, str_of[s->ids[i]] - first + 1);
 		b.len = 0;
 		if (pb_reserve(&b, ids.len + 64)) {
 			free(ids.p);
@@ -193,8 +256,10 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 		put_varint(&b, ids.len);
 		memcpy(b.p + b.len, ids.p, ids.len);
 		b.len += ids.len;
-		uint8_t vals[24];
+		uint8_t vals[32];
 		pb v = {vals, 0, sizeof vals};
+		if (h.samples)
+			put_varint(&v, s->w[0] / period);
 		put_varint(&v, s->w[0]);
 		if (diff)
 			put_varint(&v, s->w[1]);
@@ -205,11 +270,23 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 		rc = emit(z, 2, b.p, b.len, err);
 	}
 	free(ids.p);
-	if (!rc && diff) {
+	if (!rc && (diff || h.ptype[0])) {
 		b.len = 0;
-		if (pb_reserve(&b, 16))
+		if (pb_reserve(&b, 64))
 			goto nomem;
-		put_uint(&b, 14, 4); /* default_sample_type = "after" */
+		if (h.ptype[0]) { /* period_type, period */
+			uint8_t vt[24];
+			pb m = {vt, 0, sizeof vt};
+			put_uint(&m, 1, h.ptype[0]);
+			put_uint(&m, 2, h.ptype[1]);
+			put_varint(&b, 11 << 3 | 2);
+			put_varint(&b, m.len);
+			memcpy(b.p + b.len, vt, m.len);
+			b.len += m.len;
+			put_uint(&b, 12, period);
+		}
+		if (diff)
+			put_uint(&b, 14, h.type[1][0]); /* default_sample_type = "after" */
 		rc = flame__gzip_write(z, b.p, b.len, err);
 	}
 	if (!rc) {

@@ -294,6 +294,8 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *o,
 	if (flame_tree_is_differential(before) || flame_tree_is_differential(after))
 		return flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET,
 		                  "a differential (3-column) profile cannot be one side of a diff");
+	if ((rc = flame__units_join(before, after, err)))
+		return rc;
 	if (o->strip_hex && (rc = flame_strip_hex(before, err)))
 		return rc;
 	if ((rc = flame__tree_rescale(before, flame_tree_scale(after), err)))
@@ -348,8 +350,6 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *o,
 	}
 joined:
 	flame__tree_set_differential(before);
-	if (!flame_tree_count_name(before) && flame_tree_count_name(after))
-		flame_tree_set_count_name(before, flame_tree_count_name(after));
 	rc = normalize(before, o, err);
 done:
 	free(map);

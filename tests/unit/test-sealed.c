@@ -384,6 +384,21 @@ static void op_merge(flame_tree *t, int spill, buf *b)
 	flame_tree_free(u);
 }
 
+/* the units rule refuses the same pair, and --ignore-units takes it, spilled or not */
+static void op_units(flame_tree *t, int spill, buf *b)
+{
+	flame_err err;
+	flame_tree *u = build(spill, 2, 0);
+	flame_tree_set_count_name(t, "nanoseconds");
+	flame_tree_set_count_name(u, "bytes");
+	put_rc(b, "merge bytes into nanoseconds", flame_tree_merge(t, u, &err), &err);
+	put_summary(b, t);
+	flame_tree_set_ignore_units(t, 1);
+	put_rc(b, "merge, units ignored", flame_tree_merge(t, u, &err), &err);
+	put_summary(b, t);
+	flame_tree_free(u);
+}
+
 static void op_diff(flame_tree *t, int spill, buf *b)
 {
 	flame_err err;
@@ -525,6 +540,7 @@ static const struct op {
     {"skip_after", op_skip_after, 0, "flame_skip_after"},
     {"strip_hex", op_strip_hex, 1, "flame_strip_hex"},
     {"merge", op_merge, 0, "flame_tree_merge"},
+    {"units", op_units, 0, "flame_tree_set_ignore_units"},
     {"diff", op_diff, 0, "flame_diff"},
     {"diff_swap", op_diff_swap, 0, "flame_diff_swap flame_diff_normalize"},
     {"report", op_report, 1, "flame_diff_report flame_diff_attribute"},

@@ -1,0 +1,140 @@
+/* Numbers for people (human.h): time and bytes with three significant digits in the unit
+ * that keeps them between 1 and 1000 (1024 for bytes), counts exact with separators. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "../flame.h"
+#include "human.h"
+#include "numfmt.h"
+
+static const struct {
+	const char *name;
+	double ns;
+} time_units[] = {{"nanoseconds", 1}, {"ns", 1},     {"microseconds", 1e3}, {"us", 1e3},
+                  {"milliseconds", 1e6}, {"ms", 1e6}, {"seconds", 1e9},      {"s", 1e9}};
+
+flame__unit_kind flame__unit_kind_of(const char *unit, double *ns_per)
+{
+	if (!unit)
+		return FLAME__UNIT_COUNT;
+	for (size_t i = 0; i < sizeof time_units / sizeof *time_units; i++)
+		if (!strcmp(unit, time_units[i].name)) {
+			if (ns_per)
+				*ns_per = time_units[i].ns;
+			return FLAME__UNIT_TIME;
+		}
+	if (!strcmp(unit, "bytes") || !strcmp(unit, "B"))
+		return FLAME__UNIT_BYTES;
+	return FLAME__UNIT_COUNT;
+}
+
+size_t flame__put_commas(char *buf, size_t cap, const char *digits)
+{
+	size_t nd = strlen(digits), o = 0;
+	for (size_t i = 0; i < nd; i++) {
+		if (i && (nd - i) % 3 == 0 && o + 1 < cap)
+			buf[o++] = ',';
+		if (o + 1 < cap)
+			buf[o++] = digits[i];
+	}
+	if (cap)
+		buf[o < cap ? o : cap - 1] = '\0';
+	return o;
+}
+
+/* x >= 0 with three significant digits, trailing zeros of the fraction trimmed; whole
+ * numbers of 1000 and more get separators. */
+static size_t put_sig3(char *buf, size_t cap, double x)
+{
+	char tmp[64];
+	if (x >= 99.95 || x == 0) {
+		snprintf(tmp, sizeof tmp, "%.0f", x);
+		return flame__put_commas(buf, cap, tmp);
+	}
+	int decimals = x >= 9.995 ? 1 : x >= 0.9995 ? 2 : 2 - (int)floor(log10(x));
+	if (decimals > 12)
+		decimals = 12;
+	snprintf(tmp, sizeof tmp, "%.*f", decimals, x);
+	size_t n = strlen(tmp);
+	while (n > 1 && tmp[n - 1] == '0')
+		n--;
+	if (tmp[n - 1] == '.')
+		n--;
+	tmp[n] = '\0';
+	int w = snprintf(buf, cap, "%s", tmp);
+	return w < 0 ? 0 : (size_t)w < cap ? (size_t)w : cap ? cap - 1 : 0;
+}
+
+/* x (>= 0) in the largest of `n` units of ratio `step` that keeps it at or above 1. */
+static size_t put_scaled(char *buf, size_t cap, double x, const char *const *names, size_t n,
+                         double step)
+{
+	size_t u = 0;
+	while (u + 1 < n && x >= step * 0.9995) { /* 999.96 ms reads "1 s", not "1000 ms" */
+		x /= step;
+		u++;
+	}
+	size_t len = put_sig3(buf, cap, x);
+	int w = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, " %s", names[u]);
+	return len + (w > 0 ? (size_t)w : 0);
+}
+
+size_t flame__human(char *buf, size_t cap, double v, const char *unit, int sign)
+{
+	static const char *const tn[] = {"ns", "us", "ms", "s"};
+	static const char *const bn[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	size_t len = 0;
+	if (cap)
+		buf[0] = '\0';
+	if (sign || v < 0) {
+		if (cap > 1) {
+			buf[0] = v < 0 ? '-' : '+';
+			buf[1] = '\0';
+		}
+		len = 1;
+	}
+	double x = fabs(v), ns = 1;
+	char *p = len < cap ? buf + len : NULL;
+	size_t c = len < cap ? cap - len : 0;
+	switch (flame__unit_kind_of(unit, &ns)) {
+	case FLAME__UNIT_TIME:
+		if (x == 0) /* "0 s", not "0 ns": the unit of a time nobody measured in ns */
+			return len + (size_t)snprintf(p, c, "0 s");
+		return len + put_scaled(p, c, x * ns, tn, 4, 1000);
+	case FLAME__UNIT_BYTES:
+		return len + put_scaled(p, c, x, bn, 7, 1024);
+	default:
+		return len + put_sig3(p, c, x);
+	}
+}
+
+size_t flame_format_count(char *buf, size_t cap, uint64_t v, unsigned scale, const char *unit)
+{
+	if (scale > 19)
+		scale = 19;
+	if (flame__unit_kind_of(unit, NULL) != FLAME__UNIT_COUNT)
+		return flame__human(buf, cap, (double)v / (double)flame__pow10[scale], unit, 0);
+	/* counts stay exact: whole part with separators, the fraction's decimals as kept */
+	char tmp[48];
+	size_t n = flame__fmt_count(tmp, v, scale);
+	tmp[n] = '\0';
+	char *dot = strchr(tmp, '.');
+	if (dot)
+		*dot = '\0';
+	size_t len = flame__put_commas(buf, cap, tmp);
+	if (dot) {
+		int w = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0, ".%s", dot + 1);
+		len += w > 0 ? (size_t)w : 0;
+	}
+	return len;
+}
+
+size_t flame_format_delta(char *buf, size_t cap, uint64_t before, uint64_t after, unsigned scale,
+                          const char *unit)
+{
+	if (cap < 2)
+		return cap ? (buf[0] = '\0', 0) : 0;
+	buf[0] = after >= before ? '+' : '-';
+	return 1 + flame_format_count(buf + 1, cap - 1, after >= before ? after - before : before - after,
+	                              scale, unit);
+}
