@@ -373,7 +373,7 @@ static int materialize(jfr *s, flame_err *err)
 			if (s->truncated == FLAME__ID_NONE &&
 			    (s->truncated = flame__tree_intern(s->t, "[truncated]", 11)) == FLAME__ID_NONE)
 				return flame__err_nomem(err);
-			if (grow((void **)&s->ids, &s->cap, s->n + 1, sizeof *s->ids))
+			if (flame__array_reserve_min(s->ids, s->cap, s->n + 1, 256))
 				return flame__err_nomem(err);
 			s->ids[s->n++] = s->truncated;
 		} else if ((rc = frame(s, q + 4, n - 4, err))) {
