@@ -260,14 +260,50 @@ function reset_search(update) {
 function search(t) {
 	var re;
 	try { re = new RegExp(t, ignorecase ? "i" : ""); } catch (e) { return false; }
+	var hits = [];
+	for (var i = 0; i < n; i++)
+		if (re.test(N[i])) hits.push(i);
+	show_matches(t, hits);
+	return true;
+}
+
+// A search that comes from the URL (a link anyone can write) runs in a worker with a time
+// budget: a pattern that backtracks catastrophically is stopped and said so, instead of
+// freezing the page. Where workers cannot run, the URL's text is searched literally.
+var URL_SEARCH_MS = 1500;
+function search_bounded(t) {
+	var w, src = "onmessage=function(e){var re=new RegExp(e.data.t,e.data.f),r=[],N=e.data.n;" +
+		"for(var i=0;i<N.length;i++)if(re.test(N[i]))r.push(i);postMessage(r);};";
+	try {
+		new RegExp(t);
+		w = new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
+	} catch (e) {
+		search(literal(t));
+		return;
+	}
+	var timer = setTimeout(function () {
+		w.terminate();
+		reset_search(false);
+		matchedtxt.firstChild.nodeValue = "Search stopped: took over " + URL_SEARCH_MS / 1000 + " s";
+		matchedtxt.classList.remove("hide");
+	}, URL_SEARCH_MS);
+	w.onmessage = function (e) { clearTimeout(timer); w.terminate(); show_matches(t, e.data); };
+	w.onerror = function () { clearTimeout(timer); w.terminate(); search(literal(t)); };
+	w.postMessage({ t: t, f: ignorecase ? "i" : "", n: N.slice(0, n) });
+}
+
+function literal(t) { return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+
+// paint the frames `hits` (indices, ascending) as the matches of `t`
+function show_matches(t, hits) {
 	clear_marks();
 	term = t;
 	// frames are parent first: a match inside a counted match's subtree is skipped
 	// matches are painted over in their own group (inside the zoom transform), so the
 	// frames themselves are not touched
 	var count = 0, end = -1, frag = document.createDocumentFragment();
-	for (var i = 0; i < n; i++) {
-		if (!re.test(N[i])) continue;
+	for (var h = 0; h < hits.length; h++) {
+		var i = hits[h];
 		var m = document.createElementNS(svgns, "rect");
 		m.setAttribute("x", X[i]);
 		m.setAttribute("y", Y[i]);
@@ -288,7 +324,6 @@ function search(t) {
 	prevbtn.classList.toggle("hide", matches.length === 0);
 	nextbtn.classList.toggle("hide", matches.length === 0);
 	update_url();
-	return true;
 }
 
 // next (dir 1) or previous (dir -1) match: marked, shown in the details line, and
@@ -420,5 +455,5 @@ function restore_state() {
 		for (var i = 1; i < n; i++)
 			if (Math.abs(X[i] - x) < 0.05 && Math.abs(Y[i] - y) < 0.05) { zoom(i, true); break; }
 	}
-	if (params.s !== undefined && params.s !== "") search(params.s);
+	if (params.s !== undefined && params.s !== "") search_bounded(params.s);
 }

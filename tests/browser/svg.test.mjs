@@ -45,6 +45,7 @@ const icicle = renderSvg("icicle", ["--inverted", path.join(fixtures, "merge.fol
 const hostile = renderSvg("hostile", ["--title", "</title><script>alert(1)</script>",
 	"--subtitle", "\"><svg onload=alert(1)>", "--notes", "--><script>alert(2)</script>",
 	path.join(fixtures, "hostile.folded")]);
+const redos = renderSvg("redos", [], "main;" + "a".repeat(40) + "! 3\nmain;b 1\n");
 const big = renderSvg("big", ["--minwidth", "0"], bigFolded());
 
 const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -140,7 +141,17 @@ try {
 
 	// ---- URL state restored on load
 	page = await open(merge, "?s=baz");
+	await page.waitForFunction(() => !document.getElementById("matched").classList.contains("hide"), null, { timeout: 5000 });
 	check((await text(page, "matched")) === "Matched: 20.0%", "?s=baz: Matched 20.0%");
+	await page.close();
+	// a link's regex that backtracks catastrophically is stopped, not run to the end
+	page = await open(redos, "?s=(a%2B)%2B%24");
+	const t0 = Date.now();
+	await page.waitForFunction(() => /stopped/.test(document.getElementById("matched").textContent), null, { timeout: 10000 }).catch(() => {});
+	const answered = await Promise.race([page.evaluate(() => 1), new Promise((r) => setTimeout(() => r(0), 5000))]);
+	check(answered === 1, "?s=(a+)+$: the page still answers (" + (Date.now() - t0) + " ms)");
+	check(/^Search stopped/.test(await text(page, "matched")), "?s=(a+)+$: says the search was stopped");
+	check((await page.evaluate(() => document.querySelectorAll('#found rect').length)) === 0, "?s=(a+)+$: nothing marked");
 	await page.close();
 	page = await open(merge, "?x=10&y=53");
 	check((await geom(page, "foo")).w === 1180 && !(await geom(page, "foo-bar")).shown, "?x=&y= restores the zoom");
