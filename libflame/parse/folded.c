@@ -157,36 +157,38 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 	}
 }
 
-/* Folded if the first lines (up to 16 complete ones) all are `frames count` (an
- * overflowing count still counts: parsing reports it) and no stack ends in ':' (a
- * "Key: value" report such as `jfr summary`). */
+/* Folded if, of the first lines (up to 32 complete ones besides '#' comments), those
+ * that are `frames count` (an overflowing count still counts: parsing reports it; no
+ * stack ends in ':', as in a "Key: value" report such as `jfr summary`) outnumber the
+ * others: none of those, or a few (one in four) when some good line holds a ';'. A
+ * header comment or one garbled line must not hide a folded file; the parser then skips
+ * them with a warning. */
 static int probe(const char *buf, size_t len)
 {
 	size_t i = 0;
-	int seen = 0;
-	while (i < len && seen < 16) {
+	int good = 0, bad = 0, semi = 0;
+	while (i < len && good + bad < 32) {
 		const char *nl = memchr(buf + i, '\n', len - i);
-		if (!nl && seen)
+		if (!nl && good + bad)
 			break; /* a cut last line proves nothing */
 		size_t n = nl ? (size_t)(nl - (buf + i)) : len - i;
 		const char *p = buf + i;
 		i += n + 1;
 		if (n && p[n - 1] == '\r')
 			n--;
-		if (n == 0)
+		if (n == 0 || p[0] == '#')
 			continue;
-		if (p[0] == '#')
-			return 0;
 		flame__count c;
 		size_t m = n;
 		int rc = flame__count_take(p, &m, &c);
-		if (rc == -2) /* too big: still a count; the parser will say so */
-			continue;
-		if (rc != 0 || m == 0 || p[m - 1] == ':')
-			return 0;
-		seen++;
+		if (rc == -2 || (rc == 0 && m > 0 && p[m - 1] != ':')) {
+			good++;
+			semi |= memchr(p, ';', m ? m : n) != NULL;
+		} else {
+			bad++;
+		}
 	}
-	return seen > 0;
+	return good > 0 && (bad == 0 || (semi && bad * 4 <= good + bad));
 }
 
 /* One line p[0..n) (no '\n'). 0, or a negative status with *err set. */
