@@ -111,7 +111,9 @@ int cli_report(const flame_err *e)
 
 int cli_report_input(const flame_err *e, const char *option)
 {
-	if (e->code != FLAME_EFORMAT)
+	/* only the generic message names --format; a file of a kind no reader takes says
+	 * what it is and what to do instead */
+	if (e->code != FLAME_EFORMAT || !strstr(e->msg, "use --format"))
 		return cli_report(e);
 	fprintf(stderr, "%s: %s: cannot tell the input format; use %s\n", prog, e->source, option);
 	return 1;

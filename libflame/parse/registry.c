@@ -1,6 +1,9 @@
 /* The parser registry: format names, auto-detection from content (after gzip is
- * undone), and dispatch. A new format adds one line to `parsers`. */
+ * undone), what to say of inputs no reader takes (perf.data, binary JFR, UTF-16...),
+ * and dispatch. A new format adds one line to `parsers`. */
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "parser.h"
 
 /* Probe order matters: specific formats first, folded (the loosest) last. */
@@ -40,22 +43,132 @@ flame_format flame_detect(const void *buf, size_t len)
 
 enum { PEEK = 64 * 1024 };
 
+/* ---- inputs no reader takes: say what the file looks like and what to do, since no
+ * --format would help. `binary` kinds cannot be text of any format, so they are told
+ * even when a format is forced; the others only when detection fails. */
+
+static int has(const char *p, size_t n, const char *s)
+{
+	return memmem(p, n, s, strlen(s)) != NULL;
+}
+
+/* UTF-16 text: a byte-order mark, or ASCII with every other byte NUL. */
+static int utf16(const unsigned char *p, size_t n)
+{
+	if (n >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff)))
+		return 1;
+	size_t m = n < 256 ? n & ~(size_t)1 : 256, zero[2] = {0, 0}, text[2] = {0, 0};
+	for (size_t i = 0; i < m; i++) {
+		zero[i & 1] += p[i] == 0;
+		text[i & 1] += p[i] >= 0x09 && p[i] < 0x7f;
+	}
+	return m >= 8 && ((zero[1] == m / 2 && text[0] == m / 2) || (zero[0] == m / 2 && text[1] == m / 2));
+}
+
+/* The message for p[0..n) of file `name` when it is a kind we know and cannot read,
+ * in `msg`; 0 when it is not. */
+static int diagnose(const char *p, size_t n, const char *name, int binary_only, char *msg,
+                    size_t cap)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	const char *f = name[0] == '<' || strcmp(name, "-") == 0 ? "FILE" : name; /* <stdin> */
+	const char *m = NULL, *cmd = NULL, *tail = "";
+	if (n >= 8 && (memcmp(p, "PERFILE2", 8) == 0 || memcmp(p, "PERFFILE", 8) == 0)) {
+		m = "a perf.data recording, not perf script text: read its text with";
+		cmd = "perf script -i %s | flame-collapse";
+	} else if (n >= 4 && memcmp(p, "FLR", 4) == 0) {
+		m = "a binary JFR recording: convert it to text (deep stacks: jfr keeps 5 frames "
+		    "unless told) with";
+		cmd = "jfr print --stack-depth 64 %s > out.txt";
+		tail = ", then read out.txt";
+	} else if (utf16(u, n)) {
+		m = "UTF-16 text (as PowerShell's '>' writes it): convert it with";
+		cmd = "iconv -f UTF-16 -t UTF-8 %s > out.txt";
+		tail = ", then read out.txt";
+	} else if (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0) {
+		m = "zstd-compressed data (only gzip is undone here): decompress it with";
+		cmd = "zstd -dc %s | flame-collapse";
+	} else if (n >= 6 && memcmp(p, "\xfd" "7zXZ\0", 6) == 0) {
+		m = "xz-compressed data (only gzip is undone here): decompress it with";
+		cmd = "xz -dc %s | flame-collapse";
+	} else if (n >= 4 && memcmp(p, "BZh", 3) == 0 && u[3] >= '1' && u[3] <= '9') {
+		m = "bzip2-compressed data (only gzip is undone here): decompress it with";
+		cmd = "bzip2 -dc %s | flame-collapse";
+	} else if (binary_only) {
+		return 0;
+	} else {
+		size_t i = 0;
+		while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+			i++;
+		const char *s = p + i;
+		size_t k = n - i;
+		size_t j = 1;
+		while (j < k && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r' || s[j] == '\n'))
+			j++;
+		if (j < k && ((s[0] == '{' && s[j] == '"') || (s[0] == '[' && (s[j] == '{' || s[j] == '[')))) {
+			if (has(s, k, "speedscope.app/file-format-schema"))
+				m = "a speedscope JSON file, which is not read here: ask the profiler for "
+				    "folded stacks instead (py-spy record --format raw, rbspy record "
+				    "--format collapsed)";
+			else if (has(s, k, "\"callFrame\"") && has(s, k, "\"nodes\""))
+				m = "a Chrome/V8 CPU profile (.cpuprofile JSON), which is not read here: "
+				    "for Node, record with perf (node --perf-basic-prof, perf record -g, "
+				    "perf script) or write pprof (the pprof npm module)";
+			else if (has(s, k, "\"traceEvents\""))
+				m = "a Chrome trace (trace-event JSON), which is not read here: record "
+				    "with perf or write pprof instead";
+			else if (has(s, k, "\"recording\"") && has(s, k, "\"jdk."))
+				m = "JFR as JSON (jfr print --json), which is not read here: use the text "
+				    "of jfr print --stack-depth 64 instead";
+			else
+				m = "JSON of a kind no reader here takes (perf script, pprof, offcputime, "
+				    "jfr print text, flame graph SVG and folded stacks are read)";
+		} else if (k >= 5 && (strncasecmp(s, "<!doctype html", k < 14 ? k : 14) == 0 ||
+		                      strncasecmp(s, "<html", 5) == 0)) {
+			m = "an HTML page (an async-profiler flame graph?), which is not read here: "
+			    "ask for folded stacks instead (async-profiler -o collapsed)";
+		} else if (has(p, n, "\n# Samples: ") || has(p, n, "\n# Overhead ") ||
+		           has(p, n, "\n# Children ")) {
+			m = "perf report output, which has no stacks to read: use perf script "
+			    "(perf script -i perf.data | flame-collapse)";
+		} else {
+			return 0;
+		}
+	}
+	int k = snprintf(msg, cap, "this looks like %s", m);
+	if (cmd && k >= 0 && (size_t)k < cap) {
+		int c = snprintf(msg + k, cap - (size_t)k, " '");
+		k += c;
+		if (k >= 0 && (size_t)k < cap)
+			k += snprintf(msg + k, cap - (size_t)k, cmd, f);
+		if (k >= 0 && (size_t)k < cap)
+			snprintf(msg + k, cap - (size_t)k, "'%s", tail);
+	}
+	return 1;
+}
+
 int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
 	static const flame_parse_opts defaults = FLAME_PARSE_OPTS_INIT;
 	if (!o)
 		o = &defaults;
 	flame_format f = o->format;
+	const char *p;
+	long n = flame__input_peek(in, &p, PEEK, err);
+	if (n < 0)
+		return (int)n;
+	char msg[512];
+	const char *name = flame_input_name(in);
+	if (diagnose(p, (size_t)n, name, 1, msg, sizeof msg))
+		return flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET, "%s", msg);
 	if (f == FLAME_FORMAT_AUTO) {
-		const char *p;
-		long n = flame__input_peek(in, &p, PEEK, err);
-		if (n < 0)
-			return (int)n;
 		if (n == 0)
 			return 0; /* empty input: nothing to add, in any format */
 		f = flame_detect(p, (size_t)n);
+		if (f == FLAME_FORMAT_AUTO && diagnose(p, (size_t)n, name, 0, msg, sizeof msg))
+			return flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET, "%s", msg);
 		if (f == FLAME_FORMAT_AUTO)
-			return flame__err(err, FLAME_EFORMAT, flame_input_name(in), 0, FLAME__NO_OFFSET,
+			return flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET,
 			                  "cannot tell the input format; use --format");
 	}
 	for (size_t i = 0; i < NPARSERS; i++)
