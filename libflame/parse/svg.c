@@ -5,7 +5,9 @@
  *   <g><title>main (12 samples, 100.00%)</title><rect x="10" y="33" .../></g>   main 2
  *   <g><title>work (10 samples, 83.33%)</title><rect x="10" y="17" .../></g>    main;work 10
  *
- * A <title> with a sibling <rect> in a <g>/<a>, or inside a <rect>, is a frame: name and count
+ * A <title> with a sibling <rect> in a <g>/<a>, or inside a <rect>, is a frame (so is a <rect>
+ * with no title whose onmouseover="s('TEXT')", or its g's, holds the text: the oldest
+ * flamegraph.pl form). The root is found by its row, not its place in the file. Name and count
  * from the title ("NAME (COUNT COUNTNAME, PCT%...)", commas allowed; differential titles
  * "...; before B, after A)" give both columns), depth from the rect's y. The parent is
  * the last frame one level closer to the root when the document is depth-first (as
@@ -285,10 +287,11 @@ static int add_frame(svgr *s, const char *name, size_t nn, const frame *proto)
 /* Element and attribute names we look for, as libxml2's dictionary pointers: SAX2 hands
  * every name over interned in the parser's dictionary, so a match is one comparison. */
 enum { K_RECT, K_TITLE, K_G, K_A, K_TEXT, K_SCRIPT, K_STYLE, K_X, K_Y, K_WIDTH, K_HEIGHT,
-       K_DNAME, K_DRAW, K_DV, K_DPRUNED, K_DREVERSE, K_DPANEL, K_ID, K_COUNT };
+       K_DNAME, K_DRAW, K_DV, K_DPRUNED, K_DREVERSE, K_DPANEL, K_ID, K_MOUSEOVER, K_COUNT };
 static const char *const key_names[K_COUNT] = {
     "rect", "title", "g", "a", "text", "script", "style", "x", "y", "width", "height",
-    "data-name", "data-raw", "data-v", "data-pruned", "data-reverse", "data-panel", "id"};
+    "data-name", "data-raw", "data-v", "data-pruned", "data-reverse", "data-panel", "id",
+    "onmouseover"};
 
 typedef struct sax {
 	svgr *s;
@@ -302,6 +305,8 @@ typedef struct sax {
 	int rect_depth;       /* -1: none */
 	sbuf rect_name, rect_raw, rect_v; /* data-name / data-raw / data-v of that rect */
 	sbuf g_name;          /* data-name of the enclosing g or a */
+	sbuf rect_mo, g_mo;   /* old flamegraph.pl's title: onmouseover="s('INFO')" */
+	int g_mo_depth;       /* depth of the g or a that g_mo came from */
 	int fr_last;          /* the last event was the start of flame-render's <g id="fr"> */
 	int decls;            /* the DTD declared attributes or entities: no fast path */
 } sax;
@@ -385,7 +390,9 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 	 * before it uses them at once */
 	nb->set = 0;
 	if (is_rect)
-		x->rect_raw.set = x->rect_v.set = 0;
+		x->rect_raw.set = x->rect_v.set = x->rect_mo.set = 0;
+	else
+		x->g_mo.set = 0;
 	for (int i = 0; i < nattr; i++) {
 		const xmlChar *a = attr[5 * i];
 		const char *v = (const char *)attr[5 * i + 3], *e = (const char *)attr[5 * i + 4];
@@ -405,6 +412,17 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 				have |= 8;
 		} else if (a == k[K_DNAME]) {
 			dst = nb;
+		} else if (a == k[K_MOUSEOVER]) {
+			/* s('INFO'): INFO unescaped (old flamegraph.pl did not escape quotes) */
+			size_t len = (size_t)(e - v);
+			if (len >= 5 && memcmp(v, "s('", 3) == 0 && memcmp(e - 2, "')", 2) == 0) {
+				sbuf *mo = is_rect ? &x->rect_mo : &x->g_mo;
+				if (sbuf_set(mo, v + 3, len - 5))
+					return fail(x, ctxt, flame__err_nomem(x->s->err));
+				mo->n = amp(mo->p, mo->n);
+				if (!is_rect)
+					x->g_mo_depth = x->depth;
+			}
 		} else if (!is_rect) {
 			if (a == k[K_DPANEL])
 				x->skip = x->depth;
@@ -474,8 +492,19 @@ static void on_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const 
 	}
 	if (x->have_title && d < x->title_depth)
 		x->have_title = 0; /* the g/a closed without a rect */
-	if (d == x->rect_depth)
+	if (d == x->rect_depth) {
+		/* no <title>: old flamegraph.pl put the text in onmouseover, on the rect or its g */
+		const sbuf *mo = x->rect_mo.set                                    ? &x->rect_mo
+		                 : x->g_mo.set && x->g_mo_depth == x->rect_depth - 1 ? &x->g_mo
+		                                                                     : NULL;
 		x->rect_depth = -1;
+		int rc = mo ? title_rect(x, mo->p, mo->n, &x->rect,
+		                         x->rect_name.set ? &x->rect_name : &x->g_name, &x->rect_raw,
+		                         &x->rect_v)
+		            : 0;
+		if (rc)
+			fail(x, ctxt, rc);
+	}
 }
 
 static void on_text(void *ctx, const xmlChar *ch, int len)
@@ -936,6 +965,8 @@ static int read_frames(svgr *s)
 	free(x.rect_raw.p);
 	free(x.rect_v.p);
 	free(x.g_name.p);
+	free(x.rect_mo.p);
+	free(x.g_mo.p);
 	return rc;
 }
 
@@ -1013,16 +1044,47 @@ static int parse_pruned(svgr *s, pruned **out, size_t *count, unsigned *maxdec)
 	return 0;
 }
 
+/* The root: a full-width frame on the root row, the bottom one (the top one when the
+ * graph is inverted), "all" by name when one is. Element order says nothing:
+ * flamegraph.pl writes frames in hash order, and a top-level frame as wide as the root
+ * (every stack under one process) may come first. Only a single chain (full width on
+ * every row) leaves the rows alone to choose: then the bottom one, unless the name says. */
+static size_t find_root(const svgr *s)
+{
+	const frame *v = s->v;
+	size_t n = s->n, first = 0;
+	double ymin = v[0].y, ymax = v[0].y;
+	for (size_t i = 1; i < n; i++) {
+		if (v[i].w > v[first].w)
+			first = i;
+		ymin = v[i].y < ymin ? v[i].y : ymin;
+		ymax = v[i].y > ymax ? v[i].y : ymax;
+	}
+	double wmax = v[first].w;
+	size_t bottom = SIZE_MAX, top = SIZE_MAX;
+	uint32_t all = flame__intern_find(flame__tree_names(s->t), "all", 3);
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].w < wmax - 0.05)
+			continue;
+		int at_bottom = fabs(v[i].y - ymax) < 0.5, at_top = fabs(v[i].y - ymin) < 0.5;
+		if (!at_bottom && !at_top)
+			continue;
+		if (v[i].name == all)
+			return i;
+		if (at_bottom && bottom == SIZE_MAX)
+			bottom = i;
+		if (at_top && top == SIZE_MAX)
+			top = i;
+	}
+	return bottom != SIZE_MAX ? bottom : top != SIZE_MAX ? top : first;
+}
+
 /* Frames -> tree: depths, parents, self counts, stacks. */
 static int build(svgr *s)
 {
 	frame *v = s->v;
 	size_t n = s->n;
-	/* the root: "all", the widest; the graph grows away from it */
-	size_t root = 0;
-	for (size_t i = 1; i < n; i++)
-		if (v[i].w > v[root].w)
-			root = i;
+	size_t root = find_root(s);
 	double step = 0;
 	for (size_t i = 0; i < n; i++) {
 		double d = fabs(v[i].y - v[root].y);

@@ -150,6 +150,40 @@ static void test_flamegraph_pl(const char *fixtures)
 	free(svg);
 }
 
+/* Issue 12, point 9: the root is the full-width frame on the root row (bottom, or top
+ * when inverted), "all" by name when present, whatever the element order; and the oldest
+ * flamegraph.pl SVGs, with onmouseover="s('INFO')" and no <title>, read too. */
+static void test_root_row_and_old_titles(const char *fixtures)
+{
+	static const char *const files[] = {"flamegraph-pl-hash-order", "flamegraph-pl-inverted",
+	                                    "flamegraph-pl-old-onmouseover"};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/svg/%s.svg", fixtures, files[i]);
+		char *svg = read_file(path);
+		CHECK(svg != NULL);
+		if (svg)
+			check_svg(svg, "java;gc 50\njava;start_thread;run;idle 100\n"
+			               "java;start_thread;run;work 300\n");
+		free(svg);
+	}
+	/* no "all": the row decides; a full-width top-level frame first, bottom root */
+	check_svg("<svg><g><title>java (8 samples, 100%)</title><rect x='0' y='34' width='80' height='15'/></g>"
+	          "<g><title>a (6 samples, 75%)</title><rect x='0' y='18' width='60' height='15'/></g>"
+	          "<g><title>root (8 samples, 100%)</title><rect x='0' y='50' width='80' height='15'/></g></svg>",
+	          "java 2\njava;a 6\n");
+	/* the same inverted: the root on the top row */
+	check_svg("<svg><g><title>java (8 samples, 100%)</title><rect x='0' y='34' width='80' height='15'/></g>"
+	          "<g><title>a (6 samples, 75%)</title><rect x='0' y='50' width='60' height='15'/></g>"
+	          "<g><title>root (8 samples, 100%)</title><rect x='0' y='18' width='80' height='15'/></g></svg>",
+	          "java 2\njava;a 6\n");
+	/* onmouseover on the g (a later old form), escaped text, a quote left as it was */
+	check_svg("<svg><g onmouseover=\"s('all (3 samples, 100%)')\"><rect x='0' y='20' width='9' height='15'/></g>"
+	          "<g onmouseover=\"s('a&amp;b's (3 samples, 100.00%)')\"><rect x='0' y='4' width='9' height='15'/></g>"
+	          "</svg>",
+	          "a&b's 3\n");
+}
+
 static void test_nameattr_and_hostile(void)
 {
 	/* a --nameattr title: the name from data-name, the count from the width */
@@ -198,8 +232,10 @@ int main(int argc, char **argv)
 {
 	RUN(test_round_trip);
 	RUN(test_pruned_keeps_totals);
-	if (argc > 1)
+	if (argc > 1) {
 		test_flamegraph_pl(argv[1]);
+		test_root_row_and_old_titles(argv[1]);
+	}
 	RUN(test_nameattr_and_hostile);
 	return harness_done();
 }
