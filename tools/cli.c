@@ -196,6 +196,16 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+/* A signal ignored when the tool started stays ignored (`nohup`, `trap '' INT`): the
+ * caller asked for the job to survive it, and the output is then written whole. */
+static void catch_signal(int sig)
+{
+	struct sigaction old;
+	if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		return;
+	signal(sig, on_signal);
+}
+
 int cli_output_open(flame_output **o, const char *path, flame_err *err)
 {
 	int rc = flame_output_open(o, path, err);
@@ -205,9 +215,9 @@ int cli_output_open(flame_output **o, const char *path, flame_err *err)
 	if (tmp && strlen(tmp) < sizeof pending_buf) {
 		memcpy(pending_buf, tmp, strlen(tmp) + 1);
 		pending_tmp = pending_buf;
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		signal(SIGHUP, on_signal);
+		catch_signal(SIGINT);
+		catch_signal(SIGTERM);
+		catch_signal(SIGHUP);
 	}
 	return 0;
 }
