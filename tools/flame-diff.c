@@ -487,6 +487,75 @@ static int gate(const args *a, flame_tree *t, flame_diff_row *rows, size_t n, fl
 	return bad;
 }
 
+/* ---- what is made of the differential tree: a picture, --top, folded text, the gate */
+
+/* The exit code, after reporting. */
+static int write_tree(args *a, flame_tree *t, uint64_t before_raw, int fmt, int draw)
+{
+	flame_err err = {0};
+	flame_output *out = NULL;
+	flame_diff_row *rows = NULL;
+	size_t nrows = 0;
+	int rc, code = 0;
+	if ((a->top || a->fail_above >= 0 || (draw && !a->no_removed)) &&
+	    (rc = flame_diff_report(t, &rows, &nrows, &err))) {
+		code = cli_report(&err);
+		goto done;
+	}
+	if (draw && !a->r.ro.title)
+		a->r.ro.title = "Differential Flame Graph";
+	if (draw && a->min_delta > 0) { /* the renderer takes it in whole counts, not tree units */
+		double unit = 1;
+		for (unsigned i = 0; i < flame_tree_scale(t); i++)
+			unit *= 10;
+		a->r.ro.diff_min_delta = a->min_delta / 100.0 * (double)flame_tree_total(t, 0) / unit;
+	}
+	if (draw && a->d.norm == FLAME_DIFF_NORM_REQUESTS) /* both columns are now A requests' worth */
+		a->r.ro.diff_per = (double)a->d.requests_after;
+	static char subtitle[2048];
+	if (draw && !a->no_removed) {
+		if ((rc = removed_subtitle(t, rows, nrows, a->r.ro.subtitle, subtitle, sizeof subtitle,
+		                           &err))) {
+			code = cli_report(&err);
+			goto done;
+		}
+		if (subtitle[0])
+			a->r.ro.subtitle = subtitle;
+	}
+	if ((rc = cli_output_open(&out, a->output, &err))) {
+		code = cli_report(&err);
+		goto done;
+	}
+	if (a->top)
+		rc = write_top(a, t, before_raw, rows, nrows, out, &err);
+	else if (fmt == FMT_FOLDED)
+		rc = flame_write_folded(t, out, &err);
+	else
+		rc = render_cli_write(&a->r, fmt, t, out, &err);
+	if (rc) {
+		cli_output_abort(out);
+		code = cli_report(&err);
+		goto done;
+	}
+	if ((rc = cli_output_commit(out, &err)) || (draw && (rc = render_cli_finish(&a->r, &err)))) {
+		code = cli_report(&err);
+		goto done;
+	}
+	if (draw && flame_tree_total(t, 0) == 0 && flame_tree_total(t, 1) == 0) {
+		fprintf(stderr, "ERROR: No stack counts found\n");
+		code = 2; /* as flame-render and flamegraph.pl: the error image, exit 2 */
+		goto done;
+	}
+	if (a->fail_above >= 0 && (rc = gate(a, t, rows, nrows, &err))) {
+		if (rc < 0)
+			cli_report(&err);
+		code = 1;
+	}
+done:
+	free(rows);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	args a = {.d = FLAME_DIFF_OPTS_INIT, .fail_above = -1, .jobs = 2};
@@ -530,8 +599,6 @@ int main(int argc, char **argv)
 	int code = 0;
 	flame_tree *t = NULL;
 	flame_output *out = NULL;
-	flame_diff_row *rows = NULL;
-	size_t nrows = 0;
 	for (int i = 0; i < 2 && !rc; i++) {
 		flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
 		po.warn = cli_warn;
@@ -568,63 +635,8 @@ int main(int argc, char **argv)
 		code = request_failed(req, s, &err);
 		goto done;
 	}
-	uint64_t before_raw = flame_diff_request_total(req, 0); /* for the --top header */
-	if ((a.top || a.fail_above >= 0 || (draw && !a.no_removed)) &&
-	    (rc = flame_diff_report(t, &rows, &nrows, &err))) {
-		code = cli_report(&err);
-		goto done;
-	}
-	if (draw && !a.r.ro.title)
-		a.r.ro.title = "Differential Flame Graph";
-	if (draw && a.min_delta > 0) { /* the renderer takes it in whole counts, not tree units */
-		double unit = 1;
-		for (unsigned i = 0; i < flame_tree_scale(t); i++)
-			unit *= 10;
-		a.r.ro.diff_min_delta = a.min_delta / 100.0 * (double)flame_tree_total(t, 0) / unit;
-	}
-	if (draw && a.d.norm == FLAME_DIFF_NORM_REQUESTS) /* both columns are now A requests' worth */
-		a.r.ro.diff_per = (double)a.d.requests_after;
-	static char subtitle[2048];
-	if (draw && !a.no_removed) {
-		if ((rc = removed_subtitle(t, rows, nrows, a.r.ro.subtitle, subtitle, sizeof subtitle,
-		                           &err))) {
-			code = cli_report(&err);
-			goto done;
-		}
-		if (subtitle[0])
-			a.r.ro.subtitle = subtitle;
-	}
-	if ((rc = cli_output_open(&out, a.output, &err))) {
-		code = cli_report(&err);
-		goto done;
-	}
-	if (a.top)
-		rc = write_top(&a, t, before_raw, rows, nrows, out, &err);
-	else if (fmt == FMT_FOLDED)
-		rc = flame_write_folded(t, out, &err);
-	else
-		rc = render_cli_write(&a.r, fmt, t, out, &err);
-	if (rc) {
-		cli_output_abort(out);
-		code = cli_report(&err);
-		goto done;
-	}
-	if ((rc = cli_output_commit(out, &err)) || (draw && (rc = render_cli_finish(&a.r, &err)))) {
-		code = cli_report(&err);
-		goto done;
-	}
-	if (draw && flame_tree_total(t, 0) == 0 && flame_tree_total(t, 1) == 0) {
-		fprintf(stderr, "ERROR: No stack counts found\n");
-		code = 2; /* as flame-render and flamegraph.pl: the error image, exit 2 */
-		goto done;
-	}
-	if (a.fail_above >= 0 && (rc = gate(&a, t, rows, nrows, &err))) {
-		if (rc < 0)
-			cli_report(&err);
-		code = 1;
-	}
+	code = write_tree(&a, t, flame_diff_request_total(req, 0), fmt, draw);
 done:
-	free(rows);
 	flame_tree_free(t);
 	flame_diff_request_free(req);
 	render_cli_free(&a.r);

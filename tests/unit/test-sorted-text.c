@@ -174,17 +174,19 @@ static void check_case(const char *const *text, size_t n, const flame_diff_opts 
 	char *got = merged_text(src, n, o, &rc_text);
 	char *want = tree_text(fresh, n, o, &rc_tree);
 	/* and the request, which chooses the way itself, writes what the tree writes */
-	flame__source req[8];
-	open_mem(req, text, n);
-	for (size_t i = 0; w && i < n; i++) {
-		req[i].weight = w[i];
-		req[i].weight_decimals = wdec ? wdec[i] : 0;
+	{
+		flame__source req[8];
+		open_mem(req, text, n);
+		for (size_t i = 0; w && i < n; i++) {
+			req[i].weight = w[i];
+			req[i].weight_decimals = wdec ? wdec[i] : 0;
+		}
+		char *by_req = request_text(req, n, o, &rc_req);
+		CHECK(rc_req == rc_tree);
+		CHECK((!by_req && !want) || (by_req && want && strcmp(by_req, want) == 0));
+		close_mem(req, n);
+		free(by_req);
 	}
-	char *by_req = request_text(req, n, o, &rc_req);
-	CHECK(rc_req == rc_tree);
-	CHECK((!by_req && !want) || (by_req && want && strcmp(by_req, want) == 0));
-	close_mem(req, n);
-	free(by_req);
 	if (rc_text != want_rc)
 		fprintf(stderr, "case '%s': returned %d, expected %d\n", what, rc_text, want_rc);
 	CHECK(rc_text == want_rc);
