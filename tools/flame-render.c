@@ -1,5 +1,5 @@
-/* flame-render: folded stacks (2-column, or 3-column differential) to a flame graph as
- * an interactive SVG, a PNG or a PDF, with flamegraph.pl's options and meanings (the
+/* flame-render: stacks (folded, 2-column or 3-column differential, or any format
+ * flame-collapse reads) to a flame graph as an interactive SVG, a PNG or a PDF, with flamegraph.pl's options and meanings (the
  * drawing options live in render-opts.c, shared with flame-diff and flame-merge).
  * Several input files are summed; no valid input gives flamegraph.pl's error image
  * and exit status 2. */
@@ -62,6 +62,19 @@ static void on_warn(void *ud, const char *kind, const char *source, uint64_t lin
 	cli_warn(&s->w, kind, source, line, msg);
 }
 
+/* Any format flame-collapse reads, told from the content; what no reader takes is read as
+ * folded text, so invalid lines are counted and reported as flamegraph.pl does (telling
+ * the format only peeks: the input is still whole for the folded reader). */
+static int parse_input(flame_tree *t, flame_input *in, flame_parse_opts *o, flame_err *err)
+{
+	o->format = FLAME_FORMAT_AUTO;
+	int rc = flame_parse(t, in, o, err);
+	if (rc != FLAME_EFORMAT || err->line != 0)
+		return rc;
+	o->format = FLAME_FORMAT_FOLDED;
+	return flame_parse(t, in, o, err);
+}
+
 int main(int argc, char **argv)
 {
 	args a = {.format = RENDER_FMT_NONE};
@@ -74,8 +87,9 @@ int main(int argc, char **argv)
 	int first;
 	int rc = cli_parse(argc, argv, table, on_opt, &a, "[OPTIONS] [FILE...] > graph.svg",
 	                   "Render folded stacks ('frame;frame;... count', or 'stack before after' for a\n"
-	                   "differential graph) as a flame graph: an interactive SVG (default), a PNG or\n"
-	                   "a PDF. Reads stdin when no FILE (or '-') is given; several files are summed.",
+	                   "differential graph), or any profile flame-collapse reads (perf script, pprof,\n"
+	                   "offcputime, jfr print, SVG), as a flame graph: an interactive SVG (default), a\n"
+	                   "PNG or a PDF. Reads stdin when no FILE (or '-') is given; several files are summed.",
 	                   &first);
 	free(table);
 	if (rc)
@@ -86,8 +100,7 @@ int main(int argc, char **argv)
 	warn_state ws = {.w = {.quiet = a.quiet}};
 	a.r.ro.warn = on_warn;
 	a.r.ro.warn_ud = &ws;
-	flame_parse_opts popts = FLAME_PARSE_OPTS_INIT;
-	popts.format = FLAME_FORMAT_FOLDED;
+	flame_parse_opts popts = FLAME_PARSE_OPTS_INIT; /* any format flame-collapse reads */
 	popts.warn = on_warn;
 	popts.warn_ud = &ws;
 
@@ -108,7 +121,7 @@ int main(int argc, char **argv)
 		flame_input *in = NULL;
 		rc = flame_input_open(&in, path, &err);
 		if (!rc)
-			rc = flame_parse(t, in, &popts, &err);
+			rc = parse_input(t, in, &popts, &err);
 		flame_input_free(in);
 	}
 	if (rc)
