@@ -27,7 +27,7 @@ perf=$data/perf-200m.txt
 big=$data/big-tid.folded
 pert=$data/big-tid-perturbed.folded
 if [ ! -s "$big" ]; then
-  [ -s "$perf" ] || "$root/../shared/corpus/gen/perf-big.sh" 200 "$perf"
+  [ -s "$perf" ] || "$root/bench/gen/perf-big.sh" 200 "$perf"
   "$tools/flame-collapse" --tid "$perf" >"$big.tmp" && mv "$big.tmp" "$big"
 fi
 if [ ! -s "$pert" ]; then

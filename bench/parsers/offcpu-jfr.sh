@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
 runs=${2:-5}
 bin=$build/tools/flame-collapse
-corpus=$root/../shared/corpus
+corpus=$root/fixtures/corpus
 data=$root/bench/data
 [ -x "$bin" ] || { echo "no $bin: build first (meson setup build && ninja -C build)"; exit 2; }
 mkdir -p "$data"

@@ -18,7 +18,7 @@ mkdir -p "$data"
 perf=$data/perf-200m.txt
 big=$data/big-tid.folded
 if [ ! -s "$big" ]; then
-  [ -s "$perf" ] || "$root/../shared/corpus/gen/perf-big.sh" 200 "$perf"
+  [ -s "$perf" ] || "$root/bench/gen/perf-big.sh" 200 "$perf"
   "$tools/flame-collapse" --tid "$perf" >"$big.tmp" && mv "$big.tmp" "$big"
 fi
 out=$(mktemp -d)

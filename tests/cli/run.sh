@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # CLI case runner. Each case is DIR/NAME.sh, run with bash in a fresh temp directory
-# with $BUILD (the build dir), $FIXTURES, $CORPUS and the tools on PATH. Its stdout,
-# stderr and exit code must equal DIR/NAME.stdout, NAME.stderr and NAME.exit when
-# those files exist (a missing .exit means 0). FLAME_BLESS=1 rewrites them.
+# with $BUILD (the build dir), $FIXTURES, $CORPUS (fixtures/corpus) and the tools on
+# PATH. Its stdout, stderr and exit code must equal DIR/NAME.stdout, NAME.stderr and
+# NAME.exit when those files exist (a missing .exit means 0). FLAME_BLESS=1 rewrites
+# them. A DIR with no case fails.
 # Usage: run.sh BUILD_DIR CASE_DIR
 set -u
+shopt -s nullglob
 build=$(cd "$1" && pwd)
 dir=$(cd "$2" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
-export BUILD=$build FIXTURES=$root/fixtures CORPUS=$root/../shared/corpus
+export BUILD=$build FIXTURES=$root/fixtures CORPUS=$root/fixtures/corpus
 export PATH="$build/tools:$PATH"
 fail=0 n=0
 for case in "$dir"/*.sh; do
@@ -40,4 +42,5 @@ $(diff "$name.$s" "$tmp/.$s" | head -20)"
   rm -rf "$tmp"
 done
 echo "$((n - fail)) passed, $fail failed"
+[ $n -gt 0 ] || { echo "FAIL: no cases in $dir"; exit 1; }
 [ $fail -eq 0 ]

@@ -10,6 +10,11 @@
 #ifdef FLAME_FUZZ_MAIN
 int main(int argc, char **argv)
 {
+	/* a replay of nothing would pass having tested nothing */
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s FILE...: no inputs to replay\n", argv[0]);
+		return 1;
+	}
 	for (int i = 1; i < argc; i++) {
 		FILE *f = fopen(argv[i], "rb");
 		if (!f) {

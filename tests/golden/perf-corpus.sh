@@ -11,7 +11,7 @@
 set -u
 bin=$1 corpus=$2/perf
 shift 2
-[ -d "$corpus/expected" ] || { echo "SKIP: no corpus at $corpus"; exit 77; }
+[ -d "$corpus/expected" ] || { echo "FAIL: no corpus at $corpus"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0

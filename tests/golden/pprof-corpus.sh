@@ -31,6 +31,7 @@ if [ $mode = go ] && [ $have_go = 0 ]; then
 fi
 
 profiles=()
+shopt -s nullglob
 for f in "$C"/*.pb "$C"/*.pb.gz; do
 	case $(basename "$f") in edge-truncated*|edge-concatenated*) continue;; esac
 	profiles+=("$f")
@@ -106,4 +107,5 @@ if [ $mode = go ]; then
 	done
 fi
 echo "$((n - fail)) passed, $fail failed"
+[ $n -gt 0 ] || { echo "FAIL: no profile checked in $C"; exit 1; }
 [ $fail -eq 0 ]

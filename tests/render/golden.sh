@@ -47,4 +47,5 @@ $(diff "$wanterr" "$tmp/err" | head -5)"
   fi
 done <"$here/cases.txt"
 echo "$((n - fail)) passed, $fail failed"
+[ $n -gt 0 ] || { echo "FAIL: no cases in $here/cases.txt"; exit 1; }
 [ $fail -eq 0 ]
