@@ -908,32 +908,30 @@ static void warn_event(agg *a, uint32_t skipped, uint64_t line)
 
 static int settle_event(agg *a, int keep, flame_err *err);
 
-/* Add one stack (root first) to the tree, or to `pend` while the event is provisional. */
-static int put_stack(agg *a, const uint32_t *ids, size_t n, uint64_t weight, uint64_t line,
-                     flame_err *err)
+/* Keep one stack of the provisional event in `pend`. */
+static int pend_stack(agg *a, const uint32_t *ids, size_t n, uint64_t weight, uint64_t line,
+                      flame_err *err)
 {
-	if (a->provisional) {
-		size_t need = a->pend_len + 5 + n;
-		if (need > a->pend_cap) {
-			size_t c = a->pend_cap ? a->pend_cap : 4096;
-			while (c < need)
-				c *= 2;
-			uint32_t *v = realloc(a->pend, c * sizeof *v);
-			if (!v)
-				return flame__err_nomem(err);
-			a->pend = v;
-			a->pend_cap = c;
-		}
-		uint32_t *p = a->pend + a->pend_len;
-		p[0] = (uint32_t)line;
-		p[1] = (uint32_t)(line >> 32);
-		p[2] = (uint32_t)weight;
-		p[3] = (uint32_t)(weight >> 32);
-		p[4] = (uint32_t)n;
-		memcpy(p + 5, ids, n * sizeof *ids);
-		a->pend_len = need;
-		return a->pend_len * sizeof *a->pend > PEND_MAX ? settle_event(a, 1, err) : 0;
-	}
+	size_t need = a->pend_len + 5 + n;
+	if (flame__array_reserve_min(a->pend, a->pend_cap, need, 4096))
+		return flame__err_nomem(err);
+	uint32_t *p = a->pend + a->pend_len;
+	p[0] = (uint32_t)line;
+	p[1] = (uint32_t)(line >> 32);
+	p[2] = (uint32_t)weight;
+	p[3] = (uint32_t)(weight >> 32);
+	p[4] = (uint32_t)n;
+	memcpy(p + 5, ids, n * sizeof *ids);
+	a->pend_len = need;
+	return a->pend_len * sizeof *a->pend > PEND_MAX ? settle_event(a, 1, err) : 0;
+}
+
+/* Add one stack (root first) to the tree, or to `pend` while the event is provisional. */
+static inline int put_stack(agg *a, const uint32_t *ids, size_t n, uint64_t weight,
+                            uint64_t line, flame_err *err)
+{
+	if (a->provisional)
+		return pend_stack(a, ids, n, weight, line, err);
 	int rc = flame__stacks_add(&a->t->stacks, ids, n, weight, 0);
 	if (rc == FLAME_ERANGE)
 		return flame__err(err, rc, a->src, line, FLAME__NO_OFFSET,
