@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include "cli.h"
 
@@ -117,6 +118,30 @@ int cli_report_input(const flame_err *e, const char *option)
 		return cli_report(e);
 	fprintf(stderr, "%s: %s: cannot tell the input format; use %s\n", prog, e->source, option);
 	return 1;
+}
+
+int cli_output_ext(const char *path, const char *const *known, const char *option)
+{
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	const char *dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		return 0; /* no extension (or a dot file): the default format, as ever */
+	size_t n = strlen(path);
+	char list[256] = "";
+	for (size_t k = 0; known[k]; k++) {
+		size_t kn = strlen(known[k]);
+		if (n >= kn && !strcasecmp(path + n - kn, known[k]))
+			return 0;
+		if (strlen(list) + kn + 2 < sizeof list) {
+			strcat(list, k ? " " : "");
+			strcat(list, known[k]);
+		}
+	}
+	return cli_usage_error("-o %s: unknown extension '%s'; known: %s (or say %s)", path, dot,
+	                       list, option);
 }
 
 int cli_usage_error(const char *fmt, ...)

@@ -39,6 +39,10 @@ int cli_report_input(const flame_err *e, const char *option);
 
 /** Print "prog: msg" to stderr and return 2 (usage errors). */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** -o PATH whose extension is none of `known` (NULL-terminated, e.g. ".svg", ".pb.gz"):
+ * a usage error naming them and `option`, which says the format instead (exit 2); `-`
+ * and names without an extension pass. */
+int cli_output_ext(const char *path, const char *const *known, const char *option);
 
 /** The input format named by `arg` of --input-format into *out: 0, or a usage error (2). */
 int cli_input_format(const char *arg, flame_format *out);

@@ -79,7 +79,7 @@ typedef struct args {
 	int quiet;
 	int ignore_units;
 	const char **tags, **tags_ignore; /* pprof */
-	int list_types, out_pprof;
+	int list_types, out_pprof, out_format_given;
 } args;
 
 /* Append to a growing option list (pprof --tag, --tag-ignore). */
@@ -184,6 +184,7 @@ static int on_opt(void *ud, int id, const char *arg)
 		if (strcmp(arg, "folded") != 0 && strcmp(arg, "pprof") != 0)
 			return cli_usage_error("--output-format wants folded or pprof, got '%s'", arg);
 		a->out_pprof = strcmp(arg, "pprof") == 0;
+		a->out_format_given = 1;
 		break;
 	}
 	return 0;
@@ -198,6 +199,11 @@ int main(int argc, char **argv)
 	                   "one line per unique stack, 'root;...;leaf count', sorted bytewise.\n"
 	                   "Reads stdin when no FILE (or '-') is given; gzip input is inflated.",
 	                   &first);
+	/* folded text or pprof (--output-format) only: a picture's name would get folded text */
+	static const char *const exts[] = {".folded", ".collapsed", ".txt", ".pb.gz", ".pb", ".pprof",
+	                                   NULL};
+	if (!rc && !a.out_format_given)
+		rc = cli_output_ext(a.output, exts, "--output-format");
 	if (rc) {
 		free_args(&a);
 		return rc;

@@ -584,6 +584,10 @@ int main(int argc, char **argv)
 	flame_diff_request *req = NULL;
 	if (flame_diff_request_new(&req, &a.d, &err))
 		return cli_report(&err);
+	static const char *const exts[] = {".svg", ".png", ".pdf", ".folded", ".collapsed", ".txt",
+	                                   NULL};
+	if (!a.format && (rc = cli_output_ext(a.output, exts, "--format")))
+		return rc;
 	int fmt = a.format ? a.format : format_from_path(a.output);
 	if (!fmt)
 		fmt = RENDER_FMT_SVG;

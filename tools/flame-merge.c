@@ -177,6 +177,10 @@ int main(int argc, char **argv)
 	size_t n = (size_t)(argc - first);
 	if (n == 0)
 		return cli_usage_error("wants at least one input FILE; see --help");
+	static const char *const exts[] = {".folded", ".collapsed", ".txt", ".svg", ".png", ".pdf",
+	                                   ".pb.gz", ".pprof", NULL};
+	if (!a.format && (rc = cli_output_ext(a.output, exts, "--format")))
+		return rc;
 	int fmt = a.format ? a.format : format_from_path(a.output);
 	if (!fmt)
 		fmt = FMT_FOLDED;

@@ -94,6 +94,9 @@ int main(int argc, char **argv)
 	free(table);
 	if (rc)
 		return rc;
+	static const char *const exts[] = {".svg", ".png", ".pdf", NULL};
+	if (!a.format && (rc = cli_output_ext(a.output, exts, "--format")))
+		return rc;
 	int fmt = a.format ? a.format : render_cli_format_path(a.output);
 	if (!fmt)
 		fmt = RENDER_FMT_SVG;
