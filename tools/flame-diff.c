@@ -580,14 +580,14 @@ int main(int argc, char **argv)
 		                       argc - first);
 	if (!strcmp(argv[first], "-") && !strcmp(argv[first + 1], "-"))
 		return cli_usage_error("only one of BEFORE and AFTER can be '-' (stdin)");
-	flame_err err = {0};
-	flame_diff_request *req = NULL;
-	if (flame_diff_request_new(&req, &a.d, &err))
-		return cli_report(&err);
 	static const char *const exts[] = {".svg", ".png", ".pdf", ".folded", ".collapsed", ".txt",
 	                                   NULL};
 	if (!a.format && (rc = cli_output_ext(a.output, exts, "--format")))
 		return rc;
+	flame_err err = {0};
+	flame_diff_request *req = NULL;
+	if (flame_diff_request_new(&req, &a.d, &err))
+		return cli_report(&err);
 	int fmt = a.format ? a.format : format_from_path(a.output);
 	if (!fmt)
 		fmt = RENDER_FMT_SVG;
