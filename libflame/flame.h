@@ -239,41 +239,71 @@ FLAME_EXPORT const char *flame_format_name(flame_format f);
 #define FLAME_PERF_KEEP_TEMPLATES 0x20 /* cut args at the first '(' outside <> {} [] */
 #define FLAME_PERF_RAW_NAMES 0x40      /* no tidying beyond stackcollapse-perf.pl's (Rust) */
 
-typedef struct flame_parse_opts {
-	flame_format format;
-	/* perf */
-	unsigned perf_flags;
-	const char *event_filter;  /* NULL: the first event seen */
-	int has_time_range;        /* --time START,END (seconds, inclusive) */
-	double time_start, time_end;
-	unsigned threads;          /* worker threads; 0 = number of cores */
-	/* warnings (skipped lines); NULL = silent */
-	flame_warn_fn warn;
-	void *warn_ud;
-	/* offcpu: --pid/--tid are perf_flags' FLAME_PERF_PID/TID (root `comm-TID`) */
-	/* jfr */
-	const char *jfr_event;     /* --event NAME; NULL: jdk.ExecutionSample if the input has
-	                            * any, else the first event type with stack traces */
-	unsigned jfr_flags;        /* FLAME_JFR_* */
-	/* pprof (FLAME_PPROF_* flags are in the pprof section below) */
-	const char *sample_type;        /* --sample-type; NULL: default_sample_type, else the last */
-	unsigned pprof_flags;           /* FLAME_PPROF_* */
-	const char *const *tags;        /* --tag KEY=REGEX or KEY=MIN:MAX; a sample must match all */
-	size_t n_tags;
-	const char *const *tags_ignore; /* --tag-ignore: a sample matching any is dropped */
-	size_t n_tags_ignore;
-	const char *group_by;           /* --group-by KEY: the label's value becomes the root frame */
-} flame_parse_opts;
-
 /* jfr flags */
 #define FLAME_JFR_SIGNATURES 0x01 /* keep the parameter list: pkg.Class.method(int, String) */
 #define FLAME_JFR_THREADS 0x02    /* the thread name as the root frame */
 #define FLAME_JFR_LINES 0x04      /* append :LINE when the text has a line number */
 #define FLAME_JFR_ANNOTATE 0x08   /* append _[j] to Java frames (flamegraph.pl --colors java) */
 
-/* Format-specific fields are added below in sections (perf above; pprof, offcpu, jfr...).
- * Zero means "default" for every field, so the initializer never needs to change. */
-#define FLAME_PARSE_OPTS_INIT {.format = FLAME_FORMAT_AUTO}
+/* offcpu flags (the perf flags' --pid/--tid: root `comm-TID`) */
+#define FLAME_OFFCPU_PID 0x01
+#define FLAME_OFFCPU_TID 0x02
+
+/* Each format's options in a struct of its own, read by that format's parser only. */
+typedef struct flame_perf_opts {
+	unsigned flags;            /* FLAME_PERF_* */
+	const char *event_filter;  /* NULL: the first event seen */
+	int has_time_range;        /* --time START,END (seconds, inclusive) */
+	double time_start, time_end;
+} flame_perf_opts;
+
+typedef struct flame_offcpu_opts {
+	unsigned flags;            /* FLAME_OFFCPU_* */
+} flame_offcpu_opts;
+
+typedef struct flame_jfr_opts {
+	const char *event;         /* --event NAME; NULL: jdk.ExecutionSample if the input has
+	                            * any, else the first event type with stack traces */
+	unsigned flags;            /* FLAME_JFR_* */
+} flame_jfr_opts;
+
+typedef struct flame_pprof_opts {
+	const char *sample_type;        /* --sample-type; NULL: default_sample_type, else the last */
+	unsigned flags;                 /* FLAME_PPROF_* (in the pprof section below) */
+	const char *const *tags;        /* --tag KEY=REGEX or KEY=MIN:MAX; a sample must match all */
+	size_t n_tags;
+	const char *const *tags_ignore; /* --tag-ignore: a sample matching any is dropped */
+	size_t n_tags_ignore;
+	const char *group_by;           /* --group-by KEY: the label's value becomes the root frame */
+} flame_pprof_opts;
+
+/* Options structs are versioned (libgit2's pattern): `version` says which layout of the
+ * struct the caller was compiled against. Initialize with the _INIT macro or the _init
+ * function, never with {0}: a version the library does not know is refused (FLAME_EUSAGE).
+ * A later library keeps reading the layouts of earlier versions, so new fields (anywhere,
+ * e.g. in a format's struct) come with a new version number. Zero means "default" for
+ * every other field. */
+#define FLAME_PARSE_OPTS_VERSION 1
+
+typedef struct flame_parse_opts {
+	unsigned version;          /* FLAME_PARSE_OPTS_VERSION */
+	flame_format format;
+	unsigned threads;          /* worker threads; 0 = number of cores */
+	/* warnings (skipped lines); NULL = silent */
+	flame_warn_fn warn;
+	void *warn_ud;
+	flame_perf_opts perf;
+	flame_offcpu_opts offcpu;
+	flame_jfr_opts jfr;
+	flame_pprof_opts pprof;
+} flame_parse_opts;
+
+#define FLAME_PARSE_OPTS_INIT {.version = FLAME_PARSE_OPTS_VERSION, .format = FLAME_FORMAT_AUTO}
+
+/** Set `o` to the defaults of `version` (FLAME_PARSE_OPTS_VERSION), as the _INIT macro
+ * does: for callers that cannot use the macro (other languages' bindings). FLAME_EUSAGE,
+ * and `o` untouched, for a version the library does not know. */
+FLAME_EXPORT int flame_parse_opts_init(flame_parse_opts *o, unsigned version);
 
 /** Parse all of `in` and add its stacks to `t`. Frame names are interned into `t`;
  * `in` may be freed afterwards. With FLAME_FORMAT_AUTO the format is told from the
@@ -558,7 +588,11 @@ typedef struct flame_nameattr flame_nameattr;
 FLAME_EXPORT int flame_nameattr_load(flame_nameattr **out, const char *path, flame_err *err);
 FLAME_EXPORT void flame_nameattr_free(flame_nameattr *na);
 
+/* versioned as flame_parse_opts is (see there) */
+#define FLAME_RENDER_OPTS_VERSION 1
+
 typedef struct flame_render_opts {
+	unsigned version;         /* FLAME_RENDER_OPTS_VERSION */
 	const char *title;        /* NULL: "Flame Graph" ("Icicle Graph" when inverted) */
 	const char *subtitle;     /* NULL: none */
 	const char *notes;        /* NULL: none; kept in the SVG's notes element */
@@ -595,9 +629,14 @@ typedef struct flame_render_opts {
 } flame_render_opts;
 
 #define FLAME_RENDER_OPTS_INIT                                                            \
-	{.width = 1200, .frame_height = 16, .min_width = 0.1, .font_type = "Verdana",           \
+	{.version = FLAME_RENDER_OPTS_VERSION, .width = 1200, .frame_height = 16,                \
+	 .min_width = 0.1, .font_type = "Verdana",                                             \
 	 .font_size = 12.0, .font_width = 0.59, .name_type = "Function:", .colors = "hot",      \
 	 .search_color = "rgb(230,0,230)", .factor = 1.0}
+
+/** Set `o` to the defaults of `version` (FLAME_RENDER_OPTS_VERSION), as the _INIT macro
+ * does; FLAME_EUSAGE, and `o` untouched, for a version the library does not know. */
+FLAME_EXPORT int flame_render_opts_init(flame_render_opts *o, unsigned version);
 
 /** Check option values (palette and bgcolors names, sizes); FLAME_EUSAGE naming the
  * option when one is invalid. The writers call it too. */

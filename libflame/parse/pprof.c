@@ -24,6 +24,7 @@
 #include "../core/hash.h"
 #include "../core/prefetch.h"
 #include "../core/regex.h"
+#include "../core/version.h"
 #include "parser.h"
 #include "pbuf.h"
 
@@ -1235,7 +1236,7 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 	flame__pbuf sb;
 	flame__pfield g;
 	int r;
-	int want_labels = s->nfocus || s->nignore || s->o->group_by;
+	int want_labels = s->nfocus || s->nignore || s->o->pprof.group_by;
 	size_t nvals = 0;
 	int64_t v = 0;
 	s->nloc = s->nlab = 0;
@@ -1301,7 +1302,7 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 		depth += p->locs[s->locids[i]].fcount;
 	if (depth == 0)
 		return 0;
-	depth += s->o->group_by != NULL;
+	depth += s->o->pprof.group_by != NULL;
 	if (depth > PPROF_MAX_DEPTH)
 		return flame__err(err, FLAME_ERANGE, p->src, 0, f->off,
 		                  "invalid pprof: a stack of more than %zu frames", PPROF_MAX_DEPTH);
@@ -1313,8 +1314,8 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 	if (flame__array_reserve_min(s->ids, s->capids, depth, 256))
 		return nomem(err);
 	size_t d = 0;
-	if (s->o->group_by && group_frame(s->t, p, s->o->group_by, s->labels, s->nlab, &s->nb,
-	                                  &s->ids[d++]))
+	if (s->o->pprof.group_by &&
+	    group_frame(s->t, p, s->o->pprof.group_by, s->labels, s->nlab, &s->nb, &s->ids[d++]))
 		return nomem(err);
 	for (size_t i = s->nloc; i-- > lo;) {
 		const loc *l = &p->locs[s->locids[i]];
@@ -1561,12 +1562,15 @@ static int compile_tagfs(const char *const *specs, size_t n, const char *what, t
 int flame_pprof_opts_check(const flame_parse_opts *o, flame_err *err)
 {
 	tagf *a = NULL, *b = NULL;
-	int r = compile_tagfs(o->tags, o->n_tags, "--tag", &a, err);
+	int r = flame__opts_version(o->version, FLAME_PARSE_OPTS_VERSION, "flame_parse_opts", err);
+	if (r)
+		return r;
+	r = compile_tagfs(o->pprof.tags, o->pprof.n_tags, "--tag", &a, err);
 	if (!r)
-		r = compile_tagfs(o->tags_ignore, o->n_tags_ignore, "--tag-ignore", &b, err);
-	free_tagfs(a, o->n_tags);
-	free_tagfs(b, o->n_tags_ignore);
-	if (!r && o->group_by && !*o->group_by)
+		r = compile_tagfs(o->pprof.tags_ignore, o->pprof.n_tags_ignore, "--tag-ignore", &b, err);
+	free_tagfs(a, o->pprof.n_tags);
+	free_tagfs(b, o->pprof.n_tags_ignore);
+	if (!r && o->pprof.group_by && !*o->pprof.group_by)
 		r = flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET, "--group-by wants a label key");
 	return r;
 }
@@ -1634,7 +1638,7 @@ static int pass_samples(sampler *s, flame_err *err)
 	flame__pbuf b;
 	flame__pfield f;
 	int r;
-	int fast = !s->nfocus && !s->nignore && !s->o->group_by;
+	int fast = !s->nfocus && !s->nignore && !s->o->pprof.group_by;
 	if (fast && !(s->pend = calloc(PIPE, sizeof *s->pend)))
 		return nomem(err);
 	r = 0;
@@ -1723,16 +1727,17 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 	if ((r = load(&p, err)))
 		goto done;
 	/* no sample types is only valid without values (pass 3 checks each sample) */
-	if (p.nst && ((r = pick_type(&p, o->sample_type, &s.vidx, err)) ||
+	if (p.nst && ((r = pick_type(&p, o->pprof.sample_type, &s.vidx, err)) ||
 	              (r = check_unit(t, &p, s.vidx, err))))
 		goto done;
-	if ((r = compile_tagfs(o->tags, o->n_tags, "--tag", &s.focus, err)))
+	if ((r = compile_tagfs(o->pprof.tags, o->pprof.n_tags, "--tag", &s.focus, err)))
 		goto done;
-	s.nfocus = o->n_tags;
-	if ((r = compile_tagfs(o->tags_ignore, o->n_tags_ignore, "--tag-ignore", &s.ignore, err)))
+	s.nfocus = o->pprof.n_tags;
+	if ((r = compile_tagfs(o->pprof.tags_ignore, o->pprof.n_tags_ignore, "--tag-ignore",
+	                       &s.ignore, err)))
 		goto done;
-	s.nignore = o->n_tags_ignore;
-	if ((r = mark_prune(&p, err)) || (r = name_frames(t, &p, o->pprof_flags, err)) ||
+	s.nignore = o->pprof.n_tags_ignore;
+	if ((r = mark_prune(&p, err)) || (r = name_frames(t, &p, o->pprof.flags, err)) ||
 	    (r = build_lone(&p, err)) ||
 	    (r = pass_samples(&s, err)) || (r = subtract_negative(&s, err)))
 		goto done;

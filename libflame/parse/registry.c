@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include "../core/version.h"
 #include "parser.h"
 
 /* Probe order matters: specific formats first, folded (the loosest) last. */
@@ -147,11 +148,24 @@ static int diagnose(const char *p, size_t n, const char *name, int binary_only, 
 	return 1;
 }
 
+int flame_parse_opts_init(flame_parse_opts *o, unsigned version)
+{
+	static const flame_parse_opts defaults = FLAME_PARSE_OPTS_INIT;
+	if (flame__opts_version(version, FLAME_PARSE_OPTS_VERSION, "flame_parse_opts", NULL))
+		return FLAME_EUSAGE;
+	*o = defaults;
+	o->version = version;
+	return 0;
+}
+
 int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
 	static const flame_parse_opts defaults = FLAME_PARSE_OPTS_INIT;
 	if (!o)
 		o = &defaults;
+	int rc = flame__opts_version(o->version, FLAME_PARSE_OPTS_VERSION, "flame_parse_opts", err);
+	if (rc)
+		return rc;
 	flame_format f = o->format;
 	const char *p;
 	long n = flame__input_peek(in, &p, PEEK, err);

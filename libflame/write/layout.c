@@ -18,16 +18,30 @@
 #include "../core/human.h"
 #include "../core/spill.h"
 #include "../core/tree.h"
+#include "../core/version.h"
 #include "layout.h"
 
 static const uint64_t pow10_u[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
                                    1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
+
+int flame_render_opts_init(flame_render_opts *o, unsigned version)
+{
+	static const flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
+	if (flame__opts_version(version, FLAME_RENDER_OPTS_VERSION, "flame_render_opts", NULL))
+		return FLAME_EUSAGE;
+	*o = defaults;
+	o->version = version;
+	return 0;
+}
 
 int flame_render_opts_check(const flame_render_opts *o, flame_err *err)
 {
 	flame__rgb a, b;
 	if (!o)
 		return 0;
+	int rc = flame__opts_version(o->version, FLAME_RENDER_OPTS_VERSION, "flame_render_opts", err);
+	if (rc)
+		return rc;
 	if (flame__palette_lookup(o->colors ? o->colors : "hot") < 0)
 		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
 		                  "--colors: unknown palette '%s'", o->colors);

@@ -16,9 +16,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 		o.format = mode ? FLAME_FORMAT_JFR : FLAME_FORMAT_AUTO;
 		if (mode) {
-			o.jfr_flags = FLAME_JFR_SIGNATURES | FLAME_JFR_THREADS | FLAME_JFR_LINES |
+			o.jfr.flags = FLAME_JFR_SIGNATURES | FLAME_JFR_THREADS | FLAME_JFR_LINES |
 			              FLAME_JFR_ANNOTATE;
-			o.jfr_event = "jdk.ThreadPark";
+			o.jfr.event = "jdk.ThreadPark";
 		}
 		flame_tree *t = flame_tree_new();
 		flame_input *in = NULL;

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 		o.format = mode ? FLAME_FORMAT_OFFCPU : FLAME_FORMAT_AUTO;
 		if (mode)
-			o.perf_flags = FLAME_PERF_TID;
+			o.offcpu.flags = FLAME_OFFCPU_TID;
 		flame_tree *t = flame_tree_new();
 		flame_input *in = NULL;
 		if (t && flame_input_open_mem(&in, data, size, "fuzz", &err) == 0 &&

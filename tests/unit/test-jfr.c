@@ -22,8 +22,8 @@ static char *collapse(const char *text, const char *event, unsigned flags, flame
 	flame_input *in = NULL;
 	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 	o.format = FLAME_FORMAT_JFR;
-	o.jfr_event = event;
-	o.jfr_flags = flags;
+	o.jfr.event = event;
+	o.jfr.flags = flags;
 	o.warn = on_warn;
 	char *s = NULL;
 	count_name[0] = '\0';

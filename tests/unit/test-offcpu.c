@@ -21,14 +21,14 @@ static void on_warn(void *ud, const char *kind, const char *source, uint64_t lin
 	(void)msg;
 }
 
-/* Folded text of `text` read as offcpu with `flags` (perf_flags); NULL and *err on error. */
+/* Folded text of `text` read as offcpu with `flags` (offcpu.flags); NULL and *err on error. */
 static char *collapse(const char *text, unsigned flags, warns *w, flame_err *err)
 {
 	flame_tree *t = flame_tree_new();
 	flame_input *in = NULL;
 	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 	o.format = FLAME_FORMAT_OFFCPU;
-	o.perf_flags = flags;
+	o.offcpu.flags = flags;
 	if (w) {
 		o.warn = on_warn;
 		o.warn_ud = w;
@@ -92,11 +92,11 @@ static void test_multiline(void)
 	/* --pid/--tid: the printed id (a thread id) is appended like perf's comm-PID */
 	check_collapse("    schedule\n    -                a (1)\n        5\n\n"
 	               "    schedule\n    -                a (2)\n        7\n",
-	               FLAME_PERF_TID, "a-1;schedule 5\na-2;schedule 7\n");
+	               FLAME_OFFCPU_TID, "a-1;schedule 5\na-2;schedule 7\n");
 	check_collapse("    schedule\n    -                a (1)\n        5\n",
-	               FLAME_PERF_PID, "a-1;schedule 5\n");
+	               FLAME_OFFCPU_PID, "a-1;schedule 5\n");
 	/* a comm holding " (" and digits: the id is the last parenthesized number */
-	check_collapse("    f\n    -                x (3) y (42)\n        1\n", FLAME_PERF_TID,
+	check_collapse("    f\n    -                x (3) y (42)\n        1\n", FLAME_OFFCPU_TID,
 	               "x (3) y-42;f 1\n");
 	/* an entry with no frames at all (libbpf-tools prints missed stacks on stderr) */
 	check_collapse("    -                bash (3580)\n        17154\n\n", 0, "bash 17154\n");
@@ -154,7 +154,7 @@ static void test_old_format_and_offsets(void)
 	               "    kthread\n"
 	               "    rcuos/0\n"
 	               "        8\n",
-	               FLAME_PERF_TID, "rcuos/0;kthread;schedule 30\n");
+	               FLAME_OFFCPU_TID, "rcuos/0;kthread;schedule 30\n");
 	/* -s offsets are kept as printed */
 	check_collapse("    schedule+0x23\n    main+0x10\n    -                s (9)\n        3\n", 0,
 	               "s;main+0x10;schedule+0x23 3\n");
@@ -183,7 +183,7 @@ static void test_warnings(void)
 	free(s);
 	/* -f input has no ids: --tid cannot apply and says so */
 	memset(&w, 0, sizeof w);
-	s = collapse("c;f 3\n", FLAME_PERF_TID, &w, &err);
+	s = collapse("c;f 3\n", FLAME_OFFCPU_TID, &w, &err);
 	CHECK(s && strcmp(s, "c;f 3\n") == 0);
 	CHECK_EQ_U64(w.n, 1);
 	CHECK_STR(w.last_kind, "offcpu-folded-no-id");

@@ -185,22 +185,22 @@ static void test_basic(void)
 	body(&m2, 0);
 	CHECK(parse(&m2, &o, &err) == 0);
 	CHECK_STR(out, "main;work 10\nmain;work;hot;inl 40\n");
-	o.sample_type = "samples";
+	o.pprof.sample_type = "samples";
 	CHECK(parse(&m2, &o, &err) == 0);
 	CHECK_STR(out, "main;work 1\nmain;work;hot;inl 4\n");
-	o.sample_type = "0";
+	o.pprof.sample_type = "0";
 	CHECK(parse(&m2, &o, &err) == 0);
 	CHECK_STR(out, "main;work 1\nmain;work;hot;inl 4\n");
-	o.sample_type = "wall";
+	o.pprof.sample_type = "wall";
 	CHECK(parse(&m2, &o, &err) == FLAME_EUSAGE);
 	CHECK_STR(err.msg, "no sample type 'wall' (the profile has: samples, cpu)");
-	o.sample_type = NULL;
-	o.pprof_flags = FLAME_PPROF_INLINE_ANNOTATE;
+	o.pprof.sample_type = NULL;
+	o.pprof.flags = FLAME_PPROF_INLINE_ANNOTATE;
 	CHECK(parse(&m2, &o, &err) == 0);
 	CHECK_STR(out, "main;work 10\nmain;work;hot;inl_[i] 40\n");
 	/* the unit becomes the count name */
 	flame_tree *t = flame_tree_new();
-	o.pprof_flags = 0;
+	o.pprof.flags = 0;
 	CHECK(parse_with(&m2, &o, t, &err) == 0);
 	CHECK_STR(flame_tree_count_name(t), "nanoseconds");
 	flame_tree_free(t);
@@ -244,10 +244,10 @@ static void test_unsymbolized_and_ids(void)
 	sample(&m, c, 2, &one, 1, 0);
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "main;<unknown> 1\nmain;[app] 2\n");
-	o.pprof_flags = FLAME_PPROF_ADDRESSES;
+	o.pprof.flags = FLAME_PPROF_ADDRESSES;
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "main;0xbeef 1\nmain;app+0x1234 1\nmain;app+0x99 1\n");
-	o.pprof_flags = FLAME_PPROF_SYSTEM_NAMES;
+	o.pprof.flags = FLAME_PPROF_SYSTEM_NAMES;
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "main;<unknown> 1\nmain;[app] 1\nmain;runtime.gc 1\n");
 }
@@ -337,28 +337,28 @@ static void test_labels(void)
 		sub(&m, 2, &s);
 	}
 	const char *tag[] = {"endpoint=^/api"};
-	o.tags = tag;
-	o.n_tags = 1;
+	o.pprof.tags = tag;
+	o.pprof.n_tags = 1;
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "main 1\n");
 	const char *range[] = {"bytes=1000:"};
-	o.tags = range;
+	o.pprof.tags = range;
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "main 3\n");
-	o.tags = NULL;
-	o.n_tags = 0;
-	o.tags_ignore = range;
-	o.n_tags_ignore = 1;
+	o.pprof.tags = NULL;
+	o.pprof.n_tags = 0;
+	o.pprof.tags_ignore = range;
+	o.pprof.n_tags_ignore = 1;
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "main 3\n");
-	o.tags_ignore = NULL;
-	o.n_tags_ignore = 0;
-	o.group_by = "bytes";
+	o.pprof.tags_ignore = NULL;
+	o.pprof.n_tags_ignore = 0;
+	o.pprof.group_by = "bytes";
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "100;main 2\n5000;main 3\n<no bytes>;main 1\n");
 	const char *badre[] = {"endpoint=(x"};
-	o.tags = badre;
-	o.n_tags = 1;
+	o.pprof.tags = badre;
+	o.pprof.n_tags = 1;
 	CHECK(flame_pprof_opts_check(&o, &err) == FLAME_EUSAGE);
 }
 
