@@ -146,7 +146,7 @@ FLAME_EXPORT void flame_tree_set_ignore_units(flame_tree *t, int on);
 
 /** `v` counts of `unit` (a count name; NULL: plain counts), in units of 10^-scale, as
  * people read them: time units as "1.42 s", "830 ms", "12.5 us" (three significant
- * digits), bytes as "3.2 MiB", other counts exactly with thousands separators ("12,345",
+ * digits), bytes as "3.20 MiB", other counts exactly with thousands separators ("12,345",
  * "2.5"); never scientific notation. The --top table, gate messages, tooltips and
  * subtitles all print through it. Writes at most `cap` bytes with the NUL; returns the
  * length written. flame_format_delta prints after - before with its sign ("+830 ms"). */
@@ -520,6 +520,35 @@ FLAME_EXPORT int flame_diff_report(flame_tree *t, flame_diff_row **rows, size_t 
  * root. Considers the 512 largest total changes. */
 FLAME_EXPORT int flame_diff_attribute(flame_tree *t, flame_diff_row *rows, size_t n,
                                       double limit, flame_err *err);
+
+/* ---- Reports for people: the --top tables and the regression gate, amounts in the tree's
+ * unit as flame_format_count prints them. */
+
+/** Receives text (`len` bytes, not NUL-terminated); non-zero stops the writer, which
+ * returns that value. */
+typedef int (*flame_text_fn)(void *ud, const char *text, size_t len);
+
+typedef struct flame_top_opts {
+	uint64_t rows;       /* functions per table */
+	double min_delta;    /* changes smaller than this (in the tree's units) are left out */
+	uint64_t before_raw; /* BEFORE's total as read, before normalization (the header) */
+	const char *norm;    /* the normalization's option ("--requests"), NULL: none */
+} flame_top_opts;
+
+/** A header with both totals, then four tables (self cost grew most, shrank most; total
+ * cost grew, shrank) of at most o->rows functions each: before, after, delta, change,
+ * name. A caller whose total change lies inside a listed callee is left to the callee
+ * (flame_diff_attribute: `rows` are changed). */
+FLAME_EXPORT int flame_write_top(flame_tree *t, flame_diff_row *rows, size_t n,
+                                 const flame_top_opts *o, flame_text_fn fn, void *ud,
+                                 flame_err *err);
+
+/** The regression gate: every function whose self or total cost grew by more than
+ * `limit_pct` % of BEFORE's total, largest first, as one line each to `fn` ("NAME: self 1.2 s
+ * -> 1.5 s (+300 ms, 5.00% of the before total)", no newline). Returns how many (0: none)
+ * or a negative status. `rows` are sorted and attributed. */
+FLAME_EXPORT int flame_gate(flame_tree *t, flame_diff_row *rows, size_t n, double limit_pct,
+                            flame_text_fn fn, void *ud, flame_err *err);
 
 /* ---- pprof: profile.proto in (flame_parse) and out ----
  * Frames are named as `go tool pprof -traces` names them: Function.name, `[mapping

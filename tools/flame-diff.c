@@ -23,15 +23,19 @@ static const cli_opt own_options[] = {
 	{"requests", 0, CLI_ARG, O_REQUESTS, "B,A",
 	 "BEFORE served B requests, AFTER A: compare cost per request (BEFORE scaled by A/B)"},
 	{"normalize-frame", 0, CLI_ARG, O_NORMALIZE_FRAME, "REGEX",
-	 "the stacks through a frame matching REGEX are the unit of work: BEFORE scaled so they "
-	 "weigh the same"},
+	 "the stacks through a frame matching REGEX are the unit of work: BEFORE is scaled so "
+	 "they weigh the same, so every figure is a share of that unit's cost (a slowdown spread "
+	 "evenly through it cancels out, and an unchanged function can look smaller); for cost "
+	 "per request use --requests"},
 	{"fail-above", 0, CLI_ARG, O_FAIL_ABOVE, "PCT",
 	 "exit 1 (after writing the output) when a function's self or total cost grew by more "
 	 "than PCT% of BEFORE's total; offenders are named on stderr"},
 	{"min-delta", 0, CLI_ARG, O_MIN_DELTA, "PCT",
 	 "changes below PCT% of BEFORE's total are drawn as no change and left out of --top"},
 	{"top", 0, CLI_ARG, O_TOP, "N",
-	 "print a table of the N functions whose self and total cost grew and shrank most"},
+	 "print a table of the N functions whose self and total cost grew and shrank most (to "
+	 "stdout, or -o's file; with a picture or folded text asked for by --format or -o's "
+	 "extension, that goes to -o and the table to stdout, or stderr when -o is stdout)"},
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE",
 	 "write to FILE (atomically); format from .svg .png .pdf .folded"},
 	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "svg (default), png, pdf, or folded (stack before after)"},
@@ -143,6 +147,13 @@ static int format_from_path(const char *path)
 	return f;
 }
 
+/* -o names a picture or folded text by its extension (.txt is left to --top's table) */
+static int names_format(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	return format_from_path(path) && !(dot && !strcasecmp(dot, ".txt"));
+}
+
 /* ---- reading: the library's diff request reads both sides and chooses how */
 
 typedef struct side {
@@ -220,7 +231,6 @@ static int not_one_side(const side *s)
 
 /* ---- counts as text: the tree's decimal scale */
 
-static void fmt_count(char *buf, size_t cap, uint64_t v, unsigned scale);
 
 /* ---- removed functions: AFTER is 0, so the picture gives them no width (as flamegraph.pl
  * does); the subtitle names the largest ones so they are not silently lost. Found from the
@@ -276,7 +286,7 @@ static int removed_subtitle(flame_tree *t, const flame_diff_row *rows, size_t n,
 	                        user ? " | " : "");
 	for (size_t i = 0; i < k && i < 3 && len + 1 < cap; i++) {
 		char num[64];
-		fmt_count(num, sizeof num, rm[i].total[0], scale);
+		flame_format_count(num, sizeof num, rm[i].total[0], scale, flame_tree_count_name(t));
 		int w = snprintf(buf + len, cap - len, "%s %.*s %s (%.2f%%)", i ? "," : "",
 		                 (int)(rm[i].name.len > 200 ? 200 : rm[i].name.len), rm[i].name.ptr, num,
 		                 t0 > 0 ? 100.0 * (double)rm[i].total[0] / t0 : 0.0);
@@ -289,199 +299,35 @@ static int removed_subtitle(flame_tree *t, const flame_diff_row *rows, size_t n,
 	return 0;
 }
 
-static void fmt_count(char *buf, size_t cap, uint64_t v, unsigned scale)
+/* ---- --top and the gate (the library writes both): to a stream, or to -o's file */
+
+static int to_stream(void *ud, const char *text, size_t len)
 {
-	uint64_t p = 1;
-	for (unsigned i = 0; i < scale; i++)
-		p *= 10;
-	if (scale == 0 || v % p == 0)
-		snprintf(buf, cap, "%llu", (unsigned long long)(v / p));
-	else
-		snprintf(buf, cap, "%llu.%0*llu", (unsigned long long)(v / p), (int)scale,
-		         (unsigned long long)(v % p));
+	return fwrite(text, 1, len, ud) == len ? 0 : FLAME_EIO;
 }
 
-static void fmt_delta(char *buf, size_t cap, uint64_t before, uint64_t after, unsigned scale)
+typedef struct to_out {
+	flame_output *o;
+	flame_err *err;
+} to_out;
+
+static int to_output(void *ud, const char *text, size_t len)
 {
-	buf[0] = after >= before ? '+' : '-';
-	fmt_count(buf + 1, cap - 1, after >= before ? after - before : before - after, scale);
+	to_out *t = ud;
+	return flame_output_write(t->o, text, len, t->err);
 }
 
-static double delta_of(const uint64_t v[2])
+static int offender(void *ud, const char *line, size_t len)
 {
-	return v[1] >= v[0] ? (double)(v[1] - v[0]) : -(double)(v[0] - v[1]);
-}
-
-static void fmt_change(char *buf, size_t cap, const uint64_t v[2])
-{
-	if (v[0] == 0)
-		snprintf(buf, cap, v[1] ? "new" : "0%%");
-	else
-		snprintf(buf, cap, "%+.2f%%", 100.0 * delta_of(v) / (double)v[0]);
-}
-
-/* ---- --top */
-
-typedef struct sort_ctx {
-	const flame_diff_row *rows;
-	int total; /* sort by total (1) or self (0) */
-} sort_ctx;
-
-static int cmp_rows(const void *pa, const void *pb, void *ud)
-{
-	const sort_ctx *c = ud;
-	const flame_diff_row *x = &c->rows[*(const size_t *)pa];
-	const flame_diff_row *y = &c->rows[*(const size_t *)pb];
-	double dx = delta_of(c->total ? x->total : x->self);
-	double dy = delta_of(c->total ? y->total : y->self);
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
-	int r = memcmp(x->name.ptr, y->name.ptr, n);
-	return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
-}
-
-static int out_printf(flame_output *o, flame_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int out_printf(flame_output *o, flame_err *err, const char *fmt, ...)
-{
-	char buf[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return 0;
-	return flame_output_write(o, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1, err);
-}
-
-static int write_top(const args *a, flame_tree *t, uint64_t before_raw, flame_diff_row *rows,
-                     size_t n, flame_output *o, flame_err *err)
-{
-	size_t *idx = malloc((n ? n : 1) * sizeof *idx);
-	if (!idx) {
-		fprintf(stderr, "%s: out of memory\n", cli_prog());
-		return FLAME_ENOMEM;
-	}
-	unsigned scale = flame_tree_scale(t);
-	double t0 = (double)flame_tree_total(t, 0);
-	double floor_abs = a->min_delta / 100.0 * t0;
-	/* callers whose total change lies inside a listed callee are left to it */
-	int rc = flame_diff_attribute(t, rows, n, floor_abs, err);
-	if (rc) {
-		free(idx);
-		return rc;
-	}
-	char tb[64], ta[64];
-	fmt_count(tb, sizeof tb, flame_tree_total(t, 0), scale);
-	fmt_count(ta, sizeof ta, flame_tree_total(t, 1), scale);
-	const char *cn = flame_tree_count_name(t) ? flame_tree_count_name(t) : "samples";
-	char tr[64];
-	fmt_count(tr, sizeof tr, before_raw, scale);
-	if (a->d.norm == FLAME_DIFF_NORM_NONE)
-		rc = out_printf(o, err, "# before %s %s, after %s %s\n", tb, cn, ta, cn);
-	else
-		rc = out_printf(o, err, "# before %s %s (%s as read, x%.4f by %s), after %s %s\n", tb, cn,
-		                tr, before_raw ? (double)flame_tree_total(t, 0) / (double)before_raw : 0.0,
-		                a->d.norm == FLAME_DIFF_NORM_TOTAL      ? "--normalize"
-		                : a->d.norm == FLAME_DIFF_NORM_REQUESTS ? "--requests"
-		                                                        : "--normalize-frame",
-		                ta, cn);
-	for (int pass = 0; pass < 4 && !rc; pass++) {
-		int total = pass >= 2, grew = !(pass & 1);
-		sort_ctx sc = {rows, total};
-		size_t m = 0;
-		for (size_t i = 0; i < n; i++) {
-			double d = delta_of(total ? rows[i].total : rows[i].self);
-			if ((grew ? d > 0 : d < 0) && (d < 0 ? -d : d) >= floor_abs &&
-			    !(total && rows[i].inside != SIZE_MAX))
-				idx[m++] = i;
-		}
-		qsort_r(idx, m, sizeof *idx, cmp_rows, &sc);
-		if (!grew) /* most shrunk first */
-			for (size_t i = 0; i < m / 2; i++) {
-				size_t x = idx[i];
-				idx[i] = idx[m - 1 - i];
-				idx[m - 1 - i] = x;
-			}
-		rc = out_printf(o, err, "\n%s cost, %s most:\n%14s %14s %14s %9s  %s\n",
-		                total ? "total" : "self", grew ? "grew" : "shrank", "before", "after",
-		                "delta", "change", "function");
-		for (size_t k = 0; k < m && k < a->top && !rc; k++) {
-			const flame_diff_row *r = &rows[idx[k]];
-			const uint64_t *v = total ? r->total : r->self;
-			char b[64], af[64], d[64], c[32];
-			fmt_count(b, sizeof b, v[0], scale);
-			fmt_count(af, sizeof af, v[1], scale);
-			fmt_delta(d, sizeof d, v[0], v[1], scale);
-			fmt_change(c, sizeof c, v);
-			rc = out_printf(o, err, "%14s %14s %14s %9s  %.*s\n", b, af, d, c, (int)r->name.len,
-			                r->name.ptr);
-		}
-		if (!rc && m == 0)
-			rc = out_printf(o, err, "%14s\n", "(none)");
-	}
-	free(idx);
-	return rc;
-}
-
-/* ---- the gate */
-
-/* Offenders by their larger growth (self or total), largest first, ties by name: the same
- * report however the inputs were ordered or read. */
-static double growth(const flame_diff_row *r)
-{
-	double s = delta_of(r->self), t = r->inside == SIZE_MAX ? delta_of(r->total) : s;
-	return s > t ? s : t;
-}
-
-static int cmp_growth(const void *pa, const void *pb)
-{
-	const flame_diff_row *x = pa, *y = pb;
-	double gx = growth(x), gy = growth(y);
-	if (gx != gy)
-		return gx > gy ? -1 : 1;
-	size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
-	int r = memcmp(x->name.ptr, y->name.ptr, n);
-	return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
+	(void)ud;
+	fprintf(stderr, "%s: regression: %.*s\n", cli_prog(), (int)len, line);
+	return 0;
 }
 
 static int gate(const args *a, flame_tree *t, flame_diff_row *rows, size_t n, flame_err *err)
 {
-	unsigned scale = flame_tree_scale(t);
-	double t0 = (double)flame_tree_total(t, 0);
-	double limit = a->fail_above / 100.0 * t0;
-	int bad = 0;
-	/* a caller that grew only because a named callee grew is not named again */
-	if (flame_diff_attribute(t, rows, n, limit, err))
-		return -1;
-	qsort(rows, n, sizeof *rows, cmp_growth); /* the last use of rows: `inside` is resolved */
-	for (size_t i = 0; i < n; i++) {
-		const flame_diff_row *r = &rows[i];
-		char line[1024];
-		size_t len = 0;
-		for (int k = 0; k < 2; k++) {
-			const uint64_t *v = k ? r->total : r->self;
-			double d = delta_of(v);
-			if (!(d > 0 && d > limit) || (k && r->inside != SIZE_MAX))
-				continue;
-			char b[64], af[64], dd[64];
-			fmt_count(b, sizeof b, v[0], scale);
-			fmt_count(af, sizeof af, v[1], scale);
-			fmt_delta(dd, sizeof dd, v[0], v[1], scale);
-			int m = snprintf(line + len, sizeof line - len, "%s%s %s -> %s (%s, %.2f%% of the before total)",
-			                 len ? "; " : "", k ? "total" : "self", b, af, dd,
-			                 t0 > 0 ? 100.0 * d / t0 : 100.0);
-			if (m > 0)
-				len += (size_t)m < sizeof line - len ? (size_t)m : sizeof line - len - 1;
-		}
-		if (len) {
-			fprintf(stderr, "%s: regression: %.*s: %s\n", cli_prog(), (int)r->name.len,
-			        r->name.ptr, line);
-			bad++;
-		}
-	}
-	if (bad)
+	int bad = flame_gate(t, rows, n, a->fail_above, offender, NULL, err);
+	if (bad > 0)
 		fprintf(stderr, "%s: %d function%s grew by more than %g%% of the before total\n",
 		        cli_prog(), bad, bad == 1 ? "" : "s", a->fail_above);
 	return bad;
@@ -490,7 +336,8 @@ static int gate(const args *a, flame_tree *t, flame_diff_row *rows, size_t n, fl
 /* ---- what is made of the differential tree: a picture, --top, folded text, the gate */
 
 /* The exit code, after reporting. */
-static int write_tree(args *a, flame_tree *t, uint64_t before_raw, int fmt, int draw)
+static int write_tree(args *a, flame_tree *t, uint64_t before_raw, int fmt, int draw,
+                      int main_out)
 {
 	flame_err err = {0};
 	flame_output *out = NULL;
@@ -522,12 +369,18 @@ static int write_tree(args *a, flame_tree *t, uint64_t before_raw, int fmt, int 
 		if (subtitle[0])
 			a->r.ro.subtitle = subtitle;
 	}
+	flame_top_opts top = {a->top, a->min_delta / 100.0 * (double)flame_tree_total(t, 0), before_raw,
+	                      a->d.norm == FLAME_DIFF_NORM_TOTAL      ? "--normalize"
+	                      : a->d.norm == FLAME_DIFF_NORM_REQUESTS ? "--requests"
+	                      : a->d.norm == FLAME_DIFF_NORM_FRAME    ? "--normalize-frame"
+	                                                              : NULL};
 	if ((rc = cli_output_open(&out, a->output, &err))) {
 		code = cli_report(&err);
 		goto done;
 	}
-	if (a->top)
-		rc = write_top(a, t, before_raw, rows, nrows, out, &err);
+	to_out tab = {out, &err};
+	if (!main_out)
+		rc = flame_write_top(t, rows, nrows, &top, to_output, &tab, &err);
 	else if (fmt == FMT_FOLDED)
 		rc = flame_write_folded(t, out, &err);
 	else
@@ -540,6 +393,13 @@ static int write_tree(args *a, flame_tree *t, uint64_t before_raw, int fmt, int 
 	if ((rc = cli_output_commit(out, &err)) || (draw && (rc = render_cli_finish(&a->r, &err)))) {
 		code = cli_report(&err);
 		goto done;
+	}
+	if (main_out && a->top) { /* the picture is written: the table beside it */
+		FILE *f = a->output && strcmp(a->output, "-") ? stdout : stderr;
+		if ((rc = flame_write_top(t, rows, nrows, &top, to_stream, f, &err)) || fflush(f)) {
+			code = rc ? cli_report(&err) : 1;
+			goto done;
+		}
 	}
 	if (draw && flame_tree_total(t, 0) == 0 && flame_tree_total(t, 1) == 0) {
 		fprintf(stderr, "ERROR: No stack counts found\n");
@@ -591,7 +451,11 @@ int main(int argc, char **argv)
 	int fmt = a.format ? a.format : format_from_path(a.output);
 	if (!fmt)
 		fmt = RENDER_FMT_SVG;
-	int draw = !a.top && fmt != FMT_FOLDED;
+	/* --top alone prints the table (to -o's file, or stdout); with a picture or folded text
+	 * asked for (--format, or -o's extension) that goes to -o and the table to stdout,
+	 * or to stderr when the output is stdout */
+	int main_out = !a.top || a.format || names_format(a.output);
+	int draw = main_out && fmt != FMT_FOLDED;
 	if (draw && render_cli_prepare(&a.r, &err)) {
 		rc = cli_report(&err);
 		render_cli_free(&a.r);
@@ -639,7 +503,7 @@ int main(int argc, char **argv)
 		code = request_failed(req, s, &err);
 		goto done;
 	}
-	code = write_tree(&a, t, flame_diff_request_total(req, 0), fmt, draw);
+	code = write_tree(&a, t, flame_diff_request_total(req, 0), fmt, draw, main_out);
 done:
 	flame_tree_free(t);
 	flame_diff_request_free(req);

@@ -42,8 +42,8 @@ size_t flame__put_commas(char *buf, size_t cap, const char *digits)
 	return o;
 }
 
-/* x >= 0 with three significant digits, trailing zeros of the fraction trimmed; whole
- * numbers of 1000 and more get separators. */
+/* x >= 0 with three significant digits ("1.20 s": the same width in a table column);
+ * whole numbers of 1000 and more get separators. */
 static size_t put_sig3(char *buf, size_t cap, double x)
 {
 	char tmp[64];
@@ -54,14 +54,7 @@ static size_t put_sig3(char *buf, size_t cap, double x)
 	int decimals = x >= 9.995 ? 1 : x >= 0.9995 ? 2 : 2 - (int)floor(log10(x));
 	if (decimals > 12)
 		decimals = 12;
-	snprintf(tmp, sizeof tmp, "%.*f", decimals, x);
-	size_t n = strlen(tmp);
-	while (n > 1 && tmp[n - 1] == '0')
-		n--;
-	if (tmp[n - 1] == '.')
-		n--;
-	tmp[n] = '\0';
-	int w = snprintf(buf, cap, "%s", tmp);
+	int w = snprintf(buf, cap, "%.*f", decimals, x);
 	return w < 0 ? 0 : (size_t)w < cap ? (size_t)w : cap ? cap - 1 : 0;
 }
 

@@ -1,5 +1,5 @@
 /* Numbers for people: counts of a unit as the --top table, the regression gate, tooltips
- * and subtitles print them (nanoseconds as "1.42 s", bytes as "3.2 MiB", other counts with
+ * and subtitles print them (nanoseconds as "1.42 s", bytes as "3.20 MiB", other counts with
  * thousands separators; never scientific notation). Every writer of text meant to be read
  * goes through here, so the same amount reads the same everywhere. */
 #ifndef FLAME_CORE_HUMAN_H

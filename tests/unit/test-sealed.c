@@ -473,6 +473,28 @@ static void op_report(flame_tree *t, int spill, buf *b)
 	put_written(b, t, W_SVG);
 }
 
+static int put_text(void *ud, const char *text, size_t len)
+{
+	put_bytes(ud, text, len);
+	put_bytes(ud, "\n", 1);
+	return 0;
+}
+
+/* the --top tables and the gate's lines, in the tree's unit */
+static void op_top(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	flame_diff_row *r = NULL;
+	size_t n = 0;
+	flame_tree_set_count_name(t, "nanoseconds");
+	put_rc(b, "report", flame_diff_report(t, &r, &n, &err), &err);
+	flame_top_opts o = {5, 0, flame_tree_total(t, 0), NULL};
+	put_rc(b, "top", flame_write_top(t, r, n, &o, put_text, b, &err), &err);
+	put(b, "gate %d\n", flame_gate(t, r, n, 1.0, put_text, b, &err));
+	free(r);
+}
+
 /* the diff and merge requests, which build the tree they return (the caller's memory
  * limit cannot reach it: `spill` only changes the tree they are compared with) */
 static void op_readers(flame_tree *unused, int spill, buf *b)
@@ -544,6 +566,7 @@ static const struct op {
     {"diff", op_diff, 0, "flame_diff"},
     {"diff_swap", op_diff_swap, 0, "flame_diff_swap flame_diff_normalize"},
     {"report", op_report, 1, "flame_diff_report flame_diff_attribute"},
+    {"top", op_top, 1, "flame_write_top flame_gate"},
     {"readers", op_readers, 0, "flame_diff_request_tree flame_merge_request_tree"},
 };
 
