@@ -43,6 +43,23 @@ int flame__err_nomem(flame_err *err)
 	return FLAME_ENOMEM;
 }
 
+int flame__err_status(flame_err *err, int code, const char *source, uint64_t line,
+                      uint64_t offset)
+{
+	if (code == -1 || code == FLAME_ENOMEM)
+		return flame__err_nomem(err);
+	return flame__err(err, code, source, line, offset, "%s", flame_strerror(code));
+}
+
+int flame__err_recode(flame_err *err, int code, const char *source)
+{
+	if (err) {
+		err->code = code;
+		copy_str(err->source, sizeof err->source, source);
+	}
+	return code;
+}
+
 void flame__warn(flame_warn_fn fn, void *ud, const char *kind, const char *source,
                  uint64_t line, const char *fmt, ...)
 {

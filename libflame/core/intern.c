@@ -82,7 +82,8 @@ uint32_t flame__intern_put_hashed(flame__intern *in, const char *p, size_t n, ui
 		if (nm->len == n && memcmp(nm->ptr, p, n) == 0)
 			return id;
 	}
-	if (in->count == UINT32_MAX - 1 || flame__array_reserve_min(in->names, in->cap, in->count + 1, 1024))
+	if (in->count == UINT32_MAX - 1 ||
+	    flame__array_reserve_min(in->names, in->cap, in->count + 1, 1024))
 		return FLAME__ID_NONE;
 	char *copy = flame__arena_alloc(&in->arena, n + 1);
 	if (!copy)

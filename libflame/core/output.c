@@ -123,10 +123,17 @@ static int flush(flame_output *o, flame_err *err)
 	return 0;
 }
 
+/* A write after one that failed: the output is already incomplete. */
+static int failed(const flame_output *o, flame_err *err)
+{
+	return flame__err(err, FLAME_EIO, o->path ? o->path : "<stdout>", 0, FLAME__NO_OFFSET,
+	                  "an earlier write failed");
+}
+
 int flame_output_write(flame_output *o, const void *data, size_t len, flame_err *err)
 {
 	if (o->failed)
-		return FLAME_EIO;
+		return failed(o, err);
 	if (len > OUT_CAP - o->len) {
 		int rc = flush(o, err);
 		if (rc)
@@ -163,7 +170,7 @@ static void release(flame_output *o)
 
 int flame_output_commit(flame_output *o, flame_err *err)
 {
-	int rc = o->failed ? FLAME_EIO : flush(o, err);
+	int rc = o->failed ? failed(o, err) : flush(o, err);
 	if (o->direct)
 		close(o->fd);
 	if (o->tmp) {

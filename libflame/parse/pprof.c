@@ -204,7 +204,6 @@ static void prof_free(prof *p)
 	idmap_free(&p->locm);
 }
 
-static int nomem(flame_err *err) { return flame__err_nomem(err); }
 
 static int bad(const prof *p, uint64_t off, flame_err *err, const char *what, uint64_t idx)
 {
@@ -259,7 +258,7 @@ static int pass_strings(prof *p, flame_err *err)
 				return flame__err(err, FLAME_ERANGE, p->src, 0, f.off,
 				                  "invalid pprof: too many strings");
 			if (GROW(p->str, p->nstr, p->capstr))
-				return nomem(err);
+				return flame__err_nomem(err);
 			p->str[p->nstr++] = (span){(uint32_t)(f.data - p->buf), (uint32_t)f.len};
 		} else if (f.num == 2) {
 			uint64_t end = (uint64_t)(b.p - p->buf);
@@ -267,7 +266,7 @@ static int pass_strings(prof *p, flame_err *err)
 				p->sruns[p->nsruns - 1].end = end;
 			} else {
 				if (GROW(p->sruns, p->nsruns, p->capsruns))
-					return nomem(err);
+					return flame__err_nomem(err);
 				p->sruns[p->nsruns++] = (span64){f.off, end};
 			}
 		} else if (f.num == 9 && ++times > 1) {
@@ -331,7 +330,7 @@ static int read_mapping(prof *p, const flame__pbuf *b, const flame__pfield *f, f
 		return flame__err(err, FLAME_EDATA, p->src, 0, f->off,
 		                  "invalid pprof: mapping with id 0 (ids must be nonzero)");
 	if (GROW(p->maps, p->nmaps, p->capmaps))
-		return nomem(err);
+		return flame__err_nomem(err);
 	p->maps[p->nmaps++] = m;
 	return 0;
 }
@@ -363,7 +362,7 @@ static int read_function(prof *p, const flame__pbuf *b, const flame__pfield *f, 
 		return flame__err(err, FLAME_EDATA, p->src, 0, f->off,
 		                  "invalid pprof: function with id 0 (ids must be nonzero)");
 	if (GROW(p->fns, p->nfns, p->capfns))
-		return nomem(err);
+		return flame__err_nomem(err);
 	p->fns[p->nfns++] = fn;
 	return 0;
 }
@@ -390,7 +389,7 @@ static int read_line(prof *p, const flame__pbuf *b, const flame__pfield *f, flam
 	if (r < 0)
 		return r;
 	if (GROW(p->lines, p->nlines, p->caplines))
-		return nomem(err);
+		return flame__err_nomem(err);
 	p->lines[p->nlines++] = ln;
 	return 0;
 }
@@ -433,7 +432,7 @@ static int read_location(prof *p, const flame__pbuf *b, const flame__pfield *f, 
 		return flame__err(err, FLAME_ERANGE, p->src, 0, f->off, "invalid pprof: too many lines");
 	l.nline = (uint32_t)(p->nlines - l.line0);
 	if (GROW(p->locs, p->nlocs, p->caplocs))
-		return nomem(err);
+		return flame__err_nomem(err);
 	p->locs[p->nlocs++] = l;
 	return 0;
 }
@@ -518,7 +517,7 @@ static int function_fast(prof *p, const flame__pfield *f, flame_err *err)
 	if (fn.id == 0)
 		return 1;
 	if (GROW(p->fns, p->nfns, p->capfns))
-		return nomem(err);
+		return flame__err_nomem(err);
 	p->fns[p->nfns++] = fn;
 	return 0;
 }
@@ -557,7 +556,7 @@ static int location_fast(prof *p, const flame__pfield *f, flame_err *err)
 				}
 			}
 			if (GROW(p->lines, p->nlines, p->caplines))
-				return nomem(err);
+				return flame__err_nomem(err);
 			p->lines[p->nlines++] = ln;
 		} else if (skip_field(&q, end, wt)) {
 			goto general;
@@ -567,7 +566,7 @@ static int location_fast(prof *p, const flame__pfield *f, flame_err *err)
 		goto general;
 	l.nline = (uint32_t)(p->nlines - l.line0);
 	if (GROW(p->locs, p->nlocs, p->caplocs))
-		return nomem(err);
+		return flame__err_nomem(err);
 	p->locs[p->nlocs++] = l;
 	return 0;
 general:
@@ -595,7 +594,7 @@ static int pass_header(prof *p, flame_err *err)
 			    (r = read_vtype(p, &b, &f, &vt, err)))
 				return r;
 			if (GROW(p->st, p->nst, p->capst))
-				return nomem(err);
+				return flame__err_nomem(err);
 			p->st[p->nst++] = vt;
 			break;
 		}
@@ -700,7 +699,7 @@ static int resolve(prof *p, flame_err *err)
 			if ((arr)[i].id > mx)                                                             \
 				mx = (arr)[i].id;                                                             \
 		if ((n) && idmap_build(&(map), &(arr)[0].id, (n), sizeof *(arr), mx, &dup))          \
-			return nomem(err);                                                                \
+			return flame__err_nomem(err);                                                     \
 		if ((n) && dup)                                                                       \
 			return flame__err(err, FLAME_EDATA, p->src, 0, (arr)[dup - 1].off,                \
 			                  "invalid pprof: %s id %" PRIu64 " is defined twice", what,         \
@@ -864,11 +863,7 @@ static int mark_prune(prof *p, flame_err *err)
 	if (r) {
 		flame__regex_free(drop);
 		/* the profile carries the bad pattern: that is bad data, not usage */
-		if (err) {
-			err->code = FLAME_EDATA;
-			snprintf(err->source, sizeof err->source, "%s", p->src);
-		}
-		return FLAME_EDATA;
+		return flame__err_recode(err, FLAME_EDATA, p->src);
 	}
 	for (size_t i = 0; i < p->nlocs; i++) {
 		loc *l = &p->locs[i];
@@ -954,7 +949,7 @@ static int name_frames(flame_tree *t, prof *p, unsigned flags, flame_err *err)
 	for (size_t i = 0; i < p->nlocs; i++)
 		total += p->locs[i].nline ? p->locs[i].nline : 1;
 	if (!(p->frames = malloc((total ? total : 1) * sizeof *p->frames)))
-		return nomem(err);
+		return flame__err_nomem(err);
 	enum { AHEAD = 8 };
 	struct {
 		flame_str s;
@@ -998,7 +993,7 @@ static int name_frames(flame_tree *t, prof *p, unsigned flags, flame_err *err)
 		}
 	}
 	free(b.p);
-	return r ? nomem(err) : 0;
+	return r ? flame__err_nomem(err) : 0;
 }
 
 /* With dense location ids (Go's), samples resolve each id with one lookup in lone[]:
@@ -1008,7 +1003,7 @@ static int build_lone(prof *p, flame_err *err)
 	if (!p->locm.dense)
 		return 0;
 	if (!(p->lone = malloc(p->locm.ndense * sizeof *p->lone)))
-		return nomem(err);
+		return flame__err_nomem(err);
 	for (uint64_t id = 0; id < p->locm.ndense; id++) {
 		uint32_t k = p->locm.dense[id];
 		const loc *l = k ? &p->locs[k - 1] : NULL;
@@ -1258,14 +1253,14 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 					                  "invalid pprof: a stack of more than %zu frames",
 					                  PPROF_MAX_DEPTH);
 				if (GROW(s->locids, s->nloc, s->caploc))
-					return nomem(err);
+					return flame__err_nomem(err);
 				s->locids[s->nloc++] = x;
 			}
 			if (r < 0)
 				return r;
 		} else if (g.num == 3 && want_labels) {
 			if (GROW(s->labels, s->nlab, s->caplab))
-				return nomem(err);
+				return flame__err_nomem(err);
 			if ((r = decode_labels(p, &sb, &g, &s->labels[s->nlab++], err)))
 				return r;
 		}
@@ -1312,11 +1307,11 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 		                  "of input", PPROF_FRAMES_PER_BYTE);
 	s->frame_budget -= depth;
 	if (flame__array_reserve_min(s->ids, s->capids, depth, 256))
-		return nomem(err);
+		return flame__err_nomem(err);
 	size_t d = 0;
 	if (s->o->pprof.group_by &&
 	    group_frame(s->t, p, s->o->pprof.group_by, s->labels, s->nlab, &s->nb, &s->ids[d++]))
-		return nomem(err);
+		return flame__err_nomem(err);
 	for (size_t i = s->nloc; i-- > lo;) {
 		const loc *l = &p->locs[s->locids[i]];
 		memcpy(s->ids + d, p->frames + l->fstart, l->fcount * sizeof *s->ids);
@@ -1332,7 +1327,7 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 	if (r == FLAME_ERANGE)
 		return flame__err(err, FLAME_ERANGE, p->src, 0, f->off,
 		                  "invalid pprof: sample values overflow 64 bits");
-	return r ? nomem(err) : 0;
+	return r ? flame__err_nomem(err) : 0;
 }
 
 /* A sample's location reference as the fast path keeps it: a frame id, or
@@ -1378,7 +1373,7 @@ static int add_oldest(sampler *s, flame_err *err)
 	if (rc == FLAME_ERANGE)
 		return flame__err(err, FLAME_ERANGE, s->p->src, 0, pd->off,
 		                  "invalid pprof: sample values overflow 64 bits");
-	return rc ? nomem(err) : 0;
+	return rc ? flame__err_nomem(err) : 0;
 }
 
 static int add_pending(sampler *s, flame_err *err)
@@ -1433,7 +1428,7 @@ static int sample_fast(sampler *s, const flame__pfield *f, flame_err *err)
 			if (most > PPROF_MAX_DEPTH)
 				return 1;
 			if (most > s->caploc && flame__array_reserve(s->locids, s->caploc, most))
-				return nomem(err);
+				return flame__err_nomem(err);
 			while (q < e) {
 				if (vget(&q, e, &x))
 					return 1;
@@ -1501,7 +1496,7 @@ static int sample_fast(sampler *s, const flame__pfield *f, flame_err *err)
 		return rc;
 	struct pending *pd = &s->pend[(s->head + s->npend) % PIPE];
 	if (depth > pd->cap && flame__array_reserve(pd->ids, pd->cap, depth))
-		return nomem(err);
+		return flame__err_nomem(err);
 	uint32_t *ids = pd->ids;
 	size_t d = 0;
 	for (size_t i = nloc; i-- > lo;) {
@@ -1547,7 +1542,7 @@ static int compile_tagfs(const char *const *specs, size_t n, const char *what, t
 		return 0;
 	tagf *v = calloc(n, sizeof *v);
 	if (!v)
-		return nomem(err);
+		return flame__err_nomem(err);
 	for (size_t i = 0; i < n; i++) {
 		int r = tagf_compile(&v[i], specs[i], what, err);
 		if (r) {
@@ -1621,7 +1616,7 @@ static int subtract_negative(sampler *s, flame_err *err)
 			if ((x->w[0] || x->w[1]) && flame__stacks_add_hashed(&fresh, x->ids, x->depth,
 			                                                    x->hash32, x->w[0], x->w[1])) {
 				flame__stacks_free(&fresh);
-				return nomem(err);
+				return flame__err_nomem(err);
 			}
 		}
 		flame__tree_replace_stacks(s->t, &fresh);
@@ -1640,7 +1635,7 @@ static int pass_samples(sampler *s, flame_err *err)
 	int r;
 	int fast = !s->nfocus && !s->nignore && !s->o->pprof.group_by;
 	if (fast && !(s->pend = calloc(PIPE, sizeof *s->pend)))
-		return nomem(err);
+		return flame__err_nomem(err);
 	r = 0;
 	for (size_t run = 0; run < s->p->nsruns && r >= 0; run++) {
 		/* a run holds nothing but samples, as pass 1 read it */
