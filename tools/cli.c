@@ -18,6 +18,80 @@ static char pending_buf[4096];
 
 const char *cli_prog(void) { return prog; }
 
+/* What every tool's --help and man page say of output and exit status (one text for both). */
+static const char output_text[] =
+	"Output goes to stdout, or to FILE with -o FILE: written to a temporary file beside it and "
+	"renamed when complete, so FILE is never left half-written (removed on error or signal). "
+	"Warnings and errors go to stderr.";
+static const char exit_text[] =
+	"0 success; 1 an input could not be read or parsed, an output could not be written (or "
+	"a gate such as flame-diff --fail-above tripped); 2 a usage error (unknown option, bad "
+	"value).";
+
+/* The version line of every tool: the tool (as compiled) and the library (as loaded) may
+ * differ when an older libflame.so is found first; CLI_BUILT_WITH comes from meson. */
+static void print_version(void)
+{
+	printf("%s %s\nlibflame %s\nbuilt with: %s\n", prog, FLAME_VERSION, flame_version(),
+	       CLI_BUILT_WITH);
+}
+
+/* --help-table (not listed): the option table as tab-separated lines, read at build time
+ * by tools/gen-docs.py to make the man pages and shell completions, so they cannot drift
+ * from --help. Tabs and newlines in texts are printed as \t and \n. */
+static void put_field(const char *s)
+{
+	putchar('\t');
+	for (; s && *s; s++)
+		if (*s == '\n')
+			fputs("\\n", stdout);
+		else if (*s == '\t')
+			fputs("\\t", stdout);
+		else
+			putchar(*s);
+}
+
+static void print_table(const cli_opt *opts, const char *usage, const char *about)
+{
+	const char *heads[][2] = {{"prog", prog}, {"version", FLAME_VERSION}, {"usage", usage},
+	                          {"about", about}, {"output", output_text}, {"exit", exit_text}};
+	for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+		fputs(heads[i][0], stdout);
+		put_field(heads[i][1]);
+		putchar('\n');
+	}
+	for (const cli_opt *o = opts; o->name; o++) {
+		char s[2] = {(char)o->short_name, 0};
+		fputs("opt", stdout);
+		put_field(s);
+		put_field(o->name);
+		put_field(o->has_arg ? o->arg_name : "");
+		put_field(o->help);
+		putchar('\n');
+	}
+	printf("opt\th\thelp\t\tshow this help and exit\n"
+	       "opt\t\tversion\t\tshow the versions of the tool and the library and what is built "
+	       "in, and exit\n");
+}
+
+/* print "  TEXT" folded at about 80 columns */
+static void print_wrapped(const char *text)
+{
+	int col = 0;
+	for (const char *w = text; *w;) {
+		size_t n = strcspn(w, " ");
+		if (col && col + 1 + (int)n > 78) {
+			putchar('\n');
+			col = 0;
+		}
+		printf("%s%.*s", col ? " " : "  ", (int)n, w);
+		col += (col ? 1 : 2) + (int)n;
+		w += n;
+		w += strspn(w, " ");
+	}
+	putchar('\n');
+}
+
 static void print_help(const cli_opt *opts, const char *usage, const char *about)
 {
 	printf("Usage: %s %s\n\n%s\n\nOptions:\n", prog, usage, about);
@@ -33,6 +107,10 @@ static void print_help(const cli_opt *opts, const char *usage, const char *about
 	}
 	printf("  %-28s %s\n  %-28s %s\n", "-h, --help", "show this help and exit", "    --version",
 	       "show the version and exit");
+	printf("\nOutput:\n");
+	print_wrapped(output_text);
+	printf("\nExit status:\n");
+	print_wrapped(exit_text);
 }
 
 int cli_parse(int argc, char **argv, const cli_opt *opts, cli_opt_fn fn, void *ud,
@@ -40,6 +118,10 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, cli_opt_fn fn, void *u
 {
 	const char *slash = strrchr(argv[0], '/');
 	prog = slash ? slash + 1 : argv[0];
+	if (argc == 2 && strcmp(argv[1], "--help-table") == 0) {
+		print_table(opts, usage, about);
+		exit(0);
+	}
 	size_t n = 0;
 	while (opts[n].name)
 		n++;
@@ -74,7 +156,7 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, cli_opt_fn fn, void *u
 			exit(0);
 		}
 		if (c == ID_VERSION) {
-			printf("%s (libflame) %s\n", prog, flame_version());
+			print_version();
 			exit(0);
 		}
 		if (c == '?' || c == ':') {

@@ -201,7 +201,9 @@ int main(int argc, char **argv)
 	args a = {.popts = FLAME_PARSE_OPTS_INIT};
 	int first;
 	int rc = cli_parse(argc, argv, options, on_opt, &a, "[OPTIONS] [FILE...]",
-	                   "Collapse profiles (perf script output, pprof, folded stacks) into folded stacks:\n"
+	                   "Collapse profiles into folded stacks: perf script text, pprof (.pb or .pb.gz), folded\n"
+	                   "stacks, BCC offcputime output, jfr print text, or a flame graph SVG (told apart\n"
+	                   "by content; --format names one). Writes folded stacks:\n"
 	                   "one line per unique stack, 'root;...;leaf count', sorted bytewise.\n"
 	                   "Reads stdin when no FILE (or '-') is given; gzip input is inflated.",
 	                   &first);
