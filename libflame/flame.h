@@ -62,6 +62,7 @@ FLAME_EXPORT size_t flame_err_format(const flame_err *e, char *buf, size_t n);
 typedef void (*flame_warn_fn)(void *ud, const char *kind, const char *source,
                               uint64_t line, const char *msg);
 
+
 /* ---------------------------------------------------------------- Strings */
 
 /** A borrowed byte slice (not NUL-terminated). */
@@ -88,6 +89,14 @@ FLAME_EXPORT int flame_input_open_mem(flame_input **out, const void *data, size_
 FLAME_EXPORT const char *flame_input_name(const flame_input *in);
 
 FLAME_EXPORT void flame_input_free(flame_input *in);
+
+/** Called as an input is read: `done` bytes of it consumed (as stored: compressed bytes of a
+ * gzip file) of `total` (its size; 0 when unknown, as for a pipe). From the thread reading
+ * that input; the caller decides whether and how often to show anything. */
+typedef void (*flame_progress_fn)(void *ud, uint64_t done, uint64_t total);
+
+/** Report the reading of `in` to `fn` (with `ud`) after each read from now on; NULL stops. */
+FLAME_EXPORT void flame_input_set_progress(flame_input *in, flame_progress_fn fn, void *ud);
 
 /* ---------------------------------------------------------------- Tree */
 

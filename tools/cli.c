@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli.h"
 
@@ -366,4 +367,70 @@ int cli_parse_double(const char *s, double *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* "12.3 MB" */
+static void human_bytes(char *buf, size_t n, double v)
+{
+	const char *units[] = {"B", "kB", "MB", "GB", "TB"};
+	int u = 0;
+	while (v >= 1000 && u < 4) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+}
+
+void cli_progress(void *ud, uint64_t done, uint64_t total)
+{
+	cli_progress_state *p = ud;
+	if (p->mode == CLI_PROGRESS_OFF)
+		return;
+	if (p->mode == CLI_PROGRESS_AUTO) {
+		const char *term = getenv("TERM");
+		p->mode = isatty(2) && !(term && strcmp(term, "dumb") == 0) ? CLI_PROGRESS_ON
+		                                                              : CLI_PROGRESS_OFF;
+		if (p->mode == CLI_PROGRESS_OFF)
+			return;
+	}
+	double t = now_seconds();
+	if (p->start == 0)
+		p->start = t;
+	p->done = done;
+	/* a short job shows nothing; a long one redraws five times a second */
+	if (t - p->start < 1.0 || t - p->last < 0.2)
+		return;
+	p->last = t;
+	char got[32], all[32], rate[32];
+	human_bytes(got, sizeof got, (double)(p->base + done));
+	human_bytes(rate, sizeof rate, (double)(p->base + done) / (t - p->start));
+	if (total) {
+		human_bytes(all, sizeof all, (double)total);
+		fprintf(stderr, "\r%s: %s of %s (%.0f%%), %s/s\033[K", prog, got, all,
+		        100.0 * (double)done / (double)total, rate);
+	} else {
+		fprintf(stderr, "\r%s: %s read, %s/s\033[K", prog, got, rate);
+	}
+	fflush(stderr);
+	p->shown = 1;
+}
+
+void cli_progress_next(cli_progress_state *p)
+{
+	p->base += p->done;
+	p->done = 0;
+}
+
+void cli_progress_finish(cli_progress_state *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+	p->shown = 0;
 }

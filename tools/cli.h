@@ -77,6 +77,28 @@ void cli_output_abort(flame_output *o);
 	"add or compare inputs whose units differ (CPU nanoseconds, heap bytes, sample "          \
 	"counts...) instead of refusing them"
 
+/* Progress on stderr: one updating line (bytes read of the total when known, rate) once
+ * the job has run a second, cleared at the end. By default only when stderr is a terminal
+ * (never in pipes, files or CI logs); --progress / --no-progress force it. Pass cli_progress
+ * as flame_parse_opts.progress with a cli_progress_state* as its user data. */
+typedef struct cli_progress_state {
+	int mode;            /* CLI_PROGRESS_AUTO / _ON / _OFF */
+	double start, last;  /* monotonic seconds: first report, last line drawn */
+	uint64_t base;       /* bytes of the inputs finished before the current one */
+	uint64_t done, prev_done;
+	int shown;
+} cli_progress_state;
+enum { CLI_PROGRESS_AUTO = 0, CLI_PROGRESS_ON = 1, CLI_PROGRESS_OFF = 2 };
+
+#define CLI_PROGRESS_HELP "show a progress line on stderr (default: when it is a terminal)"
+#define CLI_NO_PROGRESS_HELP "never show the progress line"
+
+void cli_progress(void *ud, uint64_t done, uint64_t total);
+/** Call when one input is finished (the next one's bytes add to the count). */
+void cli_progress_next(cli_progress_state *p);
+/** Clear the line, if one was drawn. */
+void cli_progress_finish(cli_progress_state *p);
+
 /* Number parsing with range checks; 0 ok, -1 bad. */
 int cli_parse_u64(const char *s, uint64_t *out);
 int cli_parse_double(const char *s, double *out);

@@ -13,6 +13,8 @@ enum {
 	O_SKIP_AFTER, O_INCLUDE, O_EXCLUDE, O_TIME, O_JOBS, O_OUTPUT, O_FORMAT, O_QUIET, O_SRCLINE,
 	O_SIGNATURES, O_THREADS, O_LINES, O_ANNOTATE, O_JFR_EVENT, O_RAW_NAMES, O_IGNORE_UNITS
 };
+/* progress line (cli_progress) */
+enum { O_PROGRESS = 2000, O_NO_PROGRESS };
 /* pprof options */
 enum {
 	O_SAMPLE_TYPE = 1000, O_LIST_TYPES, O_TAG, O_TAG_IGNORE, O_GROUP_BY, O_INLINE_ANNOTATE,
@@ -44,6 +46,8 @@ static const cli_opt options[] = {
 	{"srcline", 0, CLI_NOARG, O_SRCLINE, NULL,
 	 "accepted for compatibility: srcline lines are always recognized"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
+	{"progress", 0, CLI_NOARG, O_PROGRESS, NULL, CLI_PROGRESS_HELP},
+	{"no-progress", 0, CLI_NOARG, O_NO_PROGRESS, NULL, CLI_NO_PROGRESS_HELP},
 	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
 	{"event", 0, CLI_ARG, O_JFR_EVENT, "NAME",
 	 "jfr: the event type (default jdk.ExecutionSample, else the first with stacks)"},
@@ -80,6 +84,7 @@ typedef struct args {
 	int ignore_units;
 	const char **tags, **tags_ignore; /* pprof */
 	int list_types, out_pprof, out_format_given;
+	cli_progress_state progress;
 } args;
 
 /* Append to a growing option list (pprof --tag, --tag-ignore). */
@@ -177,6 +182,8 @@ static int on_opt(void *ud, int id, const char *arg)
 		break;
 	case O_ANNOTATE: a->popts.jfr.flags |= FLAME_JFR_ANNOTATE; break;
 	case O_QUIET: a->quiet = 1; break;
+	case O_PROGRESS: a->progress.mode = CLI_PROGRESS_ON; break;
+	case O_NO_PROGRESS: a->progress.mode = CLI_PROGRESS_OFF; break;
 	case O_IGNORE_UNITS: a->ignore_units = 1; break;
 	case O_SAMPLE_TYPE: a->popts.pprof.sample_type = arg; break;
 	case O_LIST_TYPES: a->list_types = 1; break;
@@ -258,10 +265,14 @@ int main(int argc, char **argv)
 		const char *path = nfiles ? argv[first + i] : "-";
 		flame_input *in = NULL;
 		rc = flame_input_open(&in, path, &err);
-		if (!rc)
+		if (!rc) {
+			flame_input_set_progress(in, cli_progress, &a.progress);
 			rc = flame_parse(t, in, &a.popts, &err);
+		}
 		flame_input_free(in);
+		cli_progress_next(&a.progress);
 	}
+	cli_progress_finish(&a.progress);
 	if (!rc && a.n_skip)
 		rc = flame_skip_after(t, a.skip_after, a.n_skip, &err);
 	if (!rc)

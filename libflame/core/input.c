@@ -29,6 +29,9 @@ struct flame_input {
 	char *peek;                 /* decompressed bytes peeked but not yet read */
 	size_t peek_len, peek_pos;
 	uint64_t offset;            /* decompressed bytes handed out */
+	uint64_t size;              /* bytes of a regular file or memory; 0: unknown */
+	flame_progress_fn progress;
+	void *progress_ud;
 };
 
 static void set_name(flame_input *in, const char *name)
@@ -64,7 +67,7 @@ int flame_input_open(flame_input **out, const char *path, flame_err *err)
 	if (fd < 0)
 		return flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET, "cannot open: %s",
 		                  strerror(errno));
-	struct stat st;
+	struct stat st = {0};
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (!is_stdin)
 			close(fd);
@@ -78,6 +81,7 @@ int flame_input_open(flame_input **out, const char *path, flame_err *err)
 	}
 	in->fd = fd;
 	in->own_fd = !is_stdin;
+	in->size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 	*out = in;
 	return 0;
 }
@@ -90,6 +94,7 @@ int flame_input_open_mem(flame_input **out, const void *data, size_t len, const 
 		return flame__err_nomem(err);
 	in->mem = data;
 	in->mem_len = len;
+	in->size = len;
 	*out = in;
 	return 0;
 }
@@ -257,7 +262,16 @@ static long read_decoded(flame_input *in, void *buf, size_t cap, flame_err *err)
 		if (rc)
 			return rc;
 	}
-	return in->gz ? gz_read(in, buf, cap, err) : raw_read(in, NULL, buf, cap, err);
+	long r = in->gz ? gz_read(in, buf, cap, err) : raw_read(in, NULL, buf, cap, err);
+	if (r > 0 && in->progress)
+		in->progress(in->progress_ud, in->raw_offset + in->raw_start, in->size);
+	return r;
+}
+
+void flame_input_set_progress(flame_input *in, flame_progress_fn fn, void *ud)
+{
+	in->progress = fn;
+	in->progress_ud = ud;
 }
 
 long flame__input_read(flame_input *in, void *buf, size_t cap, flame_err *err)

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""flame-collapse's progress line, under a pseudo-terminal: a job fed for ~1.6 s with stderr
+on a pty shows one updating line ("\\r... read, .../s") and clears it at the end; the same job
+with --no-progress, or with stderr a pipe (a CI log), shows nothing; --progress forces it
+into a pipe; a short job shows nothing. The folded output is the same in every case.
+Usage: progress.py FLAME_COLLAPSE"""
+import os
+import pty
+import subprocess
+import sys
+import tempfile
+import time
+
+tool = sys.argv[1]
+CHUNKS, LINES = 16, 20000
+WANT = 'a;b;c %d\n' % (LINES * sum(range(CHUNKS)))
+
+
+def run(args, tty, slow=True):
+    """Run the tool on folded stacks written over ~1.6 s (or at once); return its stderr
+    bytes and its output."""
+    out = tempfile.NamedTemporaryFile(suffix='.folded', delete=False).name
+    if tty:
+        master, slave = pty.openpty()
+        err_fd = slave
+    else:
+        master, err_fd = None, subprocess.PIPE
+    env = dict(os.environ, TERM='xterm')
+    p = subprocess.Popen([tool, *args, '-o', out], stdin=subprocess.PIPE, stderr=err_fd,
+                         env=env)
+    for i in range(CHUNKS):
+        p.stdin.write(b'a;b;c %d\n' % i * LINES)
+        p.stdin.flush()
+        if slow:
+            time.sleep(0.1)
+    p.stdin.close()
+    err = b''
+    if tty:
+        os.close(slave)
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO: the child closed the pty
+                break
+            if not chunk:
+                break
+            err += chunk
+        os.close(master)
+        p.wait()
+    else:
+        err = p.stderr.read()
+        p.wait()
+    got = open(out).read()
+    os.unlink(out)
+    if p.returncode != 0:
+        raise SystemExit('FAIL: %s exited %d: %r' % (args, p.returncode, err))
+    return err, got
+
+
+fail = 0
+n = 0
+
+
+def check(what, ok, detail=''):
+    global fail, n
+    n += 1
+    if not ok:
+        print('FAIL: %s %s' % (what, detail))
+        fail = 1
+
+
+err, got = run([], tty=True)
+check('output on a terminal', got == WANT, repr(got[:80]))
+check('a progress line on a terminal', b'\rflame-collapse: ' in err and b' read, ' in err
+      and b'/s\x1b[K' in err, repr(err[:200]))
+check('the line is cleared at the end', err.endswith(b'\r\x1b[K'), repr(err[-40:]))
+check('one line: no newline', b'\n' not in err, repr(err[:200]))
+err, got = run(['--no-progress'], tty=True)
+check('--no-progress on a terminal', err == b'' and got == WANT, repr(err[:200]))
+err, got = run([], tty=False)
+check('nothing in a pipe', err == b'' and got == WANT, repr(err[:200]))
+err, got = run(['--progress'], tty=False)
+check('--progress into a pipe', b' read, ' in err and err.endswith(b'\r\x1b[K'), repr(err[:200]))
+err, got = run([], tty=True, slow=False)
+check('nothing for a short job', err == b'' and got == WANT, repr(err[:200]))
+if not fail:
+    print('ok: %d checks of the progress line' % n)
+sys.exit(fail)
