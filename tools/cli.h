@@ -90,8 +90,11 @@ typedef struct cli_progress_state {
 } cli_progress_state;
 enum { CLI_PROGRESS_AUTO = 0, CLI_PROGRESS_ON = 1, CLI_PROGRESS_OFF = 2 };
 
-#define CLI_PROGRESS_HELP "show a progress line on stderr (default: when it is a terminal)"
-#define CLI_NO_PROGRESS_HELP "never show the progress line"
+/* the --progress and --no-progress rows of an option table, with the tool's ids */
+#define CLI_PROGRESS_OPTS(on_id, off_id)                                                       \
+	{"progress", 0, CLI_NOARG, on_id, NULL,                                                    \
+	 "show a progress line on stderr (default: when it is a terminal)"},                       \
+	{"no-progress", 0, CLI_NOARG, off_id, NULL, "never show the progress line"}
 
 void cli_progress(void *ud, uint64_t done, uint64_t total);
 /** Call when one input is finished (the next one's bytes add to the count). */

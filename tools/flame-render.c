@@ -9,12 +9,13 @@
 #include "cli.h"
 #include "render-opts.h"
 
-enum { O_OUTPUT = 1, O_FORMAT, O_QUIET, O_NO_REMOVED };
+enum { O_OUTPUT = 1, O_FORMAT, O_QUIET, O_NO_REMOVED, O_PROGRESS, O_NO_PROGRESS };
 
 static const cli_opt own_options[] = {
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE", "write to FILE (atomically); format from .svg .png .pdf"},
 	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "output format: svg (default), png, pdf"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
+	CLI_PROGRESS_OPTS(O_PROGRESS, O_NO_PROGRESS),
 	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
 	 "3-column input: no panel of the frames found only in BEFORE under the graph"},
 	{NULL, 0, 0, 0, NULL, NULL},
@@ -25,6 +26,7 @@ typedef struct args {
 	const char *output;
 	int format;
 	int quiet;
+	cli_progress_state progress;
 } args;
 
 static int on_opt(void *ud, int id, const char *arg)
@@ -40,6 +42,8 @@ static int on_opt(void *ud, int id, const char *arg)
 			return cli_usage_error("--format wants svg, png or pdf, got '%s'", arg);
 		break;
 	case O_QUIET: a->quiet = 1; break;
+	case O_PROGRESS: a->progress.mode = CLI_PROGRESS_ON; break;
+	case O_NO_PROGRESS: a->progress.mode = CLI_PROGRESS_OFF; break;
 	case O_NO_REMOVED: a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
 	}
 	return 0;
@@ -123,10 +127,14 @@ int main(int argc, char **argv)
 		const char *path = nfiles ? argv[first + i] : "-";
 		flame_input *in = NULL;
 		rc = flame_input_open(&in, path, &err);
-		if (!rc)
+		if (!rc) {
+			flame_input_set_progress(in, cli_progress, &a.progress);
 			rc = parse_input(t, in, &popts, &err);
+		}
 		flame_input_free(in);
+		cli_progress_next(&a.progress);
 	}
+	cli_progress_finish(&a.progress);
 	if (rc)
 		goto done;
 	if (ws.invalid && !a.quiet)
