@@ -6,11 +6,12 @@
 # when those shells are present.
 # Usage: completion.sh BUILD_DIR
 set -u
-build=$(cd "$1" && pwd)
+build=$(cd "$1" && pwd) src=$(cd "$(dirname "$0")/../.." && pwd)
 fail=0 n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" && touch prof.folded prof.pb.gz other.txt
+export PATH="$build/tools:$PATH"
 
 # complete TOOL WORD... : COMPREPLY for the last word, one per line, sorted
 complete_words() {
@@ -51,6 +52,11 @@ expect flame-merge "pdf png pprof" --format p
 expect flame-render "java js" --colors j
 expect flame-render "blue green grey yellow" --bgcolors ''
 expect flame-render "" --width 1
+# --sample-type names come from the profile on the line (flame-collapse --list-sample-types)
+cp "$src/fixtures/corpus/pprof/go-cpu-labels.pb.gz" cpu.pb.gz
+expect flame-collapse "cpu samples" cpu.pb.gz --sample-type ''
+expect flame-collapse "" --sample-type ''
+
 expect flame-render "--width" --wid
 
 if command -v zsh >/dev/null; then

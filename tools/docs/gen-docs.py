@@ -193,7 +193,12 @@ def bash(out, tool):
             continue
         pats = '|'.join((['-' + o['short']] if o['short'] else []) + ['--' + o['long']])
         v = values(o)
-        if v:
+        if o['long'] == 'sample-type' and any(x['long'] == 'list-sample-types' for x in opts):
+            # the names are in the profile: ask the tool about the first file on the line
+            act = ('local w; for w in "${COMP_WORDS[@]:1}"; do [ -f "$w" ] && break; w=; done; '
+                   '[ -n "$w" ] && COMPREPLY=($(compgen -W "$(%s --list-sample-types "$w" '
+                   '2>/dev/null | sed \'s,/.*,,\')" -- "$cur"))' % prog)
+        elif v:
             act = 'COMPREPLY=($(compgen -W %s -- "$cur"))' % shq(' '.join(v))
         elif 'FILE' in o['arg']:
             act = 'COMPREPLY=($(compgen -f -- "$cur"))'
