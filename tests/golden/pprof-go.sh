@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# go tool pprof as the oracle: flame-collapse on every profile of fixtures/corpus/pprof
+# against `go tool pprof -traces -sample_index=TYPE` for EVERY sample type (converted to
+# folded by pprof-traces2folded.awk), and `go tool pprof -traces` on the pprof files we
+# write from every profile and perf input. Exit 77 (skip) without go unless
+# FLAME_REQUIRE_GO=1. The references without go are golden cases (fixtures/pprof).
+# Usage: pprof-go.sh FLAME_COLLAPSE CORPUS_DIR
+set -u
+T=$1
+C=$2/pprof
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LC_ALL=C PPROF_BINARY_PATH=/nonexistent PPROF_TMPDIR=$tmp HOME=$tmp GOFLAGS=
+fail=0 n=0
+ok() { n=$((n + 1)); echo "ok   $1"; }
+ko() { n=$((n + 1)); fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && echo "$2" | head -15; }
+same() { # name expected-file actual-file
+	if cmp -s "$2" "$3"; then ok "$1"; else ko "$1" "$(diff "$2" "$3")"; fi
+}
+have_go=0
+command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1 && have_go=1
+
+if [ $have_go = 0 ]; then
+	echo "go tool pprof is not installed (Debian: golang-go)"
+	[ "${FLAME_REQUIRE_GO:-0}" = 1 ] && exit 1
+	exit 77
+fi
+
+profiles=()
+shopt -s nullglob
+for f in "$C"/*.pb "$C"/*.pb.gz; do
+	case $(basename "$f") in edge-truncated*|edge-concatenated*) continue;; esac
+	profiles+=("$f")
+done
+
+traces() { # file type unit -> folded, sorted
+	local u=
+	case $3 in nanoseconds) u=-unit=ns;; bytes) u=-unit=B;; esac
+	go tool pprof -symbolize=none -traces -sample_index="$2" $u "$1" 2>/dev/null |
+		awk -f "$here/pprof-traces2folded.awk" | sort
+}
+# 1. every sample type of every profile against go tool pprof -traces
+for f in "${profiles[@]}"; do
+	b=$(basename "$f")
+	"$T" --list-sample-types "$f" | sed 's/ (default)$//' >"$tmp/types"
+	while IFS=/ read -r ty unit; do
+		traces "$f" "$ty" "$unit" >"$tmp/want"
+		"$T" --sample-type "$ty" "$f" >"$tmp/out" 2>/dev/null
+		same "$b -sample_index=$ty vs go tool pprof -traces" "$tmp/want" "$tmp/out"
+	done <"$tmp/types"
+done
+# 2. go tool pprof reads what we write, with the same stacks and weights
+for f in "${profiles[@]}" "$C/../perf/"*.txt; do
+	[ -f "$f" ] || continue
+	b=$(basename "$f")
+	"$T" -q "$f" >"$tmp/a.folded" 2>/dev/null || continue
+	"$T" -q --output-format pprof -o "$tmp/w.pb.gz" "$f" || { ko "$b: write failed"; continue; }
+	unit=$(go tool pprof -raw "$tmp/w.pb.gz" 2>/dev/null | sed -n '/^Samples:/{n;p;q}' | sed 's/.*\///; s/\[dflt\]//; s/ //g')
+	traces "$tmp/w.pb.gz" 0 "$unit" >"$tmp/want"
+	same "$b written pprof vs go tool pprof -traces" "$tmp/a.folded" "$tmp/want"
+done
+echo "$((n - fail)) passed, $fail failed"
+[ $n -gt 0 ] || { echo "FAIL: no profile checked in $C"; exit 1; }
+[ $fail -eq 0 ]
