@@ -3,7 +3,7 @@
 # bit-reproducible, so the committed files are the reference):
 #   fixtures/perf/progs-recurse.perf.txt   frame pointers, deep + mutual recursion
 #   fixtures/perf/progs-threads.perf.txt   DWARF unwinding: named threads, inlined frames
-# then re-bless the golden files: FLAME_BLESS=1 tests/golden/perf-golden.sh BIN fixtures
+# then re-bless the golden files: FLAME_BLESS=1 meson test -C build perf-golden
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/../../fixtures/perf}
