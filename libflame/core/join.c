@@ -7,7 +7,6 @@
 #include <string.h>
 #include "err.h"
 #include "join.h"
-#include "spill.h"
 
 /* Byte `*pos` of frame `*f` onwards of the text of stack ids[0..n) (ids through `map`
  * when not NULL), or -1 past its end. */

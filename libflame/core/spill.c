@@ -25,7 +25,7 @@ struct flame__spill {
 	uint64_t seq;       /* stacks spilled so far: the next run's first seq */
 };
 
-void flame__spill_free(struct flame__spill *sp)
+void flame__spill_free(flame__spill *sp)
 {
 	if (!sp)
 		return;
@@ -36,11 +36,9 @@ void flame__spill_free(struct flame__spill *sp)
 	free(sp);
 }
 
-int flame__tree_spilled(const flame_tree *t) { return t->spill && t->spill->nruns > 0; }
+size_t flame__spill_runs(const flame__spill *sp) { return sp ? sp->nruns : 0; }
 
-size_t flame__tree_spill_runs(const flame_tree *t) { return t->spill ? t->spill->nruns : 0; }
-
-static size_t table_bytes(const flame__stacks *s)
+size_t flame__spill_table_bytes(const flame__stacks *s)
 {
 	return s->arena.total + s->cap * sizeof(flame__stack) + (s->slots ? (s->mask + 1) * 4 : 0);
 }
@@ -51,11 +49,11 @@ static int io_err(flame_err *err, const char *what)
 	                  strerror(errno));
 }
 
-/* Write the in-memory table as one sorted run and empty it (totals are kept). */
-static int spill_now(flame_tree *t, flame_err *err)
+int flame__spill_run(flame__spill **spp, flame__stacks *s, const flame__intern *names,
+                     flame_err *err)
 {
-	struct flame__spill *sp = t->spill;
-	if (!sp && !(sp = t->spill = calloc(1, sizeof *sp)))
+	flame__spill *sp = *spp;
+	if (!sp && !(sp = *spp = calloc(1, sizeof *sp)))
 		return flame__err_nomem(err);
 	if (!sp->f && !(sp->f = tmpfile()))
 		return io_err(err, "cannot create");
@@ -67,9 +65,8 @@ static int spill_now(flame_tree *t, flame_err *err)
 		sp->runs = v;
 		sp->cap = cap;
 	}
-	flame__stacks *s = &t->stacks;
 	uint32_t *idx = NULL;
-	if (flame__order_update(&sp->order, &t->names) ||
+	if (flame__order_update(&sp->order, names) ||
 	    !(idx = flame__order_sort(&sp->order, s->v, s->count)))
 		return flame__err_nomem(err);
 	int rc = 0;
@@ -122,13 +119,6 @@ static int spill_now(flame_tree *t, flame_err *err)
 	s->total[0] = total[0];
 	s->total[1] = total[1];
 	return 0;
-}
-
-int flame__tree_maybe_spill(flame_tree *t, flame_err *err)
-{
-	if (!t->spill_limit || table_bytes(&t->stacks) < t->spill_limit)
-		return 0;
-	return t->drain ? t->drain(t->drain_ud, t, err) : spill_now(t, err);
 }
 
 /* A buffered reader of one run. */
@@ -209,15 +199,15 @@ static int next(reader *r, flame_err *err)
 typedef int (*emit_seq_fn)(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0,
                            uint64_t w1, uint64_t seq);
 
-static int merge(flame_tree *t, emit_seq_fn emit, void *ud, flame_err *err)
+static int merge(flame__spill *sp, const flame__intern *names, emit_seq_fn emit, void *ud,
+                 flame_err *err)
 {
-	struct flame__spill *sp = t->spill;
 	size_t k = sp->nruns;
 	reader *rd = calloc(k, sizeof *rd);
 	unsigned char *isdup = calloc(k, 1);
 	const flame__order *o = &sp->order;
 	int rc = 0;
-	if (!rd || !isdup || flame__order_update(&sp->order, &t->names)) {
+	if (!rd || !isdup || flame__order_update(&sp->order, names)) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
@@ -286,12 +276,10 @@ static int emit_plain(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0
 	return e->emit(e->ud, ids, depth, w0, w1);
 }
 
-int flame__tree_merge_runs(flame_tree *t, flame__emit_fn emit, void *ud, flame_err *err)
+int flame__spill_merge(flame__spill *sp, const flame__intern *names, flame__emit_fn emit,
+                       void *ud, flame_err *err)
 {
-	int rc = spill_now(t, err);
-	if (!rc)
-		rc = merge(t, emit_plain, &(struct emit_plain){emit, ud}, err);
-	return rc;
+	return merge(sp, names, emit_plain, &(struct emit_plain){emit, ud}, err);
 }
 
 /* Reading back: the merged stacks are distinct and in text order, so they are appended
@@ -348,17 +336,16 @@ static int reorder(struct readback *r)
 	return 0;
 }
 
-int flame__tree_unspill(flame_tree *t, flame_err *err)
+int flame__spill_read_back(flame__spill *sp, const flame__intern *names, flame__stacks *out,
+                           flame_err *err)
 {
-	if (!flame__tree_spilled(t))
-		return 0;
 	struct readback r = {.in_order = 1};
 	flame__stacks_init(&r.fresh);
-	int rc = spill_now(t, err);
-	if (!rc && !(r.seq = malloc((size_t)(t->spill->seq ? t->spill->seq : 1) * sizeof *r.seq)))
+	int rc = 0;
+	if (!(r.seq = malloc((size_t)(sp->seq ? sp->seq : 1) * sizeof *r.seq)))
 		rc = FLAME_ENOMEM;
 	if (!rc)
-		rc = merge(t, readd, &r, err);
+		rc = merge(sp, names, readd, &r, err);
 	if (!rc && !r.in_order)
 		rc = reorder(&r);
 	free(r.seq);
@@ -368,8 +355,6 @@ int flame__tree_unspill(flame_tree *t, flame_err *err)
 			return flame__err(err, rc, "", 0, FLAME__NO_OFFSET, "a count overflows 64 bits");
 		return rc == FLAME_ENOMEM ? flame__err_nomem(err) : rc;
 	}
-	flame__tree_replace_stacks(t, &r.fresh);
-	flame__spill_free(t->spill);
-	t->spill = NULL;
+	*out = r.fresh;
 	return 0;
 }

@@ -1,28 +1,37 @@
-/* Spilling the stack table: past a memory limit, unique stacks are sorted (folded text
+/* Spilling a stack table: past a memory limit, unique stacks are sorted (folded text
  * order) and written as a run to an anonymous temp file, and the table starts empty.
  * The folded writer merges the runs as it writes, so memory stays flat however many
- * unique stacks an input has. Names stay in memory (they grow far more slowly). */
+ * unique stacks an input has; any other reader has them read back into a table. Names
+ * stay in memory (they grow far more slowly). Below the tree: core/tree.c decides when
+ * to spill and read back, this file knows only tables, names and the temp file. */
 #ifndef FLAME_CORE_SPILL_H
 #define FLAME_CORE_SPILL_H
-#include "tree.h"
+#include "../flame.h"
+#include "intern.h"
+#include "stacks.h"
 
-/** Spill when the table passed t->spill_limit (0: never). Call after adding stacks. */
-int flame__tree_maybe_spill(flame_tree *t, flame_err *err);
+typedef struct flame__spill flame__spill;
 
-/** Read spilled runs back into the in-memory table (for every consumer but the folded
- * writer). No-op when nothing was spilled. */
-int flame__tree_unspill(flame_tree *t, flame_err *err);
+/** Bytes a table holds (what the memory limit is compared with). */
+size_t flame__spill_table_bytes(const flame__stacks *s);
 
-/** 1 when runs exist. */
-int flame__tree_spilled(const flame_tree *t);
-/** How many runs were spilled (tests). */
-size_t flame__tree_spill_runs(const flame_tree *t);
+/** Write the table `s` (ids naming `names`) as one more sorted run and empty it, keeping
+ * its totals. Creates `*sp` (and the temp file) on first use. */
+int flame__spill_run(flame__spill **sp, flame__stacks *s, const flame__intern *names,
+                     flame_err *err);
 
-typedef int (*flame__emit_fn)(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0,
-                              uint64_t w1);
-/** Spill what is in memory as a last run, then call `emit` for every unique stack of all
- * runs in folded text order, equal stacks summed. Empties the tree's stacks. */
-int flame__tree_merge_runs(flame_tree *t, flame__emit_fn emit, void *ud, flame_err *err);
+/** Number of runs written. */
+size_t flame__spill_runs(const flame__spill *sp);
 
-void flame__spill_free(struct flame__spill *sp);
+/** Call `emit` for every unique stack of all runs in folded text order, equal stacks
+ * summed. A non-zero return of `emit` stops and is returned. */
+int flame__spill_merge(flame__spill *sp, const flame__intern *names, flame__emit_fn emit,
+                       void *ud, flame_err *err);
+
+/** The stacks of all runs as a fresh table `*out`, in their order of first appearance
+ * (the order the table had, had nothing been spilled). */
+int flame__spill_read_back(flame__spill *sp, const flame__intern *names, flame__stacks *out,
+                           flame_err *err);
+
+void flame__spill_free(flame__spill *sp);
 #endif

@@ -29,6 +29,10 @@ typedef struct flame__stacks {
 	int sorted;
 } flame__stacks;
 
+/** A visitor of stacks (root-first ids and the two weights); non-zero stops. */
+typedef int (*flame__emit_fn)(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0,
+                              uint64_t w1);
+
 void flame__stacks_init(flame__stacks *s);
 void flame__stacks_free(flame__stacks *s);
 /** Hash of an id sequence, as used by the table. */

@@ -45,6 +45,51 @@ static int status_err(flame_err *err, int rc)
 	return rc;
 }
 
+/* ---- spilling (core/spill.c below writes and reads the runs) */
+
+int flame__tree_spilled(const flame_tree *t) { return flame__spill_runs(t->spill) > 0; }
+
+size_t flame__tree_spill_runs(const flame_tree *t) { return flame__spill_runs(t->spill); }
+
+int flame__tree_maybe_spill(flame_tree *t, flame_err *err)
+{
+	if (!t->spill_limit || flame__spill_table_bytes(&t->stacks) < t->spill_limit)
+		return 0;
+	if (t->drain)
+		return t->drain(t->drain_ud, t, err);
+	return flame__spill_run(&t->spill, &t->stacks, &t->names, err);
+}
+
+/* Every stack back in the in-memory table: the stacks still in memory become the last run,
+ * and all runs are read back (in order of first appearance). No-op when nothing spilled. */
+static int unspill(flame_tree *t, flame_err *err)
+{
+	if (!flame__tree_spilled(t))
+		return 0;
+	flame__stacks fresh;
+	int rc = flame__spill_run(&t->spill, &t->stacks, &t->names, err);
+	if (!rc)
+		rc = flame__spill_read_back(t->spill, &t->names, &fresh, err);
+	if (rc)
+		return rc;
+	flame__tree_replace_stacks(t, &fresh);
+	flame__spill_free(t->spill);
+	t->spill = NULL;
+	return 0;
+}
+
+int flame__tree_stream_sorted(flame_tree *t, flame__stacks **mem, flame__emit_fn emit, void *ud,
+                              flame_err *err)
+{
+	*mem = NULL;
+	if (!flame__tree_spilled(t)) {
+		*mem = &t->stacks;
+		return 0;
+	}
+	int rc = flame__spill_run(&t->spill, &t->stacks, &t->names, err);
+	return rc ? rc : flame__spill_merge(t->spill, &t->names, emit, ud, err);
+}
+
 static uint32_t *scratch_ids(flame_tree *t, size_t n)
 {
 	if (n > t->scratch_cap) {
@@ -120,7 +165,7 @@ int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err)
 {
 	if (scale <= t->scale)
 		return 0;
-	int urc = flame__tree_unspill(t, err);
+	int urc = unspill(t, err);
 	if (urc)
 		return urc;
 	if (scale > 9)
@@ -139,7 +184,7 @@ int flame_tree_merge(flame_tree *dst, flame_tree *src, flame_err *err)
 	int rc = flame__units_join(dst, src, err);
 	/* a spilled source is read back first: merging needs its stacks in memory */
 	if (!rc)
-		rc = flame__tree_unspill(src, err);
+		rc = unspill(src, err);
 	if (!rc)
 		rc = flame__tree_rescale(dst, src->scale, err);
 	if (rc)
@@ -226,7 +271,7 @@ int flame_tree_stack_count(flame_tree *t, size_t *out, flame_err *err)
 {
 	/* unique stacks across runs are known only after merging them */
 	*out = 0;
-	int rc = flame__tree_unspill(t, err);
+	int rc = unspill(t, err);
 	if (!rc)
 		*out = t->stacks.count;
 	return rc;
@@ -234,12 +279,31 @@ int flame_tree_stack_count(flame_tree *t, size_t *out, flame_err *err)
 
 int flame__tree_stacks(flame_tree *t, flame__stacks **out, flame_err *err)
 {
-	int rc = flame__tree_unspill(t, err);
+	int rc = unspill(t, err);
 	*out = rc ? NULL : &t->stacks;
 	return rc;
 }
 
 const flame__intern *flame__tree_names(const flame_tree *t) { return &t->names; }
+
+flame_tree *flame__tree_new_like(const flame_tree *t)
+{
+	flame_tree *r = flame_tree_new();
+	if (r) {
+		r->scale = t->scale;
+		r->differential = t->differential;
+		memcpy(r->count_name, t->count_name, sizeof r->count_name);
+	}
+	return r;
+}
+
+const flame__node *flame__tree_nodes(const flame_tree *t, size_t *n)
+{
+	*n = t->nodes_valid ? t->node_count : 0;
+	return t->nodes_valid ? t->nodes : NULL;
+}
+
+uint32_t flame__tree_root_name(const flame_tree *t) { return t->root_name; }
 
 void flame__tree_set_differential(flame_tree *t)
 {
@@ -286,7 +350,7 @@ static int rewrite_weights(flame_tree *t, flame__rewrite_fn fn, void *ud, flame_
 int flame__tree_rewrite(flame_tree *t, flame__rewrite_fn fn, void *ud, int flags,
                         flame_err *err)
 {
-	int rc = flame__tree_unspill(t, err);
+	int rc = unspill(t, err);
 	if (rc)
 		return rc;
 	if (flags & FLAME__REWRITE_WEIGHTS)
@@ -352,7 +416,7 @@ int flame_tree_set_count_name(flame_tree *t, const char *name)
 
 int flame_tree_each_stack(flame_tree *t, flame_stack_fn fn, void *ud, flame_err *err)
 {
-	int rc = flame__tree_unspill(t, err);
+	int rc = unspill(t, err);
 	if (rc)
 		return rc;
 	size_t maxd = 1;
@@ -781,7 +845,7 @@ int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
 {
 	if (t->nodes_valid && t->order == order)
 		return 0;
-	int rc = flame__tree_unspill(t, err);
+	int rc = unspill(t, err);
 	if (rc)
 		return rc;
 	uint32_t *rank = NULL, *path = NULL, *last = NULL;

@@ -29,7 +29,7 @@ struct flame_tree {
 	flame_order order;
 	uint32_t root_name;    /* id of "all" */
 	size_t spill_limit;    /* bytes of stack table before spilling a run (0: never) */
-	struct flame__spill *spill; /* core/spill.c */
+	struct flame__spill *spill; /* runs written by core/spill.c (tree.c alone uses it) */
 	/* instead of spilling a run to a file: hand the table to `drain`, which takes it over
 	 * and leaves t->stacks empty (read/combine.c streams blocks of an input this way) */
 	int (*drain)(void *ud, flame_tree *t, flame_err *err);
@@ -64,6 +64,13 @@ int flame__tree_stacks(flame_tree *t, flame__stacks **out, flame_err *err);
 
 /** The tree's interned frame names (ids index them), for reading. */
 const flame__intern *flame__tree_names(const flame_tree *t);
+/** A new empty tree with the scale, differential mark and count name of `t` (a writer's
+ * private tree: reversed stacks, the removed-frames panel). NULL on out of memory. */
+flame_tree *flame__tree_new_like(const flame_tree *t);
+/** The nodes of the built tree (`*n` of them), or NULL when it is not built or stale. */
+const flame__node *flame__tree_nodes(const flame_tree *t, size_t *n);
+/** The id of the root's name ("all"). */
+uint32_t flame__tree_root_name(const flame_tree *t);
 /** Mark `t` differential (a diff's tree, even where column 1 is all 0). */
 void flame__tree_set_differential(flame_tree *t);
 
@@ -81,6 +88,19 @@ enum { FLAME__REWRITE_WEIGHTS = 1 /* `fn` changes weights only: in place, order 
  * failure leaves `t` unchanged either way. 0, or a negative status with `err` filled. */
 int flame__tree_rewrite(flame_tree *t, flame__rewrite_fn fn, void *ud, int flags,
                         flame_err *err);
+
+/** Spill when the table passed the memory limit (0: never), or hand it to the drain hook.
+ * Call after adding stacks. */
+int flame__tree_maybe_spill(flame_tree *t, flame_err *err);
+/** 1 when runs were spilled; how many (tests). */
+int flame__tree_spilled(const flame_tree *t);
+size_t flame__tree_spill_runs(const flame_tree *t);
+/** For a writer of folded text order (the folded writer): when runs were spilled, the
+ * stacks still in memory become one more run and every stack of all runs goes to `emit` in
+ * text order, equal stacks summed (`*mem` NULL: the runs stay, the table is empty); else
+ * `*mem` is the in-memory table, for the caller to order. */
+int flame__tree_stream_sorted(flame_tree *t, flame__stacks **mem, flame__emit_fn emit, void *ud,
+                              flame_err *err);
 
 /** 1 when the tree holds any stack (in memory or spilled); no I/O. */
 int flame__tree_has_stacks(const flame_tree *t);

@@ -40,7 +40,6 @@
 #include "../core/array.h"
 #include "../core/hash.h"
 #include "../core/prefetch.h"
-#include "../core/spill.h"
 #include "parser.h"
 #include "perf-name.h"
 #include "scan.h"

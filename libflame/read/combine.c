@@ -16,7 +16,6 @@
 #include "../core/err.h"
 #include "../core/input.h"
 #include "../core/join.h"
-#include "../core/spill.h"
 #include "../core/tree.h"
 #include "read.h"
 

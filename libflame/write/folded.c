@@ -14,7 +14,6 @@
 #include "../core/numfmt.h"
 #include "../core/order.h"
 #include "../core/prefetch.h"
-#include "../core/spill.h"
 #include "../core/tree.h"
 
 enum { BUF_CAP = 512 * 1024 }; /* flushed in pieces past the output's own buffer: no copy */
@@ -296,35 +295,36 @@ static int write_pair(line_writer *lw, const flame__stack *v, const uint32_t *id
 
 int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err)
 {
-	line_writer lw = {.names = &t->names, .o = o, .err = err,
-	                  .diff = flame_tree_is_differential(t), .scale = t->scale};
-	int rc = 0;
-	for (uint32_t i = 0; i < t->names.count; i++)
-		if (t->names.names[i].len > lw.maxlen)
-			lw.maxlen = t->names.names[i].len;
-	if (flame__tree_spilled(t)) {
-		rc = flame__tree_merge_runs(t, emit_line, &lw, err);
-	} else {
-		size_t n = t->stacks.count;
-		const flame__stack *v = t->stacks.v;
-		if (t->stacks.sorted) { /* filled in text order (a sorted input) */
+	const flame__intern *names = flame__tree_names(t);
+	line_writer lw = {.names = names, .o = o, .err = err,
+	                  .diff = flame_tree_is_differential(t), .scale = flame_tree_scale(t)};
+	for (uint32_t i = 0; i < names->count; i++)
+		if (names->names[i].len > lw.maxlen)
+			lw.maxlen = names->names[i].len;
+	/* spilled runs come merged in text order; else the table, ordered here */
+	flame__stacks *mem;
+	int rc = flame__tree_stream_sorted(t, &mem, emit_line, &lw, err);
+	if (!rc && mem) {
+		size_t n = mem->count;
+		const flame__stack *v = mem->v;
+		if (mem->sorted) { /* filled in text order (a sorted input) */
 			for (size_t k = 0; k < n && !rc; k++)
 				rc = emit_line(&lw, v[k].ids, v[k].depth, v[k].w[0], v[k].w[1]);
 		} else {
 			flame__order ord = {0};
 			uint32_t *idx = NULL;
-			if (flame__order_init_stacks(&ord, &t->names, v, n) ||
+			if (flame__order_init_stacks(&ord, names, v, n) ||
 			    !(idx = flame__order_sort(&ord, v, n)))
 				rc = flame__err_nomem(err);
 			flame__order_free(&ord);
 			if (!rc && n >= PAIR_MIN)
-				rc = write_pair(&lw, v, idx, n, &t->names);
+				rc = write_pair(&lw, v, idx, n, names);
 			else if (!rc)
 				rc = 1;
 			if (rc == 1) {
 				rc = 0;
 				for (size_t k = 0; k < n && !rc; k++) {
-					prefetch_ahead(v, idx, n, k, &t->names);
+					prefetch_ahead(v, idx, n, k, names);
 					const flame__stack *s = &v[idx[k]];
 					rc = emit_line(&lw, s->ids, s->depth, s->w[0], s->w[1]);
 				}

@@ -16,7 +16,6 @@
 #include "../core/array.h"
 #include "../core/err.h"
 #include "../core/human.h"
-#include "../core/spill.h"
 #include "../core/tree.h"
 #include "../core/version.h"
 #include "layout.h"
@@ -99,24 +98,22 @@ static int reversed_tree(flame_tree **out, flame_tree *t, flame_err *err)
 	int rc = flame__tree_stacks(t, &s, err);
 	if (rc)
 		return rc;
-	flame_tree *r = flame_tree_new();
+	flame_tree *r = flame__tree_new_like(t);
 	if (!r)
 		return flame__err_nomem(err);
-	r->scale = t->scale;
-	r->differential = t->differential;
-	memcpy(r->count_name, t->count_name, sizeof r->count_name);
+	const flame__intern *names = flame__tree_names(t);
 	/* the names first (each interned once, not once per frame), then the stacks as
 	 * reversed id arrays */
 	uint32_t maxd = 1;
 	for (size_t k = 0; k < s->count; k++)
 		if (s->v[k].depth > maxd)
 			maxd = s->v[k].depth;
-	uint32_t *map = malloc((t->names.count ? t->names.count : 1) * sizeof *map);
+	uint32_t *map = malloc((names->count ? names->count : 1) * sizeof *map);
 	uint32_t *ids = malloc(maxd * sizeof *ids);
 	rc = map && ids ? 0 : flame__err_nomem(err);
-	for (uint32_t i = 0; i < t->names.count && !rc; i++) {
-		const flame__name *nm = flame__intern_get(&t->names, i);
-		map[i] = flame__intern_put(&r->names, nm->ptr, nm->len);
+	for (uint32_t i = 0; i < names->count && !rc; i++) {
+		const flame__name *nm = flame__intern_get(names, i);
+		map[i] = flame__tree_intern(r, nm->ptr, nm->len);
 		if (map[i] == FLAME__ID_NONE)
 			rc = flame__err_nomem(err);
 	}
@@ -169,8 +166,9 @@ static int layout_tree(flame__layout *L, flame_tree *t, const flame_render_opts 
 	if (rc)
 		return rc;
 	const int col = L->differential ? 1 : 0;
-	const flame__node *nodes = t->nodes;
-	size_t cap = 0;
+	size_t nn, cap = 0;
+	const flame__node *nodes = flame__tree_nodes(t, &nn);
+	const flame__intern *names = flame__tree_names(t);
 	/* next[d]: where the next child at depth d starts; idx[d]: frame index at depth d */
 	size_t dcap = 64;
 	uint64_t *next = malloc(dcap * sizeof *next);
@@ -215,7 +213,7 @@ static int layout_tree(flame__layout *L, flame_tree *t, const flame_render_opts 
 			rc = flame__err_nomem(err);
 			goto done;
 		}
-		const flame__name *nm = flame__intern_get(&t->names, nd->name);
+		const flame__name *nm = flame__intern_get(names, nd->name);
 		f->name = nm->ptr;
 		f->name_len = nm->len;
 		f->depth = d;
@@ -293,7 +291,7 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 		rc = flame__err_nomem(err);
 		goto done;
 	}
-	const flame__name *rn = flame__intern_get(&t->names, t->root_name);
+	const flame__name *rn = flame__intern_get(flame__tree_names(t), flame__tree_root_name(t));
 	root->name = rn->ptr;
 	root->name_len = rn->len;
 	root->parent = UINT32_MAX;
@@ -370,7 +368,7 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 	}
 	*maxdelta = mdelta;
 	for (size_t i = 1; i < L->count; i++) {
-		const flame__name *nm = flame__intern_get(&t->names, L->frames[i].name_len);
+		const flame__name *nm = flame__intern_get(flame__tree_names(t), L->frames[i].name_len);
 		L->frames[i].name = nm->ptr;
 		L->frames[i].name_len = nm->len;
 	}
@@ -470,8 +468,10 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 	if (L->differential && !flow && !(o->flags & FLAME_RENDER_FLAMECHART)) {
 		{
 			/* over every node, drawn or not, as flamegraph.pl takes it over all stacks */
-			for (size_t i = 1; i < t->node_count; i++) {
-				const flame__node *nd = &t->nodes[i];
+			size_t nn;
+			const flame__node *nodes = flame__tree_nodes(t, &nn);
+			for (size_t i = 1; i < nn; i++) {
+				const flame__node *nd = &nodes[i];
 				double dl = o->diff_mode == FLAME_DIFF_TOTAL
 				                ? diff_delta(nd->total[1], nd->total[0])
 				                : diff_delta(nd->self[1], nd->self[0]);

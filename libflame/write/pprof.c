@@ -135,15 +135,16 @@ static void make_head(const flame_tree *t, int diff, int samples, head *h)
 
 int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 {
-	if (t->scale)
+	if (flame_tree_scale(t))
 		return flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET,
 		                  "pprof values are integers: the input has fractional counts "
-		                  "(%u decimals)", t->scale);
+		                  "(%u decimals)", flame_tree_scale(t));
 	flame__stacks *st;
 	int rc = flame__tree_stacks(t, &st, err), diff = flame_tree_is_differential(t);
 	if (rc)
 		return rc;
-	size_t nn = t->names.count;
+	const flame__intern *names = flame__tree_names(t);
+	size_t nn = names->count;
 	uint32_t *str_of = calloc(nn ? nn : 1, sizeof *str_of); /* name id -> string index, 0 = unused */
 	pb b = {0};
 	flame__gzip *z = NULL;
@@ -206,7 +207,7 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 		if (str_of[id])
 			by_str[str_of[id]] = id;
 	for (uint32_t si = first; si < next && !rc; si++) {
-		const flame__name *nm = flame__intern_get(&t->names, by_str[si]);
+		const flame__name *nm = flame__intern_get(names, by_str[si]);
 		rc = emit_string(z, nm->ptr, nm->len, err);
 	}
 	free(by_str);

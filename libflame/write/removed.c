@@ -41,7 +41,7 @@ static int removed_tree(flame_tree **out, flame_tree *t, flame_err *err)
 	if (flame__tree_frame_order(t, &fo))
 		return flame__err_nomem(err);
 	uint32_t *ctx = malloc((n ? n : 1) * sizeof *ctx), maxd = 1;
-	flame_tree *r = flame_tree_new();
+	flame_tree *r = flame__tree_new_like(t); /* t's scale; differential, marked below */
 	if (!ctx || !r) {
 		free(ctx);
 		flame_tree_free(r);
@@ -74,14 +74,13 @@ static int removed_tree(flame_tree **out, flame_tree *t, flame_err *err)
 	flame_str *fr = malloc(maxd * sizeof *fr);
 	if (!fr)
 		rc = flame__err_nomem(err);
-	r->scale = t->scale;
-	r->differential = 1;
+	flame__tree_set_differential(r);
 	for (size_t k = 0; k < n && !rc; k++) {
 		const flame__stack *s = &st->v[fo.idx ? fo.idx[k] : k];
 		if (s->w[1] || !s->w[0] || ctx[k] >= s->depth)
 			continue;
 		for (uint32_t i = 0; i < s->depth; i++) {
-			const flame__name *nm = flame__intern_get(&t->names, s->ids[i]);
+			const flame__name *nm = flame__intern_get(flame__tree_names(t), s->ids[i]);
 			fr[i] = (flame_str){nm->ptr, nm->len};
 		}
 		rc = flame_tree_add(r, fr, s->depth, 0, s->w[0], 0, err);
@@ -125,8 +124,8 @@ int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
 		return rc;
 	}
 	t = P->own;
-	const flame__node *nodes = t->nodes;
-	size_t nn = t->node_count;
+	size_t nn;
+	const flame__node *nodes = flame__tree_nodes(t, &nn);
 	uint64_t *w = calloc(nn ? nn : 1, sizeof *w);
 	if (!w)
 		return flame__err_nomem(err);
@@ -202,7 +201,7 @@ int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
 		next[d + 1] = start + (removed_node(nd) ? nd->self[0] : 0);
 		flame__frame *f = &P->frames[P->count];
 		memset(f, 0, sizeof *f);
-		const flame__name *nm = flame__intern_get(&t->names, nd->name);
+		const flame__name *nm = flame__intern_get(flame__tree_names(t), nd->name);
 		f->name = nm->ptr;
 		f->name_len = nm->len;
 		f->depth = d;

@@ -482,7 +482,8 @@ static void put_pruned(sw *w)
 {
 	const flame__layout *L = w->L;
 	flame_tree *t = w->t;
-	size_t nn = t->names.count;
+	const flame__intern *names = flame__tree_names(t);
+	size_t nn = names->count;
 	uint64_t(*sum)[2] = calloc(nn ? nn : 1, sizeof *sum);
 	if (!sum) {
 		w->rc = flame__err_nomem(w->err);
@@ -502,7 +503,7 @@ static void put_pruned(sw *w)
 		const flame__frame *f = &L->frames[i];
 		if (f->depth != 1)
 			continue;
-		uint32_t id = flame__intern_find(&t->names, f->name, f->name_len);
+		uint32_t id = flame__intern_find(names, f->name, f->name_len);
 		if (id == FLAME__ID_NONE)
 			continue;
 		sum[id][0] -= f->before < sum[id][0] ? f->before : sum[id][0];
@@ -520,7 +521,7 @@ static void put_pruned(sw *w)
 	for (size_t id = 0; id < nn; id++)
 		if (sum[id][0] || (L->differential && sum[id][1]))
 			ids[nids++] = (uint32_t)id;
-	qsort_r(ids, nids, sizeof *ids, cmp_name_ids, &t->names);
+	qsort_r(ids, nids, sizeof *ids, cmp_name_ids, (void *)names);
 	int any = 0;
 	for (size_t k = 0; k < nids && !w->rc; k++) {
 		size_t id = ids[k];
@@ -532,7 +533,7 @@ static void put_pruned(sw *w)
 			put_count(w, sum[id][1]);
 		}
 		puts_(w, " ");
-		const flame__name *nm = flame__intern_get(&t->names, (uint32_t)id);
+		const flame__name *nm = flame__intern_get(names, (uint32_t)id);
 		put_pct(w, nm->ptr, nm->len);
 	}
 	if (any)

@@ -5,7 +5,6 @@
 #include "core/hash.h"
 #include "core/intern.h"
 #include "core/order.h"
-#include "core/spill.h"
 #include "core/stacks.h"
 #include "core/tree.h"
 #include "harness.h"
