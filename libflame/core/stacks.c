@@ -115,6 +115,28 @@ static flame__stack *append(flame__stacks *s, const uint32_t *ids, size_t n, uin
 	return st;
 }
 
+int flame__stacks_find(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
+                       flame__stack **out)
+{
+	*out = NULL;
+	if (s->indexed < s->count || !s->slots) {
+		int rc = index_rest(s);
+		if (rc)
+			return rc;
+	}
+	uint32_t h = (uint32_t)hash;
+	for (size_t i = h & s->mask;; i = (i + 1) & s->mask) {
+		uint32_t k = s->slots[i];
+		if (!k)
+			return 0;
+		flame__stack *st = &s->v[k - 1];
+		if (st->hash32 == h && st->depth == n && memcmp(st->ids, ids, n * sizeof *ids) == 0) {
+			*out = st;
+			return 0;
+		}
+	}
+}
+
 int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
                              uint64_t w0, uint64_t w1)
 {

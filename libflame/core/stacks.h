@@ -42,6 +42,10 @@ uint64_t flame__stacks_hash(const uint32_t *ids, size_t n);
 int flame__stacks_add(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1);
 int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t h,
                              uint64_t w0, uint64_t w1);
+/** `*out` = the stack ids[0..n) (`hash` from flame__stacks_hash), or NULL when absent.
+ * 0, or FLAME_ENOMEM (indexing the stacks appended without a lookup). */
+int flame__stacks_find(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
+                       flame__stack **out);
 /** Add a stack the caller knows to be new and last: its folded text sorts bytewise after
  * the text of v[count - 1] (any stack when the table is empty). On a sorted table this
  * is a plain append (no hashing, no probe) and the table stays sorted; on an unsorted

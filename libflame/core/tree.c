@@ -305,6 +305,15 @@ const flame__node *flame__tree_nodes(const flame_tree *t, size_t *n)
 
 uint32_t flame__tree_root_name(const flame_tree *t) { return t->root_name; }
 
+void flame__tree_sink_open(flame_tree *t, flame__intern **names, flame__stacks **stacks,
+                           size_t *limit)
+{
+	t->nodes_valid = 0;
+	*names = &t->names;
+	*stacks = &t->stacks;
+	*limit = t->spill_limit;
+}
+
 void flame__tree_set_differential(flame_tree *t)
 {
 	t->differential = 1;

@@ -71,6 +71,10 @@ flame_tree *flame__tree_new_like(const flame_tree *t);
 const flame__node *flame__tree_nodes(const flame_tree *t, size_t *n);
 /** The id of the root's name ("all"). */
 uint32_t flame__tree_root_name(const flame_tree *t);
+/** For core/sink.c: the tree's names, in-memory table and spill limit, for adding stacks
+ * inline (the node tree is marked stale). */
+void flame__tree_sink_open(flame_tree *t, flame__intern **names, flame__stacks **stacks,
+                           size_t *limit);
 /** Mark `t` differential (a diff's tree, even where column 1 is all 0). */
 void flame__tree_set_differential(flame_tree *t);
 

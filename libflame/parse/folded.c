@@ -22,16 +22,16 @@
 #include "folded-line.h"
 #include "parser.h"
 
-static int scaled(flame_tree *t, const flame__count *c, uint64_t *out, const char *src, uint64_t line,
+static int scaled(flame__sink *t, const flame__count *c, uint64_t *out, const char *src, uint64_t line,
                   flame_err *err)
 {
-	if (c->dec > t->scale) {
-		int rc = flame__tree_rescale(t, c->dec, err);
+	if (c->dec > flame__sink_scale(t)) {
+		int rc = flame__sink_rescale(t, c->dec, err);
 		if (rc)
 			return flame__err(err, rc, src, line, FLAME__NO_OFFSET,
 			                  "more than 9 decimal places in a count, or the rescaled counts overflow");
 	}
-	uint64_t m = flame__pow10[t->scale - c->dec];
+	uint64_t m = flame__pow10[flame__sink_scale(t) - c->dec];
 	if (c->mant && c->mant > UINT64_MAX / m)
 		return flame__err(err, FLAME_ERANGE, src, line, FLAME__NO_OFFSET,
 		                  "count overflows 64 bits");
@@ -53,7 +53,7 @@ typedef struct memo {
 /* Per-parse state: the previous line (its stack text, frame ids and ';' offsets) so a
  * line only scans and interns the frames after the prefix it shares with it. */
 typedef struct state {
-	flame_tree *t;
+	flame__sink k; /* where the stacks go (the tree) */
 	const flame_parse_opts *o;
 	const char *src;
 	uint32_t *ids;   /* ids of the previous line's frames, then of this line's */
@@ -103,7 +103,7 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 	const uint64_t seps = ones * (uint64_t)FRAME_SEP;
-	flame__intern *names = &S->t->names;
+	flame__intern *names = S->k.names;
 	for (;;) {
 		const char *s = f, *e;
 		uint64_t h = FLAME__HASH_SEED;
@@ -195,7 +195,7 @@ static int probe(const char *buf, size_t len)
 static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint64_t offset,
                       flame_err *err)
 {
-	flame_tree *t = S->t;
+	flame__sink *t = &S->k;
 	flame__count c[2];
 	int ncounts = 1;
 	int cr = flame__folded_line(p, &n, c, &ncounts);
@@ -213,7 +213,7 @@ static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint6
 	if (n >= UINT32_MAX)
 		return flame__err(err, FLAME_ERANGE, S->src, line_no, offset, "line too long");
 	uint64_t w0 = 0, w1 = 0;
-	unsigned scale = t->scale;
+	unsigned scale = flame__sink_scale(t);
 	int rc;
 	if (ncounts == 2) {
 		/* `stack before after`: the one with more decimals first: rescaling the tree must
@@ -222,7 +222,7 @@ static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint6
 		if ((rc = scaled(t, &c[a], a ? &w1 : &w0, S->src, line_no, err)) ||
 		    (rc = scaled(t, &c[!a], a ? &w0 : &w1, S->src, line_no, err)))
 			return rc;
-		t->differential = 1;
+		flame__sink_set_differential(t);
 	} else if ((rc = scaled(t, &c[0], &w0, S->src, line_no, err))) {
 		return rc;
 	}
@@ -244,12 +244,12 @@ static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint6
 		same++;
 found:;
 	/* a line whose stack sorts after the table's last one is appended unlooked-up */
-	if (scale != t->scale && t->spill_limit)
+	if (scale != flame__sink_scale(t) && t->limit)
 		S->last_ok = 0; /* rescaling read spilled runs back: a new table */
 	int after = S->last_ok && same < n &&
 	            (same == prev_n || (unsigned char)p[same] > (unsigned char)prev[same]);
 	int repeat = same == n && same == prev_n;
-	size_t nframes = S->prev_frames, before = t->stacks.count;
+	size_t nframes = S->prev_frames, before = flame__sink_count(t);
 	if (!repeat) {
 		size_t fi = 0; /* frames fully inside the common prefix */
 		while (fi + 1 < S->prev_frames && S->sep[fi] < same)
@@ -259,15 +259,16 @@ found:;
 		if (!nframes)
 			return flame__err_nomem(err);
 	}
-	rc = after ? flame__tree_append_sorted_ids(t, S->ids, nframes, w0, w1, err)
-	           : flame__tree_add_ids(t, S->ids, nframes, w0, w1, err);
+	rc = after ? flame__sink_add_sorted(t, S->ids, nframes, w0, w1, err)
+	           : flame__sink_add(t, S->ids, nframes, w0, w1, err);
 	if (rc) {
 		if (rc == FLAME_ERANGE)
 			flame__err(err, rc, S->src, line_no, offset, "count overflows 64 bits");
 		return rc;
 	}
 	/* is this line's stack now the table's last one? (a spill empties the table) */
-	S->last_ok = t->stacks.count > before || t->stacks.count == 0 || (repeat && S->last_ok);
+	S->last_ok = flame__sink_count(t) > before || flame__sink_count(t) == 0 ||
+	             (repeat && S->last_ok);
 	S->prev = p;
 	S->prev_n = n;
 	S->prev_frames = nframes;
@@ -280,7 +281,8 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	int rc = flame__lines_init(&cur, in, err);
 	if (rc)
 		return rc;
-	state S = {.t = t, .o = o, .src = flame__lines_source(&cur), .prev = ""};
+	state S = {.o = o, .src = flame__lines_source(&cur), .prev = ""};
+	flame__sink_init(&S.k, t);
 	uint64_t line_no = 0;
 	const char *b;
 	size_t bn;

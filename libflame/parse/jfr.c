@@ -45,7 +45,7 @@ typedef struct evtype {
 } evtype;
 
 typedef struct jfr {
-	flame_tree *t;
+	flame__sink k; /* where the stacks go (the tree) */
 	const flame_parse_opts *o;
 	unsigned flags;
 	const char *src;
@@ -278,7 +278,7 @@ static int field(jfr *s, const char *p, size_t n, flame_err *err)
 						break;
 					}
 			}
-			s->thread = flame__tree_intern(s->t, v, vn);
+			s->thread = flame__sink_intern(&s->k, v, vn);
 			if (s->thread == FLAME__ID_NONE)
 				return flame__err_nomem(err);
 			s->thread_prio = prio;
@@ -349,7 +349,7 @@ static int frame(jfr *s, const char *f, size_t fn, flame_err *err)
 	}
 	if (flame__array_reserve_min(s->ids, s->cap, s->n + 1, 256))
 		return flame__err_nomem(err);
-	uint32_t id = flame__tree_intern(s->t, name, nn);
+	uint32_t id = flame__sink_intern(&s->k, name, nn);
 	if (id == FLAME__ID_NONE)
 		return flame__err_nomem(err);
 	s->ids[s->n++] = id;
@@ -371,7 +371,7 @@ static int materialize(jfr *s, flame_err *err)
 		int rc;
 		if (n == 7 && memcmp(q + 4, "...", 3) == 0) { /* cut short: a root of its own */
 			if (s->truncated == FLAME__ID_NONE &&
-			    (s->truncated = flame__tree_intern(s->t, "[truncated]", 11)) == FLAME__ID_NONE)
+			    (s->truncated = flame__sink_intern(&s->k, "[truncated]", 11)) == FLAME__ID_NONE)
 				return flame__err_nomem(err);
 			if (flame__array_reserve_min(s->ids, s->cap, s->n + 1, 256))
 				return flame__err_nomem(err);
@@ -455,7 +455,7 @@ static int event_end(jfr *s, flame_err *err)
 	s->key[0] = (uint32_t)s->ty;
 	if (lead == 2) {
 		if (s->thread == FLAME__ID_NONE &&
-		    (s->thread = flame__tree_intern(s->t, "[unknown thread]", 16)) == FLAME__ID_NONE)
+		    (s->thread = flame__sink_intern(&s->k, "[unknown thread]", 16)) == FLAME__ID_NONE)
 			return flame__err_nomem(err);
 		s->key[1] = s->thread;
 	}
@@ -509,12 +509,12 @@ static int flush(jfr *s, flame_err *err)
 		            (unsigned long long)e->truncated, (unsigned long long)e->events, e->name,
 		            RECORDER_DEPTH);
 	const char *cname = e->kind == W_BYTES ? "bytes" : e->saw_duration ? "nanoseconds" : "samples";
-	int urc = flame__units_record(s->t, cname, NULL, s->src, err);
+	int urc = flame__sink_units(&s->k, cname, NULL, s->src, err);
 	if (urc)
 		return urc;
 	static const uint64_t m10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
 	                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
-	uint64_t mult = m10[s->t->scale];
+	uint64_t mult = m10[flame__sink_scale(&s->k)];
 	for (size_t i = 0; i < s->loc.count; i++) {
 		const flame__stack *st = &s->loc.v[i];
 		if (st->ids[0] != (uint32_t)ty)
@@ -525,7 +525,7 @@ static int flush(jfr *s, flame_err *err)
 		if (w && w > UINT64_MAX / mult)
 			return flame__err(err, FLAME_ERANGE, s->src, 0, FLAME__NO_OFFSET,
 			                  "a weight overflows 64 bits");
-		int rc = flame__tree_add_ids(s->t, st->ids + 1, st->depth - 1, w * mult, 0, err);
+		int rc = flame__sink_add(&s->k, st->ids + 1, st->depth - 1, w * mult, 0, err);
 		if (rc == FLAME_ERANGE)
 			return flame__err(err, rc, s->src, 0, FLAME__NO_OFFSET,
 			                  "the total weight overflows 64 bits");
@@ -570,8 +570,9 @@ static int line(jfr *s, const char *p, size_t raw, flame_err *err)
 
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
-	jfr s = {.t = t, .o = o, .flags = o->jfr.flags, .want = -1, .exec = -1,
+	jfr s = {.o = o, .flags = o->jfr.flags, .want = -1, .exec = -1,
 	         .truncated = FLAME__ID_NONE};
+	flame__sink_init(&s.k, t);
 	int rc = flame__lines_init(&s.cur, in, err);
 	if (rc)
 		return rc;

@@ -36,7 +36,7 @@
 #include "scan.h"
 
 typedef struct offcpu {
-	flame_tree *t;
+	flame__sink k; /* where the stacks go (the tree) */
 	const flame_parse_opts *o;
 	const char *src;
 	flame__lines cur;
@@ -89,7 +89,7 @@ static int push(offcpu *s, const char *p, size_t n, flame_err *err)
 {
 	if (flame__array_reserve_min(s->ids, s->cap, s->n + 1, 256))
 		return flame__err_nomem(err);
-	uint32_t id = flame__tree_intern(s->t, p, n);
+	uint32_t id = flame__sink_intern(&s->k, p, n);
 	if (id == FLAME__ID_NONE)
 		return flame__err_nomem(err);
 	s->ids[s->n++] = id;
@@ -169,7 +169,7 @@ static int process_line(offcpu *s, const char *p, size_t n, flame_err *err)
 		rp = s->name;
 		rn = cn + 1 + id_len;
 	}
-	s->comm = flame__tree_intern(s->t, rp, rn);
+	s->comm = flame__sink_intern(&s->k, rp, rn);
 	if (s->comm == FLAME__ID_NONE)
 		return flame__err_nomem(err);
 	s->has_proc = 1;
@@ -187,7 +187,7 @@ static int add_stack(offcpu *s, uint32_t root, const uint32_t *leaf_first, size_
 	if (v && v > UINT64_MAX / s->mult)
 		return flame__err(err, FLAME_ERANGE, s->src, s->line_no, s->off,
 		                  "value overflows 64 bits");
-	int rc = flame__tree_add_ids(s->t, s->stack, n + 1, v * s->mult, 0, err);
+	int rc = flame__sink_add(&s->k, s->stack, n + 1, v * s->mult, 0, err);
 	if (rc == FLAME_ERANGE)
 		return flame__err(err, rc, s->src, s->line_no, s->off,
 		                  "the total of the values overflows 64 bits");
@@ -531,14 +531,15 @@ static int one_line(offcpu *s, const char *p, size_t raw, flame_err *err)
 
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
-	offcpu s = {.t = t, .o = o};
+	offcpu s = {.o = o};
+	flame__sink_init(&s.k, t);
 	int rc = flame__lines_init(&s.cur, in, err);
 	if (rc)
 		return rc;
 	flame__idcache_init(&s.cache, 64 << 20);
 	s.src = flame__lines_source(&s.cur);
-	s.mult = flame__pow10[t->scale];
-	if ((rc = flame__units_record(t, "us", NULL, s.src, err)))
+	s.mult = flame__pow10[flame__sink_scale(&s.k)];
+	if ((rc = flame__sink_units(&s.k, "us", NULL, s.src, err)))
 		goto done;
 	const char *chunk;
 	size_t clen;

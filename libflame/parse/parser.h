@@ -5,6 +5,7 @@
 #include "../core/err.h"
 #include "../core/input.h"
 #include "../core/lines.h"
+#include "../core/sink.h"
 #include "../core/tree.h"
 
 struct flame__parser {

@@ -843,7 +843,7 @@ fail:
 /* ------------------------------------------------------------------ aggregator */
 
 typedef struct agg {
-	flame_tree *t;
+	flame__sink k; /* where the stacks go (the tree) */
 	const flame_parse_opts *o;
 	const char *src;
 	flame__intern events;  /* event names, in order of first appearance */
@@ -931,13 +931,11 @@ static inline int put_stack(agg *a, const uint32_t *ids, size_t n, uint64_t weig
 {
 	if (a->provisional)
 		return pend_stack(a, ids, n, weight, line, err);
-	int rc = flame__stacks_add(&a->t->stacks, ids, n, weight, 0);
+	int rc = flame__sink_add(&a->k, ids, n, weight, 0, err);
 	if (rc == FLAME_ERANGE)
 		return flame__err(err, rc, a->src, line, FLAME__NO_OFFSET,
 		                  "the sample counts add up to more than 64 bits");
-	if (rc)
-		return flame__err_nomem(err);
-	return a->t->spill_limit ? flame__tree_maybe_spill(a->t, err) : 0;
+	return rc;
 }
 
 /* The provisional event's pending stacks: kept (added to the tree) or dropped, each
@@ -1005,7 +1003,7 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 		if (a->o->perf.has_time_range)
 			return 0; /* no timestamp */
 		if (a->orphan_root == FLAME__ID_NONE) {
-			a->orphan_root = flame__intern_put(&a->t->names, "perf", 4);
+			a->orphan_root = flame__sink_intern(&a->k, "perf", 4);
 			if (a->orphan_root == FLAME__ID_NONE)
 				return flame__err_nomem(err);
 		}
@@ -1044,7 +1042,7 @@ static int aggregate(agg *a, worker *w, const recbuf *b, flame_err *err)
 			int names = (r->type & TYPE_MASK) == R_NAMES;
 			bytes = r->n * sizeof *v;
 			for (uint32_t i = 0; i < r->n && !rc; i++) {
-				uint32_t id = names ? flame__intern_put(&a->t->names, v[i].ptr, v[i].len)
+				uint32_t id = names ? flame__sink_intern(&a->k, v[i].ptr, v[i].len)
 				                    : flame__intern_put(&a->events, v[i].ptr, v[i].len);
 				if (id == FLAME__ID_NONE)
 					rc = FLAME_ENOMEM;
@@ -1058,7 +1056,7 @@ static int aggregate(agg *a, worker *w, const recbuf *b, flame_err *err)
 			break;
 		}
 		case R_CMDLINE:
-			a->orphan_root = flame__intern_put(&a->t->names, pay, r->n);
+			a->orphan_root = flame__sink_intern(&a->k, pay, r->n);
 			if (a->orphan_root == FLAME__ID_NONE)
 				return flame__err_nomem(err);
 			break;
@@ -1360,7 +1358,7 @@ static int record_unit(agg *a, flame_err *err)
 	if (kept != FLAME__ID_NONE) {
 		const flame__name *nm = flame__intern_get(&a->events, kept);
 		if (is_tracepoint(nm->ptr, nm->len))
-			return flame__units_record(a->t, "samples", NULL, a->src, err);
+			return flame__sink_units(&a->k, "samples", NULL, a->src, err);
 		size_t n = strcspn(nm->ptr, ":");
 		if (n > nm->len)
 			n = nm->len;
@@ -1371,9 +1369,9 @@ static int record_unit(agg *a, flame_err *err)
 	}
 	int clock = !strcmp(ev, "cpu-clock") || !strcmp(ev, "task-clock");
 	const char *unit = a->periods != 1 || !ev[0] ? "samples" : clock ? "nanoseconds" : ev;
-	int rc = flame__units_record(a->t, unit, clock && a->periods == 1 ? "cpu" : NULL, a->src, err);
+	int rc = flame__sink_units(&a->k, unit, clock && a->periods == 1 ? "cpu" : NULL, a->src, err);
 	if (!rc && clock && a->periods == 1)
-		rc = flame__units_set_pprof(a->t, "cpu", NULL, NULL, 0, 0);
+		rc = flame__units_set_pprof(a->k.t, "cpu", NULL, NULL, 0, 0);
 	return rc;
 }
 
@@ -1381,7 +1379,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 {
 	agg a;
 	memset(&a, 0, sizeof a);
-	a.t = t;
+	flame__sink_init(&a.k, t);
 	a.o = o;
 	a.src = flame_input_name(in);
 	a.filter = a.orphan_root = a.kept = FLAME__ID_NONE;
@@ -1390,9 +1388,8 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	job j0;
 	memset(&j0, 0, sizeof j0);
 	worker w;
-	worker_init(&w, o, &t->names);
+	worker_init(&w, o, a.k.names);
 	j0.w = &w;
-	t->nodes_valid = 0;
 	unsigned nw = thread_count(o);
 	int rc = fill(&rd, &j0, err);
 	if (rc > 0 && nw > 1 && !rd.eof) {

@@ -786,7 +786,7 @@ static int unknown_name(const prof *p, const loc *l, unsigned flags, namebuf *b)
 }
 
 /* Name the frame of line `ln` (NULL: a location without lines) and intern it. */
-static int frame_id(flame_tree *t, const prof *p, const loc *l, const line *ln, int inlined,
+static int frame_id(flame__sink *t, const prof *p, const loc *l, const line *ln, int inlined,
                     unsigned flags, namebuf *b, uint32_t *id)
 {
 	b->len = 0;
@@ -819,7 +819,7 @@ static int frame_id(flame_tree *t, const prof *p, const loc *l, const line *ln, 
 		else if (b->p[i] == '\n' || b->p[i] == '\r')
 			b->p[i] = ' ';
 	}
-	*id = flame__tree_intern(t, b->p, b->len);
+	*id = flame__sink_intern(t, b->p, b->len);
 	return *id == FLAME__ID_NONE ? FLAME_ENOMEM : 0;
 }
 
@@ -943,7 +943,7 @@ static int fpos_step(const prof *p, fpos *c)
 /* Name and intern every location's frames, root-first (line[last] .. line[0]). Plain
  * names are hashed a few frames ahead and their table slot fetched, so interning a
  * million distinct names does not wait on memory for each. */
-static int name_frames(flame_tree *t, prof *p, unsigned flags, flame_err *err)
+static int name_frames(flame__sink *t, prof *p, unsigned flags, flame_err *err)
 {
 	size_t total = 0;
 	for (size_t i = 0; i < p->nlocs; i++)
@@ -955,7 +955,7 @@ static int name_frames(flame_tree *t, prof *p, unsigned flags, flame_err *err)
 		flame_str s;
 		uint64_t h;
 	} ring[AHEAD];
-	flame__intern *in = &t->names;
+	flame__intern *in = t->names;
 	namebuf b = {0};
 	int r = 0;
 	fpos a = {0, 0}, c = {0, 0};
@@ -1145,7 +1145,7 @@ static int decode_labels(const prof *p, const flame__pbuf *b, const flame__pfiel
 }
 
 /* The --group-by root frame: the key's values joined by ',' (as pprof -tagroot). */
-static int group_frame(flame_tree *t, const prof *p, const char *key, const label *labels,
+static int group_frame(flame__sink *t, const prof *p, const char *key, const label *labels,
                        size_t n, namebuf *b, uint32_t *id)
 {
 	size_t kl = strlen(key);
@@ -1174,7 +1174,7 @@ static int group_frame(flame_tree *t, const prof *p, const char *key, const labe
 	for (size_t i = 0; i < b->len; i++)
 		if (b->p[i] == ';' || b->p[i] == '\n' || b->p[i] == '\r')
 			b->p[i] = b->p[i] == ';' ? ':' : ' ';
-	*id = flame__tree_intern(t, b->p, b->len);
+	*id = flame__sink_intern(t, b->p, b->len);
 	return *id == FLAME__ID_NONE ? FLAME_ENOMEM : 0;
 }
 
@@ -1197,6 +1197,7 @@ static inline int prune_cut(const loc *l, size_t i, int *found_user, size_t *lo)
 
 typedef struct sampler {
 	flame_tree *t;
+	flame__sink k; /* where the stacks go (t's) */
 	prof *p;
 	const flame_parse_opts *o;
 	size_t vidx;
@@ -1310,7 +1311,7 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 		return flame__err_nomem(err);
 	size_t d = 0;
 	if (s->o->pprof.group_by &&
-	    group_frame(s->t, p, s->o->pprof.group_by, s->labels, s->nlab, &s->nb, &s->ids[d++]))
+	    group_frame(&s->k, p, s->o->pprof.group_by, s->labels, s->nlab, &s->nb, &s->ids[d++]))
 		return flame__err_nomem(err);
 	for (size_t i = s->nloc; i-- > lo;) {
 		const loc *l = &p->locs[s->locids[i]];
@@ -1320,14 +1321,14 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 	/* positive values go straight to the tree; negative ones (diff profiles) are
 	 * subtracted once all are read */
 	if (v > 0)
-		r = flame__stacks_add(&s->t->stacks, s->ids, d, (uint64_t)v, 0);
-	else
-		r = flame__stacks_add(&s->neg, s->ids, d, (uint64_t)0 - (uint64_t)v, 0);
-	s->t->nodes_valid = 0;
+		r = flame__sink_add(&s->k, s->ids, d, (uint64_t)v, 0, err);
+	else if ((r = flame__stacks_add(&s->neg, s->ids, d, (uint64_t)0 - (uint64_t)v, 0)) ==
+	         FLAME_ENOMEM)
+		r = flame__err_nomem(err);
 	if (r == FLAME_ERANGE)
 		return flame__err(err, FLAME_ERANGE, p->src, 0, f->off,
 		                  "invalid pprof: sample values overflow 64 bits");
-	return r ? flame__err_nomem(err) : 0;
+	return r;
 }
 
 /* A sample's location reference as the fast path keeps it: a frame id, or
@@ -1364,16 +1365,16 @@ static int add_oldest(sampler *s, flame_err *err)
 	struct pending *pd = &s->pend[s->head];
 	s->head = (s->head + 1) % PIPE;
 	s->npend--;
-	int rc = pd->v > 0
-	             ? flame__stacks_add_hashed(&s->t->stacks, pd->ids, pd->depth, pd->hash,
-	                                        (uint64_t)pd->v, 0)
-	             : flame__stacks_add_hashed(&s->neg, pd->ids, pd->depth, pd->hash,
-	                                        (uint64_t)0 - (uint64_t)pd->v, 0);
-	s->t->nodes_valid = 0;
+	int rc = pd->v > 0 ? flame__sink_add_hashed(&s->k, pd->ids, pd->depth, pd->hash,
+	                                            (uint64_t)pd->v, 0, err)
+	                   : flame__stacks_add_hashed(&s->neg, pd->ids, pd->depth, pd->hash,
+	                                              (uint64_t)0 - (uint64_t)pd->v, 0);
+	if (pd->v <= 0 && rc == FLAME_ENOMEM)
+		rc = flame__err_nomem(err);
 	if (rc == FLAME_ERANGE)
 		return flame__err(err, FLAME_ERANGE, s->p->src, 0, pd->off,
 		                  "invalid pprof: sample values overflow 64 bits");
-	return rc ? flame__err_nomem(err) : 0;
+	return rc;
 }
 
 static int add_pending(sampler *s, flame_err *err)
@@ -1513,7 +1514,7 @@ static int sample_fast(sampler *s, const flame__pfield *f, flame_err *err)
 	pd->v = v;
 	pd->off = f->off;
 	pd->hash = flame__stacks_hash(ids, d);
-	const flame__stacks *st = &s->t->stacks;
+	const flame__stacks *st = s->k.stacks;
 	if (v > 0 && st->slots) {
 		flame__prefetch(&st->slots[(uint32_t)pd->hash & st->mask]);
 		if (s->npend) { /* the one before: its slot is loaded by now, fetch its entry */
@@ -1570,34 +1571,23 @@ int flame_pprof_opts_check(const flame_parse_opts *o, flame_err *err)
 	return r;
 }
 
-/* The tree's stack equal to `st`, or NULL (same hash and probing as core/stacks.c). */
-static flame__stack *find_stack(flame__stacks *s, const flame__stack *st)
-{
-	if (!s->slots)
-		return NULL;
-	for (size_t i = st->hash32 & s->mask;; i = (i + 1) & s->mask) {
-		uint32_t k = s->slots[i];
-		if (!k)
-			return NULL;
-		flame__stack *x = &s->v[k - 1];
-		if (x->hash32 == st->hash32 && x->depth == st->depth &&
-		    memcmp(x->ids, st->ids, st->depth * sizeof *st->ids) == 0)
-			return x;
-	}
-}
-
 /* Subtract the negative values; stacks whose sum is not positive are dropped (folded
  * counts are >= 0), with a warning when the sum was negative. */
 static int subtract_negative(sampler *s, flame_err *err)
 {
 	if (!s->neg.count)
 		return 0;
-	flame__stacks *ts = &s->t->stacks;
+	flame__stacks *ts; /* spilled stacks are read back: they may hold ones to subtract */
+	int rc = flame__tree_stacks(s->t, &ts, err);
+	if (rc)
+		return rc;
 	uint64_t dropped = 0;
 	int emptied = 0;
 	for (size_t k = 0; k < s->neg.count; k++) {
 		const flame__stack *n = &s->neg.v[k];
-		flame__stack *x = find_stack(ts, n);
+		flame__stack *x;
+		if (flame__stacks_find(ts, n->ids, n->depth, n->hash32, &x))
+			return flame__err_nomem(err);
 		uint64_t have = x ? x->w[0] : 0;
 		if (have < n->w[0])
 			dropped++;
@@ -1716,6 +1706,7 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 	prof p = {.src = flame_input_name(in), .buf = (const uint8_t *)data, .len = len};
 	sampler s = {.t = t, .p = &p, .o = o,
 	             .frame_budget = (uint64_t)len * PPROF_FRAMES_PER_BYTE + PPROF_MAX_DEPTH};
+	flame__sink_init(&s.k, t);
 	flame__stacks_init(&s.neg);
 	if (len == 0)
 		goto done; /* empty input: nothing to add, as for every format */
@@ -1732,7 +1723,7 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 	                       &s.ignore, err)))
 		goto done;
 	s.nignore = o->pprof.n_tags_ignore;
-	if ((r = mark_prune(&p, err)) || (r = name_frames(t, &p, o->pprof.flags, err)) ||
+	if ((r = mark_prune(&p, err)) || (r = name_frames(&s.k, &p, o->pprof.flags, err)) ||
 	    (r = build_lone(&p, err)) ||
 	    (r = pass_samples(&s, err)) || (r = subtract_negative(&s, err)))
 		goto done;

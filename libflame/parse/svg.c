@@ -44,7 +44,7 @@ typedef struct frame {
 } frame;
 
 typedef struct svgr {
-	flame_tree *t;
+	flame__sink k; /* where the stacks go (the tree) */
 	const flame_parse_opts *o;
 	flame_input *in;
 	const char *src;
@@ -275,7 +275,7 @@ static int add_frame(svgr *s, const char *name, size_t nn, const frame *proto)
 		return flame__err_nomem(s->err);
 	frame *f = &s->v[s->n];
 	*f = *proto;
-	f->name = flame__tree_intern(s->t, name, nn);
+	f->name = flame__sink_intern(&s->k, name, nn);
 	if (f->name == FLAME__ID_NONE)
 		return flame__err_nomem(s->err);
 	s->n++;
@@ -1025,7 +1025,7 @@ static int parse_pruned(svgr *s, pruned **out, size_t *count, unsigned *maxdec)
 		}
 		size_t dn;
 		int rc = pct_decode(s, e + 1, (size_t)(end - e - 1), &dn);
-		if (!rc && (pr.name = flame__tree_intern(s->t, s->dec_buf, dn)) == FLAME__ID_NONE)
+		if (!rc && (pr.name = flame__sink_intern(&s->k, s->dec_buf, dn)) == FLAME__ID_NONE)
 			rc = flame__err_nomem(s->err);
 		if (rc) {
 			free(v);
@@ -1062,7 +1062,7 @@ static size_t find_root(const svgr *s)
 	}
 	double wmax = v[first].w;
 	size_t bottom = SIZE_MAX, top = SIZE_MAX;
-	uint32_t all = flame__intern_find(flame__tree_names(s->t), "all", 3);
+	uint32_t all = flame__intern_find(s->k.names, "all", 3);
 	for (size_t i = 0; i < n; i++) {
 		if (v[i].w < wmax - 0.05)
 			continue;
@@ -1111,12 +1111,12 @@ static int build(svgr *s)
 	int prc = parse_pruned(s, &pv, &pn, &dec);
 	if (prc)
 		return prc;
-	if (dec > s->t->scale && flame__tree_rescale(s->t, dec, s->err)) {
+	if (dec > flame__sink_scale(&s->k) && flame__sink_rescale(&s->k, dec, s->err)) {
 		free(pv);
 		return flame__err(s->err, FLAME_ERANGE, s->src, 0, FLAME__NO_OFFSET,
 		                  "rescaled counts overflow 64 bits");
 	}
-	unsigned scale = s->t->scale;
+	unsigned scale = flame__sink_scale(&s->k);
 	int rc = 0;
 	/* the hidden top-level frames: one-frame stacks (folded text has no root self) */
 	for (size_t i = 0; i < pn && !rc; i++) {
@@ -1128,7 +1128,7 @@ static int build(svgr *s)
 			w[c] = pv[i].mant[c] * m;
 		}
 		if (!rc && (w[0] || w[1]))
-			rc = flame__tree_add_ids(s->t, &pv[i].name, 1, w[0], s->differential ? w[1] : 0,
+			rc = flame__sink_add(&s->k, &pv[i].name, 1, w[0], s->differential ? w[1] : 0,
 			                         s->err);
 	}
 	free(pv);
@@ -1229,7 +1229,7 @@ stacks:;
 		if (!self[0] && !self[1])
 			continue;
 		if (by_path) {
-			rc = flame__tree_add_ids(s->t, ids, v[i].depth, self[0], s->differential ? self[1] : 0,
+			rc = flame__sink_add(&s->k, ids, v[i].depth, self[0], s->differential ? self[1] : 0,
 			                         s->err);
 			continue;
 		}
@@ -1253,19 +1253,20 @@ stacks:;
 			ids[a] = ids[b];
 			ids[b] = x;
 		}
-		rc = flame__tree_add_ids(s->t, ids, k, self[0], s->differential ? self[1] : 0, s->err);
+		rc = flame__sink_add(&s->k, ids, k, self[0], s->differential ? self[1] : 0, s->err);
 	}
 	free(ids);
 	if (!rc && s->differential)
-		s->t->differential = 1;
+		flame__sink_set_differential(&s->k);
 	if (!rc && s->count_name[0])
-		rc = flame__units_record(s->t, s->count_name, NULL, s->src, s->err);
+		rc = flame__sink_units(&s->k, s->count_name, NULL, s->src, s->err);
 	return rc;
 }
 
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
-	svgr s = {.t = t, .o = o, .in = in, .src = flame_input_name(in), .err = err};
+	svgr s = {.o = o, .in = in, .src = flame_input_name(in), .err = err};
+	flame__sink_init(&s.k, t);
 	int rc = read_frames(&s);
 	if (!rc && s.n == 0)
 		rc = flame__err(err, FLAME_EDATA, s.src, 0, FLAME__NO_OFFSET,
