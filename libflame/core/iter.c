@@ -1,7 +1,7 @@
 /* The ENTER/EXIT iterator over the node tree (cmark's shape): non-recursive, so the
  * depth of a stack is never limited by the C stack. NONE is "not started" and DONE is
  * final, so a loop that calls once more after DONE does not walk the tree again. */
-#include "tree.h"
+#include "tree-private.h"
 
 void flame_iter_init(flame_iter *it, const flame_tree *t)
 {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "err.h"
 #include "join.h"
+#include "tree-private.h"
 
 /* Byte `*pos` of frame `*f` onwards of the text of stack ids[0..n) (ids through `map`
  * when not NULL), or -1 past its end. */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "err.h"
 #include "spill.h"
-#include "tree.h"
+#include "tree-private.h"
 
 flame_tree *flame_tree_new(void)
 {
@@ -285,6 +285,11 @@ int flame__tree_stacks(flame_tree *t, flame__stacks **out, flame_err *err)
 }
 
 const flame__intern *flame__tree_names(const flame_tree *t) { return &t->names; }
+
+uint32_t flame__tree_intern(flame_tree *t, const char *p, size_t n)
+{
+	return flame__intern_put(&t->names, p, n);
+}
 
 flame_tree *flame__tree_new_like(const flame_tree *t)
 {

@@ -15,37 +15,13 @@ typedef struct flame__node {
 	uint64_t total[2];
 } flame__node;
 
-struct flame_tree {
-	flame__intern names;
-	flame__stacks stacks;
-	unsigned scale;        /* counts are in units of 10^-scale */
-	int differential;      /* 3-column input seen */
-	char count_name[64];
-	flame__units units;    /* what the counts measure beside their name (core/units.c) */
-	/* node tree, valid while nodes_valid */
-	flame__node *nodes;
-	size_t node_count, node_cap;
-	int nodes_valid;
-	flame_order order;
-	uint32_t root_name;    /* id of "all" */
-	size_t spill_limit;    /* bytes of stack table before spilling a run (0: never) */
-	struct flame__spill *spill; /* runs written by core/spill.c (tree.c alone uses it) */
-	/* instead of spilling a run to a file: hand the table to `drain`, which takes it over
-	 * and leaves t->stacks empty (read/combine.c streams blocks of an input this way) */
-	int (*drain)(void *ud, flame_tree *t, flame_err *err);
-	void *drain_ud;
-	uint32_t *scratch;     /* reusable id buffer for flame_tree_add/merge */
-	size_t scratch_cap;
-};
 
 /** 10^0 .. 10^19: decimal scales of counts, shared by every parser and writer. */
 extern const uint64_t flame__pow10[20];
 
-/** Intern a name into the tree (FLAME__ID_NONE on out of memory). */
-static inline uint32_t flame__tree_intern(flame_tree *t, const char *p, size_t n)
-{
-	return flame__intern_put(&t->names, p, n);
-}
+/** Intern a name into the tree (FLAME__ID_NONE on out of memory). Parsers use the inline
+ * flame__sink_intern instead. */
+uint32_t flame__tree_intern(flame_tree *t, const char *p, size_t n);
 
 /** Add a root-first stack of name ids; invalidates the node tree. */
 int flame__tree_add_ids(flame_tree *t, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1,

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "err.h"
-#include "tree.h"
+#include "tree-private.h"
 #include "units.h"
 
 /* Spellings of one unit: pprof's "count" is our "samples", offcputime's "us" is pprof's
@@ -146,3 +146,5 @@ void flame_tree_set_ignore_units(flame_tree *t, int on)
 {
 	t->units.ignore = !!on;
 }
+
+const flame__units *flame__tree_units(const flame_tree *t) { return &t->units; }

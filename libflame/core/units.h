@@ -17,6 +17,9 @@ typedef struct flame__units {
 	int ignore;            /* flame_tree_set_ignore_units */
 } flame__units;
 
+/** What the counts of `t` measure, for reading (the pprof writer). */
+const flame__units *flame__tree_units(const flame_tree *t);
+
 /** Record that `source` counts in `unit` (a count name: "nanoseconds", "bytes", "samples";
  * `type` what of, when known: "cpu") into `t`: taken when `t` has no unit yet, checked against it otherwise. FLAME_EDATA
  * naming both inputs when the units differ and `t` holds stacks already (unless the tree

@@ -16,7 +16,7 @@
 #include "../core/err.h"
 #include "../core/input.h"
 #include "../core/join.h"
-#include "../core/tree.h"
+#include "../core/tree-private.h" /* not sealed yet: blocks are cut from the tree's table */
 #include "read.h"
 
 enum {

@@ -67,8 +67,8 @@ static void sample_type(const flame_tree *t, const char **type, const char **uni
 	*unit = "count";
 	if (cn && !strcmp(cn, "us"))
 		cn = "microseconds"; /* offcputime's spelling */
-	if (t->units.type[0] && cn) {
-		*type = t->units.type;
+	if (flame__tree_units(t)->type[0] && cn) {
+		*type = flame__tree_units(t)->type;
 		*unit = cn;
 		return;
 	}
@@ -127,9 +127,9 @@ static void make_head(const flame_tree *t, int diff, int samples, head *h)
 	}
 	h->type[h->ntypes][0] = head_str(h, type);
 	h->type[h->ntypes++][1] = head_str(h, unit);
-	if (t->units.period_type[0] && t->units.period) {
-		h->ptype[0] = head_str(h, t->units.period_type);
-		h->ptype[1] = head_str(h, t->units.period_unit);
+	if (flame__tree_units(t)->period_type[0] && flame__tree_units(t)->period) {
+		h->ptype[0] = head_str(h, flame__tree_units(t)->period_type);
+		h->ptype[1] = head_str(h, flame__tree_units(t)->period_unit);
 	}
 }
 
@@ -152,8 +152,8 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 		return flame__err_nomem(err);
 	/* samples/count is written beside the value when the input had it and every value is
 	 * a whole number of periods (a transform such as a normalization can break that) */
-	uint64_t period = t->units.period;
-	int samples = !diff && t->units.with_samples && period;
+	uint64_t period = flame__tree_units(t)->period;
+	int samples = !diff && flame__tree_units(t)->with_samples && period;
 	for (size_t k = 0; k < st->count; k++) {
 		const flame__stack *s = &st->v[k];
 		if (s->w[0] > INT64_MAX || s->w[1] > INT64_MAX) {

@@ -6,7 +6,7 @@
 #include "core/intern.h"
 #include "core/order.h"
 #include "core/stacks.h"
-#include "core/tree.h"
+#include "core/tree-private.h" /* white-box tests of the core */
 #include "harness.h"
 #include "util.h"
 
