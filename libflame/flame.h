@@ -156,8 +156,11 @@ FLAME_EXPORT void flame_tree_set_ignore_units(flame_tree *t, int on);
 /** `v` counts of `unit` (a count name; NULL: plain counts), in units of 10^-scale, as
  * people read them: time units as "1.42 s", "830 ms", "12.5 us" (three significant
  * digits), bytes as "3.20 MiB", other counts exactly with thousands separators ("12,345",
- * "2.5"); never scientific notation. The --top table, gate messages, tooltips and
- * subtitles all print through it. Writes at most `cap` bytes with the NUL; returns the
+ * "2.5"); never scientific notation. The --top table, gate messages, subtitles and the
+ * tooltips and details line of a tree counting time or bytes ("foo (1.42 s, 42.00%)";
+ * sample counts keep flamegraph.pl's "foo (1,234 samples, 12.34%)", the same digits)
+ * print amounts this way; an SVG whose tooltips round keeps the exact counts in data-v
+ * and the unit in data-unit. Writes at most `cap` bytes with the NUL; returns the
  * length written. flame_format_delta prints after - before with its sign ("+830 ms"). */
 FLAME_EXPORT size_t flame_format_count(char *buf, size_t cap, uint64_t v, unsigned scale,
                                        const char *unit);
@@ -663,7 +666,8 @@ typedef struct flame_render_opts {
 	double diff_min_delta;    /* differential: |delta| (counts, the delta that colours the
 	                           * frame) below this is drawn as no change (white); 0 = off */
 	double diff_per;          /* differential: > 0 adds "; per request before B, after A"
-	                           * (the inclusive counts divided by diff_per) to tooltips */
+	                           * (the inclusive counts divided by diff_per, printed as
+	                           * flame_format_count does: "23.0 ms", "0.250") to tooltips */
 } flame_render_opts;
 
 #define FLAME_RENDER_OPTS_INIT                                                            \

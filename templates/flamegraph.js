@@ -60,6 +60,9 @@ function init(evt) {
 	restore_state();
 }
 
+var UNIT = { ns: 1, us: 1e3, ms: 1e6, s: 1e9, B: 1, KiB: 1024, MiB: 1048576, GiB: 1073741824,
+             TiB: 1099511627776, PiB: 1125899906842624, EiB: 1152921504606846976 };
+
 // One pass over the frames: geometry, names and counts into arrays, and the tree shape
 // (frames come parent first: P = parent index, E = last index of the subtree).
 function load_frames() {
@@ -88,8 +91,9 @@ function load_frames() {
 		}
 		var cut = info.lastIndexOf(" (");
 		N.push(cut >= 0 ? info.substring(0, cut) : info);
-		var m = cut >= 0 ? /^\(([0-9,.]+) /.exec(info.substring(cut + 1)) : null;
-		V[i] = m ? parseFloat(m[1].replace(/,/g, "")) : WD[i];
+		var m = cut >= 0 ? /^\(([0-9,.]+) ([A-Za-z]*)/.exec(info.substring(cut + 1)) : null;
+		// time and bytes are printed for people ("460 ms", "1.91 s"): back to one unit
+		V[i] = m ? parseFloat(m[1].replace(/,/g, "")) * (UNIT.hasOwnProperty(m[2]) ? UNIT[m[2]] : 1) : WD[i];
 		key[i] = inverted ? Y[i] : -Y[i]; // smaller key: nearer the root
 		// rows of frames: in document order (parents first) each row comes sorted by x
 		if (!(Y[i] in rowOf)) { rowOf[Y[i]] = rows.length; rows.push({ y: Y[i], f: [] }); }

@@ -15,9 +15,9 @@
  * holds it (flamegraph.pl writes in hash order). Self = total - children. A frame
  * whose title holds no count (a --nameattr title) gets one from its width; `data-name`
  * gives its name. flame-render's SVGs add what titles cannot carry, so they read back
- * exactly: data-raw (a name, percent-encoded), data-v (counts --factor scaled), and on
- * the root data-pruned (top-level frames --minwidth hid: folded text has no root self)
- * and data-reverse. Others read back as exactly as the picture is: a pruned frame's
+ * exactly: data-raw (a name, percent-encoded), data-v (counts --factor scaled or titles
+ * printing time and bytes for people), and on the root data-pruned (top-level frames
+ * --minwidth hid: folded text has no root self), data-reverse and data-unit. Others read back as exactly as the picture is: a pruned frame's
  * weight stays in its parent's self; _[k] annotations are lost. Elements marked
  * data-panel (the removed-frames panel of a diff) are not part of the graph.
  * libxml2 (its SAX2 push parser: no tree, bytes streamed from the input) lives here only
@@ -58,6 +58,7 @@ typedef struct svgr {
 	char *dec_buf;         /* scratch for percent-decoded names */
 	size_t dec_cap;
 	char count_name[64];
+	int unit_attr;         /* count_name came from the root's data-unit */
 } svgr;
 
 /* A growable byte string reused across elements (no allocation per frame). */
@@ -150,7 +151,7 @@ static void parse_title(svgr *s, const char *t, size_t n, frame *f, size_t *name
 		f->has_count = 1;
 		f->mant[0] = f->mant[1] = m;
 		f->dec = (uint8_t)d;
-		if (!s->count_name[0] && (size_t)(ce - cn) < sizeof s->count_name) {
+		if (!s->unit_attr && !s->count_name[0] && (size_t)(ce - cn) < sizeof s->count_name) {
 			memcpy(s->count_name, cn, (size_t)(ce - cn));
 			s->count_name[ce - cn] = '\0';
 		}
@@ -193,6 +194,22 @@ static int exact_counts(svgr *s, const char *p, size_t n, frame *f)
 		return -1;
 	}
 	f->has_count = 1;
+	return 0;
+}
+
+/* data-unit on the root: the unit of the counts when the titles print amounts for people
+ * ("1.42 s"; data-v holds the counts), percent-encoded. It wins over a title's word. */
+static int pct_decode(svgr *s, const char *p, size_t n, size_t *out);
+static int unit_attr(svgr *s, const char *p, size_t n)
+{
+	size_t dn;
+	if (pct_decode(s, p, n, &dn))
+		return -1;
+	if (dn && dn < sizeof s->count_name) {
+		memcpy(s->count_name, s->dec_buf, dn);
+		s->count_name[dn] = '\0';
+		s->unit_attr = 1;
+	}
 	return 0;
 }
 
@@ -287,11 +304,12 @@ static int add_frame(svgr *s, const char *name, size_t nn, const frame *proto)
 /* Element and attribute names we look for, as libxml2's dictionary pointers: SAX2 hands
  * every name over interned in the parser's dictionary, so a match is one comparison. */
 enum { K_RECT, K_TITLE, K_G, K_A, K_TEXT, K_SCRIPT, K_STYLE, K_X, K_Y, K_WIDTH, K_HEIGHT,
-       K_DNAME, K_DRAW, K_DV, K_DPRUNED, K_DREVERSE, K_DPANEL, K_ID, K_MOUSEOVER, K_COUNT };
+       K_DNAME, K_DRAW, K_DV, K_DPRUNED, K_DREVERSE, K_DPANEL, K_ID, K_MOUSEOVER, K_DUNIT,
+       K_COUNT };
 static const char *const key_names[K_COUNT] = {
     "rect", "title", "g", "a", "text", "script", "style", "x", "y", "width", "height",
     "data-name", "data-raw", "data-v", "data-pruned", "data-reverse", "data-panel", "id",
-    "onmouseover"};
+    "onmouseover", "data-unit"};
 
 typedef struct sax {
 	svgr *s;
@@ -439,6 +457,9 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 			amp(x->s->pruned, strlen(x->s->pruned));
 		} else if (a == k[K_DREVERSE]) {
 			x->s->reverse = e > v && *v == '1';
+		} else if (a == k[K_DUNIT]) {
+			if (unit_attr(x->s, v, (size_t)(e - v)))
+				return fail(x, ctxt, flame__err_nomem(x->s->err));
 		} else if (a == k[K_DPANEL]) {
 			x->skip = x->depth;
 		}
@@ -691,7 +712,8 @@ static const unsigned char *fast_text(const unsigned char *p, const unsigned cha
 static long fast_line(sax *x, const unsigned char *p, const unsigned char *e, sbuf *val)
 {
 	static const char *const names[] = {"x", "y", "width", "height", "fill", "data-raw",
-	                                    "data-v", "data-name", "data-pruned", "data-reverse"};
+	                                    "data-v", "data-name", "data-pruned", "data-reverse",
+	                                    "data-unit"};
 	const unsigned char *q = p;
 	if (e - q < 6 || memcmp(q, "<rect ", 6) != 0)
 		return 0;
@@ -709,7 +731,7 @@ static long fast_line(sax *x, const unsigned char *p, const unsigned char *e, sb
 			return 0;
 		size_t nl = (size_t)(q - nm);
 		int which = -1;
-		for (int i = 0; i < 10; i++)
+		for (int i = 0; i < 11; i++)
 			if (strlen(names[i]) == nl && memcmp(names[i], nm, nl) == 0)
 				which = i;
 		if (which < 0 || (seen & (1u << which)))
@@ -737,6 +759,12 @@ static long fast_line(sax *x, const unsigned char *p, const unsigned char *e, sb
 			}
 			break;
 		case 9: x->s->reverse = val->n && *v == '1'; break;
+		case 10:
+			if (unit_attr(x->s, v, val->n)) {
+				x->s->rc = flame__err_nomem(x->s->err);
+				return -1;
+			}
+			break;
 		}
 		if (dst && sbuf_set(dst, v, val->n)) {
 			x->s->rc = flame__err_nomem(x->s->err);

@@ -419,6 +419,8 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 	L->count_name = o->count_name       ? o->count_name
 	                : flame_tree_count_name(t) ? flame_tree_count_name(t)
 	                                           : "samples";
+	/* a unit the user named (--countname) is printed as given, flamegraph.pl's way */
+	L->human = !o->count_name && flame__unit_kind_of(L->count_name, NULL) != FLAME__UNIT_COUNT;
 	L->name_type = o->name_type ? o->name_type : "Function:";
 	L->search_color = o->search_color ? o->search_color : "rgb(230,0,230)";
 	L->scale = flame_tree_scale(t);
@@ -570,6 +572,9 @@ size_t flame__frame_label(const flame__frame *f, size_t max_chars, char *buf, si
 size_t flame__format_count(const flame__layout *L, uint64_t v, char *buf, size_t cap)
 {
 	char tmp[64];
+	if (L->human)
+		return flame__human(buf, cap, (double)v / (double)pow10_u[L->scale] * L->factor,
+		                    L->count_name, 0);
 	if (L->factor == 1.0) {
 		uint64_t p = pow10_u[L->scale];
 		snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)(v / p));
@@ -613,10 +618,11 @@ size_t flame__frame_info(const flame__layout *L, const flame__frame *f, char *bu
 	size_t dn = f->depth == 0 ? 3 : flame__frame_display_len(f);
 	const char *name = f->depth == 0 ? "all" : f->name;
 	int n;
+	const char *cn = L->human ? "" : L->count_name, *sp = L->human ? "" : " ";
 	if (f->depth == 0) /* flamegraph.pl: the root is always 100% */
-		n = snprintf(buf, cap, "%.*s (%s %s, 100%%", (int)dn, name, cnt, L->count_name);
+		n = snprintf(buf, cap, "%.*s (%s%s%s, 100%%", (int)dn, name, cnt, sp, cn);
 	else
-		n = snprintf(buf, cap, "%.*s (%s %s, %.2f%%", (int)dn, name, cnt, L->count_name, pct);
+		n = snprintf(buf, cap, "%.*s (%s%s%s, %.2f%%", (int)dn, name, cnt, sp, cn, pct);
 	if (n < 0)
 		return 0;
 	size_t len = (size_t)n;
@@ -633,10 +639,14 @@ size_t flame__frame_info(const flame__layout *L, const flame__frame *f, char *bu
 		if (n > 0)
 			len += (size_t)n;
 		if (L->diff_per > 0) {
+			/* per request amounts are fractions of counts: three significant digits in
+			 * the tree's unit, never "3.633e+06" */
 			double p = (double)pow10_u[L->scale] * L->diff_per;
+			const char *u = L->human ? L->count_name : NULL;
+			flame__human(b, sizeof b, (double)f->before * L->factor / p, u, 0);
+			flame__human(a, sizeof a, (double)f->value * L->factor / p, u, 0);
 			n = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0,
-			             "; per request before %.4g, after %.4g", (double)f->before * L->factor / p,
-			             (double)f->value * L->factor / p);
+			             "; per request before %s, after %s", b, a);
 			if (n > 0)
 				len += (size_t)n;
 		}

@@ -47,6 +47,9 @@ typedef struct flame__layout {
 	const char *title, *subtitle, *notes, *count_name, *name_type, *search_color;
 	int negate;                 /* --negate: tooltips show the delta negated too */
 	double diff_per;            /* > 0: tooltips add per-request before/after */
+	int human;                  /* the tree's unit is time or bytes: tooltips print amounts
+	                             * as people read them ("1.42 s"), so the SVG carries the
+	                             * exact counts in data-v and the unit in data-unit */
 	flame_tree *own;            /* private reshaped tree (--reverse), freed with the layout */
 } flame__layout;
 

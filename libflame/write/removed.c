@@ -237,8 +237,8 @@ int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
 	char cnt[96];
 	flame__format_count(L, total, cnt, sizeof cnt);
 	P->before_total = before_total;
-	snprintf(P->header, sizeof P->header, "Only in BEFORE (removed): %s %s, %.2f%% of before", cnt,
-	         L->count_name,
+	snprintf(P->header, sizeof P->header, "Only in BEFORE (removed): %s%s%s, %.2f%% of before",
+	         cnt, L->human ? "" : " ", L->human ? "" : L->count_name,
 	         P->before_total ? 100.0 * (double)total / (double)P->before_total : 0.0);
 	L->height += P->height;
 	return 0;
@@ -253,10 +253,11 @@ size_t flame__panel_info(const flame__layout *L, const flame__panel *P, size_t i
 	flame__format_count(L, f->before, b, sizeof b);
 	flame__format_count(L, P->after[i], a, sizeof a);
 	double pct = P->before_total ? 100.0 * (double)f->value / (double)P->before_total : 0.0;
-	int k = P->after[i] ? snprintf(buf, cap, "%.*s (%s %s, %.2f%%; calls removed frames)",
-	                               (int)flame__frame_display_len(f), f->name, n, L->count_name, pct)
-	                    : snprintf(buf, cap, "%.*s (%s %s, %.2f%%; before %s, after %s)",
-	                               (int)flame__frame_display_len(f), f->name, n, L->count_name,
-	                               pct, b, a);
+	const char *cn = L->human ? "" : L->count_name, *sp = L->human ? "" : " ";
+	int k = P->after[i] ? snprintf(buf, cap, "%.*s (%s%s%s, %.2f%%; calls removed frames)",
+	                               (int)flame__frame_display_len(f), f->name, n, sp, cn, pct)
+	                    : snprintf(buf, cap, "%.*s (%s%s%s, %.2f%%; before %s, after %s)",
+	                               (int)flame__frame_display_len(f), f->name, n, sp, cn, pct, b,
+	                               a);
 	return k > 0 ? (size_t)k : 0;
 }

@@ -399,8 +399,9 @@ static void put_attr(sw *w, const char *k, const char *v)
 
 /* ---- what makes the SVG read back exactly (parse/svg.c): a name the title cannot carry
  * byte for byte (a _[k] annotation the title drops, bytes the escaping replaces, text an
- * --encoding converts) goes in data-raw, percent-encoded; counts a --factor scales go in
- * data-v; the root lists the top-level frames --minwidth hid (data-pruned) and marks a
+ * --encoding converts) goes in data-raw, percent-encoded; counts a --factor scales or the
+ * tooltip prints for people ("1.42 s") go in data-v, the unit then in the root's data-unit;
+ * the root lists the top-level frames --minwidth hid (data-pruned) and marks a
  * --reverse picture (data-reverse). */
 
 static int name_needs_raw(const sw *w, const flame__frame *f)
@@ -549,12 +550,17 @@ static void put_exact(sw *w, const flame__frame *f)
 		if (w->o->flags & FLAME_RENDER_REVERSE)
 			puts_(w, " data-reverse=\"1\"");
 		put_pruned(w);
+		if (L->human) {
+			puts_(w, " data-unit=\"");
+			put_pct(w, L->count_name, strlen(L->count_name));
+			puts_(w, "\"");
+		}
 	} else if (name_needs_raw(w, f)) {
 		puts_(w, " data-raw=\"");
 		put_pct(w, f->name, f->name_len);
 		puts_(w, "\"");
 	}
-	if (L->factor != 1.0) {
+	if (L->factor != 1.0 || L->human) {
 		puts_(w, " data-v=\"");
 		if (L->differential) {
 			put_count(w, f->before);

@@ -191,7 +191,7 @@ static void test_differential(void)
 	CHECK(svg && doc_open(&D, svg, len) == 0);
 	CHECK_XSTR(&D, FRAME("hot") "/@fill", "#ffffff");
 	CHECK_XSTR(&D, FRAME("hot") "/s:title",
-	           "hot (30 samples, 66.67%; +44.44%; before 10, after 30; per request before 1, after 3)");
+	           "hot (30 samples, 66.67%; +44.44%; before 10, after 30; per request before 1.00, after 3.00)");
 	doc_close(&D);
 	free(svg);
 	o.diff_min_delta = 0;

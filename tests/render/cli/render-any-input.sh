@@ -4,7 +4,7 @@
 # text with invalid lines, as in flamegraph.pl (counted, the error picture, exit 2)
 for f in example/workload.perf.txt render/go-cpu.pb.gz; do
   flame-render --minwidth 0 "$FIXTURES/$f" > g.svg
-  echo "$f: exit $?, $(grep -o '<title>all ([0-9,]* [a-z]*' g.svg)"
+  echo "$f: exit $?, $(grep -o '<title>all ([^,]*' g.svg) $(grep -o 'data-unit="[a-z]*"' g.svg)"
   flame-collapse "$FIXTURES/$f" > want.folded
   flame-collapse g.svg | cmp - want.folded && echo "$f: the stacks flame-collapse reads"
 done
