@@ -2,8 +2,11 @@
  * order (see spill.h). Record: u32 depth, u32 ids[depth], u64 w0, u64 w1, u64 seq, where
  * seq numbers the stacks in order of first appearance over all runs: reading the runs back
  * restores the table's order as if nothing had been spilled (writers that follow the
- * table's order, such as pprof's samples and flame charts, give the same bytes). */
+ * table's order, such as pprof's samples and flame charts, give the same bytes). The
+ * temp file goes in $TMPDIR (else /tmp), unnamed from the start where Linux allows
+ * (O_TMPFILE), else named and unlinked at once: a killed run leaves nothing behind. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,14 +52,44 @@ static int io_err(flame_err *err, const char *what)
 	                  strerror(errno));
 }
 
+/* A read-write temp file in $TMPDIR with no name; errors name the directory. */
+static int open_temp(FILE **out, flame_err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	int fd = -1;
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+	if (fd < 0) { /* no O_TMPFILE here or on this filesystem */
+		size_t n = strlen(dir) + sizeof "/flame-spill.XXXXXX";
+		char *name = malloc(n);
+		if (!name)
+			return flame__err_nomem(err);
+		snprintf(name, n, "%s/flame-spill.XXXXXX", dir);
+		if ((fd = mkostemp(name, O_CLOEXEC)) >= 0)
+			unlink(name);
+		free(name);
+	}
+	if (fd >= 0 && (*out = fdopen(fd, "w+b")))
+		return 0;
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	return flame__err(err, FLAME_EIO, dir, 0, FLAME__NO_OFFSET, "cannot create a temp file: %s",
+	                  strerror(e));
+}
+
 int flame__spill_run(flame__spill **spp, flame__stacks *s, const flame__intern *names,
                      flame_err *err)
 {
 	flame__spill *sp = *spp;
 	if (!sp && !(sp = *spp = calloc(1, sizeof *sp)))
 		return flame__err_nomem(err);
-	if (!sp->f && !(sp->f = tmpfile()))
-		return io_err(err, "cannot create");
+	int rc = sp->f ? 0 : open_temp(&sp->f, err);
+	if (rc)
+		return rc;
 	if (sp->nruns == sp->cap) {
 		size_t cap = sp->cap ? sp->cap * 2 : 16;
 		run *v = realloc(sp->runs, cap * sizeof *v);
@@ -69,7 +102,6 @@ int flame__spill_run(flame__spill **spp, flame__stacks *s, const flame__intern *
 	if (flame__order_update(&sp->order, names) ||
 	    !(idx = flame__order_sort(&sp->order, s->v, s->count)))
 		return flame__err_nomem(err);
-	int rc = 0;
 	if (fseeko(sp->f, (off_t)sp->size, SEEK_SET) != 0)
 		rc = io_err(err, "cannot seek");
 	uint64_t start = sp->size;
