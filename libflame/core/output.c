@@ -1,16 +1,21 @@
 /* Buffered output to stdout or to a file written atomically: data goes to a temp file
  * beside the target, renamed over it on commit and removed on abort, so a failed run
- * never leaves a half-written file. */
+ * never leaves a half-written file. On Linux the temp file is unnamed (O_TMPFILE) until
+ * commit links it in, so even SIGKILL leaves nothing beside the target. A symlink is
+ * followed as `>` would (its target written or created, the link kept), and an existing
+ * target keeps its mode: profiles hold paths and symbols people keep private. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "err.h"
 
-enum { OUT_CAP = 256 * 1024 };
+enum { OUT_CAP = 256 * 1024, MAX_LINKS = 40 };
 
 struct flame_output {
 	int fd;
@@ -19,7 +24,82 @@ struct flame_output {
 	size_t len;
 	int failed;
 	int direct; /* writing to `path` in place (not a regular file) */
+	int unnamed; /* fd is an O_TMPFILE: linked in at commit, tmp is NULL until then */
 };
+
+/* `path` with its symlinks followed, the last one even when dangling (its target is what
+ * `>` would create); NULL with errno set (ELOOP past MAX_LINKS hops). */
+static char *follow_links(const char *path)
+{
+	char *cur = strdup(path);
+	for (int hops = 0; cur; hops++) {
+		struct stat st;
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		if (hops == MAX_LINKS) {
+			free(cur);
+			errno = ELOOP;
+			return NULL;
+		}
+		size_t cap = (size_t)st.st_size + 1 > 256 ? (size_t)st.st_size + 1 : 256;
+		char *to = malloc(cap);
+		ssize_t n = to ? readlink(cur, to, cap) : -1;
+		if (n < 0 || (size_t)n >= cap) { /* the link changed under us: fail, not guess */
+			if (n >= 0)
+				errno = ELOOP;
+			free(to);
+			free(cur);
+			return NULL;
+		}
+		to[n] = 0;
+		const char *slash = strrchr(cur, '/');
+		if (to[0] != '/' && slash) { /* relative to the link's own directory */
+			size_t d = (size_t)(slash - cur) + 1;
+			char *j = malloc(d + (size_t)n + 1);
+			if (j) {
+				memcpy(j, cur, d);
+				memcpy(j + d, to, (size_t)n + 1);
+			}
+			free(to);
+			to = j;
+		}
+		free(cur);
+		cur = to;
+	}
+	return NULL;
+}
+
+/* Writes "PATH.tmp.XXXXXX" into buf (room for strlen(path) + 16), a different name each
+ * attempt: callers create it with O_EXCL and retry on EEXIST. */
+static void temp_name(char *buf, size_t cap, const char *path, unsigned attempt)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	unsigned long r = (unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 12) ^
+	                  (attempt * 2654435761u) ^ (unsigned long)(uintptr_t)buf;
+	snprintf(buf, cap, "%s.tmp.%06lx", path, r & 0xffffff);
+}
+
+/* An unnamed temp file in path's directory, or -1 where the filesystem (or a missing
+ * /proc, which linkat needs to name it) does not allow one. */
+static int open_unnamed(const char *path)
+{
+#ifdef O_TMPFILE
+	if (access("/proc/self/fd", X_OK) != 0)
+		return -1;
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : NULL;
+	if (slash && !dir)
+		return -1;
+	/* mode 0666 as a new file gets through `>`: the umask applies */
+	int fd = open(dir ? dir : ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	free(dir);
+	return fd;
+#else
+	(void)path;
+	return -1;
+#endif
+}
 
 /* /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N -> N; else -1. */
 static int std_fd(const char *path)
@@ -74,9 +154,16 @@ int flame_output_open(flame_output **out, const char *path, flame_err *err)
 		}
 		o->direct = 1;
 	} else if (path && strcmp(path, "-") != 0) {
-		/* through a symlink: replace the file it points to and keep the link */
-		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)))
-			path = real;
+		/* through a symlink: write the file it points to (created if the link dangles)
+		 * and keep the link */
+		if (!(real = follow_links(path))) {
+			int e = errno;
+			flame_output_abort(o);
+			return e == ENOMEM ? flame__err_nomem(err)
+			                   : flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET,
+			                                "cannot follow the link: %s", strerror(e));
+		}
+		path = real;
 		size_t n = strlen(path);
 		o->path = strdup(path);
 		o->tmp = malloc(n + 16);
@@ -85,8 +172,19 @@ int flame_output_open(flame_output **out, const char *path, flame_err *err)
 			flame_output_abort(o);
 			return flame__err_nomem(err);
 		}
-		snprintf(o->tmp, n + 16, "%s.tmp.XXXXXX", path);
-		o->fd = mkstemp(o->tmp);
+		int keep = stat(path, &st) == 0; /* regular here: the branch above took the rest */
+		if ((o->fd = open_unnamed(path)) >= 0) {
+			o->unnamed = 1;
+			free(o->tmp);
+			o->tmp = NULL;
+		} else {
+			for (unsigned i = 0; i < 100; i++) {
+				temp_name(o->tmp, n + 16, path, i);
+				o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+				if (o->fd >= 0 || errno != EEXIST)
+					break;
+			}
+		}
 		if (o->fd < 0) {
 			int e = errno;
 			free(o->tmp);
@@ -96,7 +194,8 @@ int flame_output_open(flame_output **out, const char *path, flame_err *err)
 			return flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET, "cannot create: %s",
 			                  strerror(e));
 		}
-		fchmod(o->fd, 0644);
+		if (keep)
+			fchmod(o->fd, st.st_mode & 07777);
 	}
 	free(real);
 	*out = o;
@@ -168,12 +267,49 @@ static void release(flame_output *o)
 	free(o);
 }
 
+/* Give the unnamed temp file a name: the target itself when there is none yet, else a
+ * temp name (o->tmp) that commit renames over the target, as linkat cannot replace. */
+static int link_unnamed(flame_output *o, flame_err *err)
+{
+	char proc[64];
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", o->fd);
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, o->path, AT_SYMLINK_FOLLOW) == 0)
+		return 0;
+	size_t cap = strlen(o->path) + 16;
+	if (errno != EEXIST)
+		return flame__err(err, FLAME_EIO, o->path, 0, FLAME__NO_OFFSET, "cannot create: %s",
+		                  strerror(errno));
+	if (!(o->tmp = malloc(cap)))
+		return flame__err_nomem(err);
+	for (unsigned i = 0; i < 100; i++) {
+		temp_name(o->tmp, cap, o->path, i);
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0)
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	int e = errno;
+	free(o->tmp);
+	o->tmp = NULL;
+	return flame__err(err, FLAME_EIO, o->path, 0, FLAME__NO_OFFSET, "cannot create: %s",
+	                  strerror(e));
+}
+
 int flame_output_commit(flame_output *o, flame_err *err)
 {
 	int rc = o->failed ? failed(o, err) : flush(o, err);
 	if (o->direct)
 		close(o->fd);
-	if (o->tmp) {
+	if (o->unnamed) {
+		if (!rc)
+			rc = link_unnamed(o, err);
+		close(o->fd);
+		if (!rc && o->tmp && rename(o->tmp, o->path) != 0) {
+			rc = flame__err(err, FLAME_EIO, o->path, 0, FLAME__NO_OFFSET, "cannot rename: %s",
+			                strerror(errno));
+			unlink(o->tmp);
+		}
+	} else if (o->tmp) {
 		if (close(o->fd) != 0 && !rc)
 			rc = flame__err(err, FLAME_EIO, o->path, 0, FLAME__NO_OFFSET, "write error: %s",
 			                strerror(errno));
@@ -191,9 +327,9 @@ void flame_output_abort(flame_output *o)
 {
 	if (!o)
 		return;
-	if (o->direct)
-		close(o->fd);
-	if (o->tmp) {
+	if (o->direct || o->unnamed)
+		close(o->fd); /* an unnamed temp file vanishes with its descriptor */
+	else if (o->tmp) {
 		close(o->fd);
 		unlink(o->tmp);
 	}
