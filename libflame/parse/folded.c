@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/hash.h"
+#include "binary.h"
 #include "folded-line.h"
 #include "parser.h"
 
@@ -64,6 +65,7 @@ typedef struct state {
 	char *keep;
 	size_t keep_cap;
 	int last_ok;     /* the previous line's stack is the table's last */
+	uint64_t nul;    /* a NUL seen by intern_frames: binary data */
 	memo mo;
 } state;
 
@@ -98,12 +100,14 @@ static int grow_frames(state *S, size_t want)
  * name in the same pass that finds its end: 8 bytes at a time, a ';' found with the
  * "has zero byte" bit trick (lines.h guarantees 8 readable bytes past any line byte).
  * Records the ';' offsets in sep[]; returns the total frame count, or 0 on out of
- * memory. */
+ * memory. A NUL met on the way is noted in S->nul (found in the same words: every stack
+ * byte passes here once, a shared prefix on the line that first had it). */
 static size_t intern_frames(state *S, const char *p, const char *f, const char *end, size_t fi)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 	const uint64_t seps = ones * (uint64_t)FRAME_SEP;
 	flame__intern *names = S->k.names;
+	uint64_t nul = 0;
 	for (;;) {
 		const char *s = f, *e;
 		uint64_t h = FLAME__HASH_SEED;
@@ -114,6 +118,7 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 			uint64_t m = (x - ones) & ~x & highs;
 			size_t left = (size_t)(end - s);
 			if (!m && left > 8) {
+				nul |= flame__nul_mask64(w);
 				h = flame__hash_word(h, w);
 				s += 8;
 				continue;
@@ -122,6 +127,7 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 			size_t b = m ? (unsigned)__builtin_ctzll(m) >> 3 : 8;
 			if (b > left)
 				b = left;
+			nul |= flame__nul_mask64(w) & (b == 8 ? ~0ULL : (1ULL << (8 * b)) - 1);
 			if (b == 8)
 				h = flame__hash_word(h, w);
 			else if (b)
@@ -150,8 +156,10 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 			S->mo.id[fi] = id;
 		}
 		S->ids[fi++] = id;
-		if (e == end)
+		if (e == end) {
+			S->nul |= nul;
 			return fi;
+		}
 		S->sep[fi - 1] = (uint32_t)(e - p);
 		f = e + 1;
 	}
@@ -191,6 +199,12 @@ static int probe(const char *buf, size_t len)
 	return good > 0 && (bad == 0 || (semi && bad * 4 <= good + bad));
 }
 
+/* Binary data read as folded would make junk stacks: stop at its first line. */
+static int binary(const state *S, uint64_t line_no, uint64_t offset, flame_err *err)
+{
+	return flame__err(err, FLAME_EDATA, S->src, line_no, offset, FLAME__BINARY_MSG("folded text"));
+}
+
 /* One line p[0..n) (no '\n'). 0, or a negative status with *err set. */
 static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint64_t offset,
                       flame_err *err)
@@ -198,6 +212,7 @@ static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint6
 	flame__sink *t = &S->k;
 	flame__count c[2];
 	int ncounts = 1;
+	size_t all = n;
 	int cr = flame__folded_line(p, &n, c, &ncounts);
 	if (cr == -1 && n == 0)
 		return 0; /* a blank line */
@@ -205,6 +220,8 @@ static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint6
 		return flame__err(err, FLAME_ERANGE, S->src, line_no, offset,
 		                  "count overflows 64 bits (or has more than 9 decimals)");
 	if (cr || n == 0) {
+		if (flame__has_nul(p, all))
+			return binary(S, line_no, offset, err);
 		flame__warn(S->o ? S->o->warn : NULL, S->o ? S->o->warn_ud : NULL,
 		            "folded-invalid-line", S->src, line_no,
 		            "invalid folded line (expected 'frame;frame... count')");
@@ -258,6 +275,8 @@ found:;
 		nframes = intern_frames(S, p, f, p + n, fi);
 		if (!nframes)
 			return flame__err_nomem(err);
+		if (S->nul)
+			return binary(S, line_no, offset, err);
 	}
 	rc = after ? flame__sink_add_sorted(t, S->ids, nframes, w0, w1, err)
 	           : flame__sink_add(t, S->ids, nframes, w0, w1, err);

@@ -40,6 +40,7 @@
 #include "../core/array.h"
 #include "../core/hash.h"
 #include "../core/prefetch.h"
+#include "binary.h"
 #include "parser.h"
 #include "perf-name.h"
 #include "scan.h"
@@ -638,16 +639,6 @@ static int open_sample(worker *w, recbuf *out, sample *s, const flame__perf_even
 	return 0;
 }
 
-static int is_binary(const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if ((c < 0x20 && c != '\t' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f)
-			return 1;
-	}
-	return 0;
-}
-
 static int only_space(const char *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -812,9 +803,8 @@ static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
 			/* -F +srcline: source info after a frame */
 			continue;
 		}
-		if (is_binary(p, n)) {
-			rc = error_rec(out, FLAME_EDATA, line,
-			               "binary data where perf script text was expected");
+		if (flame__is_binary(p, n)) {
+			rc = error_rec(out, FLAME_EDATA, line, FLAME__BINARY_MSG("perf script text"));
 			goto fail;
 		}
 		{

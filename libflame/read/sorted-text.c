@@ -16,6 +16,7 @@
 #include "../core/input.h"
 #include "../core/lines.h"
 #include "../core/numfmt.h"
+#include "../parse/binary.h"
 #include "../parse/folded-line.h"
 #include "read.h"
 
@@ -127,7 +128,9 @@ static void check_one(check *c)
 		if ((rc = next_line(&cu, &p, &n, &err)) <= 0)
 			break;
 		row r;
-		if (!split_line(p, n, &r) || sum + r.v < sum || (have && cmp_rows(&prev, &r) >= 0)) {
+		/* binary data goes to the folded parser, which names its first line */
+		if (!split_line(p, n, &r) || sum + r.v < sum || (have && cmp_rows(&prev, &r) >= 0) ||
+		    flame__has_nul(p, n)) {
 			ok = 0;
 			break;
 		}
