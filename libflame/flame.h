@@ -90,6 +90,13 @@ FLAME_EXPORT const char *flame_input_name(const flame_input *in);
 
 FLAME_EXPORT void flame_input_free(flame_input *in);
 
+/** Read at most `max_bytes` decompressed bytes from `in`; 0 restores the defaults. Past
+ * it reading fails with FLAME_ERANGE naming the input and the byte offset in the stored
+ * file, counted as zlib produces them (a gzip bomb stops there). Defaults: 4 GiB inflated
+ * from a gzip input; 1 GiB for pprof, which is read whole into memory. Set before
+ * parsing; for pprof the limit counts plain and gzipped bytes alike. */
+FLAME_EXPORT void flame_input_set_limit(flame_input *in, uint64_t max_bytes);
+
 /** Called as an input is read: `done` bytes of it consumed (as stored: compressed bytes of a
  * gzip file) of `total` (its size; 0 when unknown, as for a pipe). From the thread reading
  * that input; the caller decides whether and how often to show anything. */

@@ -1,8 +1,11 @@
 /* Inputs: a file, stdin or memory, read in chunks; gzip is detected by its magic bytes
  * and inflated with zlib as it streams (multi-member files too), so every format can be
- * gzipped and nothing is ever mapped or read whole unless a parser asks to. */
+ * gzipped and nothing is ever mapped or read whole unless a parser asks to. What comes out
+ * of zlib is counted as it comes and stopped at a limit, so a small gzip bomb costs a
+ * bounded amount of time and memory. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,6 +33,8 @@ struct flame_input {
 	size_t peek_len, peek_pos;
 	uint64_t offset;            /* decompressed bytes handed out */
 	uint64_t size;              /* bytes of a regular file or memory; 0: unknown */
+	uint64_t limit;             /* most decompressed bytes; 0: the defaults */
+	uint64_t gz_out;            /* bytes inflated so far, all members */
 	flame_progress_fn progress;
 	void *progress_ud;
 };
@@ -194,12 +199,24 @@ static long gz_read(flame_input *in, unsigned char *buf, size_t cap, flame_err *
 		}
 		in->zs.next_in = in->raw + in->raw_start;
 		in->zs.avail_in = (uInt)(in->raw_end - in->raw_start);
+		/* room for one byte past the limit, to tell "exactly the limit" from "more" */
+		uint64_t limit = flame__input_limit(in, FLAME_INPUT_LIMIT_DEFAULT);
+		size_t room = cap - got;
+		if (room > limit + 1 - in->gz_out)
+			room = (size_t)(limit + 1 - in->gz_out);
+		if (room > UINT_MAX)
+			room = UINT_MAX;
 		in->zs.next_out = buf + got;
-		in->zs.avail_out = (uInt)(cap - got);
+		in->zs.avail_out = (uInt)room;
 		int zr = inflate(&in->zs, Z_NO_FLUSH);
 		size_t used = (in->raw_end - in->raw_start) - in->zs.avail_in;
 		in->raw_start += used;
-		got = cap - in->zs.avail_out;
+		got += room - in->zs.avail_out;
+		in->gz_out += room - in->zs.avail_out;
+		if (in->gz_out > limit)
+			return flame__err(err, FLAME_ERANGE, in->name, 0, in->raw_offset + in->raw_start,
+			                  "gzip data inflates to more than %llu bytes (the limit)",
+			                  (unsigned long long)limit);
 		if (zr == Z_STREAM_END) {
 			in->gz_end = 1;
 			continue;
@@ -268,6 +285,13 @@ static long read_decoded(flame_input *in, void *buf, size_t cap, flame_err *err)
 	return r;
 }
 
+void flame_input_set_limit(flame_input *in, uint64_t max_bytes) { in->limit = max_bytes; }
+
+uint64_t flame__input_limit(const flame_input *in, uint64_t dflt)
+{
+	return in->limit ? in->limit : dflt;
+}
+
 void flame_input_set_progress(flame_input *in, flame_progress_fn fn, void *ud)
 {
 	in->progress = fn;
@@ -324,7 +348,7 @@ int flame__input_slurp(flame_input *in, char **data, size_t *len, size_t limit, 
 			if (cap >= limit) {
 				free(buf);
 				return flame__err(err, FLAME_ERANGE, in->name, 0, n,
-				                  "input larger than %zu bytes", limit);
+				                  "input larger than %zu bytes (the limit)", limit);
 			}
 			cap = cap * 2 > limit ? limit : cap * 2;
 			char *nb = realloc(buf, cap);

@@ -24,6 +24,12 @@ int flame__input_plain(flame_input *in);
  * it cannot be. */
 int flame__input_rewind(flame_input *in);
 
+/** Inflated bytes a gzip input may give before it fails, unless flame_input_set_limit says. */
+#define FLAME_INPUT_LIMIT_DEFAULT ((uint64_t)4 << 30)
+
+/** The limit set with flame_input_set_limit, or `dflt` when none was. */
+uint64_t flame__input_limit(const flame_input *in, uint64_t dflt);
+
 /** Decompressed bytes delivered so far (for error offsets). */
 uint64_t flame__input_offset(const flame_input *in);
 #endif

@@ -1687,7 +1687,8 @@ static int probe_pprof(const char *buf, size_t len);
  * --format pprof or --list-sample-types) rather than with a wire-level error. */
 static int read_all(flame_input *in, char **data, size_t *len, flame_err *err)
 {
-	int r = flame__input_slurp(in, data, len, PPROF_MAX_BYTES, err);
+	uint64_t lim = flame__input_limit(in, PPROF_MAX_BYTES);
+	int r = flame__input_slurp(in, data, len, lim > SIZE_MAX ? SIZE_MAX : (size_t)lim, err);
 	if (r || !*len || probe_pprof(*data, *len))
 		return r;
 	free(*data);

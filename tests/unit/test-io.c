@@ -59,6 +59,56 @@ static void test_gzip(void)
 	flame_input_free(in);
 }
 
+/* A gzip bomb: 32 MiB of zeros in about 32 KB. With a 1 MiB limit reading stops with
+ * FLAME_ERANGE once the limit is passed, having handed out no more than the limit; the
+ * limit itself still reads whole; pprof's slurp obeys the same setter. */
+static void test_gzip_limit(void)
+{
+	enum { BIG = 32 << 20, LIMIT = 1 << 20 };
+	char *zeros = calloc(1, BIG);
+	size_t cap = BIG / 256;
+	unsigned char *bomb = malloc(cap), *exact = malloc(cap);
+	CHECK(zeros && bomb && exact);
+	size_t nb = gz(zeros, BIG, bomb, cap), ne = gz(zeros, LIMIT, exact, cap);
+	CHECK(nb > 0 && nb < cap && ne > 0);
+	flame_input *in;
+	flame_err err;
+	CHECK(flame_input_open_mem(&in, bomb, nb, "bomb.gz", &err) == 0);
+	flame_input_set_limit(in, LIMIT);
+	static char buf[1 << 16];
+	uint64_t total = 0;
+	long r;
+	while ((r = flame__input_read(in, buf, sizeof buf, &err)) > 0)
+		total += (uint64_t)r;
+	CHECK(r == FLAME_ERANGE && err.code == FLAME_ERANGE);
+	CHECK(total <= LIMIT);
+	CHECK_STR(err.source, "bomb.gz");
+	CHECK(err.offset > 0 && err.offset <= nb);
+	CHECK(strstr(err.msg, "inflates to more than 1048576 bytes") != NULL);
+	flame_input_free(in);
+	CHECK(flame_input_open_mem(&in, exact, ne, "exact.gz", &err) == 0);
+	flame_input_set_limit(in, LIMIT);
+	total = 0;
+	while ((r = flame__input_read(in, buf, sizeof buf, &err)) > 0)
+		total += (uint64_t)r;
+	CHECK(r == 0 && total == LIMIT);
+	flame_input_free(in);
+	/* through the parser: a pprof bomb is refused at the limit, not at 1 GiB */
+	flame_tree *t = flame_tree_new();
+	CHECK(t != NULL);
+	CHECK(flame_input_open_mem(&in, bomb, nb, "bomb.pb.gz", &err) == 0);
+	flame_input_set_limit(in, LIMIT);
+	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+	po.format = FLAME_FORMAT_PPROF;
+	CHECK(flame_parse(t, in, &po, &err) == FLAME_ERANGE);
+	CHECK_STR(err.source, "bomb.pb.gz");
+	flame_input_free(in);
+	flame_tree_free(t);
+	free(zeros);
+	free(bomb);
+	free(exact);
+}
+
 static void test_open_errors(void)
 {
 	flame_input *in = NULL;
@@ -246,6 +296,7 @@ static void test_transforms(void)
 int main(void)
 {
 	RUN(test_gzip);
+	RUN(test_gzip_limit);
 	RUN(test_open_errors);
 	RUN(test_lines);
 	RUN(test_folded);
