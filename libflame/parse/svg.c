@@ -286,8 +286,15 @@ static int num(const char *p, const char *end, double *out)
 	return 0;
 }
 
+/* Frame names past this are refused: no real frame comes near it, and an entity used
+ * many times in a title would otherwise make a name of gigabytes. */
+enum { NAME_MAX_BYTES = 64 * 1024 };
+
 static int add_frame(svgr *s, const char *name, size_t nn, const frame *proto)
 {
+	if (nn > NAME_MAX_BYTES)
+		return flame__err(s->err, FLAME_ERANGE, s->src, 0, FLAME__NO_OFFSET,
+		                  "a frame name longer than %d bytes", NAME_MAX_BYTES);
 	if (flame__array_reserve_min(s->v, s->cap, s->n + 1, 4096))
 		return flame__err_nomem(s->err);
 	frame *f = &s->v[s->n];
@@ -327,6 +334,8 @@ typedef struct sax {
 	int g_mo_depth;       /* depth of the g or a that g_mo came from */
 	int fr_last;          /* the last event was the start of flame-render's <g id="fr"> */
 	int decls;            /* the DTD declared attributes or entities: no fast path */
+	uint64_t text;        /* bytes of text handed to on_text, entities expanded */
+	xmlParserCtxtPtr doc; /* the document's parser (an entity's text comes through another) */
 } sax;
 
 static void fail(sax *x, xmlParserCtxtPtr ctxt, int rc)
@@ -334,6 +343,8 @@ static void fail(sax *x, xmlParserCtxtPtr ctxt, int rc)
 	if (!x->s->rc)
 		x->s->rc = rc;
 	xmlStopParser(ctxt);
+	if (x->doc && x->doc != ctxt)
+		xmlStopParser(x->doc);
 }
 
 /* A frame from a title and its rect's attributes (exact data first: data-v, data-raw). */
@@ -528,14 +539,33 @@ static void on_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const 
 	}
 }
 
+enum { TEXT_AMPLIFICATION = 16, TEXT_SLACK = 64 << 20 };
+
 static void on_text(void *ctx, const xmlChar *ch, int len)
 {
 	xmlParserCtxtPtr ctxt = ctx;
 	sax *x = ctxt->_private;
 	x->fr_last = 0;
-	if (!x->in_title || x->skip || len <= 0)
+	if (len <= 0 || x->s->rc)
+		return;
+	/* libxml2 2.9 bounds the depth of entities, not how often one is used: text that
+	 * outgrows what was read many times over comes from expansion, and stops here */
+	x->text += (uint64_t)len;
+	if (x->text > TEXT_SLACK + TEXT_AMPLIFICATION * flame__input_offset(x->s->in))
+		return fail(x, ctxt,
+		            flame__err(x->s->err, FLAME_ERANGE, x->s->src,
+		                       (uint64_t)xmlSAX2GetLineNumber(x->doc), FLAME__NO_OFFSET,
+		                       "entities expand to more than %d times the input's size",
+		                       TEXT_AMPLIFICATION));
+	if (!x->in_title || x->skip)
 		return;
 	sbuf *t = &x->t;
+	if (t->n + (size_t)len > NAME_MAX_BYTES)
+		return fail(x, ctxt,
+		            flame__err(x->s->err, FLAME_ERANGE, x->s->src,
+		                       (uint64_t)xmlSAX2GetLineNumber(x->doc), FLAME__NO_OFFSET,
+		                       "a title longer than %d bytes (entities expanded)",
+		                       NAME_MAX_BYTES));
 	if (t->n + (size_t)len + 1 > t->cap) {
 		size_t cap = (t->n + (size_t)len + 1) * 2;
 		char *p = realloc(t->p, cap);
@@ -889,6 +919,7 @@ static int read_frames(svgr *s)
 		return flame__err_nomem(s->err);
 	}
 	ctxt->_private = &x;
+	x.doc = ctxt;
 	xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
 	                            XML_PARSE_NOBLANKS | XML_PARSE_COMPACT);
 	for (int i = 0; i < K_COUNT; i++)
