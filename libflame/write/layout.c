@@ -20,9 +20,6 @@
 #include "../core/version.h"
 #include "layout.h"
 
-static const uint64_t pow10_u[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
-                                   1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
-
 int flame_render_opts_init(flame_render_opts *o, unsigned version)
 {
 	static const flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
@@ -433,7 +430,7 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 	uint64_t actual = flame_tree_total(t, L->differential ? 1 : 0);
 	L->timemax = actual;
 	if (o->total > 0) {
-		double want = o->total * (double)pow10_u[L->scale];
+		double want = o->total * (double)flame__pow10[L->scale];
 		if (want >= 18446744073709551615.0)
 			want = 18446744073709551615.0;
 		if ((uint64_t)want < actual)
@@ -484,7 +481,7 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 	flame__colorer cr;
 	flame__colorer_init(&cr, o->colors, o->flags, o->seed, o->palette);
 	const int negate = (o->flags & FLAME_RENDER_NEGATE) != 0;
-	const double min_delta = o->diff_min_delta * (double)pow10_u[L->scale]; /* in tree units */
+	const double min_delta = o->diff_min_delta * (double)flame__pow10[L->scale]; /* in tree units */
 	for (size_t i = 0; i < L->count; i++) {
 		flame__frame *f = &L->frames[i];
 		place(L, f);
@@ -573,10 +570,10 @@ size_t flame__format_count(const flame__layout *L, uint64_t v, char *buf, size_t
 {
 	char tmp[64];
 	if (L->human)
-		return flame__human(buf, cap, (double)v / (double)pow10_u[L->scale] * L->factor,
+		return flame__human(buf, cap, (double)v / (double)flame__pow10[L->scale] * L->factor,
 		                    L->count_name, 0);
 	if (L->factor == 1.0) {
-		uint64_t p = pow10_u[L->scale];
+		uint64_t p = flame__pow10[L->scale];
 		snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)(v / p));
 		size_t o = flame__put_commas(buf, cap, tmp);
 		uint64_t frac = v % p;
@@ -588,7 +585,7 @@ size_t flame__format_count(const flame__layout *L, uint64_t v, char *buf, size_t
 		}
 		return o;
 	}
-	double x = (double)v / (double)pow10_u[L->scale] * L->factor;
+	double x = (double)v / (double)flame__pow10[L->scale] * L->factor;
 	double r = floor(x + 0.5);
 	if (fabs(x - r) < 1e-9 * fmax(1, x) || L->scale == 0) {
 		snprintf(tmp, sizeof tmp, "%.0f", x);
@@ -641,7 +638,7 @@ size_t flame__frame_info(const flame__layout *L, const flame__frame *f, char *bu
 		if (L->diff_per > 0) {
 			/* per request amounts are fractions of counts: three significant digits in
 			 * the tree's unit, never "3.633e+06" */
-			double p = (double)pow10_u[L->scale] * L->diff_per;
+			double p = (double)flame__pow10[L->scale] * L->diff_per;
 			const char *u = L->human ? L->count_name : NULL;
 			flame__human(b, sizeof b, (double)f->before * L->factor / p, u, 0);
 			flame__human(a, sizeof a, (double)f->value * L->factor / p, u, 0);
