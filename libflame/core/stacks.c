@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../flame.h"
+#include "err.h"
 #include "hash.h"
 #include "stacks.h"
 
@@ -201,4 +202,30 @@ int flame__stacks_append_sorted(flame__stacks *s, const uint32_t *ids, size_t n,
 	if (n)
 		memcpy(copy, ids, n * sizeof *ids);
 	return flame__stacks_append_ref(s, copy, n, w0, w1);
+}
+
+/* Counts of `s` times num / 10^dec exactly (merge weights): the scale `*scale` rises by
+ * the decimals instead of rounding. Checked first, so a failure changes nothing. */
+int flame__stacks_weigh(flame__stacks *s, unsigned *scale, uint64_t num, unsigned dec,
+                        const char *source, flame_err *err)
+{
+	while (dec && num % 10 == 0) { /* 0.50 is 0.5 */
+		num /= 10;
+		dec--;
+	}
+	if (*scale + dec > 9)
+		return flame__err(err, FLAME_ERANGE, source, 0, FLAME__NO_OFFSET,
+		                  "a weight with more decimals than the counts can take (9 in all)");
+	for (int c = 0; c < 2; c++)
+		if (num && s->total[c] > UINT64_MAX / num)
+			return flame__err(err, FLAME_ERANGE, source, 0, FLAME__NO_OFFSET,
+			                  "a count overflows 64 bits");
+	for (size_t k = 0; k < s->count; k++) {
+		s->v[k].w[0] *= num;
+		s->v[k].w[1] *= num;
+	}
+	s->total[0] *= num;
+	s->total[1] *= num;
+	*scale += dec;
+	return 0;
 }

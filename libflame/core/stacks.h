@@ -56,4 +56,10 @@ int flame__stacks_append_sorted(flame__stacks *s, const uint32_t *ids, size_t n,
  * copied: the caller keeps them alive as long as the table (and proves the order). */
 int flame__stacks_append_ref(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0,
                              uint64_t w1);
+struct flame_err;
+/** Counts of `s` times num / 10^dec exactly (merge weights): `*scale` rises by the
+ * decimals instead of rounding. Checked first, so a failure changes nothing; FLAME_ERANGE
+ * names `source`. */
+int flame__stacks_weigh(flame__stacks *s, unsigned *scale, uint64_t num, unsigned dec,
+                        const char *source, struct flame_err *err);
 #endif

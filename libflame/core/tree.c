@@ -989,3 +989,30 @@ uint64_t flame_node_total(const flame_tree *t, flame_node n, int col)
 	const flame__node *nd = node_at(t, n);
 	return nd && (col == 0 || col == 1) ? nd->total[col] : 0;
 }
+
+int flame_tree_weight(flame_tree *t, uint64_t num, unsigned decimals, flame_err *err)
+{
+	flame__stacks *s;
+	int rc = flame__tree_stacks(t, &s, err); /* spilled runs are weighed too */
+	if (!rc)
+		rc = flame__stacks_weigh(s, &t->scale, num, decimals, "", err);
+	t->nodes_valid = 0;
+	return rc;
+}
+
+void flame__tree_set_drain(flame_tree *t, size_t limit,
+                           int (*fn)(void *ud, flame_tree *t, flame_err *err), void *ud)
+{
+	t->spill_limit = limit;
+	t->drain = fn;
+	t->drain_ud = ud;
+}
+
+void flame__tree_take_stacks(flame_tree *t, flame__stacks *out)
+{
+	*out = t->stacks;
+	flame__stacks_init(&t->stacks);
+	t->nodes_valid = 0;
+}
+
+int flame__tree_marked_differential(const flame_tree *t) { return t->differential; }

@@ -51,6 +51,15 @@ uint32_t flame__tree_root_name(const flame_tree *t);
  * inline (the node tree is marked stale). */
 void flame__tree_sink_open(flame_tree *t, flame__intern **names, flame__stacks **stacks,
                            size_t *limit);
+/** For read/combine.c, which streams an input's stacks in blocks: past `limit` bytes of
+ * table, hand the tree to `fn` instead of spilling a run; `fn` takes the table with
+ * flame__tree_take_stacks. */
+void flame__tree_set_drain(flame_tree *t, size_t limit,
+                           int (*fn)(void *ud, flame_tree *t, flame_err *err), void *ud);
+/** Move the in-memory table into `*out`, leaving the tree an empty one. */
+void flame__tree_take_stacks(flame_tree *t, flame__stacks *out);
+/** 1 when `t` was marked differential (3-column input, or a diff), whatever its counts. */
+int flame__tree_marked_differential(const flame_tree *t);
 /** Mark `t` differential (a diff's tree, even where column 1 is all 0). */
 void flame__tree_set_differential(flame_tree *t);
 

@@ -16,7 +16,7 @@
 #include "../core/err.h"
 #include "../core/input.h"
 #include "../core/join.h"
-#include "../core/tree-private.h" /* not sealed yet: blocks are cut from the tree's table */
+#include "../core/tree.h"
 #include "read.h"
 
 enum {
@@ -80,61 +80,25 @@ static int push(feed *f, block *b)
 	return stop;
 }
 
-/* Counts of `s` times num / 10^dec exactly (merge weights): the scale `*scale` rises by
- * the decimals instead of rounding. Checked first, so a failure changes nothing. */
-static int weigh_stacks(flame__stacks *s, unsigned *scale, uint64_t num, unsigned dec,
-                        const char *source, flame_err *err)
-{
-	while (dec && num % 10 == 0) { /* 0.50 is 0.5 */
-		num /= 10;
-		dec--;
-	}
-	if (*scale + dec > 9)
-		return flame__err(err, FLAME_ERANGE, source, 0, FLAME__NO_OFFSET,
-		                  "a weight with more decimals than the counts can take (9 in all)");
-	for (int c = 0; c < 2; c++)
-		if (num && s->total[c] > UINT64_MAX / num)
-			return flame__err(err, FLAME_ERANGE, source, 0, FLAME__NO_OFFSET,
-			                  "a count overflows 64 bits");
-	for (size_t k = 0; k < s->count; k++) {
-		s->v[k].w[0] *= num;
-		s->v[k].w[1] *= num;
-	}
-	s->total[0] *= num;
-	s->total[1] *= num;
-	*scale += dec;
-	return 0;
-}
-
-int flame_tree_weight(flame_tree *t, uint64_t num, unsigned decimals, flame_err *err)
-{
-	flame__stacks *s;
-	int rc = flame__tree_stacks(t, &s, err); /* spilled runs are weighed too */
-	if (!rc)
-		rc = weigh_stacks(s, &t->scale, num, decimals, "", err);
-	t->nodes_valid = 0;
-	return rc;
-}
-
 /* The tree's drain hook: take its stacks (and the names it learnt) as a block. */
 static int drain(void *ud, flame_tree *t, flame_err *err)
 {
 	feed *f = ud;
 	flame__source *s = f->src;
-	uint32_t from = f->names_sent, to = t->names.count;
+	const flame__intern *names = flame__tree_names(t);
+	uint32_t from = f->names_sent, to = names->count;
 	block *b = malloc(sizeof *b + (size_t)(to - from) * sizeof b->names[0]);
 	if (!b)
 		return flame__err_nomem(err);
-	b->stacks = t->stacks;
-	flame__stacks_init(&t->stacks);
-	b->scale = t->scale;
-	b->differential = t->differential;
+	flame__tree_take_stacks(t, &b->stacks);
+	b->scale = flame_tree_scale(t);
+	b->differential = flame__tree_marked_differential(t);
 	b->names_from = from;
 	b->names_to = to;
-	memcpy(b->names, t->names.names + from, (size_t)(to - from) * sizeof b->names[0]);
+	memcpy(b->names, names->names + from, (size_t)(to - from) * sizeof b->names[0]);
 	f->names_sent = to;
 	int rc = s->weight && (s->weight != 1 || s->weight_decimals)
-	             ? weigh_stacks(&b->stacks, &b->scale, s->weight, s->weight_decimals,
+	             ? flame__stacks_weigh(&b->stacks, &b->scale, s->weight, s->weight_decimals,
 	                            flame_input_name(s->in), err)
 	             : 0;
 	if (!rc && push(f, b)) {
@@ -157,12 +121,10 @@ static void *produce(void *ud)
 	int stop = f->stop;
 	pthread_mutex_unlock(&f->mu);
 	if (!stop) {
-		f->pt->spill_limit = BLOCK;
-		f->pt->drain = drain;
-		f->pt->drain_ud = f;
+		flame__tree_set_drain(f->pt, BLOCK, drain, f);
 		flame_parse_opts po = s->opts;
 		s->rc = flame_parse(f->pt, s->in, &po, &s->err);
-		if (!s->rc && (f->pt->stacks.count || f->names_sent < f->pt->names.count))
+		if (!s->rc && (flame__tree_has_stacks(f->pt) || f->names_sent < flame__tree_names(f->pt)->count))
 			s->rc = drain(f, f->pt, &s->err); /* the last block */
 	}
 	pthread_mutex_lock(&f->mu);
@@ -193,6 +155,9 @@ static block *pop(feed *f)
 
 typedef struct merger {
 	flame_tree *t;
+	flame__intern *names;  /* t's names and table, written in place (the node tree stale) */
+	flame__stacks *stacks;
+	unsigned scale;        /* t's scale, raised with each block's */
 	feed *feeds;
 	size_t n;
 	int diff;
@@ -201,14 +166,14 @@ typedef struct merger {
 
 /* <0, 0, >0 as the text of stack a sorts before, equals, after b (both in t's names);
  * *same: the same frames. */
-static int cmp_ids(const flame_tree *t, const flame__stack *a, const flame__stack *b, int *same)
+static int cmp_ids(const flame__intern *names, const flame__stack *a, const flame__stack *b, int *same)
 {
 	uint32_t n = a->depth < b->depth ? a->depth : b->depth;
 	uint32_t i = flame__join_prefix(a->ids, b->ids, n);
 	*same = i == a->depth && i == b->depth;
 	if (*same)
 		return 0;
-	return flame__join_cmp_from(&t->names, a->ids, a->depth, b->ids, b->depth, i);
+	return flame__join_cmp_from(names, a->ids, a->depth, b->ids, b->depth, i);
 }
 
 /* Take the next block of `f` as its current one: new names interned into the result, ids
@@ -216,7 +181,7 @@ static int cmp_ids(const flame_tree *t, const flame__stack *a, const flame__stac
 static int next_block(merger *m, feed *f)
 {
 	if (f->cur && f->adopted)
-		flame__arena_adopt(&m->t->stacks.arena, &f->cur->stacks.arena);
+		flame__arena_adopt(&m->stacks->arena, &f->cur->stacks.arena);
 	f->adopted = 0;
 	block_free(f->cur);
 	f->cur = NULL;
@@ -231,15 +196,16 @@ static int next_block(merger *m, feed *f)
 			return FLAME_EDATA;
 		}
 		if (b->differential)
-			m->t->differential = 1;
+			flame__tree_set_differential(m->t);
 		if (!b->stacks.sorted)
-			m->t->stacks.sorted = 0; /* a block out of order: hashing from here on */
+			m->stacks->sorted = 0; /* a block out of order: hashing from here on */
 		int rc = flame__tree_rescale(m->t, b->scale, m->err);
+		m->scale = flame_tree_scale(m->t);
 		if (!rc && flame__array_reserve_min(f->map, f->map_cap, b->names_to, 1024))
 			rc = flame__err_nomem(m->err);
 		for (uint32_t id = b->names_from; !rc && id < b->names_to; id++) {
 			const flame__name *nm = &b->names[id - b->names_from];
-			f->map[id] = flame__intern_put_hashed(&m->t->names, nm->ptr, nm->len, nm->hash32);
+			f->map[id] = flame__intern_put_hashed(m->names, nm->ptr, nm->len, nm->hash32);
 			if (f->map[id] == FLAME__ID_NONE)
 				rc = flame__err_nomem(m->err);
 		}
@@ -270,7 +236,7 @@ static int range_err(flame_err *err)
 static int weights(merger *m, const feed *f, uint64_t w[2])
 {
 	const flame__stack *st = &f->cur->stacks.v[f->pos];
-	uint64_t mul = flame__pow10[m->t->scale - f->cur->scale];
+	uint64_t mul = flame__pow10[m->scale - f->cur->scale];
 	uint64_t a = st->w[0], b = st->w[1];
 	if (mul > 1 && ((a && a > UINT64_MAX / mul) || (b && b > UINT64_MAX / mul)))
 		return range_err(m->err);
@@ -305,7 +271,7 @@ static int merge_feeds(merger *m)
 				continue;
 			int same = 0, c = -1;
 			if (best != SIZE_MAX)
-				c = cmp_ids(m->t, &f->cur->stacks.v[f->pos],
+				c = cmp_ids(m->names, &f->cur->stacks.v[f->pos],
 				            &m->feeds[best].cur->stacks.v[m->feeds[best].pos], &same);
 			if (c < 0) {
 				best = i;
@@ -319,7 +285,7 @@ static int merge_feeds(merger *m)
 		}
 		if (best == SIZE_MAX)
 			break;
-		flame__stacks *s = &m->t->stacks;
+		flame__stacks *s = m->stacks;
 		if (twins)
 			s->sorted = 0; /* from here on, by hashing */
 		const flame__stack *st = &m->feeds[best].cur->stacks.v[m->feeds[best].pos];
@@ -335,7 +301,7 @@ static int merge_feeds(merger *m)
 		for (size_t k = 0; k < ne; k++)
 			first |= m->feeds[eq[k]].pos == 0;
 		if (first && s->sorted && s->count)
-			c = cmp_ids(m->t, &s->v[s->count - 1], st, &same);
+			c = cmp_ids(m->names, &s->v[s->count - 1], st, &same);
 		if (c == 0 && same) { /* a repeated line where the input's table was drained */
 			flame__stack *last = &s->v[s->count - 1];
 			if (last->w[0] + w[0] < w[0] || last->w[1] + w[1] < w[1] ||
@@ -370,7 +336,6 @@ static int merge_feeds(merger *m)
 				rc = next_block(m, f);
 		}
 	}
-	m->t->nodes_valid = 0;
 	free(eq);
 	return rc;
 }
@@ -429,7 +394,9 @@ static int stream_all(flame_tree *t, flame__source *src, size_t n, int diff, fla
 		pthread_cond_broadcast(&feeds[i].cv);
 		pthread_mutex_unlock(&feeds[i].mu);
 	}
-	merger m = {t, feeds, n, diff, err};
+	merger m = {t, NULL, NULL, flame_tree_scale(t), feeds, n, diff, err};
+	size_t limit;
+	flame__tree_sink_open(t, &m.names, &m.stacks, &limit);
 	rc = all ? merge_feeds(&m) : 1;
 	for (size_t i = 0; i < n; i++) {
 		feed *f = &feeds[i];
@@ -444,7 +411,7 @@ static int stream_all(flame_tree *t, flame__source *src, size_t n, int diff, fla
 			memset(&f->src->err, 0, sizeof f->src->err);
 		}
 		if (f->cur && f->adopted) /* the result refers to its ids */
-			flame__arena_adopt(&t->stacks.arena, &f->cur->stacks.arena);
+			flame__arena_adopt(&m.stacks->arena, &f->cur->stacks.arena);
 		block_free(f->cur);
 		free(f->map);
 		flame_tree_free(f->pt);
@@ -486,7 +453,7 @@ int flame__read_pair(flame_tree *t, flame_tree **after, flame__source src[2], fl
 	if (s0 && s1 && (rc = stream_all(t, src, 2, 1, err)) != 1) {
 		if (rc)
 			return first_failure(src, 2) ? first_failure(src, 2) : rc;
-		t->differential = 1;
+		flame__tree_set_differential(t);
 		src[0].total = flame_tree_total(t, 0);
 		src[1].total = flame_tree_total(t, 1);
 		return 0;
@@ -516,8 +483,9 @@ int flame__read_pair(flame_tree *t, flame_tree **after, flame__source src[2], fl
 /* 1 when a name holds ';' (then two stacks of different frames can have one text). */
 static int semicolon_names(const flame_tree *t)
 {
-	for (uint32_t id = 0; id < t->names.count; id++) {
-		const flame__name *nm = flame__intern_get(&t->names, id);
+	const flame__intern *names = flame__tree_names(t);
+	for (uint32_t id = 0; id < names->count; id++) {
+		const flame__name *nm = flame__intern_get(names, id);
 		if (memchr(nm->ptr, ';', nm->len))
 			return 1;
 	}
@@ -532,15 +500,15 @@ static int add_tree(flame_tree *t, flame_tree *u, flame_err *err)
 		return flame_tree_merge(t, u, err);
 	int rc = flame__units_join(t, u, err);
 	if (!rc)
-		rc = flame__tree_rescale(t, u->scale, err);
+		rc = flame__tree_rescale(t, flame_tree_scale(u), err);
 	if (!rc)
 		rc = flame__tree_adopt_ids(t, u, err); /* u is ours: compare and copy ids as they are */
-	if (!rc && (rc = flame__tree_join_sorted(t, u, flame__pow10[t->scale - u->scale],
+	if (!rc && (rc = flame__tree_join_sorted(t, u, flame__pow10[flame_tree_scale(t) - flame_tree_scale(u)],
 	                                         FLAME__JOIN_SAME_NAMES, err)) == 1)
 		rc = flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET, /* excluded above */
 		                "two stacks of different frames have the same text");
-	if (u->differential)
-		t->differential = 1;
+	if (flame__tree_marked_differential(u))
+		flame__tree_set_differential(t);
 	return rc;
 }
 
@@ -598,7 +566,7 @@ static int read_whole(flame_tree *t, flame__source *src, size_t n, unsigned thre
 {
 	if (!threads)
 		threads = 2;
-	pipeline p = {src, n, t, !t->stacks.count && !t->differential && !flame__tree_spilled(t),
+	pipeline p = {src, n, t, !flame__tree_has_stacks(t) && !flame__tree_marked_differential(t),
 	              calloc(n ? n : 1, sizeof(flame_tree *)), calloc(n ? n : 1, 1), 0, 0,
 	              threads, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
 	pthread_t th[64];
