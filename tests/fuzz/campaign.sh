@@ -16,6 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 build=${BUILD:-$src/build-fuzz}
 work=${WORK:-$build/campaign}
+# absolute, since each target runs in its own directory below
+mkdir -p "$work" && work=$(cd "$work" && pwd)
 targets=${*:-perf folded pprof offcpu jfr svg auto writers diffmerge}
 
 if [ ! -f "$build/build.ninja" ]; then
@@ -37,6 +39,7 @@ dicts() {
 # fontconfig under cairo (the writers' layout) holds memory LeakSanitizer reports
 lsan="print_suppressions=0:suppressions=$src/tests/render-raster/lsan.supp"
 rows=""
+status=0
 for t in $targets; do
 	dir=$work/$t
 	rm -rf "$dir" && mkdir -p "$dir/new" "$dir/findings"
@@ -50,6 +53,10 @@ for t in $targets; do
 		>"$dir/run.log" 2>&1) || true
 	log=$dir/fuzz-0.log
 	[ -f "$log" ] || log=$dir/run.log
+	if ! grep -q '^stat::number_of_executed_units' "$log"; then
+		echo "$0: $t: the fuzzer did not run to its end; see $log" >&2
+		status=1
+	fi
 	# the smallest set of inputs reaching every edge the old corpus and the new inputs reach
 	# replaces the committed corpus (edges, not hit counts: -use_counters=0 keeps it to
 	# about a third), so it stays small from one campaign to the next
@@ -77,3 +84,4 @@ printf '%s' "$rows" | awk -v s="$secs" 'BEGIN {
 	{ printf "%-10s %10s %8s %6s %10s %7s %8s\n", $1, $2, $3, $4, $5, $6, $7; n += $2 }
 	END { printf "%d s per target, %d execs in all\n", s, n }'
 echo "findings, logs and new inputs: $work/TARGET/{findings,fuzz-0.log,new}"
+exit $status
