@@ -249,6 +249,37 @@ typedef enum flame_format {
 FLAME_EXPORT int flame_format_from_name(const char *name);
 FLAME_EXPORT const char *flame_format_name(flame_format f);
 
+/* ---- Format tables: the input formats flame_parse reads and the output formats flame_write
+ * writes, each with its name, its file extensions and a line saying what it is. Tools build
+ * their --input-format and --format choices, their help and their checks of -o's extension
+ * from these tables, so a new format is one entry in the library (beside its parser or
+ * writer) and every tool takes it. */
+
+/** One format. The library owns it (never freed); later versions only add fields at the
+ * end, so a program reads the fields it was compiled with through the pointer. */
+typedef struct flame_format_info {
+	const char *name;               /* "pprof": the value of --format / --input-format */
+	const char *const *extensions;  /* file name endings, the usual one first, NULL-ended:
+	                                 * ".pb.gz", ".pb", ".pprof" */
+	const char *description;        /* one line, for --help and the man pages */
+	int id;                         /* a flame_format (inputs) or flame_output_format */
+	unsigned flags;                 /* outputs: FLAME_OUTPUT_STACKS...; inputs: 0 */
+} flame_format_info;
+
+/** The input formats, in flame_format order (FLAME_FORMAT_AUTO is not one: it means "tell
+ * from the content"). flame_input_format_info returns NULL for i >= the count. */
+FLAME_EXPORT size_t flame_input_format_count(void);
+FLAME_EXPORT const flame_format_info *flame_input_format_info(size_t i);
+
+/** The input format called `name` into *out ("auto" gives FLAME_FORMAT_AUTO); FLAME_EUSAGE
+ * naming the known ones when there is none. */
+FLAME_EXPORT int flame_input_format_find(const char *name, flame_format *out, flame_err *err);
+
+/** The input format whose extension `path` ends with (".pb.gz", case-insensitive; the
+ * longest wins), or FLAME_FORMAT_AUTO: a hint only, flame_parse tells formats from the
+ * content. */
+FLAME_EXPORT flame_format flame_input_format_of_path(const char *path);
+
 /* perf flags (stackcollapse-perf.pl's options, and ours) */
 #define FLAME_PERF_PID 0x01            /* comm-PID as root */
 #define FLAME_PERF_TID 0x02            /* comm-PID/TID as root */
@@ -369,6 +400,40 @@ FLAME_EXPORT void flame_output_abort(flame_output *o);
 FLAME_EXPORT const char *flame_output_temp_path(const flame_output *o);
 
 /* ---------------------------------------------------------------- Writers */
+
+/* The output formats (see "Format tables" above): ids, and the flags that say what each is,
+ * so a tool takes every format of the kinds it writes. */
+typedef enum flame_output_format {
+	FLAME_OUTPUT_NONE = 0, /* none named: a path with no extension, or "-" */
+	FLAME_OUTPUT_FOLDED,
+	FLAME_OUTPUT_PPROF,
+	FLAME_OUTPUT_SVG,
+	FLAME_OUTPUT_PNG,
+	FLAME_OUTPUT_PDF,
+	FLAME_OUTPUT_HTML      /* reserved for the HTML page writer */
+} flame_output_format;
+
+#define FLAME_OUTPUT_STACKS 0x01  /* the stacks themselves, which flame_parse reads back */
+#define FLAME_OUTPUT_PICTURE 0x02 /* a flame graph drawn with flame_render_opts */
+#define FLAME_OUTPUT_DIFF 0x04    /* shows a differential tree as a diff (3-column folded
+                                   * text, pictures in red and blue) */
+
+/** The output formats, in table order; flame_output_format_info returns NULL for i >= the
+ * count. */
+FLAME_EXPORT size_t flame_output_format_count(void);
+FLAME_EXPORT const flame_format_info *flame_output_format_info(size_t i);
+
+/** The output format called `name` among those with a flag in `accept` (0: all) into *out;
+ * FLAME_EUSAGE naming the accepted ones when there is none. */
+FLAME_EXPORT int flame_output_format_find(const char *name, unsigned accept,
+                                          flame_output_format *out, flame_err *err);
+
+/** The output format `path` names by its extension (the longest that matches,
+ * case-insensitive), among those with a flag in `accept` (0: all), into *out. NULL, "-" and
+ * names with no extension give FLAME_OUTPUT_NONE (the caller's default); an extension no
+ * accepted format has is FLAME_EUSAGE naming the known ones ("x.jpg": unknown extension). */
+FLAME_EXPORT int flame_output_format_from_path(const char *path, unsigned accept,
+                                               flame_output_format *out, flame_err *err);
 
 /** Write folded stacks, one line per unique stack, lines in bytewise order of the
  * stack text (stackcollapse-perf.pl's order). 3-column `stack before after` when the
@@ -701,6 +766,12 @@ FLAME_EXPORT int flame_write_png(flame_tree *t, const flame_render_opts *o, flam
 /** The same picture as a vector PDF (cairo). */
 FLAME_EXPORT int flame_write_pdf(flame_tree *t, const flame_render_opts *o, flame_output *out,
                                  flame_err *err);
+
+/** Write `t` as `format`, through that format's writer above: pictures are drawn with `o`
+ * (NULL: FLAME_RENDER_OPTS_INIT), the stack formats do not read it. FLAME_EUSAGE for a
+ * format with no writer. The output is the caller's to commit or abort. */
+FLAME_EXPORT int flame_write(flame_tree *t, flame_output_format format, const flame_render_opts *o,
+                             flame_output *out, flame_err *err);
 
 #ifdef __cplusplus
 }

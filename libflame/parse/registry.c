@@ -1,9 +1,11 @@
-/* The parser registry: format names, auto-detection from content (after gzip is
- * undone), what to say of inputs no reader takes (perf.data, binary JFR, UTF-16...),
- * and dispatch. A new format adds one line to `parsers`. */
+/* The parser registry: the table of input formats (names, extensions, descriptions),
+ * auto-detection from content (after gzip is undone), what to say of inputs no reader
+ * takes (perf.data, binary JFR, UTF-16...), and dispatch. A new format adds one line to
+ * `parsers` and one entry to `inputs`. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include "../core/formats.h"
 #include "../core/version.h"
 #include "parser.h"
 
@@ -18,20 +20,71 @@ static const struct flame__parser *const parsers[] = {
 };
 enum { NPARSERS = sizeof parsers / sizeof parsers[0] };
 
-static const char *const format_names[] = {"auto", "folded", "perf", "pprof", "offcpu", "jfr",
-                                           "svg"};
+/* The input formats, in flame_format order (FLAME_FORMAT_AUTO is index 0 of the enum and
+ * no format: entry i is format i + 1). A new format adds its entry here. */
+static const char *const ext_folded[] = {".folded", ".collapsed", NULL};
+static const char *const ext_perf[] = {".perf", ".perf.txt", NULL};
+static const char *const ext_pprof[] = {".pb.gz", ".pb", ".pprof", NULL};
+static const char *const ext_offcpu[] = {".stacks", ".offcpu.txt", NULL};
+static const char *const ext_jfr[] = {".jfr.txt", NULL};
+static const char *const ext_svg[] = {".svg", NULL};
+
+static const flame_format_info inputs[] = {
+	{"folded", ext_folded, "folded stacks: 'root;...;leaf count' lines, or 'stack before after'",
+	 FLAME_FORMAT_FOLDED, 0},
+	{"perf", ext_perf, "perf script text (stackcollapse-perf.pl's input)", FLAME_FORMAT_PERF, 0},
+	{"pprof", ext_pprof, "pprof profile.proto, gzipped or not (Go, async-profiler, Pyroscope)",
+	 FLAME_FORMAT_PPROF, 0},
+	{"offcpu", ext_offcpu, "BCC or libbpf-tools offcputime output, any mode",
+	 FLAME_FORMAT_OFFCPU, 0},
+	{"jfr", ext_jfr, "JDK Flight Recorder events as jfr print text", FLAME_FORMAT_JFR, 0},
+	{"svg", ext_svg, "a flame graph SVG (flamegraph.pl, inferno, flame-render) read back",
+	 FLAME_FORMAT_SVG, 0},
+};
+enum { NINPUTS = sizeof inputs / sizeof inputs[0] };
+
+size_t flame_input_format_count(void)
+{
+	return NINPUTS;
+}
+
+const flame_format_info *flame_input_format_info(size_t i)
+{
+	return i < NINPUTS ? &inputs[i] : NULL;
+}
+
+int flame_input_format_find(const char *name, flame_format *out, flame_err *err)
+{
+	int i = flame__format_find(inputs, NINPUTS, name, 0);
+	if (i >= 0 || (name && strcmp(name, "auto") == 0)) {
+		*out = i >= 0 ? (flame_format)inputs[i].id : FLAME_FORMAT_AUTO;
+		return 0;
+	}
+	char list[256];
+	flame__format_list(inputs, NINPUTS, 0, 0, list, sizeof list);
+	return flame__err(err, FLAME_EUSAGE, NULL, 0, FLAME__NO_OFFSET,
+	                  "unknown input format '%s' (auto, %s)", name ? name : "", list);
+}
+
+flame_format flame_input_format_of_path(const char *path)
+{
+	int i = flame__format_by_path(inputs, NINPUTS, path, 0);
+	return i >= 0 ? (flame_format)inputs[i].id : FLAME_FORMAT_AUTO;
+}
 
 int flame_format_from_name(const char *name)
 {
-	for (size_t i = 0; i < sizeof format_names / sizeof format_names[0]; i++)
-		if (strcmp(name, format_names[i]) == 0)
-			return (int)i;
-	return -1;
+	if (name && strcmp(name, "auto") == 0)
+		return FLAME_FORMAT_AUTO;
+	int i = flame__format_find(inputs, NINPUTS, name, 0);
+	return i >= 0 ? inputs[i].id : -1;
 }
 
 const char *flame_format_name(flame_format f)
 {
-	return (unsigned)f < sizeof format_names / sizeof format_names[0] ? format_names[f] : "?";
+	if (f == FLAME_FORMAT_AUTO)
+		return "auto";
+	return (unsigned)f - 1 < NINPUTS ? inputs[f - 1].name : "?";
 }
 
 flame_format flame_detect(const void *buf, size_t len)

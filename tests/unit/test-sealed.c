@@ -149,9 +149,9 @@ static flame_tree *build(int spill, unsigned salt, int diff)
 
 /* ---- what a writer writes */
 
-enum writer { W_FOLDED, W_SVG, W_PNG, W_PDF, W_PPROF };
+enum writer { W_FOLDED, W_SVG, W_PNG, W_PDF, W_PPROF, W_TABLE /* + a flame_output_format */ };
 
-static void put_written(buf *b, flame_tree *t, enum writer w)
+static void put_written(buf *b, flame_tree *t, int w)
 {
 	char path[] = "/tmp/flame-sealed-XXXXXX";
 	int fd = mkstemp(path);
@@ -170,6 +170,7 @@ static void put_written(buf *b, flame_tree *t, enum writer w)
 		case W_PNG: rc = flame_write_png(t, &ro, o, &err); break;
 		case W_PDF: rc = flame_write_pdf(t, &ro, o, &err); break;
 		case W_PPROF: rc = flame_write_pprof(t, o, &err); break;
+		default: rc = flame_write(t, (flame_output_format)(w - W_TABLE), &ro, o, &err); break;
 		}
 		if (rc)
 			flame_output_abort(o);
@@ -205,6 +206,19 @@ static void op_writers(flame_tree *t, int spill, buf *b)
 	put_written(b, t, W_FOLDED);
 	put_written(b, t, W_SVG);
 	put_written(b, t, W_PPROF);
+}
+
+/* flame_write: every output format of the library's table, by its id */
+static void op_write_table(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	for (size_t i = 0; i < flame_output_format_count(); i++) {
+		const flame_format_info *f = flame_output_format_info(i);
+		if (f->id == FLAME_OUTPUT_PNG || f->id == FLAME_OUTPUT_PDF)
+			continue; /* drawn by the png and pdf cases; the same layout as the SVG */
+		put(b, "%s:\n", f->name);
+		put_written(b, t, W_TABLE + f->id);
+	}
 }
 
 static void op_png(flame_tree *t, int spill, buf *b)
@@ -545,6 +559,7 @@ static const struct op {
      "flame_tree_new flame_tree_free flame_tree_add flame_tree_set_memory_limit flame_parse "
      "flame_write_folded flame_write_svg flame_write_pprof"},
     {"writers (differential)", op_writers, 1, ""},
+    {"write (table)", op_write_table, 1, "flame_write"},
     {"png", op_png, 0, "flame_write_png"},
     {"pdf", op_pdf, 1, "flame_write_pdf"},
     {"counts", op_counts, 1,

@@ -1,4 +1,5 @@
-/* Test helpers: parse a string, write a tree as folded text or SVG into a string. */
+/* Test helpers: parse a string, write a tree as folded text or SVG (or any output format,
+ * through flame_write) into a string. */
 #ifndef FLAME_TEST_UTIL_H
 #define FLAME_TEST_UTIL_H
 #include <stdio.h>
@@ -24,8 +25,9 @@ static inline flame_tree *parse_str(const char *text, flame_format fmt, flame_er
 	return t;
 }
 
-/* The contents of `path` as a malloc'd string; the file is removed. */
-static inline char *slurp_unlink(const char *path)
+/* The contents of `path` as a malloc'd string (NUL-terminated; its length, which counts
+ * any NUL bytes inside, in *len when not NULL); the file is removed. */
+static inline char *slurp_unlink_n(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -37,14 +39,23 @@ static inline char *slurp_unlink(const char *path)
 	size_t got = s ? fread(s, 1, (size_t)n, f) : 0;
 	if (s)
 		s[got] = '\0';
+	if (len)
+		*len = got;
 	fclose(f);
 	unlink(path);
 	return s;
 }
 
-/* What a writer makes of `t` (malloc'd): the SVG when `ro` is given, else folded text.
- * Goes through a temp file and the public writers. */
-static inline char *written_str(flame_tree *t, const flame_render_opts *ro)
+static inline char *slurp_unlink(const char *path)
+{
+	return slurp_unlink_n(path, NULL);
+}
+
+/* What a writer makes of `t` (malloc'd; its length in *len when not NULL), through a temp
+ * file: flame_write as `via`, or with FLAME_OUTPUT_NONE the writer itself -- the SVG
+ * when `ro` is given, else folded text. NULL on error. */
+static inline char *written(flame_tree *t, flame_output_format via, const flame_render_opts *ro,
+                            size_t *len)
 {
 	char path[] = "/tmp/flame-test-XXXXXX";
 	int fd = mkstemp(path);
@@ -53,13 +64,31 @@ static inline char *written_str(flame_tree *t, const flame_render_opts *ro)
 	close(fd);
 	flame_output *o = NULL;
 	flame_err err;
-	if (flame_output_open(&o, path, &err) ||
-	    (ro ? flame_write_svg(t, ro, o, &err) : flame_write_folded(t, o, &err)) ||
-	    flame_output_commit(o, &err)) {
+	if (flame_output_open(&o, path, &err)) {
 		unlink(path);
 		return NULL;
 	}
-	return slurp_unlink(path);
+	int rc = via != FLAME_OUTPUT_NONE ? flame_write(t, via, ro, o, &err)
+	         : ro                     ? flame_write_svg(t, ro, o, &err)
+	                                  : flame_write_folded(t, o, &err);
+	if (rc)
+		flame_output_abort(o);
+	if (rc || flame_output_commit(o, &err)) {
+		unlink(path);
+		return NULL;
+	}
+	return slurp_unlink_n(path, len);
+}
+
+static inline char *written_as(flame_tree *t, flame_output_format format,
+                               const flame_render_opts *ro, size_t *len)
+{
+	return written(t, format, ro, len);
+}
+
+static inline char *written_str(flame_tree *t, const flame_render_opts *ro)
+{
+	return written(t, FLAME_OUTPUT_NONE, ro, NULL);
 }
 
 static inline char *folded_str(flame_tree *t)

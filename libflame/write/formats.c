@@ -1,0 +1,100 @@
+/* The table of output formats (names, extensions, what each is, its writer) and
+ * flame_write, which dispatches on it. Tools take their --format choices, help and -o
+ * extension checks from this table: a new writer adds one entry here. */
+#include <string.h>
+#include "../core/err.h"
+#include "../core/formats.h"
+
+typedef int (*writer_fn)(flame_tree *t, const flame_render_opts *o, flame_output *out,
+                         flame_err *err);
+
+/* the stack formats take no drawing options */
+static int write_folded(flame_tree *t, const flame_render_opts *o, flame_output *out,
+                        flame_err *err)
+{
+	(void)o;
+	return flame_write_folded(t, out, err);
+}
+
+static int write_pprof(flame_tree *t, const flame_render_opts *o, flame_output *out,
+                       flame_err *err)
+{
+	(void)o;
+	return flame_write_pprof(t, out, err);
+}
+
+static const char *const ext_folded[] = {".folded", ".collapsed", ".txt", NULL};
+static const char *const ext_pprof[] = {".pb.gz", ".pb", ".pprof", NULL};
+static const char *const ext_svg[] = {".svg", NULL};
+static const char *const ext_png[] = {".png", NULL};
+static const char *const ext_pdf[] = {".pdf", NULL};
+
+/* Table order is the order tools list them in. */
+static const flame_format_info outputs[] = {
+	{"folded", ext_folded,
+	 "folded stacks, 'root;...;leaf count' in bytewise order ('stack before after' for a diff)",
+	 FLAME_OUTPUT_FOLDED, FLAME_OUTPUT_STACKS | FLAME_OUTPUT_DIFF},
+	{"pprof", ext_pprof, "gzipped pprof profile.proto (go tool pprof, Pyroscope, Parca)",
+	 FLAME_OUTPUT_PPROF, FLAME_OUTPUT_STACKS},
+	{"svg", ext_svg, "an interactive flame graph SVG (zoom, search)", FLAME_OUTPUT_SVG,
+	 FLAME_OUTPUT_PICTURE | FLAME_OUTPUT_DIFF},
+	{"png", ext_png, "the flame graph as a PNG image", FLAME_OUTPUT_PNG,
+	 FLAME_OUTPUT_PICTURE | FLAME_OUTPUT_DIFF},
+	{"pdf", ext_pdf, "the flame graph as a vector PDF", FLAME_OUTPUT_PDF,
+	 FLAME_OUTPUT_PICTURE | FLAME_OUTPUT_DIFF},
+};
+/* each entry's writer, by its index in `outputs` */
+static const writer_fn writers[] = {write_folded, write_pprof, flame_write_svg, flame_write_png,
+                                    flame_write_pdf};
+enum { NOUTPUTS = sizeof outputs / sizeof outputs[0] };
+_Static_assert(sizeof writers / sizeof writers[0] == NOUTPUTS, "a writer for every output");
+
+size_t flame_output_format_count(void)
+{
+	return NOUTPUTS;
+}
+
+const flame_format_info *flame_output_format_info(size_t i)
+{
+	return i < NOUTPUTS ? &outputs[i] : NULL;
+}
+
+int flame_output_format_find(const char *name, unsigned accept, flame_output_format *out,
+                             flame_err *err)
+{
+	int i = flame__format_find(outputs, NOUTPUTS, name, accept);
+	if (i >= 0) {
+		*out = (flame_output_format)outputs[i].id;
+		return 0;
+	}
+	char list[256];
+	flame__format_list(outputs, NOUTPUTS, accept, 0, list, sizeof list);
+	return flame__err(err, FLAME_EUSAGE, NULL, 0, FLAME__NO_OFFSET,
+	                  "unknown output format '%s' (%s)", name ? name : "", list);
+}
+
+int flame_output_format_from_path(const char *path, unsigned accept, flame_output_format *out,
+                                  flame_err *err)
+{
+	const char *ext = flame__format_ext(path);
+	int i = flame__format_by_path(outputs, NOUTPUTS, path, accept);
+	if (i >= 0 || !ext) {
+		*out = i >= 0 ? (flame_output_format)outputs[i].id : FLAME_OUTPUT_NONE;
+		return 0;
+	}
+	char list[256];
+	flame__format_list(outputs, NOUTPUTS, accept, 1, list, sizeof list);
+	return flame__err(err, FLAME_EUSAGE, path, 0, FLAME__NO_OFFSET,
+	                  "unknown extension '%s'; known: %s", ext, list);
+}
+
+int flame_write(flame_tree *t, flame_output_format format, const flame_render_opts *o,
+                flame_output *out, flame_err *err)
+{
+	flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
+	for (size_t i = 0; i < NOUTPUTS; i++)
+		if (outputs[i].id == (int)format)
+			return writers[i](t, o ? o : &defaults, out, err);
+	return flame__err(err, FLAME_EUSAGE, NULL, 0, FLAME__NO_OFFSET,
+	                  "no writer for output format %d", (int)format);
+}
