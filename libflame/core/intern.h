@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "arena.h"
+#include "slots.h"
 
 #define FLAME__ID_NONE UINT32_MAX
 
@@ -20,9 +21,8 @@ typedef struct flame__intern {
 	flame__name *names; /* id -> name */
 	uint32_t count;
 	size_t cap;
-	uint64_t *slots;    /* open addressing: hash32 << 32 | (id + 1); 0 = empty. The hash
-	                     * in the slot spares a visit to names[] on most mismatches. */
-	uint32_t mask;
+	uint64_t *slots;    /* core/slots.h's table: hash32 << 32 | (id + 1); 0 = empty */
+	size_t mask;
 } flame__intern;
 
 void flame__intern_init(flame__intern *in);
@@ -58,6 +58,27 @@ static inline int flame__name_eq_padded(const char *a, const char *b, size_t n)
 	return ((x ^ y) << (8 * (8 - (n - k)))) == 0; /* little-endian: the low bytes count */
 }
 
+/* What the probe compares: the name asked for, and whether 8 readable bytes follow it. */
+typedef struct flame__intern_key {
+	const flame__intern *in;
+	const char *p;
+	size_t n;
+} flame__intern_key;
+
+static inline int flame__intern_eq(const void *ctx, uint32_t id)
+{
+	const flame__intern_key *k = (const flame__intern_key *)ctx;
+	const flame__name *nm = &k->in->names[id];
+	return nm->len == k->n && memcmp(nm->ptr, k->p, k->n) == 0;
+}
+
+static inline int flame__intern_eq_padded(const void *ctx, uint32_t id)
+{
+	const flame__intern_key *k = (const flame__intern_key *)ctx;
+	const flame__name *nm = &k->in->names[id];
+	return nm->len == k->n && flame__name_eq_padded(nm->ptr, k->p, k->n);
+}
+
 /** flame__intern_find with a precomputed hash, for a name followed by 8 readable bytes
  * (no call, no memcmp: the parsers' hot path). */
 static inline uint32_t flame__intern_find_padded(const flame__intern *in, const char *p, size_t n,
@@ -65,16 +86,9 @@ static inline uint32_t flame__intern_find_padded(const flame__intern *in, const 
 {
 	if (!in->slots)
 		return FLAME__ID_NONE;
-	uint32_t h = (uint32_t)hash;
-	for (uint32_t i = h & in->mask;; i = (i + 1) & in->mask) {
-		uint64_t s = in->slots[i];
-		if (!s)
-			return FLAME__ID_NONE;
-		if ((uint32_t)(s >> 32) != h)
-			continue;
-		const flame__name *nm = &in->names[(uint32_t)s - 1];
-		if (nm->len == n && flame__name_eq_padded(nm->ptr, p, n))
-			return (uint32_t)s - 1;
-	}
+	flame__intern_key k = {in, p, n};
+	uint64_t s = in->slots[flame__slots_probe(in->slots, in->mask, (uint32_t)hash,
+	                                          flame__intern_eq_padded, &k)];
+	return s ? flame__slot_entry(s) : FLAME__ID_NONE;
 }
 #endif

@@ -12,6 +12,7 @@
 #endif
 #include "../core/arena.h"
 #include "../core/hash.h"
+#include "../core/slots.h"
 
 /* ---- newline scanner ---- */
 
@@ -110,7 +111,7 @@ typedef struct flame__idcache_ent {
 typedef struct flame__idcache {
 	flame__idcache_ent *v;
 	size_t count, mask;
-	uint32_t *slots; /* index+1, 0 = empty */
+	uint64_t *slots; /* core/slots.h's table over v[] */
 	flame__arena arena;
 	size_t limit;    /* stop remembering beyond this many bytes: memory stays bounded */
 } flame__idcache;
@@ -130,51 +131,52 @@ static inline void flame__idcache_free(flame__idcache *c)
 	memset(c, 0, sizeof *c);
 }
 
+typedef struct flame__idcache_key {
+	const flame__idcache *c;
+	const char *text;
+	size_t len;
+	uint64_t hash;
+} flame__idcache_key;
+
+static inline int flame__idcache_eq(const void *ctx, uint32_t k)
+{
+	const flame__idcache_key *key = (const flame__idcache_key *)ctx;
+	const flame__idcache_ent *e = &key->c->v[k];
+	return e->hash == key->hash && e->len == key->len && memcmp(e->text, key->text, key->len) == 0;
+}
+
 /** The remembered ids of `text` (hash `h`), or NULL. */
 static inline const flame__idcache_ent *flame__idcache_find(const flame__idcache *c,
                                                            const char *text, size_t len,
                                                            uint64_t h)
 {
-	if (!c->mask)
+	if (!c->slots)
 		return NULL;
-	for (size_t i = h & c->mask;; i = (i + 1) & c->mask) {
-		uint32_t k = c->slots[i];
-		if (!k)
-			return NULL;
-		const flame__idcache_ent *e = &c->v[k - 1];
-		if (e->hash == h && e->len == len && memcmp(e->text, text, len) == 0)
-			return e;
-	}
+	flame__idcache_key key = {c, text, len, h};
+	uint64_t s = c->slots[flame__slots_probe(c->slots, c->mask, (uint32_t)h, flame__idcache_eq, &key)];
+	return s ? &c->v[flame__slot_entry(s)] : NULL;
 }
 
-/** Remember `text` -> ids. 0, or -1 on out of memory (a full cache silently declines). */
+/** Remember `text` -> ids. 0, or -1 on out of memory (a full cache
+ * silently declines). */
 static inline int flame__idcache_put(flame__idcache *c, const char *text, size_t len,
                                      uint64_t h, const uint32_t *ids, size_t nids)
 {
-	if (c->arena.total > c->limit || len > c->limit / 64)
+	if (c->arena.total > c->limit || len > c->limit / 64 || c->count >= UINT32_MAX - 1)
 		return 0; /* full, or a text too long to be worth keeping */
-	if ((c->count + 1) * 2 > c->mask) {
-		size_t nslots = c->mask ? (c->mask + 1) * 2 : 4096;
-		if (nslots > UINT32_MAX)
-			return 0;
-		uint32_t *slots = calloc(nslots, sizeof *slots);
-		flame__idcache_ent *v = realloc(c->v, (nslots / 2 + 1) * sizeof *v);
-		if (v)
-			c->v = v;
-		if (!slots || !v) {
-			free(slots);
+	size_t had = c->slots ? c->mask + 1 : 0;
+	if (flame__slots_reserve(&c->slots, &c->mask, c->count, 4096))
+		return -1;
+	if (c->mask + 1 != had) { /* entries: half the slots, as the load factor allows */
+		flame__idcache_ent *v = realloc(c->v, ((c->mask + 1) / 2 + 1) * sizeof *v);
+		if (!v)
 			return -1;
-		}
-		free(c->slots);
-		c->slots = slots;
-		c->mask = nslots - 1;
-		for (size_t k = 0; k < c->count; k++) {
-			size_t i = c->v[k].hash & c->mask;
-			while (slots[i])
-				i = (i + 1) & c->mask;
-			slots[i] = (uint32_t)(k + 1);
-		}
+		c->v = v;
 	}
+	flame__idcache_key key = {c, text, len, h};
+	size_t i = flame__slots_probe(c->slots, c->mask, (uint32_t)h, flame__idcache_eq, &key);
+	if (c->slots[i])
+		return 0; /* remembered already */
 	char *t = flame__arena_alloc(&c->arena, len + 1);
 	uint32_t *d = flame__arena_alloc(&c->arena, nids * sizeof *d + 1);
 	if (!t || !d)
@@ -183,10 +185,7 @@ static inline int flame__idcache_put(flame__idcache *c, const char *text, size_t
 	if (nids)
 		memcpy(d, ids, nids * sizeof *d);
 	c->v[c->count] = (flame__idcache_ent){h, len, nids, t, d};
-	size_t i = h & c->mask;
-	while (c->slots[i])
-		i = (i + 1) & c->mask;
-	c->slots[i] = (uint32_t)(++c->count);
+	c->slots[i] = flame__slot_make((uint32_t)h, (uint32_t)c->count++);
 	return 0;
 }
 #endif

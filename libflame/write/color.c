@@ -10,7 +10,7 @@
 #include <time.h>
 #include "../core/array.h"
 #include "../core/err.h"
-#include "../core/hash.h"
+#include "../core/intern.h"
 #include "color.h"
 
 /* ---- Perl's drand48 (FreeBSD's, used by Perl >= 5.20 on every platform) */
@@ -251,84 +251,42 @@ static flame__rgb palette_color(int type, double v1, double v2, double v3)
 /* ---- the palette map */
 
 struct flame_palette {
-	struct pm_entry {
-		char *name;
-		size_t len;
-		flame__rgb c;
-	} *v;
-	size_t count, cap;
-	uint32_t *slots; /* index+1, 0 = empty */
-	size_t mask;
+	flame__intern names; /* id -> name, in the order first coloured */
+	flame__rgb *c;       /* id -> colour */
+	size_t cap;
 };
 
-flame_palette *flame_palette_new(void) { return calloc(1, sizeof(flame_palette)); }
+flame_palette *flame_palette_new(void)
+{
+	flame_palette *p = calloc(1, sizeof *p);
+	if (p)
+		flame__intern_init(&p->names);
+	return p;
+}
 
 void flame_palette_free(flame_palette *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->count; i++)
-		free(p->v[i].name);
-	free(p->v);
-	free(p->slots);
+	flame__intern_free(&p->names);
+	free(p->c);
 	free(p);
 }
 
-static struct pm_entry *pm_find(const flame_palette *p, const char *name, size_t len)
+static flame__rgb *pm_find(const flame_palette *p, const char *name, size_t len)
 {
-	if (!p->slots)
-		return NULL;
-	for (size_t i = flame__hash_bytes(name, len) & p->mask;; i = (i + 1) & p->mask) {
-		uint32_t s = p->slots[i];
-		if (!s)
-			return NULL;
-		struct pm_entry *e = &p->v[s - 1];
-		if (e->len == len && memcmp(e->name, name, len) == 0)
-			return e;
-	}
-}
-
-static int pm_rehash(flame_palette *p, size_t nslots)
-{
-	uint32_t *slots = calloc(nslots, sizeof *slots);
-	if (!slots)
-		return FLAME_ENOMEM;
-	free(p->slots);
-	p->slots = slots;
-	p->mask = nslots - 1;
-	for (size_t k = 0; k < p->count; k++) {
-		size_t i = flame__hash_bytes(p->v[k].name, p->v[k].len) & p->mask;
-		while (slots[i])
-			i = (i + 1) & p->mask;
-		slots[i] = (uint32_t)(k + 1);
-	}
-	return 0;
+	uint32_t id = flame__intern_find(&p->names, name, len);
+	return id == FLAME__ID_NONE ? NULL : &p->c[id];
 }
 
 static int pm_put(flame_palette *p, const char *name, size_t len, flame__rgb c)
 {
-	struct pm_entry *e = pm_find(p, name, len);
-	if (e) {
-		e->c = c;
-		return 0;
-	}
-	if (p->count >= UINT32_MAX - 1)
+	if (flame__array_reserve_min(p->c, p->cap, (size_t)p->names.count + 1, 64))
 		return FLAME_ENOMEM;
-	if ((p->count + 1) * 2 > (p->slots ? p->mask + 1 : 0) &&
-	    pm_rehash(p, p->slots ? (p->mask + 1) * 2 : 64))
+	uint32_t id = flame__intern_put(&p->names, name, len);
+	if (id == FLAME__ID_NONE)
 		return FLAME_ENOMEM;
-	if (flame__array_reserve_min(p->v, p->cap, p->count + 1, 64))
-		return FLAME_ENOMEM;
-	char *copy = malloc(len + 1);
-	if (!copy)
-		return FLAME_ENOMEM;
-	memcpy(copy, name, len);
-	copy[len] = '\0';
-	p->v[p->count] = (struct pm_entry){copy, len, c};
-	size_t i = flame__hash_bytes(name, len) & p->mask;
-	while (p->slots[i])
-		i = (i + 1) & p->mask;
-	p->slots[i] = (uint32_t)(++p->count);
+	p->c[id] = c;
 	return 0;
 }
 
@@ -389,32 +347,33 @@ int flame_palette_load(flame_palette *p, const char *path, flame_err *err)
 	return rc;
 }
 
-static int cmp_entries(const void *a, const void *b)
+static int cmp_names(const void *a, const void *b)
 {
-	const struct pm_entry *x = *(const struct pm_entry *const *)a;
-	const struct pm_entry *y = *(const struct pm_entry *const *)b;
+	const flame__name *x = *(const flame__name *const *)a;
+	const flame__name *y = *(const flame__name *const *)b;
 	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->name, y->name, n);
+	int c = memcmp(x->ptr, y->ptr, n);
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
 int flame_palette_save(const flame_palette *p, const char *path, flame_err *err)
 {
-	const struct pm_entry **order = malloc((p->count ? p->count : 1) * sizeof *order);
+	size_t count = p->names.count;
+	const flame__name **order = malloc((count ? count : 1) * sizeof *order);
 	if (!order)
 		return flame__err_nomem(err);
-	for (size_t i = 0; i < p->count; i++)
-		order[i] = &p->v[i];
-	qsort(order, p->count, sizeof *order, cmp_entries);
+	for (uint32_t i = 0; i < count; i++)
+		order[i] = flame__intern_get(&p->names, i);
+	qsort(order, count, sizeof *order, cmp_names);
 	flame_output *out = NULL;
 	int rc = flame_output_open(&out, path, err);
 	if (rc)
 		goto done;
-	for (size_t i = 0; i < p->count && !rc; i++) {
+	for (size_t i = 0; i < count && !rc; i++) {
+		const flame__rgb *c = &p->c[order[i] - p->names.names];
 		char tail[40];
-		int k = snprintf(tail, sizeof tail, "->rgb(%u,%u,%u)\n", order[i]->c.r, order[i]->c.g,
-		                 order[i]->c.b);
-		rc = flame_output_write(out, order[i]->name, order[i]->len, err);
+		int k = snprintf(tail, sizeof tail, "->rgb(%u,%u,%u)\n", c->r, c->g, c->b);
+		rc = flame_output_write(out, order[i]->ptr, order[i]->len, err);
 		if (!rc)
 			rc = flame_output_write(out, tail, (size_t)k, err);
 	}
@@ -457,9 +416,9 @@ int flame__color_name(flame__colorer *c, const char *name, size_t len, flame__rg
 		return 0;
 	}
 	if (c->map) {
-		struct pm_entry *e = pm_find(c->map, name, len);
+		const flame__rgb *e = pm_find(c->map, name, len);
 		if (e) {
-			*out = e->c;
+			*out = *e;
 			return 0;
 		}
 	}

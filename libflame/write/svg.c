@@ -14,7 +14,7 @@
 #include <strings.h>
 #include "../core/array.h"
 #include "../core/err.h"
-#include "../core/hash.h"
+#include "../core/intern.h"
 #include "../core/tree.h"
 #include "escape.h"
 #include "layout.h"
@@ -28,66 +28,36 @@ struct na_attr {
 };
 
 struct na_entry {
-	char *name;
-	size_t len;
 	struct na_attr *attrs;
 	size_t n;
 };
 
 struct flame_nameattr {
-	struct na_entry *v;
-	size_t count, cap;
-	uint32_t *slots;
-	size_t mask;
+	flame__intern names; /* id -> name */
+	struct na_entry *v;  /* id -> its attributes */
+	size_t cap;
 };
 
 static const struct na_entry *na_find(const flame_nameattr *na, const char *name, size_t len)
 {
-	if (!na || !na->slots)
-		return NULL;
-	for (size_t i = flame__hash_bytes(name, len) & na->mask;; i = (i + 1) & na->mask) {
-		uint32_t s = na->slots[i];
-		if (!s)
-			return NULL;
-		const struct na_entry *e = &na->v[s - 1];
-		if (e->len == len && memcmp(e->name, name, len) == 0)
-			return e;
-	}
+	uint32_t id = na ? flame__intern_find(&na->names, name, len) : FLAME__ID_NONE;
+	return id == FLAME__ID_NONE ? NULL : &na->v[id];
 }
 
 void flame_nameattr_free(flame_nameattr *na)
 {
 	if (!na)
 		return;
-	for (size_t i = 0; i < na->count; i++) {
+	for (size_t i = 0; i < na->names.count; i++) {
 		for (size_t k = 0; k < na->v[i].n; k++) {
 			free(na->v[i].attrs[k].key);
 			free(na->v[i].attrs[k].value);
 		}
 		free(na->v[i].attrs);
-		free(na->v[i].name);
 	}
 	free(na->v);
-	free(na->slots);
+	flame__intern_free(&na->names);
 	free(na);
-}
-
-static int na_rehash(flame_nameattr *na)
-{
-	size_t nslots = na->slots ? (na->mask + 1) * 2 : 64;
-	uint32_t *slots = calloc(nslots, sizeof *slots);
-	if (!slots)
-		return FLAME_ENOMEM;
-	free(na->slots);
-	na->slots = slots;
-	na->mask = nslots - 1;
-	for (size_t k = 0; k < na->count; k++) {
-		size_t i = flame__hash_bytes(na->v[k].name, na->v[k].len) & na->mask;
-		while (slots[i])
-			i = (i + 1) & na->mask;
-		slots[i] = (uint32_t)(k + 1);
-	}
-	return 0;
 }
 
 /* An attribute name we write: XML-name-like, not an event handler, not style, no
@@ -151,6 +121,8 @@ int flame_nameattr_load(flame_nameattr **out, const char *path, flame_err *err)
 	if (!f)
 		return flame__err(err, FLAME_EIO, path, 0, FLAME__NO_OFFSET, "cannot open: %m");
 	flame_nameattr *na = calloc(1, sizeof *na);
+	if (na)
+		flame__intern_init(&na->names);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
@@ -169,27 +141,17 @@ int flame_nameattr_load(flame_nameattr **out, const char *path, flame_err *err)
 			break;
 		}
 		size_t nlen = (size_t)(tab - line);
-		struct na_entry *e = (struct na_entry *)na_find(na, line, nlen);
-		if (!e) {
-			if ((na->count + 1) * 2 > (na->slots ? na->mask + 1 : 0) && na_rehash(na)) {
-				rc = flame__err_nomem(err);
-				break;
-			}
-			if (flame__array_reserve(na->v, na->cap, na->count + 1)) {
-				rc = flame__err_nomem(err);
-				break;
-			}
-			e = &na->v[na->count];
-			*e = (struct na_entry){strndup(line, nlen), nlen, NULL, 0};
-			if (!e->name) {
-				rc = flame__err_nomem(err);
-				break;
-			}
-			size_t i = flame__hash_bytes(line, nlen) & na->mask;
-			while (na->slots[i])
-				i = (i + 1) & na->mask;
-			na->slots[i] = (uint32_t)(++na->count);
+		uint32_t had = na->names.count;
+		uint32_t id = FLAME__ID_NONE;
+		if (!flame__array_reserve(na->v, na->cap, (size_t)had + 1))
+			id = flame__intern_put(&na->names, line, nlen);
+		if (id == FLAME__ID_NONE) {
+			rc = flame__err_nomem(err);
+			break;
 		}
+		struct na_entry *e = &na->v[id];
+		if (id == had)
+			*e = (struct na_entry){NULL, 0};
 		for (char *p = tab + 1; p <= line + len && !rc;) {
 			char *end = memchr(p, '\t', (size_t)(line + len - p));
 			if (!end)
