@@ -148,6 +148,10 @@ FLAME_EXPORT unsigned flame_tree_scale(const flame_tree *t);
 /** 1 when any stack has a non-zero column 1 or the input was 3-column. */
 FLAME_EXPORT int flame_tree_is_differential(const flame_tree *t);
 
+/** The wall time the profile covers, in nanoseconds (pprof's duration_nanos; of several
+ * inputs added, the longest), 0 when unknown. */
+FLAME_EXPORT uint64_t flame_tree_duration(const flame_tree *t);
+
 /** Count name recorded by the parser ("samples", "nanoseconds", "bytes"); may be NULL. */
 FLAME_EXPORT const char *flame_tree_count_name(const flame_tree *t);
 FLAME_EXPORT int flame_tree_set_count_name(flame_tree *t, const char *name);
@@ -325,6 +329,13 @@ typedef struct flame_pprof_opts {
 	const char *const *tags_ignore; /* --tag-ignore: a sample matching any is dropped */
 	size_t n_tags_ignore;
 	const char *group_by;           /* --group-by KEY: the label's value becomes the root frame */
+	/* version 2: --before-tag / --after-tag, two slices of one profile as a diff. A sample
+	 * matching all of side_tags[0] (same forms as tags) counts in column 0 (BEFORE), one
+	 * matching all of side_tags[1] in column 1 (AFTER), one matching both in both, one
+	 * matching neither nowhere; an empty list matches every sample. When either list is
+	 * given the tree is differential: flame_diff_normalize then applies a diff's options. */
+	const char *const *side_tags[2];
+	size_t n_side_tags[2];
 } flame_pprof_opts;
 
 /* Options structs are versioned (libgit2's pattern): `version` says which layout of the
@@ -333,7 +344,7 @@ typedef struct flame_pprof_opts {
  * A later library keeps reading the layouts of earlier versions, so new fields (anywhere,
  * e.g. in a format's struct) come with a new version number. Zero means "default" for
  * every other field. */
-#define FLAME_PARSE_OPTS_VERSION 1
+#define FLAME_PARSE_OPTS_VERSION 2
 
 typedef struct flame_parse_opts {
 	unsigned version;          /* FLAME_PARSE_OPTS_VERSION */
@@ -633,6 +644,86 @@ FLAME_EXPORT int flame_write_top(flame_tree *t, flame_diff_row *rows, size_t n,
  * or a negative status. `rows` are sorted and attributed. */
 FLAME_EXPORT int flame_gate(flame_tree *t, flame_diff_row *rows, size_t n, double limit_pct,
                             flame_text_fn fn, void *ud, flame_err *err);
+
+/* ---- Cost reports (flame-top): what each function, root, label value or team costs, as
+ * `go tool pprof -top` and beyond it: average cores and money for CPU time. */
+
+typedef enum flame_cost_by {
+	FLAME_COST_BY_FUNCTION = 0, /* each distinct frame name: self where it is the leaf, total
+	                             * in the stacks it appears in (once per stack, however deep
+	                             * its recursion) */
+	FLAME_COST_BY_ROOT = 1,     /* the root frame of each stack (comm, thread, or the value of
+	                             * a pprof label read with group_by): self = total */
+	FLAME_COST_BY_OWNER = 2     /* teams of a flame_owners: each function's self cost goes to
+	                             * the team of the first line matching it ("(no owner)" when
+	                             * none does), so every sample counts once; total = the stacks
+	                             * with some frame of the team */
+} flame_cost_by;
+
+typedef enum flame_cost_sort { FLAME_COST_SORT_SELF = 0, FLAME_COST_SORT_TOTAL = 1 } flame_cost_sort;
+
+typedef enum flame_cost_format {
+	FLAME_COST_TEXT = 0, /* an aligned table for people (1.42 s, 3.20 MiB, 12.5 cores) */
+	FLAME_COST_CSV = 1,  /* RFC 4180, exact numbers; columns in flame-top(1) */
+	FLAME_COST_JSON = 2  /* one object, the same columns per row */
+} flame_cost_format;
+
+/** An owners file: lines `REGEX<TAB>TEAM` (pcre2; blank lines and lines starting with '#'
+ * are skipped), tried in order, the first match wins. FLAME_EDATA naming file and line for
+ * a line without a tab or team, FLAME_EUSAGE for a bad regex. */
+typedef struct flame_owners flame_owners;
+FLAME_EXPORT int flame_owners_load(flame_owners **out, const char *path, flame_err *err);
+FLAME_EXPORT void flame_owners_free(flame_owners *ow);
+
+/* versioned as flame_parse_opts is (see there) */
+#define FLAME_COST_OPTS_VERSION 1
+
+typedef struct flame_cost_opts {
+	unsigned version;            /* FLAME_COST_OPTS_VERSION */
+	flame_cost_by by;
+	const char *group_name;      /* heading of the name column; NULL: function, root or owner */
+	const flame_owners *owners;  /* FLAME_COST_BY_OWNER; must outlive the report */
+	flame_cost_sort sort;
+	uint64_t rows;               /* rows printed; 0: all */
+	double frequency;            /* Hz: sample counts are CPU time, 1/frequency s each */
+	double window;               /* seconds of wall time the profile covers; 0: the profile's
+	                              * own (flame_tree_duration), else unknown */
+	double core_price;           /* price of one core for an hour; 0: no cost column */
+} flame_cost_opts;
+
+#define FLAME_COST_OPTS_INIT {.version = FLAME_COST_OPTS_VERSION}
+FLAME_EXPORT int flame_cost_opts_init(flame_cost_opts *o, unsigned version);
+
+/** One group of a report: counts in the tree's unit and scale. */
+typedef struct flame_cost_row {
+	flame_str name; /* points into the tree (or the owners): valid while they live */
+	uint64_t self, total;
+} flame_cost_row;
+
+/** A report: the groups of `t` (column 0; AFTER of a differential tree) with what their
+ * counts cost. CPU time is a time unit of sample type "cpu" (perf cpu-clock periods, pprof
+ * CPU profiles), or sample counts with o->frequency; cores need a window too. Memory
+ * (bytes) never gets cores. FLAME_EUSAGE for bad options (owners missing, negative
+ * numbers). Free with flame_cost_free; `t` must outlive it. */
+typedef struct flame_cost flame_cost;
+FLAME_EXPORT int flame_cost_new(flame_cost **out, flame_tree *t, const flame_cost_opts *o,
+                                flame_err *err);
+FLAME_EXPORT void flame_cost_free(flame_cost *c);
+
+/** Every group, sorted by o->sort (largest first, ties by name bytewise); the count. */
+FLAME_EXPORT size_t flame_cost_rows(const flame_cost *c, const flame_cost_row **rows);
+
+/** The report (at most o->rows groups) as text, CSV or JSON to `fn`. Names are escaped for
+ * each (control bytes as \xNN in text, quoted in CSV, JSON strings with invalid UTF-8 as
+ * U+FFFD). */
+FLAME_EXPORT int flame_write_cost(const flame_cost *c, flame_cost_format f, flame_text_fn fn,
+                                  void *ud, flame_err *err);
+
+/** The CI threshold: every group whose self share of the total exceeds `share_pct` %, as
+ * one line each to `fn` ("NAME: self 1.42 s, 42.00% of 3.38 s", no newline), largest
+ * first. Returns how many (0: none) or a negative status. */
+FLAME_EXPORT int flame_cost_gate(const flame_cost *c, double share_pct, flame_text_fn fn,
+                                 void *ud, flame_err *err);
 
 /* ---- pprof: profile.proto in (flame_parse) and out ----
  * Frames are named as `go tool pprof -traces` names them: Function.name, `[mapping

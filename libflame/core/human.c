@@ -1,6 +1,7 @@
 /* Numbers for people (human.h): time and bytes with three significant digits in the unit
  * that keeps them between 1 and 1000 (1024 for bytes), counts exact with separators. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "../flame.h"
@@ -130,4 +131,16 @@ size_t flame_format_delta(char *buf, size_t cap, uint64_t before, uint64_t after
 	buf[0] = after >= before ? '+' : '-';
 	return 1 + flame_format_count(buf + 1, cap - 1, after >= before ? after - before : before - after,
 	                              scale, unit);
+}
+
+int flame__textf(flame_text_fn fn, void *ud, const char *fmt, ...)
+{
+	char buf[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return 0;
+	return fn(ud, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }

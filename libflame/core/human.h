@@ -6,6 +6,7 @@
 #define FLAME_CORE_HUMAN_H
 #include <stddef.h>
 #include <stdint.h>
+#include "../flame.h"
 
 /** What a count name measures: time (scaled to nanoseconds by `ns`), bytes, or a plain
  * count (samples, events, unknown). */
@@ -20,4 +21,8 @@ size_t flame__human(char *buf, size_t cap, double v, const char *unit, int sign)
 
 /** `digits` (a run of decimal digits) with ',' every three from the right. */
 size_t flame__put_commas(char *buf, size_t cap, const char *digits);
+
+/** printf to a flame_text_fn (at most 8 KiB a call): 0, or what `fn` returned. */
+int flame__textf(flame_text_fn fn, void *ud, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "err.h"
+#include "human.h"
 #include "tree-private.h"
 #include "units.h"
 
@@ -95,6 +96,7 @@ int flame__units_join(flame_tree *dst, const flame_tree *src, flame_err *err)
 		memcpy(u->period_unit, src->units.period_unit, sizeof u->period_unit);
 		u->period = src->units.period;
 		u->with_samples = src->units.with_samples;
+		flame__units_set_duration(dst, src->units.duration_ns);
 		if (!u->source[0])
 			memcpy(u->source, src->units.source, sizeof u->source);
 		return 0;
@@ -109,6 +111,7 @@ int flame__units_join(flame_tree *dst, const flame_tree *src, flame_err *err)
 		u->period = 0;
 	}
 	u->with_samples &= src->units.with_samples;
+	flame__units_set_duration(dst, src->units.duration_ns);
 	return 0;
 }
 
@@ -145,6 +148,22 @@ int flame__units_set_pprof(flame_tree *t, const char *type, const char *ptype,
 void flame_tree_set_ignore_units(flame_tree *t, int on)
 {
 	t->units.ignore = !!on;
+}
+
+/* Profiles of one window from several hosts are merged far more often than consecutive
+ * windows of one host, so the merged profile covers the longest window, not the sum. */
+void flame__units_set_duration(flame_tree *t, uint64_t ns)
+{
+	if (ns > t->units.duration_ns)
+		t->units.duration_ns = ns;
+}
+
+uint64_t flame_tree_duration(const flame_tree *t) { return t->units.duration_ns; }
+
+int flame__units_cpu_time(const flame_tree *t)
+{
+	return flame__unit_kind_of(t->count_name, NULL) == FLAME__UNIT_TIME &&
+	       !strcmp(t->units.type, "cpu");
 }
 
 const flame__units *flame__tree_units(const flame_tree *t) { return &t->units; }

@@ -13,6 +13,8 @@ typedef struct flame__units {
 	char period_unit[64];
 	uint64_t period;       /* 0: unknown, or inputs with different periods were added */
 	int with_samples;      /* the input also had samples/count, which is value / period */
+	uint64_t duration_ns;  /* the wall time the profile covers (pprof duration_nanos); the
+	                        * longest of the inputs added, 0 unknown */
 	char source[256];      /* the input the count name came from */
 	int ignore;            /* flame_tree_set_ignore_units */
 } flame__units;
@@ -35,4 +37,11 @@ int flame__units_join(flame_tree *dst, const flame_tree *src, flame_err *err);
  * period (`ptype` NULL: none), and whether the profile also counted samples/count. */
 int flame__units_set_pprof(flame_tree *t, const char *type, const char *ptype,
                            const char *punit, uint64_t period, int with_samples);
+
+/** The input covers `ns` nanoseconds of wall time: `t` keeps the longest it has seen. */
+void flame__units_set_duration(flame_tree *t, uint64_t ns);
+
+/** 1 when the counts of `t` are CPU time (a time unit whose sample type is "cpu": perf's
+ * cpu-clock periods, pprof CPU profiles); off-CPU and other times are not. */
+int flame__units_cpu_time(const flame_tree *t);
 #endif

@@ -93,6 +93,7 @@ typedef struct prof {
 	uint32_t default_st, drop, keep;
 	vtype pt;         /* period_type (0, 0: none) */
 	uint64_t period;
+	uint64_t duration; /* duration_nanos (0: none) */
 	mapping *maps;
 	size_t nmaps, capmaps;
 	func *fns;
@@ -630,6 +631,10 @@ static int pass_header(prof *p, flame_err *err)
 			r = want_wt(p, &f, FLAME__WT_LEN, "period_type", err);
 			if (!r)
 				r = read_vtype(p, &b, &f, &p->pt, err);
+			break;
+		case 10:
+			if (!(r = need_varint(p, &f, "duration_nanos", err)))
+				p->duration = f.v <= INT64_MAX ? f.v : 0;
 			break;
 		case 12:
 			if (!(r = need_varint(p, &f, "period", err)))
@@ -1203,6 +1208,9 @@ typedef struct sampler {
 	size_t vidx;
 	tagf *focus, *ignore;
 	size_t nfocus, nignore;
+	tagf *side[2];  /* --before-tag / --after-tag: which columns a sample counts in */
+	size_t nside[2];
+	int split;      /* either is given: the tree is differential */
 	uint64_t *locids;
 	size_t nloc, caploc;
 	label *labels;
@@ -1232,7 +1240,7 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 	flame__pbuf sb;
 	flame__pfield g;
 	int r;
-	int want_labels = s->nfocus || s->nignore || s->o->pprof.group_by;
+	int want_labels = s->nfocus || s->nignore || s->split || s->o->pprof.group_by;
 	size_t nvals = 0;
 	int64_t v = 0;
 	s->nloc = s->nlab = 0;
@@ -1280,6 +1288,15 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 	for (size_t i = 0; i < s->nignore; i++)
 		if (tagf_match(p, &s->ignore[i], s->labels, s->nlab, &s->nb))
 			return 0;
+	/* the columns the sample counts in: column 0 alone without --before/--after-tag */
+	uint64_t in[2] = {1, 0};
+	for (int c = 0; s->split && c < 2; c++) {
+		in[c] = 1;
+		for (size_t i = 0; i < s->nside[c] && in[c]; i++)
+			in[c] = (uint64_t)tagf_match(p, &s->side[c][i], s->labels, s->nlab, &s->nb);
+	}
+	if (!in[0] && !in[1])
+		return 0;
 	/* locations, leaf first: resolve, find the prune cut, count frames */
 	size_t lo = 0, depth = 0;
 	int found_user = 0;
@@ -1320,9 +1337,10 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 	}
 	/* positive values go straight to the tree; negative ones (diff profiles) are
 	 * subtracted once all are read */
+	uint64_t mag = v > 0 ? (uint64_t)v : (uint64_t)0 - (uint64_t)v;
 	if (v > 0)
-		r = flame__sink_add(&s->k, s->ids, d, (uint64_t)v, 0, err);
-	else if ((r = flame__stacks_add(&s->neg, s->ids, d, (uint64_t)0 - (uint64_t)v, 0)) ==
+		r = flame__sink_add(&s->k, s->ids, d, mag * in[0], mag * in[1], err);
+	else if ((r = flame__stacks_add(&s->neg, s->ids, d, mag * in[0], mag * in[1])) ==
 	         FLAME_ENOMEM)
 		r = flame__err_nomem(err);
 	if (r == FLAME_ERANGE)
@@ -1555,6 +1573,17 @@ static int compile_tagfs(const char *const *specs, size_t n, const char *what, t
 	return 0;
 }
 
+/* --before-tag / --after-tag: fields of flame_parse_opts version 2 */
+static const char *const SIDE_OPT[2] = {"--before-tag", "--after-tag"};
+static size_t n_side(const flame_parse_opts *o, int c)
+{
+	return o->version >= 2 ? o->pprof.n_side_tags[c] : 0;
+}
+static const char *const *side_specs(const flame_parse_opts *o, int c)
+{
+	return o->version >= 2 ? o->pprof.side_tags[c] : NULL;
+}
+
 int flame_pprof_opts_check(const flame_parse_opts *o, flame_err *err)
 {
 	tagf *a = NULL, *b = NULL;
@@ -1566,6 +1595,10 @@ int flame_pprof_opts_check(const flame_parse_opts *o, flame_err *err)
 		r = compile_tagfs(o->pprof.tags_ignore, o->pprof.n_tags_ignore, "--tag-ignore", &b, err);
 	free_tagfs(a, o->pprof.n_tags);
 	free_tagfs(b, o->pprof.n_tags_ignore);
+	for (int c = 0; !r && c < 2; c++) {
+		r = compile_tagfs(side_specs(o, c), n_side(o, c), SIDE_OPT[c], &a, err);
+		free_tagfs(a, n_side(o, c));
+	}
 	if (!r && o->pprof.group_by && !*o->pprof.group_by)
 		r = flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET, "--group-by wants a label key");
 	return r;
@@ -1588,15 +1621,18 @@ static int subtract_negative(sampler *s, flame_err *err)
 		flame__stack *x;
 		if (flame__stacks_find(ts, n->ids, n->depth, n->hash32, &x))
 			return flame__err_nomem(err);
-		uint64_t have = x ? x->w[0] : 0;
-		if (have < n->w[0])
-			dropped++;
-		uint64_t sub = have < n->w[0] ? have : n->w[0];
-		if (x) {
-			x->w[0] -= sub;
-			ts->total[0] -= sub;
-			emptied |= x->w[0] == 0 && x->w[1] == 0;
+		int short_of = 0;
+		for (int c = 0; c < 2; c++) { /* column 1 only with --before/--after-tag */
+			uint64_t have = x ? x->w[c] : 0;
+			short_of |= have < n->w[c];
+			uint64_t sub = have < n->w[c] ? have : n->w[c];
+			if (x) {
+				x->w[c] -= sub;
+				ts->total[c] -= sub;
+			}
 		}
+		dropped += (uint64_t)short_of;
+		emptied |= x && x->w[0] == 0 && x->w[1] == 0;
 	}
 	if (emptied) {
 		flame__stacks fresh;
@@ -1623,7 +1659,7 @@ static int pass_samples(sampler *s, flame_err *err)
 	flame__pbuf b;
 	flame__pfield f;
 	int r;
-	int fast = !s->nfocus && !s->nignore && !s->o->pprof.group_by;
+	int fast = !s->nfocus && !s->nignore && !s->split && !s->o->pprof.group_by;
 	if (fast && !(s->pend = calloc(PIPE, sizeof *s->pend)))
 		return flame__err_nomem(err);
 	r = 0;
@@ -1724,6 +1760,15 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 	                       &s.ignore, err)))
 		goto done;
 	s.nignore = o->pprof.n_tags_ignore;
+	for (int c = 0; c < 2; c++) {
+		if ((r = compile_tagfs(side_specs(o, c), n_side(o, c), SIDE_OPT[c], &s.side[c], err)))
+			goto done;
+		s.nside[c] = n_side(o, c);
+		s.split |= s.nside[c] != 0;
+	}
+	if (s.split)
+		flame__sink_set_differential(&s.k);
+	flame__units_set_duration(t, p.duration);
 	if ((r = mark_prune(&p, err)) || (r = name_frames(&s.k, &p, o->pprof.flags, err)) ||
 	    (r = build_lone(&p, err)) ||
 	    (r = pass_samples(&s, err)) || (r = subtract_negative(&s, err)))
@@ -1731,6 +1776,8 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 done:
 	free_tagfs(s.focus, s.nfocus);
 	free_tagfs(s.ignore, s.nignore);
+	free_tagfs(s.side[0], s.nside[0]);
+	free_tagfs(s.side[1], s.nside[1]);
 	free(s.locids);
 	free(s.labels);
 	free(s.ids);

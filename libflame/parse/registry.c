@@ -3,6 +3,7 @@
  * takes (perf.data, binary JFR, UTF-16...), and dispatch. A new format adds one line to
  * `parsers` and one entry to `inputs`. */
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 #include "../core/formats.h"
@@ -206,7 +207,11 @@ int flame_parse_opts_init(flame_parse_opts *o, unsigned version)
 	static const flame_parse_opts defaults = FLAME_PARSE_OPTS_INIT;
 	if (flame__opts_version(version, FLAME_PARSE_OPTS_VERSION, "flame_parse_opts", NULL))
 		return FLAME_EUSAGE;
-	*o = defaults;
+	/* a caller of version 1 has the struct up to the side tags of version 2 */
+	size_t size = version >= 2 ? sizeof *o
+	                           : offsetof(flame_parse_opts, pprof) +
+	                                 offsetof(flame_pprof_opts, side_tags);
+	memcpy(o, &defaults, size);
 	o->version = version;
 	return 0;
 }

@@ -2,7 +2,6 @@
  * cost grew and shrank most, and the regression gate's offender lines. Both read the
  * per-function report (flame_diff_report) of a differential tree and print amounts in its
  * unit through core/human.c ("1.42 s", "3.2 MiB", "12,345"). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,18 +20,6 @@ static int cmp_name(const flame_diff_row *x, const flame_diff_row *y)
 	return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
 }
 
-static int put(flame_text_fn fn, void *ud, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int put(flame_text_fn fn, void *ud, const char *fmt, ...)
-{
-	char buf[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return 0;
-	return fn(ud, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
 
 /* ---- --top */
 
@@ -80,9 +67,9 @@ int flame_write_top(flame_tree *t, flame_diff_row *rows, size_t n, const flame_t
 	amount(ta, sizeof ta, flame_tree_total(t, 1), scale, unit);
 	flame_format_count(tr, sizeof tr, o->before_raw, scale, unit);
 	if (!o->norm)
-		rc = put(fn, ud, "# before %s, after %s\n", tb, ta);
+		rc = flame__textf(fn, ud, "# before %s, after %s\n", tb, ta);
 	else
-		rc = put(fn, ud, "# before %s (%s as read, x%.4f by %s), after %s\n", tb, tr,
+		rc = flame__textf(fn, ud, "# before %s (%s as read, x%.4f by %s), after %s\n", tb, tr,
 		         o->before_raw ? (double)flame_tree_total(t, 0) / (double)o->before_raw : 0.0,
 		         o->norm, ta);
 	for (int pass = 0; pass < 4 && !rc; pass++) {
@@ -102,7 +89,7 @@ int flame_write_top(flame_tree *t, flame_diff_row *rows, size_t n, const flame_t
 				idx[i] = idx[m - 1 - i];
 				idx[m - 1 - i] = x;
 			}
-		rc = put(fn, ud, "\n%s cost, %s most:\n%14s %14s %14s %9s  %s\n", total ? "total" : "self",
+		rc = flame__textf(fn, ud, "\n%s cost, %s most:\n%14s %14s %14s %9s  %s\n", total ? "total" : "self",
 		         grew ? "grew" : "shrank", "before", "after", "delta", "change", "function");
 		for (size_t k = 0; k < m && k < o->rows && !rc; k++) {
 			const flame_diff_row *r = &rows[idx[k]];
@@ -115,11 +102,11 @@ int flame_write_top(flame_tree *t, flame_diff_row *rows, size_t n, const flame_t
 				snprintf(c, sizeof c, v[1] ? "new" : "0%%");
 			else
 				snprintf(c, sizeof c, "%+.2f%%", 100.0 * delta_of(v) / (double)v[0]);
-			rc = put(fn, ud, "%14s %14s %14s %9s  %.*s\n", b, af, d, c, (int)r->name.len,
+			rc = flame__textf(fn, ud, "%14s %14s %14s %9s  %.*s\n", b, af, d, c, (int)r->name.len,
 			         r->name.ptr);
 		}
 		if (!rc && m == 0)
-			rc = put(fn, ud, "%14s\n", "(none)");
+			rc = flame__textf(fn, ud, "%14s\n", "(none)");
 	}
 	free(idx);
 	return rc;

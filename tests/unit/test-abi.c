@@ -63,6 +63,44 @@ static void test_parse_opts_version(void)
 	CHECK_EQ_U64(flame_parse_opts_init(&f, 0), FLAME_EUSAGE);
 	CHECK_EQ_U64(flame_parse_opts_init(&f, FLAME_PARSE_OPTS_VERSION + 1), FLAME_EUSAGE);
 	CHECK_EQ_U64(f.version, 0x5a5a5a5a);
+	/* a caller of version 1 has a shorter struct (no side tags): init writes none of them,
+	 * and the parser does not read them */
+	memset(&f, 0x5a, sizeof f);
+	CHECK_EQ_U64(flame_parse_opts_init(&f, 1), 0);
+	CHECK_EQ_U64(f.version, 1);
+	const unsigned char *tail = (const unsigned char *)&f.pprof.side_tags;
+	int untouched = 1;
+	for (size_t i = 0; i < sizeof f - offsetof(flame_parse_opts, pprof.side_tags); i++)
+		untouched &= tail[i] == 0x5a;
+	CHECK(untouched);
+	CHECK_EQ_U64(parse_with(&f, msg, sizeof msg), 0);
+	CHECK_EQ_U64(flame_pprof_opts_check(&f, &err), 0);
+}
+
+/* the cost report's options: the macro, the init function, a version it does not know */
+static void test_cost_opts_version(void)
+{
+	flame_cost_opts o = FLAME_COST_OPTS_INIT, f;
+	CHECK_EQ_U64(o.version, FLAME_COST_OPTS_VERSION);
+	memset(&f, 0x5a, sizeof f);
+	CHECK_EQ_U64(flame_cost_opts_init(&f, FLAME_COST_OPTS_VERSION), 0);
+	CHECK(f.version == FLAME_COST_OPTS_VERSION && f.by == FLAME_COST_BY_FUNCTION && f.rows == 0 &&
+	      f.owners == NULL && f.window == 0);
+	CHECK_EQ_U64(flame_cost_opts_init(&f, FLAME_COST_OPTS_VERSION + 1), FLAME_EUSAGE);
+	flame_tree *t = flame_tree_new();
+	flame_cost *c = NULL;
+	flame_err err = {0};
+	o.version = FLAME_COST_OPTS_VERSION + 1;
+	CHECK_EQ_U64(flame_cost_new(&c, t, &o, &err), FLAME_EUSAGE);
+	CHECK(c == NULL && strstr(err.msg, "flame_cost_opts") != NULL);
+	o.version = FLAME_COST_OPTS_VERSION;
+	o.by = FLAME_COST_BY_OWNER; /* without owners */
+	CHECK_EQ_U64(flame_cost_new(&c, t, &o, &err), FLAME_EUSAGE);
+	o.by = FLAME_COST_BY_FUNCTION;
+	o.window = -1;
+	CHECK_EQ_U64(flame_cost_new(&c, t, &o, &err), FLAME_EUSAGE);
+	CHECK(strstr(err.msg, "--window") != NULL);
+	flame_tree_free(t);
 }
 
 static int render_with(const flame_render_opts *o, char *msg, size_t n)
@@ -119,5 +157,6 @@ int main(int argc, char **argv)
 	RUN(test_version);
 	RUN(test_parse_opts_version);
 	RUN(test_render_opts_version);
+	RUN(test_cost_opts_version);
 	return harness_done();
 }

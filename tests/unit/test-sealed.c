@@ -509,6 +509,29 @@ static void op_top(flame_tree *t, int spill, buf *b)
 	free(r);
 }
 
+/* the cost report (flame-top): every grouping and format, and the threshold */
+static void op_cost(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	flame_tree_set_count_name(t, "nanoseconds");
+	put(b, "duration %llu\n", (unsigned long long)flame_tree_duration(t));
+	for (int by = 0; by < 2; by++) {
+		flame_cost_opts o = FLAME_COST_OPTS_INIT;
+		flame_cost *c = NULL;
+		o.by = by ? FLAME_COST_BY_ROOT : FLAME_COST_BY_FUNCTION;
+		o.rows = 8;
+		o.window = 10;
+		o.frequency = 99;
+		put_rc(b, "cost", flame_cost_new(&c, t, &o, &err), &err);
+		for (int f = FLAME_COST_TEXT; c && f <= FLAME_COST_JSON; f++)
+			put_rc(b, "write cost", flame_write_cost(c, (flame_cost_format)f, put_text, b, &err), &err);
+		if (c)
+			put(b, "gate %d\n", flame_cost_gate(c, 1.0, put_text, b, &err));
+		flame_cost_free(c);
+	}
+}
+
 /* the diff and merge requests, which build the tree they return (the caller's memory
  * limit cannot reach it: `spill` only changes the tree they are compared with) */
 static void op_readers(flame_tree *unused, int spill, buf *b)
@@ -582,6 +605,7 @@ static const struct op {
     {"diff_swap", op_diff_swap, 0, "flame_diff_swap flame_diff_normalize"},
     {"report", op_report, 1, "flame_diff_report flame_diff_attribute"},
     {"top", op_top, 1, "flame_write_top flame_gate"},
+    {"cost", op_cost, 0, "flame_cost_new flame_tree_duration"},
     {"readers", op_readers, 0, "flame_diff_request_tree flame_merge_request_tree"},
 };
 
