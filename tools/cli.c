@@ -356,6 +356,22 @@ int cli_parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+int cli_text_to_output(void *ud, const char *text, size_t len)
+{
+	cli_text_out *t = ud;
+	return flame_output_write(t->o, text, len, t->err);
+}
+
+int cli_push_arg(const char ***v, size_t *n, const char *arg)
+{
+	const char **p = realloc(*v, (*n + 1) * sizeof *p);
+	if (!p)
+		return cli_usage_error("out of memory");
+	p[(*n)++] = arg;
+	*v = p;
+	return 0;
+}
+
 int cli_parse_double(const char *s, double *out)
 {
 	if (!s || !*s)

@@ -72,6 +72,14 @@ int cli_output_open(flame_output **o, const char *path, flame_err *err);
 int cli_output_commit(flame_output *o, flame_err *err);
 void cli_output_abort(flame_output *o);
 
+/* Text the library writes (a flame_text_fn) into an output: pass cli_text_to_output with a
+ * cli_text_out* holding the output and where its error goes. */
+typedef struct cli_text_out {
+	flame_output *o;
+	flame_err *err;
+} cli_text_out;
+int cli_text_to_output(void *ud, const char *text, size_t len);
+
 /* --ignore-units, the same in every tool that adds inputs (flame_tree_set_ignore_units). */
 #define CLI_IGNORE_UNITS_HELP                                                                \
 	"add or compare inputs whose units differ (CPU nanoseconds, heap bytes, sample "          \
@@ -96,11 +104,24 @@ enum { CLI_PROGRESS_AUTO = 0, CLI_PROGRESS_ON = 1, CLI_PROGRESS_OFF = 2 };
 	 "show a progress line on stderr (default: when it is a terminal)"},                       \
 	{"no-progress", 0, CLI_NOARG, off_id, NULL, "never show the progress line"}
 
+/* pprof's label filters and sample type, the same rows in every tool that reads labels */
+#define CLI_PPROF_TAG_OPTS(tag_id, ignore_id)                                                  \
+	{"tag", 0, CLI_ARG, tag_id, "KEY=REGEX",                                                   \
+	 "pprof: keep samples with a label matching (KEY=MIN:MAX for numbers); repeatable"},        \
+	{"tag-ignore", 0, CLI_ARG, ignore_id, "KEY=REGEX",                                         \
+	 "pprof: drop samples with a label matching; repeatable"}
+#define CLI_SAMPLE_TYPE_OPT(id)                                                                \
+	{"sample-type", 0, CLI_ARG, id, "TYPE",                                                    \
+	 "pprof: the value to count (cpu, alloc_space...; default as go tool pprof)"}
+
 void cli_progress(void *ud, uint64_t done, uint64_t total);
 /** Call when one input is finished (the next one's bytes add to the count). */
 void cli_progress_next(cli_progress_state *p);
 /** Clear the line, if one was drawn. */
 void cli_progress_finish(cli_progress_state *p);
+
+/** Append `arg` to a growing list of an option's values (--tag): 0, or 2 after printing. */
+int cli_push_arg(const char ***v, size_t *n, const char *arg);
 
 /* Number parsing with range checks; 0 ok, -1 bad. */
 int cli_parse_u64(const char *s, uint64_t *out);

@@ -54,14 +54,10 @@ static const cli_opt options[] = {
 	{"threads", 0, CLI_NOARG, O_THREADS, NULL, "jfr: the thread name as the root frame"},
 	{"lines", 0, CLI_NOARG, O_LINES, NULL, "jfr: append :LINE to frames; pprof: append ' file:line'"},
 	{"annotate", 0, CLI_NOARG, O_ANNOTATE, NULL, "jfr: append _[j] to Java frames"},
-	{"sample-type", 0, CLI_ARG, O_SAMPLE_TYPE, "TYPE",
-	 "pprof: the value to count (cpu, alloc_space...; default as go tool pprof)"},
+	CLI_SAMPLE_TYPE_OPT(O_SAMPLE_TYPE),
 	{"list-sample-types", 0, CLI_NOARG, O_LIST_TYPES, NULL,
 	 "pprof: print the sample types of each input (type/unit) and exit"},
-	{"tag", 0, CLI_ARG, O_TAG, "KEY=REGEX",
-	 "pprof: keep samples with a label matching (KEY=MIN:MAX for numbers); repeatable"},
-	{"tag-ignore", 0, CLI_ARG, O_TAG_IGNORE, "KEY=REGEX",
-	 "pprof: drop samples with a label matching; repeatable"},
+	CLI_PPROF_TAG_OPTS(O_TAG, O_TAG_IGNORE),
 	{"group-by", 0, CLI_ARG, O_GROUP_BY, "KEY", "pprof: the value of label KEY as the root frame"},
 	{"inline-annotate", 0, CLI_NOARG, O_INLINE_ANNOTATE, NULL, "pprof: append _[i] to inlined frames"},
 	{"addresses", 0, CLI_NOARG, O_ADDRESSES, NULL,
@@ -85,17 +81,6 @@ typedef struct args {
 	int list_types, out_pprof, out_format_given;
 	cli_progress_state progress;
 } args;
-
-/* Append to a growing option list (pprof --tag, --tag-ignore). */
-static int push_opt(const char ***v, size_t *n, const char *arg)
-{
-	const char **p = realloc(*v, (*n + 1) * sizeof *p);
-	if (!p)
-		return cli_usage_error("out of memory");
-	p[(*n)++] = arg;
-	*v = p;
-	return 0;
-}
 
 static void free_args(args *a)
 {
@@ -186,8 +171,8 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_IGNORE_UNITS: a->ignore_units = 1; break;
 	case O_SAMPLE_TYPE: a->popts.pprof.sample_type = arg; break;
 	case O_LIST_TYPES: a->list_types = 1; break;
-	case O_TAG: return push_opt(&a->tags, &a->popts.pprof.n_tags, arg);
-	case O_TAG_IGNORE: return push_opt(&a->tags_ignore, &a->popts.pprof.n_tags_ignore, arg);
+	case O_TAG: return cli_push_arg(&a->tags, &a->popts.pprof.n_tags, arg);
+	case O_TAG_IGNORE: return cli_push_arg(&a->tags_ignore, &a->popts.pprof.n_tags_ignore, arg);
 	case O_GROUP_BY: a->popts.pprof.group_by = arg; break;
 	case O_INLINE_ANNOTATE: a->popts.pprof.flags |= FLAME_PPROF_INLINE_ANNOTATE; break;
 	case O_ADDRESSES: a->popts.pprof.flags |= FLAME_PPROF_ADDRESSES; break;

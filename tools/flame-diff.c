@@ -13,7 +13,8 @@
 
 enum {
 	O_NORMALIZE = 1, O_STRIP_HEX, O_REQUESTS, O_NORMALIZE_FRAME, O_FAIL_ABOVE, O_MIN_DELTA,
-	O_TOP, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_NO_REMOVED, O_INPUT_FORMAT, O_IGNORE_UNITS
+	O_TOP, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_NO_REMOVED, O_INPUT_FORMAT, O_IGNORE_UNITS,
+	O_BEFORE_TAG, O_AFTER_TAG, O_TAG
 };
 
 static const cli_opt own_options[] = {
@@ -49,6 +50,15 @@ static const cli_opt own_options[] = {
 	 "read the inputs as FMT (perf, folded, pprof, offcpu, jfr, svg; default: auto)"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
+	{"before-tag", 0, CLI_ARG, O_BEFORE_TAG, "KEY=REGEX",
+	 "pprof: diff two slices of the same profile(s), read once: BEFORE is the samples with a "
+	 "label matching (KEY=MIN:MAX for numbers; repeatable, a sample must match all); the "
+	 "inputs (one or more, summed) are then all of the operands"},
+	{"after-tag", 0, CLI_ARG, O_AFTER_TAG, "KEY=REGEX",
+	 "pprof: AFTER is the samples with a label matching, as --before-tag (e.g. --before-tag "
+	 "version=v1 --after-tag version=v2 fleet.pb.gz)"},
+	{"tag", 0, CLI_ARG, O_TAG, "KEY=REGEX",
+	 "pprof: keep only samples with a label matching, on both sides; repeatable"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -68,6 +78,8 @@ typedef struct args {
 	flame_format input_format;
 	uint64_t jobs;
 	int no_removed;
+	const char **tags, **side_tags[2]; /* --tag, --before-tag, --after-tag */
+	size_t n_tags, n_side_tags[2];
 } args;
 
 static int set_norm(args *a, flame_diff_norm n, const char *opt)
@@ -129,6 +141,9 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_IGNORE_UNITS: a->ignore_units = 1; break;
 	case O_INPUT_FORMAT: return cli_input_format(arg, &a->input_format);
 	case O_NO_REMOVED: a->no_removed = 1; a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
+	case O_BEFORE_TAG: return cli_push_arg(&a->side_tags[0], &a->n_side_tags[0], arg);
+	case O_AFTER_TAG: return cli_push_arg(&a->side_tags[1], &a->n_side_tags[1], arg);
+	case O_TAG: return cli_push_arg(&a->tags, &a->n_tags, arg);
 	case O_JOBS:
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 2)
 			return cli_usage_error("--jobs wants 1 or 2, got '%s'", arg);
@@ -306,17 +321,6 @@ static int to_stream(void *ud, const char *text, size_t len)
 	return fwrite(text, 1, len, ud) == len ? 0 : FLAME_EIO;
 }
 
-typedef struct to_out {
-	flame_output *o;
-	flame_err *err;
-} to_out;
-
-static int to_output(void *ud, const char *text, size_t len)
-{
-	to_out *t = ud;
-	return flame_output_write(t->o, text, len, t->err);
-}
-
 static int offender(void *ud, const char *line, size_t len)
 {
 	(void)ud;
@@ -378,9 +382,9 @@ static int write_tree(args *a, flame_tree *t, uint64_t before_raw, int fmt, int 
 		code = cli_report(&err);
 		goto done;
 	}
-	to_out tab = {out, &err};
+	cli_text_out tab = {out, &err};
 	if (!main_out)
-		rc = flame_write_top(t, rows, nrows, &top, to_output, &tab, &err);
+		rc = flame_write_top(t, rows, nrows, &top, cli_text_to_output, &tab, &err);
 	else if (fmt == FMT_FOLDED)
 		rc = flame_write_folded(t, out, &err);
 	else
@@ -416,6 +420,80 @@ done:
 	return code;
 }
 
+/* The parse options of every input: the format, --tag, and the sides' tags. */
+static flame_parse_opts parse_opts(const args *a, cli_warnings *w)
+{
+	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+	po.warn = cli_warn;
+	po.warn_ud = w;
+	po.format = a->input_format;
+	po.pprof.tags = a->tags;
+	po.pprof.n_tags = a->n_tags;
+	for (int i = 0; i < 2; i++) {
+		po.pprof.side_tags[i] = a->side_tags[i];
+		po.pprof.n_side_tags[i] = a->n_side_tags[i];
+	}
+	w->quiet = a->quiet;
+	w->defer = 1; /* inputs are read at once: their warnings print in order */
+	return po;
+}
+
+/* --before-tag / --after-tag: every operand is read once (summed when several), each sample
+ * going to BEFORE, AFTER or both by its labels; then the diff's normalizations. */
+static int diff_by_tags(args *a, char **paths, int n, int fmt, int draw, int main_out)
+{
+	flame_err err = {0};
+	flame_merge_request *req = NULL;
+	flame_tree *t = NULL;
+	cli_warnings *w = calloc((size_t)n, sizeof *w);
+	int code = 0, rc = 0, stdin_seen = 0;
+	if (!w || flame_merge_request_new(&req, &err)) {
+		fprintf(stderr, "%s: out of memory\n", cli_prog());
+		free(w);
+		return 1;
+	}
+	for (int i = 0; i < n && !code; i++) {
+		if (!strcmp(paths[i], "-") && stdin_seen++) {
+			code = cli_usage_error("'-' (stdin) can be given only once");
+			break;
+		}
+		flame_parse_opts po = parse_opts(a, &w[i]);
+		if (flame_merge_request_input(req, paths[i], NULL, &po, 0, 0, &err))
+			code = cli_report(&err);
+	}
+	if (!code) {
+		flame_merge_request_threads(req, (unsigned)a->jobs);
+		flame_merge_request_ignore_units(req, a->ignore_units);
+		rc = flame_merge_request_tree(req, &t, &err);
+		for (int i = 0; i < n; i++)
+			cli_warnings_finish(&w[i]);
+		if (rc)
+			code = cli_report_input(&err, "--input-format");
+	}
+	if (!code && !flame_tree_is_differential(t)) {
+		fprintf(stderr, "%s: --before-tag and --after-tag read pprof labels: the inputs are not "
+		        "pprof profiles\n", cli_prog());
+		code = 1;
+	}
+	uint64_t before_raw = t ? flame_tree_total(t, 0) : 0;
+	if (!code && flame_diff_normalize(t, &a->d, &err))
+		code = cli_report(&err);
+	if (!code)
+		code = write_tree(a, t, before_raw, fmt, draw, main_out);
+	flame_tree_free(t);
+	flame_merge_request_free(req);
+	free(w);
+	return code;
+}
+
+static void free_args(args *a)
+{
+	free(a->tags);
+	free(a->side_tags[0]);
+	free(a->side_tags[1]);
+	render_cli_free(&a->r);
+}
+
 int main(int argc, char **argv)
 {
 	args a = {.d = FLAME_DIFF_OPTS_INIT, .fail_above = -1, .jobs = 2};
@@ -426,28 +504,43 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int first;
-	int rc = cli_parse(argc, argv, table, on_opt, &a, "[OPTIONS] BEFORE AFTER > diff.svg",
+	int rc = cli_parse(argc, argv, table, on_opt, &a, "[OPTIONS] BEFORE AFTER > diff.svg  |  --before-tag K=RE --after-tag K=RE FILE...",
 	                   "Compare two profiles (any format flame-collapse reads; '-' for stdin) and\n"
 	                   "draw what changed as a differential flame graph: widths from AFTER, red where\n"
 	                   "a function grew, blue where it shrank (--negate swaps them). --format folded\n"
-	                   "writes difffolded.pl's 'stack before after' lines in bytewise order.",
+	                   "writes difffolded.pl's 'stack before after' lines in bytewise order.\n"
+	                   "With --before-tag/--after-tag the operands are one or more pprof profiles,\n"
+	                   "read once, and BEFORE and AFTER are the samples whose labels match.",
 	                   &first);
 	free(table);
-	if (rc)
+	int by_tags = a.n_side_tags[0] || a.n_side_tags[1];
+	if (!rc && !by_tags && argc - first != 2)
+		rc = cli_usage_error("wants two inputs, BEFORE and AFTER (got %d); see --help",
+		                     argc - first);
+	if (!rc && !by_tags && !strcmp(argv[first], "-") && !strcmp(argv[first + 1], "-"))
+		rc = cli_usage_error("only one of BEFORE and AFTER can be '-' (stdin)");
+	if (!rc && by_tags && argc - first < 1)
+		rc = cli_usage_error("--before-tag/--after-tag want at least one input; see --help");
+	if (rc) {
+		free_args(&a);
 		return rc;
-	if (argc - first != 2)
-		return cli_usage_error("wants two inputs, BEFORE and AFTER (got %d); see --help",
-		                       argc - first);
-	if (!strcmp(argv[first], "-") && !strcmp(argv[first + 1], "-"))
-		return cli_usage_error("only one of BEFORE and AFTER can be '-' (stdin)");
+	}
 	static const char *const exts[] = {".svg", ".png", ".pdf", ".folded", ".collapsed", ".txt",
 	                                   NULL};
-	if (!a.format && (rc = cli_output_ext(a.output, exts, "--format")))
+	if (!a.format && (rc = cli_output_ext(a.output, exts, "--format"))) {
+		free_args(&a);
 		return rc;
+	}
 	flame_err err = {0};
 	flame_diff_request *req = NULL;
-	if (flame_diff_request_new(&req, &a.d, &err))
-		return cli_report(&err);
+	{ /* --tag and the sides' tags are checked before any input is read */
+		cli_warnings w = {0};
+		flame_parse_opts po = parse_opts(&a, &w);
+		if (flame_pprof_opts_check(&po, &err) || flame_diff_request_new(&req, &a.d, &err)) {
+			free_args(&a);
+			return cli_report(&err);
+		}
+	}
 	int fmt = a.format ? a.format : format_from_path(a.output);
 	if (!fmt)
 		fmt = RENDER_FMT_SVG;
@@ -458,8 +551,14 @@ int main(int argc, char **argv)
 	int draw = main_out && fmt != FMT_FOLDED;
 	if (draw && render_cli_prepare(&a.r, &err)) {
 		rc = cli_report(&err);
-		render_cli_free(&a.r);
+		free_args(&a);
 		flame_diff_request_free(req);
+		return rc;
+	}
+	if (by_tags) {
+		flame_diff_request_free(req);
+		rc = diff_by_tags(&a, argv + first, argc - first, fmt, draw, main_out);
+		free_args(&a);
 		return rc;
 	}
 
@@ -467,13 +566,8 @@ int main(int argc, char **argv)
 	int code = 0;
 	flame_tree *t = NULL;
 	flame_output *out = NULL;
-	for (int i = 0; i < 2 && !rc; i++) {
-		flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
-		po.warn = cli_warn;
-		po.warn_ud = &s[i].warn;
-		po.format = a.input_format;
-		s[i].warn.quiet = a.quiet;
-		s[i].warn.defer = 1; /* read at once: BEFORE's printed, then AFTER's */
+	for (int i = 0; i < 2 && !rc; i++) { /* read at once: BEFORE's warnings, then AFTER's */
+		flame_parse_opts po = parse_opts(&a, &s[i].warn);
 		rc = flame_diff_request_input(req, i, s[i].path, NULL, &po, &err);
 	}
 	flame_diff_request_threads(req, (unsigned)a.jobs);
@@ -507,6 +601,6 @@ int main(int argc, char **argv)
 done:
 	flame_tree_free(t);
 	flame_diff_request_free(req);
-	render_cli_free(&a.r);
+	free_args(&a);
 	return code;
 }

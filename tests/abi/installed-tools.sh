@@ -13,7 +13,7 @@ if ! "$meson" install -C "$build" --destdir "$tmp/root" --no-rebuild --quiet >"$
 	echo "FAIL: meson install --destdir"; cat "$tmp/log"; exit 1
 fi
 fail=0 n=0
-for tool in flame-collapse flame-render flame-diff flame-merge; do
+for tool in flame-collapse flame-render flame-diff flame-merge flame-top; do
 	exe=$(find "$tmp/root" -path "*/bin/$tool" -type f | head -1)
 	if [ -z "$exe" ]; then echo "FAIL: $tool not installed"; fail=1; continue; fi
 	n=$((n + 1))

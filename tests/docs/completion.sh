@@ -36,7 +36,7 @@ expect_has() { # expect_has TOOL WORD-WANTED WORD...
 		echo "FAIL: $tool $*<TAB> does not offer '$want'"; fail=1; }
 }
 
-for tool in flame-collapse flame-render flame-diff flame-merge; do
+for tool in flame-collapse flame-render flame-diff flame-merge flame-top; do
 	[ -f "$build/tools/docs/$tool" ] || { echo "FAIL: no bash completion for $tool"; fail=1; continue; }
 	for o in $("$build/tools/$tool" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' | tr ',' '\n' | tr -d ' '); do
 		case $o in --*) expect_has "$tool" "$o" "${o:0:4}" ;; *) expect_has "$tool" "$o" - ;; esac

@@ -12,7 +12,7 @@ check() { # check DESCRIPTION COMMAND...
 	n=$((n + 1))
 	"$@" || { echo "FAIL: $what"; fail=1; }
 }
-for tool in flame-collapse flame-render flame-diff flame-merge; do
+for tool in flame-collapse flame-render flame-diff flame-merge flame-top; do
 	v=$("$build/tools/$tool" --version)
 	check "$tool --version line 1: $(sed -n 1p <<<"$v")" [ "$(sed -n 1p <<<"$v")" = "$tool $version" ]
 	check "$tool --version line 2: $(sed -n 2p <<<"$v")" [ "$(sed -n 2p <<<"$v")" = "libflame $version" ]

@@ -15,7 +15,7 @@ for page in "$build"/tools/docs/*.1 "$build"/tools/docs/libflame.3; do
 	fi
 	n=$((n + 1))
 done
-for tool in flame-collapse flame-render flame-diff flame-merge; do
+for tool in flame-collapse flame-render flame-diff flame-merge flame-top; do
 	page=$build/tools/docs/$tool.1
 	[ -f "$page" ] || continue
 	opts=$("$build/tools/$tool" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' | tr ',' '\n' | tr -d ' ')

@@ -56,9 +56,9 @@ else
 fi
 
 # what meson install puts beside the library and the tools
-for f in man1/flame-collapse.1 man1/flame-render.1 man1/flame-diff.1 man1/flame-merge.1 \
+for f in man1/flame-collapse.1 man1/flame-render.1 man1/flame-diff.1 man1/flame-merge.1 man1/flame-top.1 \
 	man3/libflame.3 bash-completion/completions/flame-collapse zsh/site-functions/_flame-diff \
-	fish/vendor_completions.d/flame-merge.fish; do
+	fish/vendor_completions.d/flame-merge.fish bash-completion/completions/flame-top; do
 	n=$((n + 1))
 	[ -n "$(find "$stage" -path "*/$f" -type f)" ] || { echo "FAIL: $f not installed"; fail=1; }
 done

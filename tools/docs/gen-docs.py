@@ -119,7 +119,7 @@ def man_tool(out, tool, extra):
             for para in '\n'.join(lines).strip().split('\n\n'):
                 w.append('.PP')
                 w.append(paragraph(para))
-    others = [t for t in ('flame-collapse', 'flame-render', 'flame-diff', 'flame-merge')
+    others = [t for t in ('flame-collapse', 'flame-render', 'flame-diff', 'flame-merge', 'flame-top')
               if t != prog]
     w.append('.SH SEE ALSO')
     w.append(',\n'.join('.BR %s (1)' % roff(t) for t in others) + ',\n.BR libflame (3)')

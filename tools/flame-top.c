@@ -1,0 +1,277 @@
+/* flame-top: what each function (or root, pprof label value, team) costs, as `go tool
+ * pprof -top` prints it and beyond: average cores and cost per year for CPU time. Reads
+ * one or many profiles (any format flame-collapse reads; several are summed as flame-merge
+ * sums them) through the library's merge request, rolls them up with flame_cost_new and
+ * prints the report as text, CSV or JSON; --fail-above-share makes it a CI threshold. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+enum {
+	O_ROWS = 1, O_SORT, O_BY, O_OWNERS, O_FREQUENCY, O_WINDOW, O_CORE_PRICE, O_OUTPUT_FORMAT,
+	O_FAIL_ABOVE_SHARE, O_TAG, O_TAG_IGNORE, O_SAMPLE_TYPE, O_OUTPUT, O_INPUT_FORMAT, O_QUIET,
+	O_JOBS, O_IGNORE_UNITS
+};
+
+static const cli_opt options[] = {
+	{"rows", 'n', CLI_ARG, O_ROWS, "N", "print the N largest groups (default 20; 0: all)"},
+	{"sort", 0, CLI_ARG, O_SORT, "KEY", "self (default) or total"},
+	{"by", 0, CLI_ARG, O_BY, "GROUP",
+	 "function (default), root (the root frame: comm, thread), label:KEY (the value of pprof "
+	 "label KEY; <no KEY> when a sample has none) or owner (teams of --owners)"},
+	{"owners", 0, CLI_ARG, O_OWNERS, "FILE",
+	 "lines REGEX<TAB>TEAM: each function's self cost goes to the team of the first line "
+	 "matching it, (no owner) when none does; implies --by owner"},
+	{"frequency", 0, CLI_ARG, O_FREQUENCY, "HZ",
+	 "the profile counts samples taken HZ times a second per core: they are CPU time"},
+	{"window", 0, CLI_ARG, O_WINDOW, "DURATION",
+	 "the wall time the profile covers (90s, 5m, 1h, 250ms; a bare number is seconds), for "
+	 "average cores; default: the pprof profile's duration"},
+	{"core-price", 0, CLI_ARG, O_CORE_PRICE, "P",
+	 "the price of one core for an hour: adds the cost per year of each group's cores"},
+	{"output-format", 0, CLI_ARG, O_OUTPUT_FORMAT, "FMT",
+	 "text (default: an aligned table), csv or json"},
+	{"fail-above-share", 0, CLI_ARG, O_FAIL_ABOVE_SHARE, "PCT",
+	 "exit 1 (after writing the report) when a group's self share of the total exceeds "
+	 "PCT%; each is named on stderr"},
+	CLI_PPROF_TAG_OPTS(O_TAG, O_TAG_IGNORE),
+	CLI_SAMPLE_TYPE_OPT(O_SAMPLE_TYPE),
+	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE", "write to FILE (atomically) instead of stdout"},
+	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
+	 "read the inputs as FMT (perf, folded, pprof, offcpu, jfr, svg; default: auto)"},
+	{"jobs", 'j', CLI_ARG, O_JOBS, "N", "parse N inputs at a time (default 2)"},
+	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
+	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+typedef struct args {
+	flame_cost_opts co;
+	flame_parse_opts po;
+	const char **tags, **tags_ignore;
+	const char *owners, *output;
+	flame_cost_format format;
+	double fail_above; /* < 0: off */
+	uint64_t jobs;
+	int quiet, ignore_units, by_owner;
+} args;
+
+/* "90s", "5m", "1h", "250ms", "1.5" (seconds) */
+static int parse_duration(const char *arg, double *out)
+{
+	static const struct {
+		const char *suffix;
+		double s;
+	} units[] = {{"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}, {"s", 1}, {"m", 60}, {"h", 3600},
+	             {"d", 86400}};
+	char num[64];
+	size_t n = strlen(arg);
+	double mul = 1;
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+		size_t k = strlen(units[i].suffix);
+		if (n > k && !strcmp(arg + n - k, units[i].suffix)) {
+			mul = units[i].s;
+			n -= k;
+			break;
+		}
+	}
+	if (n >= sizeof num)
+		return -1;
+	memcpy(num, arg, n);
+	num[n] = '\0';
+	if (cli_parse_double(num, out) || !(*out > 0))
+		return -1;
+	*out *= mul;
+	return 0;
+}
+
+static int on_opt(void *ud, int id, const char *arg)
+{
+	args *a = ud;
+	switch (id) {
+	case O_ROWS:
+		if (cli_parse_u64(arg, &a->co.rows))
+			return cli_usage_error("-n wants a number of rows, got '%s'", arg);
+		break;
+	case O_SORT:
+		if (strcmp(arg, "self") && strcmp(arg, "total"))
+			return cli_usage_error("--sort wants self or total, got '%s'", arg);
+		a->co.sort = strcmp(arg, "self") ? FLAME_COST_SORT_TOTAL : FLAME_COST_SORT_SELF;
+		break;
+	case O_BY:
+		a->co.group_name = NULL;
+		a->po.pprof.group_by = NULL;
+		a->by_owner = 0;
+		if (!strcmp(arg, "function")) {
+			a->co.by = FLAME_COST_BY_FUNCTION;
+		} else if (!strcmp(arg, "root")) {
+			a->co.by = FLAME_COST_BY_ROOT;
+		} else if (!strcmp(arg, "owner")) {
+			a->by_owner = 1;
+		} else if (!strncmp(arg, "label:", 6) && arg[6]) {
+			a->co.by = FLAME_COST_BY_ROOT; /* the label's value as the root frame */
+			a->co.group_name = arg + 6;
+			a->po.pprof.group_by = arg + 6;
+		} else {
+			return cli_usage_error("--by wants function, root, label:KEY or owner, got '%s'", arg);
+		}
+		break;
+	case O_OWNERS: a->owners = arg; break;
+	case O_FREQUENCY:
+		if (cli_parse_double(arg, &a->co.frequency) || !(a->co.frequency > 0))
+			return cli_usage_error("--frequency wants samples per second above zero, got '%s'", arg);
+		break;
+	case O_WINDOW:
+		if (parse_duration(arg, &a->co.window))
+			return cli_usage_error("--window wants a duration above zero (90s, 5m, 1h), got '%s'",
+			                       arg);
+		break;
+	case O_CORE_PRICE:
+		if (cli_parse_double(arg, &a->co.core_price) || a->co.core_price < 0)
+			return cli_usage_error("--core-price wants a price >= 0, got '%s'", arg);
+		break;
+	case O_OUTPUT_FORMAT:
+		if (!strcmp(arg, "text"))
+			a->format = FLAME_COST_TEXT;
+		else if (!strcmp(arg, "csv"))
+			a->format = FLAME_COST_CSV;
+		else if (!strcmp(arg, "json"))
+			a->format = FLAME_COST_JSON;
+		else
+			return cli_usage_error("--output-format wants text, csv or json, got '%s'", arg);
+		break;
+	case O_FAIL_ABOVE_SHARE:
+		if (cli_parse_double(arg, &a->fail_above) || a->fail_above < 0 || a->fail_above > 100)
+			return cli_usage_error("--fail-above-share wants a percentage from 0 to 100, got '%s'",
+			                       arg);
+		break;
+	case O_TAG: return cli_push_arg(&a->tags, &a->po.pprof.n_tags, arg);
+	case O_TAG_IGNORE: return cli_push_arg(&a->tags_ignore, &a->po.pprof.n_tags_ignore, arg);
+	case O_SAMPLE_TYPE: a->po.pprof.sample_type = arg; break;
+	case O_OUTPUT: a->output = arg; break;
+	case O_INPUT_FORMAT: return cli_input_format(arg, &a->po.format);
+	case O_JOBS:
+		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 64)
+			return cli_usage_error("--jobs wants 1 to 64, got '%s'", arg);
+		break;
+	case O_QUIET: a->quiet = 1; break;
+	case O_IGNORE_UNITS: a->ignore_units = 1; break;
+	}
+	return 0;
+}
+
+static int offender(void *ud, const char *line, size_t len)
+{
+	(void)ud;
+	fprintf(stderr, "%s: above the share: %.*s\n", cli_prog(), (int)len, line);
+	return 0;
+}
+
+/* The report of `t` to -o (or stdout), then the threshold. The exit code, after reporting. */
+static int report(args *a, flame_tree *t)
+{
+	flame_err err = {0};
+	flame_cost *c = NULL;
+	flame_output *out = NULL;
+	int rc = flame_cost_new(&c, t, &a->co, &err);
+	if (!rc && !(rc = cli_output_open(&out, a->output, &err))) {
+		cli_text_out w = {out, &err};
+		if ((rc = flame_write_cost(c, a->format, cli_text_to_output, &w, &err)) != 0) {
+			cli_output_abort(out);
+		} else {
+			rc = cli_output_commit(out, &err);
+		}
+	}
+	int code = rc ? cli_report(&err) : 0;
+	if (!code && a->fail_above >= 0) {
+		int bad = flame_cost_gate(c, a->fail_above, offender, NULL, &err);
+		if (bad < 0) {
+			code = cli_report(&err);
+		} else if (bad > 0) {
+			fprintf(stderr, "%s: %d group%s above %g%% of the total\n", cli_prog(), bad,
+			        bad == 1 ? "" : "s", a->fail_above);
+			code = 1;
+		}
+	}
+	flame_cost_free(c);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	args a = {.co = FLAME_COST_OPTS_INIT, .po = FLAME_PARSE_OPTS_INIT, .fail_above = -1, .jobs = 2};
+	a.co.rows = 20;
+	int first;
+	int rc = cli_parse(argc, argv, options, on_opt, &a, "[OPTIONS] [FILE...]",
+	                   "Print what each function costs: self and total (cumulative) time, bytes or\n"
+	                   "samples, as go tool pprof -top does, rolled up by function, root frame, pprof\n"
+	                   "label or team (--owners). For CPU time over a known window (--window, or\n"
+	                   "pprof's duration) also the average cores, and with --core-price the cost per\n"
+	                   "year. Reads any format flame-collapse reads; several FILEs are summed as\n"
+	                   "flame-merge sums them; stdin when no FILE (or '-').",
+	                   &first);
+	flame_err err = {0};
+	flame_owners *owners = NULL;
+	flame_merge_request *req = NULL;
+	flame_tree *t = NULL;
+	cli_warnings *warns = NULL;
+	int nfiles = argc - first, n = nfiles ? nfiles : 1, code = 0, stdin_seen = 0;
+	if (rc) {
+		code = rc;
+		goto done;
+	}
+	if (a.by_owner && !a.owners) {
+		code = cli_usage_error("--by owner wants --owners FILE");
+		goto done;
+	}
+	if (a.owners && (a.by_owner || a.co.by == FLAME_COST_BY_FUNCTION) && !a.co.group_name) {
+		a.co.by = FLAME_COST_BY_OWNER;
+		if (flame_owners_load(&owners, a.owners, &err)) {
+			code = cli_report(&err);
+			goto done;
+		}
+		a.co.owners = owners;
+	}
+	a.po.pprof.tags = a.tags;
+	a.po.pprof.tags_ignore = a.tags_ignore;
+	if (flame_pprof_opts_check(&a.po, &err)) {
+		code = cli_report(&err);
+		goto done;
+	}
+	if (!(warns = calloc((size_t)n, sizeof *warns)) || flame_merge_request_new(&req, &err)) {
+		fprintf(stderr, "%s: out of memory\n", cli_prog());
+		code = 1;
+		goto done;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *path = nfiles ? argv[first + i] : "-";
+		if (!strcmp(path, "-") && stdin_seen++) {
+			code = cli_usage_error("'-' (stdin) can be given only once");
+			goto done;
+		}
+		flame_parse_opts po = a.po;
+		po.warn = cli_warn;
+		po.warn_ud = &warns[i];
+		warns[i].quiet = a.quiet;
+		warns[i].defer = 1; /* inputs are read at once: their warnings print in order */
+		if (flame_merge_request_input(req, path, NULL, &po, 0, 0, &err)) {
+			code = cli_report(&err);
+			goto done;
+		}
+	}
+	flame_merge_request_threads(req, (unsigned)a.jobs);
+	flame_merge_request_ignore_units(req, a.ignore_units);
+	rc = flame_merge_request_tree(req, &t, &err);
+	for (int i = 0; i < n; i++)
+		cli_warnings_finish(&warns[i]);
+	code = rc ? cli_report_input(&err, "--input-format") : report(&a, t);
+done:
+	flame_tree_free(t);
+	flame_merge_request_free(req);
+	flame_owners_free(owners);
+	free(warns);
+	free(a.tags);
+	free(a.tags_ignore);
+	return code;
+}
