@@ -77,7 +77,29 @@ static void number(char *buf, size_t cap, double v, const char *suffix)
 
 enum { TCOLS = 9, CELL = 40 };
 
-static int write_text(const flame_cost *c, flame_text_fn fn, void *ud, flame_err *err)
+/* Row i of the text table (0: the headings); `sum` is the running self% up to it. */
+static void row_cells(const flame_cost *c, size_t i, double sum, char k[TCOLS][CELL])
+{
+	static const char *const head[TCOLS] = {"self", "self%", "sum%", "total", "total%",
+	                                        "self cores", "total cores", "self/year", "total/year"};
+	if (i == 0) {
+		for (size_t j = 0; j < TCOLS; j++)
+			snprintf(k[j], CELL, "%s", head[j]);
+		return;
+	}
+	const flame_cost_row *r = &c->rows[i - 1];
+	amount(c, k[0], CELL, r->self);
+	snprintf(k[1], CELL, "%.2f%%", pct(c, r->self));
+	snprintf(k[2], CELL, "%.2f%%", sum);
+	amount(c, k[3], CELL, r->total);
+	snprintf(k[4], CELL, "%.2f%%", pct(c, r->total));
+	number(k[5], CELL, cores(c, r->self), NULL);
+	number(k[6], CELL, cores(c, r->total), NULL);
+	number(k[7], CELL, per_year(c, r->self), NULL);
+	number(k[8], CELL, per_year(c, r->total), NULL);
+}
+
+static int write_text(const flame_cost *c, flame_text_fn fn, void *ud)
 {
 	char tot[64], buf[CELL];
 	amount(c, tot, sizeof tot, c->total);
@@ -101,59 +123,39 @@ static int write_text(const flame_cost *c, flame_text_fn fn, void *ud, flame_err
 			                          "the profile: no cores)", secs);
 		}
 	} else {
-		rc = flame__textf(fn, ud, "Total: %s %s", tot,
-		                  flame__unit_kind_of(c->unit, NULL) == FLAME__UNIT_COUNT ? unit : "");
+		int count = flame__unit_kind_of(c->unit, NULL) == FLAME__UNIT_COUNT;
+		rc = flame__textf(fn, ud, "Total: %s%s%s", tot, count ? " " : "", count ? unit : "");
 	}
 	if (!rc)
 		rc = flame__textf(fn, ud, "\nShowing %zu of %zu, by %s, sorted by %s\n", shown(c), c->n,
 		                  by_name(c), c->o.sort == FLAME_COST_SORT_TOTAL ? "total" : "self");
 	if (rc)
 		return rc;
-	/* cells first, then each column as wide as its widest cell */
+	/* each column as wide as its widest cell: the cells are made twice (measured, then
+	 * printed) rather than kept, as -n 0 of a large profile has millions of rows */
 	size_t m = shown(c), ncol = has_cost(c) ? TCOLS : has_cores(c) ? TCOLS - 2 : TCOLS - 4;
-	static const char *const head[TCOLS] = {"self", "self%", "sum%", "total", "total%",
-	                                        "self cores", "total cores", "self/year", "total/year"};
-	char (*cell)[TCOLS][CELL] = malloc((m + 1) * sizeof *cell);
-	if (!cell)
-		return flame__err_nomem(err);
-	size_t width[TCOLS] = {0};
-	double sum = 0;
-	for (size_t j = 0; j < ncol; j++)
-		snprintf(cell[0][j], CELL, "%s", head[j]);
-	for (size_t i = 0; i < m; i++) {
-		const flame_cost_row *r = &c->rows[i];
-		char(*k)[CELL] = cell[i + 1];
-		sum += pct(c, r->self);
-		amount(c, k[0], CELL, r->self);
-		snprintf(k[1], CELL, "%.2f%%", pct(c, r->self));
-		snprintf(k[2], CELL, "%.2f%%", sum);
-		amount(c, k[3], CELL, r->total);
-		snprintf(k[4], CELL, "%.2f%%", pct(c, r->total));
-		if (ncol > 5) {
-			number(k[5], CELL, cores(c, r->self), NULL);
-			number(k[6], CELL, cores(c, r->total), NULL);
-		}
-		if (ncol > 7) {
-			number(k[7], CELL, per_year(c, r->self), NULL);
-			number(k[8], CELL, per_year(c, r->total), NULL);
+	size_t width[TCOLS];
+	char k[TCOLS][CELL], name[1024];
+	for (int pass = 0; pass < 2 && !rc; pass++) {
+		double sum = 0;
+		for (size_t i = 0; i <= m && !rc; i++) {
+			if (i)
+				sum += pct(c, c->rows[i - 1].self);
+			row_cells(c, i, sum, k);
+			for (size_t j = 0; j < ncol && !pass; j++)
+				width[j] = !i || strlen(k[j]) > width[j] ? strlen(k[j]) : width[j];
+			for (size_t j = 0; j < ncol && pass && !rc; j++)
+				rc = flame__textf(fn, ud, "%*s  ", (int)width[j], k[j]);
+			if (!pass)
+				continue;
+			if (i == 0)
+				snprintf(name, sizeof name, "%s", by_name(c));
+			else
+				text_name(name, sizeof name, c->rows[i - 1].name);
+			if (!rc)
+				rc = flame__textf(fn, ud, "%s\n", name);
 		}
 	}
-	for (size_t i = 0; i <= m; i++)
-		for (size_t j = 0; j < ncol; j++)
-			if (strlen(cell[i][j]) > width[j])
-				width[j] = strlen(cell[i][j]);
-	char name[1024];
-	for (size_t i = 0; i <= m && !rc; i++) {
-		for (size_t j = 0; j < ncol && !rc; j++)
-			rc = flame__textf(fn, ud, "%*s  ", (int)width[j], cell[i][j]);
-		if (i == 0)
-			snprintf(name, sizeof name, "%s", by_name(c));
-		else
-			text_name(name, sizeof name, c->rows[i - 1].name);
-		if (!rc)
-			rc = flame__textf(fn, ud, "%s\n", name);
-	}
-	free(cell);
 	return rc;
 }
 
@@ -331,7 +333,7 @@ int flame_write_cost(const flame_cost *c, flame_cost_format f, flame_text_fn fn,
                      flame_err *err)
 {
 	switch (f) {
-	case FLAME_COST_TEXT: return write_text(c, fn, ud, err);
+	case FLAME_COST_TEXT: return write_text(c, fn, ud);
 	case FLAME_COST_CSV: return write_csv(c, fn, ud);
 	case FLAME_COST_JSON: return write_json(c, fn, ud);
 	}
