@@ -1,6 +1,6 @@
-/* A minimal internal regular-expression API, so parsers can match label values and
- * pprof's drop_frames/keep_frames without depending on pcre2 themselves: the
- * implementation lives in xform/filter.c, the one file that uses pcre2. */
+/* A minimal internal regular-expression API, so parsers (pprof's label values and
+ * drop_frames/keep_frames) and xform/filter.c match without depending on pcre2
+ * themselves: the implementation is core/regex.c, the one file that uses pcre2. */
 #ifndef FLAME_CORE_REGEX_H
 #define FLAME_CORE_REGEX_H
 #include <stddef.h>

@@ -1,61 +1,37 @@
-/* Stack filters by regular expression (pcre2, the only file that uses it): keep stacks
- * in which some frame matches --include, drop those in which some frame matches
- * --exclude. Each distinct name is matched once, then stacks are tested by id. */
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
+/* Stack filters by regular expression (core/regex.h): keep stacks in which some frame
+ * matches --include, drop those in which some frame matches --exclude. Each distinct name
+ * is matched once, then stacks are tested by id. */
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
 #include "../core/regex.h"
 #include "../core/tree.h"
 
-/* Compile `pat`; on error fill err with pcre2's message and the pattern offset. */
-static pcre2_code *compile(const char *pat, const char *what, flame_err *err)
+/* Compile `pat` for --include or --exclude, unanchored. */
+static int compile(flame__regex **re, const char *pat, const char *what, flame_err *err)
 {
-	int ec;
-	PCRE2_SIZE off;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &ec, &off, NULL);
-	if (!re) {
-		PCRE2_UCHAR msg[256];
-		pcre2_get_error_message(ec, msg, sizeof msg);
-		flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
-		           "invalid %s regex '%s' at offset %zu: %s", what, pat, (size_t)off,
-		           (const char *)msg);
-	}
-	return re;
+	return flame__regex_compile(re, pat, strlen(pat), 0, what, err);
 }
 
 /* match[id] = 1 when name `id` matches `re`. */
-static int match_names(const flame_tree *t, pcre2_code *re, unsigned char *match, flame_err *err)
+static void match_names(const flame_tree *t, flame__regex *re, unsigned char *match)
 {
-	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
-	if (!md)
-		return flame__err_nomem(err);
-	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* best effort: falls back to the interpreter */
 	const flame__intern *names = flame__tree_names(t);
 	for (uint32_t id = 0; id < names->count; id++) {
 		const flame__name *nm = flame__intern_get(names, id);
-		int r = pcre2_match(re, (PCRE2_SPTR)nm->ptr, nm->len, 0, 0, md, NULL);
-		match[id] = r >= 0;
+		match[id] = (unsigned char)flame__regex_match(re, nm->ptr, nm->len);
 	}
-	pcre2_match_data_free(md);
-	return 0;
 }
 
 int flame_filter_check(const char *include, const char *exclude, flame_err *err)
 {
-	pcre2_code *re;
-	if (include) {
-		if (!(re = compile(include, "--include", err)))
-			return FLAME_EUSAGE;
-		pcre2_code_free(re);
-	}
-	if (exclude) {
-		if (!(re = compile(exclude, "--exclude", err)))
-			return FLAME_EUSAGE;
-		pcre2_code_free(re);
-	}
-	return 0;
+	flame__regex *re;
+	int rc = include ? compile(&re, include, "--include", err) : 0;
+	if (include && !rc)
+		flame__regex_free(re);
+	if (exclude && !rc && !(rc = compile(&re, exclude, "--exclude", err)))
+		flame__regex_free(re);
+	return rc;
 }
 
 struct keep {
@@ -87,78 +63,25 @@ int flame_filter_stacks(flame_tree *t, const char *include, const char *exclude,
 	if (!include && !exclude)
 		return 0;
 	int rc = 0;
-	pcre2_code *inc = NULL, *exc = NULL;
+	flame__regex *inc = NULL, *exc = NULL;
 	unsigned char *mi = NULL, *mx = NULL;
-	if (include && !(inc = compile(include, "--include", err)))
-		return FLAME_EUSAGE;
-	if (exclude && !(exc = compile(exclude, "--exclude", err))) {
-		rc = FLAME_EUSAGE;
+	if ((include && (rc = compile(&inc, include, "--include", err))) ||
+	    (exclude && (rc = compile(&exc, exclude, "--exclude", err))))
 		goto done;
-	}
 	size_t nn = flame__tree_names(t)->count ? flame__tree_names(t)->count : 1;
 	if ((inc && !(mi = calloc(nn, 1))) || (exc && !(mx = calloc(nn, 1)))) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
-	if ((inc && (rc = match_names(t, inc, mi, err))) || (exc && (rc = match_names(t, exc, mx, err))))
-		goto done;
+	if (inc)
+		match_names(t, inc, mi);
+	if (exc)
+		match_names(t, exc, mx);
 	rc = flame__tree_rewrite(t, keep_stack, &(struct keep){mi, mx}, 0, err);
 done:
-	pcre2_code_free(inc);
-	pcre2_code_free(exc);
+	flame__regex_free(inc);
+	flame__regex_free(exc);
 	free(mi);
 	free(mx);
 	return rc;
-}
-
-/* ---- flame__regex (core/regex.h): pcre2 for the parsers, which must not link it */
-
-struct flame__regex {
-	pcre2_code *code;
-	pcre2_match_data *md;
-};
-
-int flame__regex_compile(flame__regex **out, const char *pat, size_t len, int whole,
-                         const char *what, flame_err *err)
-{
-	*out = NULL;
-	int ec;
-	PCRE2_SIZE off;
-	flame__regex *re = calloc(1, sizeof *re);
-	if (!re)
-		return flame__err_nomem(err);
-	uint32_t flags = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
-	/* ^(?:re)$ without building a string: anchor the start, require the end */
-	if (whole)
-		flags |= PCRE2_ANCHORED | PCRE2_ENDANCHORED;
-	re->code = pcre2_compile((PCRE2_SPTR)pat, len, flags, &ec, &off, NULL);
-	if (!re->code) {
-		PCRE2_UCHAR msg[256];
-		pcre2_get_error_message(ec, msg, sizeof msg);
-		free(re);
-		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
-		                  "invalid %s regex '%.*s' at offset %zu: %s", what, (int)len, pat,
-		                  (size_t)off, (const char *)msg);
-	}
-	pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE); /* best effort */
-	if (!(re->md = pcre2_match_data_create_from_pattern(re->code, NULL))) {
-		flame__regex_free(re);
-		return flame__err_nomem(err);
-	}
-	*out = re;
-	return 0;
-}
-
-int flame__regex_match(flame__regex *re, const char *s, size_t n)
-{
-	return pcre2_match(re->code, (PCRE2_SPTR)s, n, 0, 0, re->md, NULL) >= 0;
-}
-
-void flame__regex_free(flame__regex *re)
-{
-	if (!re)
-		return;
-	pcre2_match_data_free(re->md);
-	pcre2_code_free(re->code);
-	free(re);
 }

@@ -4,7 +4,10 @@
 # A file may include headers of its own layer and of the layers its row below allows;
 # flame.h (and the flame-version.h it includes) everywhere. parse/, xform/ and write/ do
 # not include one another. tools/ include only libflame/flame.h, their own headers and
-# system headers. Usage: check.sh SOURCE_ROOT. Prints each violation as FILE:LINE.
+# system headers. Includes are not calls, so also: a flame__ function declared in a
+# header of one layer is defined in that layer (a core/ header whose function lives in
+# xform/ lets parse/ call up). Usage: check.sh SOURCE_ROOT. Prints each violation as
+# FILE:LINE.
 root=${1:?usage: check.sh SOURCE_ROOT}
 cd "$root" || exit 1
 
@@ -77,9 +80,44 @@ while IFS= read -r hit; do
 	fi
 done < <(grep -rn --include='*.c' --include='*.h' '^[[:space:]]*#[[:space:]]*include' tools)
 
+# each top-level flame__ function: "decl NAME FILE LINE" when the statement ends in ';',
+# "def NAME FILE LINE" when a body follows (static ones are the file's own business)
+functions() {
+	find libflame -name '*.[ch]' | sort | xargs awk '
+	FNR == 1 { name = "" }
+	function done_if() {
+		if ($0 ~ /;[[:space:]]*$/) { print "decl", name, FILENAME, at; name = "" }
+		else if ($0 ~ /\{/) { print "def", name, FILENAME, at; name = "" }
+	}
+	name != "" { done_if(); next }
+	/^[A-Za-z_]/ && !/^(static|typedef|extern|#)/ &&
+	match($0, /[*[:space:]]flame__[A-Za-z0-9_]+\(/) {
+		name = substr($0, RSTART + 1, RLENGTH - 2)
+		at = FNR
+		done_if()
+	}'
+}
+fns=$(functions)
+while IFS= read -r msg; do
+	echo "$msg"
+	bad=$((bad + 1))
+done < <(awk '
+	$1 == "decl" && $3 ~ /\.h$/ { split($3, p, "/"); layer[$2] = p[2]; where[$2] = $3 ":" $4 }
+	$1 == "def" { n++; name[n] = $2; split($3, p, "/"); in_layer[n] = p[2]; at[n] = $3 ":" $4 }
+	END {
+		for (i = 1; i <= n; i++)
+			if ((name[i] in layer) && layer[name[i]] != in_layer[i])
+				print at[i] ": defines " name[i] " of " where[name[i]] " in " in_layer[i] "/: a function is defined in its header'"'"'s layer"
+	}' <<<"$fns")
+defs=$(grep -c '^def ' <<<"$fns")
+if [ "$defs" -lt 50 ]; then
+	echo "check.sh: only $defs flame__ function definitions found under $root"
+	exit 1
+fi
+
 if [ "$checked" -lt 100 ]; then
 	echo "check.sh: only $checked includes found under $root: not the source tree?"
 	exit 1
 fi
-echo "$checked includes checked, $bad pointing the wrong way"
+echo "$checked includes and $defs function definitions checked, $bad pointing the wrong way"
 [ "$bad" -eq 0 ]

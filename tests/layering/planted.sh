@@ -1,7 +1,8 @@
 #!/bin/bash
 # check.sh must catch what it is there for: a copy of libflame/ and tools/ with an include
-# up a layer, one sideways, and a tool reaching past flame.h planted in it fails, naming
-# each. Usage: planted.sh SOURCE_ROOT.
+# up a layer, one sideways, a tool reaching past flame.h and a core/ function defined in
+# xform/ (as the regex wrapper once was) planted in it fails, naming each.
+# Usage: planted.sh SOURCE_ROOT.
 root=${1:?usage: planted.sh SOURCE_ROOT}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d) || exit 1
@@ -10,11 +11,16 @@ cp -r "$root/libflame" "$root/tools" "$tmp/" || exit 1
 sed -i '1a #include "../request/request.h"' "$tmp/libflame/read/combine.c"
 sed -i '1a #include "../parse/parser.h"' "$tmp/libflame/write/folded.c"
 sed -i '1a #include "../libflame/core/tree.h"' "$tmp/tools/flame-merge.c"
+printf 'int flame__regex_match(flame__regex *re, const char *s,\n                      size_t n)\n{\n\treturn 0;\n}\n' \
+	>>"$tmp/libflame/xform/filter.c"
+planted_def="libflame/xform/filter.c:$(($(wc -l <"$tmp/libflame/xform/filter.c") - 4)):"
 out=$(bash "$here/check.sh" "$tmp") && { echo "check.sh passed a tree with planted includes"; exit 1; }
 fail=0
-for want in 'libflame/read/combine.c:2:' 'libflame/write/folded.c:2:' 'tools/flame-merge.c:2:'; do
+for want in 'libflame/read/combine.c:2:' 'libflame/write/folded.c:2:' 'tools/flame-merge.c:2:' \
+	"$planted_def"; do
 	grep -qF "$want" <<<"$out" || { echo "not named: $want"; fail=1; }
 done
-[ "$(grep -c ": .*includes" <<<"$out")" -eq 3 ] || { echo "expected exactly 3 violations:"; echo "$out"; fail=1; }
-[ $fail -eq 0 ] && echo "the 3 planted includes were caught"
+[ "$(grep -c ": .*includes" <<<"$out")" -eq 3 ] || { echo "expected exactly 3 include violations:"; echo "$out"; fail=1; }
+[ "$(grep -c ": defines " <<<"$out")" -eq 1 ] || { echo "expected exactly 1 misplaced definition:"; echo "$out"; fail=1; }
+[ $fail -eq 0 ] && echo "the 3 planted includes and the misplaced definition were caught"
 exit $fail
