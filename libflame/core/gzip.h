@@ -1,5 +1,5 @@
-/* gzip compression for writers (implemented in core/input.c, the one zlib file):
- * a stream that deflates what it is given into a flame_output. */
+/* gzip compression for writers (implemented in core/gzip-out.c; inflating is
+ * core/input.c's): a stream that deflates what it is given into a flame_output. */
 #ifndef FLAME_CORE_GZIP_H
 #define FLAME_CORE_GZIP_H
 #include <stddef.h>
