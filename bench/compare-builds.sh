@@ -2,8 +2,10 @@
 # bench/compare-builds.sh: the same jobs run by two builds of the tools, in interleaved
 # rounds of one run (old, new, old, new...), so a refactor can quote "before and after" as
 # a ratio measured under the same machine load. For each job: median wall time of each
-# build, the spread (min-max over the rounds), new/old as a ratio of medians, and the
-# median peak RSS of each.
+# build, the spread (min-max over the rounds), new/old as a ratio of medians, the same for
+# CPU time (user + system, summed over threads: steadier than wall time when the machine is
+# shared, since it does not count the time waiting for a core), and the median peak RSS
+# of each.
 # Usage: bench/compare-builds.sh OLD_TOOLS_DIR NEW_TOOLS_DIR [RUNS (7)]
 #   e.g. bench/compare-builds.sh /tmp/before/tools build/tools
 # Inputs are made once in bench/data/ (git-ignored) from the in-repo generator; a job whose
@@ -77,8 +79,9 @@ def run(cmd):
     _, status, ru = os.wait4(pid, 0)
     if status != 0:
         sys.exit("failed: " + " ".join(cmd))
-    return (time.monotonic() - t) * 1000, ru.ru_maxrss / 1024
-print(f"{'job':30} {'old ms':>8} {'spread':>13} {'new ms':>8} {'spread':>13} {'new/old':>7} {'old MiB':>8} {'new MiB':>8}")
+    return (time.monotonic() - t) * 1000, ru.ru_maxrss / 1024, (ru.ru_utime + ru.ru_stime) * 1000
+print(f"{'job':30} {'old ms':>8} {'spread':>13} {'new ms':>8} {'spread':>13} {'new/old':>7}"
+      f" {'old cpu':>8} {'spread':>13} {'new cpu':>8} {'spread':>13} {'new/old':>7} {'old MiB':>8} {'new MiB':>8}")
 for name, inp, cmd in jobs:
     if not re.search(only, name):
         continue
@@ -92,10 +95,13 @@ for name, inp, cmd in jobs:
     for r in range(runs):
         for d in ((old, new) if r % 2 == 0 else (new, old)):
             res[d].append(run([os.path.join(d, cmd[0])] + cmd[1:]))
-    def s(d):
-        w = sorted(x[0] for x in res[d])
-        return statistics.median(w), w[0], w[-1], statistics.median(x[1] for x in res[d])
-    mo, lo_o, hi_o, ro = s(old)
-    mn, lo_n, hi_n, rn = s(new)
-    print(f"{name:30} {mo:8.0f} {lo_o:6.0f}-{hi_o:<6.0f} {mn:8.0f} {lo_n:6.0f}-{hi_n:<6.0f} {mn / mo:7.3f} {ro:8.1f} {rn:8.1f}")
+    def s(d, i):
+        w = sorted(x[i] for x in res[d])
+        return statistics.median(w), w[0], w[-1]
+    def cols(i):
+        mo, lo_o, hi_o = s(old, i)
+        mn, lo_n, hi_n = s(new, i)
+        return f"{mo:8.0f} {lo_o:6.0f}-{hi_o:<6.0f} {mn:8.0f} {lo_n:6.0f}-{hi_n:<6.0f} {mn / mo:7.3f}"
+    ro, rn = (statistics.median(x[1] for x in res[d]) for d in (old, new))
+    print(f"{name:30} {cols(0)} {cols(2)} {ro:8.1f} {rn:8.1f}", flush=True)
 PY
