@@ -59,6 +59,9 @@ typedef struct offcpu {
 	int glued;              /* a head waits for the rest of its line */
 	int marker;             /* a missed-stack marker waits for the next line: M_KERNEL, M_USER */
 	uint64_t marker_line;
+	const char *marker_p;   /* its line while in the chunk (NULL: gone, or in head) */
+	size_t marker_raw;
+	const char *chunk, *chunk_end; /* the bytes of the current chunk */
 } offcpu;
 
 enum { M_NONE, M_KERNEL, M_USER };
@@ -409,10 +412,25 @@ static int close_region(offcpu *s, flame_err *err)
 	return rc;
 }
 
+/* A frame line of the chunk onto the pending region: extended when the line follows it
+ * directly, else the region is interned and the line starts a new one. */
+static int region_add(offcpu *s, const char *p, size_t raw, flame_err *err)
+{
+	if (s->reg_len && p == s->reg + s->reg_len + 1) {
+		s->reg_len += 1 + raw;
+		return 0;
+	}
+	int rc = materialize(s, err);
+	s->reg = p;
+	s->reg_len = raw;
+	return rc;
+}
+
 /* A missed-stack marker is a frame of BCC's stdout where BCC prints it: the kernel one
  * first in its block and not before another, the user one just before the process line.
  * libbpf-tools prints them on stderr, and a `2>&1` capture has them anywhere, in runs:
- * those are skipped. Decided at the line after the marker. */
+ * those are skipped. Decided at the line after the marker; a marker still in the chunk
+ * joins the region as any frame line does, so its block keeps the region's cache. */
 static int resolve_marker(offcpu *s, const char *p, size_t n, flame_err *err)
 {
 	int kind = s->marker;
@@ -424,6 +442,8 @@ static int resolve_marker(offcpu *s, const char *p, size_t n, flame_err *err)
 		             kind == M_USER ? 23 : 25);
 		return 0;
 	}
+	if (s->marker_p)
+		return region_add(s, s->marker_p, s->marker_raw, err);
 	int rc = materialize(s, err);
 	return rc ? rc
 	          : kind == M_USER ? push(s, "[Missed User Stack]", 19, err)
@@ -447,31 +467,20 @@ static int indented_line(offcpu *s, const char *p, size_t n, size_t raw, flame_e
 	if (mk) {
 		s->marker = mk;
 		s->marker_line = s->line_no;
+		s->marker_p = p >= s->chunk && p < s->chunk_end ? p : NULL;
+		s->marker_raw = raw;
 		return 0;
 	}
 	if (is_process_line(p, n)) {
 		int rc = close_region(s, err);
 		return rc ? rc : process_line(s, p, n, err);
 	}
-	/* extend the pending region when this line follows it directly */
-	if (s->reg_len && p == s->reg + s->reg_len + 1) {
-		s->reg_len += 1 + raw;
-		return 0;
-	}
-	int rc = materialize(s, err);
-	s->reg = p;
-	s->reg_len = raw;
-	return rc;
+	return region_add(s, p, raw, err);
 }
 
-static int classify(offcpu *s, const char *p, size_t raw, flame_err *err)
+/* A line by the rules of offcputime's output (`n`: without its CR). */
+static int classify(offcpu *s, const char *p, size_t n, size_t raw, flame_err *err)
 {
-	size_t n = raw;
-	if (n && p[n - 1] == '\r')
-		n--;
-	int rc = s->marker ? resolve_marker(s, p, n, err) : 0;
-	if (rc)
-		return rc;
 	if (n == 0) {
 		if (s->block_line) {
 			/* no value: the block cannot be weighed (a 2>&1 capture may have lost it) */
@@ -497,36 +506,83 @@ static int classify(offcpu *s, const char *p, size_t raw, flame_err *err)
 	return 0;
 }
 
-/* A line, after undoing what a `2>&1` capture did to it (see the top of the file). */
-static int one_line(offcpu *s, const char *p, size_t raw, flame_err *err)
+/* What a `2>&1` capture did to a line (see the top of the file), undone before it is
+ * classified: 0 when the line is taken here (a stderr line, or a head kept for the rest
+ * of its line), 1 to classify *p (*raw bytes): the line, or the head joined with it. A
+ * pending marker is decided by the line classified after it. */
+static int repair(offcpu *s, const char **p, size_t *raw, size_t n, flame_err *err)
 {
-	size_t n = raw;
-	if (n && p[n - 1] == '\r')
-		n--;
 	if (s->glued) {
-		if (is_stderr_line(p, n)) {
-			skip_line(s, p, n);
+		if (is_stderr_line(*p, n)) {
+			skip_line(s, *p, n);
 			return 0;
 		}
 		s->glued = 0;
-		if (flame__array_reserve_min(s->head, s->head_cap, s->head_len + raw, 256))
+		if (flame__array_reserve_min(s->head, s->head_cap, s->head_len + *raw, 256))
 			return flame__err_nomem(err);
-		memcpy(s->head + s->head_len, p, raw);
-		int rc = classify(s, s->head, s->head_len + raw, err);
-		return rc ? rc : materialize(s, err); /* the head buffer is reused */
+		memcpy(s->head + s->head_len, *p, *raw);
+		*p = s->head;
+		*raw += s->head_len;
+		n = *raw - (*raw && s->head[*raw - 1] == '\r');
+	} else {
+		size_t k = glued_at(*p, n);
+		if (k) {
+			flame__warn(s->o->warn, s->o->warn_ud, "offcpu-glued-line", s->src, s->line_no,
+			            "a stderr line cut this line in two: '%.*s' joined with the next line",
+			            (int)(k > 80 ? 80 : k), *p);
+			if (flame__array_reserve_min(s->head, s->head_cap, k, 256))
+				return flame__err_nomem(err);
+			memcpy(s->head, *p, k);
+			s->head_len = k;
+			s->glued = 1;
+			return 0;
+		}
 	}
-	size_t k = glued_at(p, n);
-	if (k == 0)
-		return classify(s, p, raw, err);
-	flame__warn(s->o->warn, s->o->warn_ud, "offcpu-glued-line", s->src, s->line_no,
-	            "a stderr line cut this line in two: '%.*s' joined with the next line",
-	            (int)(k > 80 ? 80 : k), p);
-	if (flame__array_reserve_min(s->head, s->head_cap, k, 256))
-		return flame__err_nomem(err);
-	memcpy(s->head, p, k);
-	s->head_len = k;
-	s->glued = 1;
-	return 0;
+	int rc = s->marker ? resolve_marker(s, *p, n, err) : 0;
+	return rc ? rc : 1;
+}
+
+/* Whether the line may end in a stderr message (see glued_at): `...syms`, `...Stack]`,
+ * `....`; two bytes tell nearly every frame line apart. */
+static inline int may_be_glued(const char *p, size_t n)
+{
+	if (n < 2)
+		return 0;
+	char a = p[n - 2], b = p[n - 1];
+	return (b == 's' && a == 'm') || (b == ']' && a == 'k') || b == '.';
+}
+
+/* A line. Well-formed lines go straight to classify: only a pending head or marker, or
+ * a line that may end in a stderr message, takes the repair first. */
+static int one_line(offcpu *s, const char *p, size_t raw, flame_err *err)
+{
+	size_t n = raw - (raw && p[raw - 1] == '\r');
+	if (s->glued || s->marker || may_be_glued(p, n)) {
+		int rc = repair(s, &p, &raw, n, err);
+		if (rc <= 0)
+			return rc;
+		n = raw - (raw && p[raw - 1] == '\r');
+	}
+	int rc = classify(s, p, n, raw, err);
+	if (!rc && p == s->head)
+		rc = materialize(s, err); /* the head buffer is reused */
+	return rc;
+}
+
+/* Most lines of an input: a frame line right after the frame lines before it in its
+ * block, with no CR and no ending a stderr message may have. All it does is extend the
+ * pending region, so the parse loop does that itself; every other line (and any line
+ * while a head or a marker waits) goes through one_line. A pending region means no
+ * process line yet in the block (it closes the region). */
+static inline int extends_region(const offcpu *s, const char *p, size_t raw)
+{
+	if (p != s->reg + s->reg_len + 1 || !s->reg_len || raw < 6 ||
+	    (s->glued | s->marker | s->has_proc))
+		return 0;
+	char b = p[raw - 1];
+	if (memcmp(p, "    ", 4) != 0 || p[4] == ' ' || p[4] == '[' || (p[4] == '-' && p[5] == ' '))
+		return 0;
+	return (b != 's' && b != ']' && b != '.' && b != '\r') || !may_be_glued(p, raw);
 }
 
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
@@ -543,33 +599,39 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		goto done;
 	const char *chunk;
 	size_t clen;
-	/* chunks of whole lines, scanned here: no per-line call into the cursor */
-	while ((rc = flame__lines_block(&s.cur, 1 << 20, &chunk, &clen, err)) > 0) {
+	/* chunks of whole lines, scanned and counted here: no per-line call into the cursor */
+	uint64_t next_line = 1;
+	while ((rc = flame__lines_chunk(&s.cur, 1 << 20, &chunk, &clen, err)) > 0) {
 		const char *q = chunk, *end = chunk + clen;
 		uint64_t base = s.cur.offset;
-		s.line_no = s.cur.block_first_line;
+		s.line_no = next_line;
+		s.chunk = chunk;
+		s.chunk_end = end;
 		flame__nlscan sc;
 		flame__nlscan_init(&sc, chunk, clen);
 		while (q < end) {
 			const char *nl = flame__nlscan_next(&sc);
 			size_t raw = (size_t)((nl ? nl : end) - q);
-			s.off = base + (uint64_t)(q - chunk);
-			if ((rc = one_line(&s, q, raw, err)))
-				goto done;
+			if (extends_region(&s, q, raw)) {
+				s.reg_len += 1 + raw;
+			} else {
+				s.off = base + (uint64_t)(q - chunk);
+				if ((rc = one_line(&s, q, raw, err)))
+					goto done;
+			}
 			s.line_no++;
 			q = nl ? nl + 1 : end;
 		}
-		s.line_no--;
+		next_line = s.line_no--;
+		s.marker_p = NULL;
 		if ((rc = materialize(&s, err))) /* the chunk's bytes go away */
 			goto done;
 	}
 	if (rc == 0 && s.marker)
 		rc = resolve_marker(&s, "", 0, err);
 	if (rc == 0 && s.glued) { /* the rest of the line never came: the head alone */
-		s.glued = 0;
 		s.off = FLAME__NO_OFFSET;
-		if (!(rc = classify(&s, s.head, s.head_len, err)))
-			rc = materialize(&s, err);
+		rc = one_line(&s, "", 0, err);
 	}
 	if (rc == 0 && s.block_line)
 		rc = flame__err(err, FLAME_EDATA, s.src, s.line_no, FLAME__NO_OFFSET,
