@@ -702,7 +702,8 @@ typedef struct flame_cost_row {
 
 /** A report: the groups of `t` (column 0; AFTER of a differential tree) with what their
  * counts cost. CPU time is a time unit of sample type "cpu" (perf cpu-clock periods, pprof
- * CPU profiles), or sample counts with o->frequency; cores need a window too. Memory
+ * CPU profiles), or sample counts (unit samples, count or none; not event counts such as
+ * cycles) with o->frequency; cores need a window too. Memory
  * (bytes) never gets cores. FLAME_EUSAGE for bad options (owners missing, negative
  * numbers). Free with flame_cost_free; `t` must outlive it. */
 typedef struct flame_cost flame_cost;

@@ -155,12 +155,10 @@ typedef struct roller {
 	size_t n;
 } roller;
 
-static int group_of(roller *r, uint32_t id, uint32_t *row)
+static uint32_t group_of(roller *r, uint32_t id)
 {
-	if (r->group[id] != UINT32_MAX) {
-		*row = r->group[id];
-		return 0;
-	}
+	if (r->group[id] != UINT32_MAX)
+		return r->group[id];
 	const flame__name *nm = flame__intern_get(r->names, id);
 	flame_str name = {nm->ptr, nm->len};
 	if (r->o->by == FLAME_COST_BY_OWNER) { /* teams are rows 0..nteams, "(no owner)" last */
@@ -169,15 +167,13 @@ static int group_of(roller *r, uint32_t id, uint32_t *row)
 		for (size_t i = 0; i < ow->n && team == ow->nteams; i++)
 			if (flame__regex_match(ow->lines[i].re, nm->ptr, nm->len))
 				team = ow->lines[i].team;
-		r->group[id] = *row = team;
-		return 0;
+		return r->group[id] = team;
 	}
-	r->group[id] = *row = (uint32_t)r->n;
-	r->rows[r->n++] = (flame_cost_row){name, 0, 0};
-	return 0;
+	r->rows[r->n] = (flame_cost_row){name, 0, 0};
+	return r->group[id] = (uint32_t)r->n++;
 }
 
-static int roll_up(roller *r, const flame__stacks *st, int col)
+static void roll_up(roller *r, const flame__stacks *st, int col)
 {
 	for (size_t k = 0; k < st->count; k++) {
 		const flame__stack *s = &st->v[k];
@@ -186,13 +182,13 @@ static int roll_up(roller *r, const flame__stacks *st, int col)
 			continue;
 		uint32_t row;
 		if (r->o->by == FLAME_COST_BY_ROOT) { /* every sample under one root: self = total */
-			group_of(r, s->ids[0], &row);
+			row = group_of(r, s->ids[0]);
 			r->rows[row].self += w;
 			r->rows[row].total += w;
 			continue;
 		}
 		for (uint32_t i = 0; i < s->depth; i++) {
-			group_of(r, s->ids[i], &row);
+			row = group_of(r, s->ids[i]);
 			if (r->stamp[row] != k) { /* once per stack, however deep the recursion */
 				r->stamp[row] = k;
 				r->rows[row].total += w;
@@ -200,7 +196,6 @@ static int roll_up(roller *r, const flame__stacks *st, int col)
 		}
 		r->rows[row].self += w; /* the leaf's */
 	}
-	return 0;
 }
 
 static int cmp_name(flame_str a, flame_str b)
@@ -232,7 +227,10 @@ static double seconds_per_count(const flame_tree *t, const flame_cost_opts *o)
 	flame__unit_kind kind = flame__unit_kind_of(unit, &ns);
 	if (kind == FLAME__UNIT_TIME)
 		return flame__units_cpu_time(t) ? one * ns / 1e9 : 0;
-	if (kind == FLAME__UNIT_COUNT && o->frequency > 0)
+	/* samples, not event counts: cycles or instructions (perf's periods of those events)
+	 * are no time at any frequency */
+	int samples = !unit || !*unit || !strcmp(unit, "samples") || !strcmp(unit, "count");
+	if (kind == FLAME__UNIT_COUNT && samples && o->frequency > 0)
 		return one / o->frequency;
 	return 0;
 }

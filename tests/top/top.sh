@@ -162,6 +162,24 @@ awk '{ c = $NF; sub(/ [^ ]*$/, ""); print $0 " " c / 2500000 }' "$tmp/all.folded
 	python3 -c 'import json,sys; j=json.load(sys.stdin); print("ok" if j["total_cores"] is None and j["rows"][0]["self_cores"] is None else j)' >"$tmp/out"
 [ "$(cat "$tmp/out")" = ok ] && ok "samples without --frequency: no cores" || ko "no cores without frequency" "$(cat "$tmp/out")"
 
+# the other formats: perf's cpu-clock periods are CPU time; heap bytes never get cores, even
+# with --frequency; JFR execution samples are samples (CPU time at --frequency)
+U=$(cd "$(dirname "$0")/../../fixtures/units" && pwd)
+cores_of() { "$B/flame-top" -n 1 --window 10 --output-format json "$@" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+print(j["unit"], j["total"], "none" if j["total_cores"] is None else "%.6f" % j["total_cores"])'; }
+read -r u t c <<<"$(cores_of "$U/cpu-clock.perf.txt")"
+[ "$u" = nanoseconds ] && [ "$c" = "$(awk -v t="$t" 'BEGIN { printf "%.6f", t / 1e9 / 10 }')" ] &&
+	ok "perf cpu-clock periods: cores" || ko "perf cpu-clock cores" "$u $t $c"
+read -r u t c <<<"$(cores_of --frequency 99 "$U/go-heap.pb.gz")"
+[ "$u" = bytes ] && [ "$c" = none ] && ok "heap bytes: no cores, even with --frequency" || ko "heap cores" "$u $t $c"
+read -r u t c <<<"$(cores_of --frequency 50 "$U/jfr-execution-samples.txt")"
+[ "$u" = samples ] && [ "$c" = "$(awk -v t="$t" 'BEGIN { printf "%.6f", t / 50 / 10 }')" ] &&
+	ok "JFR execution samples at --frequency 50: cores" || ko "jfr cores" "$u $t $c"
+printf 'a;b 5\n' | "$B/flame-top" --frequency 99 --window 10 --output-format csv - >/dev/null &&
+	ok "stdin" || ko "stdin"
+
 # 6. several inputs are summed (as flame-merge does)
 "$B/flame-merge" --format pprof -o "$tmp/twice.pb.gz" "$P" "$P"
 "$B/flame-top" -n 0 --output-format csv "$tmp/twice.pb.gz" | csv_rows /dev/stdin >"$tmp/want"
