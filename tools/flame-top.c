@@ -16,7 +16,7 @@ enum {
 
 static const cli_opt options[] = {
 	{"rows", 'n', CLI_ARG, O_ROWS, "N", "print the N largest groups (default 20; 0: all)"},
-	{"sort", 0, CLI_ARG, O_SORT, "KEY", "self (default) or total"},
+	{"sort", 0, CLI_ARG, O_SORT, "ORDER", "self (default) or total"},
 	{"by", 0, CLI_ARG, O_BY, "GROUP",
 	 "function (default), root (the root frame: comm, thread), label:KEY (the value of pprof "
 	 "label KEY; <no KEY> when a sample has none) or owner (teams of --owners)"},

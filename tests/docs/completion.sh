@@ -49,6 +49,8 @@ expect flame-collapse "auto folded jfr offcpu perf pprof svg" --format ''
 expect flame-diff "perf pprof" --input-format p
 expect flame-diff "folded pdf png svg" --format ''
 expect flame-merge "pdf png pprof" --format p
+expect flame-top "csv json text" --output-format ''
+expect flame-top "self total" --sort ''
 expect flame-render "java js" --colors j
 expect flame-render "blue green grey yellow" --bgcolors ''
 expect flame-render "" --width 1
