@@ -222,6 +222,15 @@ for opts in "--format folded" "-n --format folded" "--requests $r1,$r2 --format 
 		ko "diff by tags: $opts" "exit $rw/$rg $(diff "$tmp/want" "$tmp/got" | head -5; diff "$tmp/want.err" "$tmp/got.err")"
 	fi
 done
+# --tag in a diff of two inputs filters both
+"$B/flame-collapse" --output-format pprof -o "$tmp/api.pb.gz" --tag service=api "$P"
+"$B/flame-collapse" --output-format pprof -o "$tmp/bill.pb.gz" --tag service=billing "$P"
+"$B/flame-diff" --format folded "$tmp/api.pb.gz" "$tmp/api.pb.gz" >"$tmp/want"
+"$B/flame-diff" --format folded --tag service=api "$P" "$P" >"$tmp/got"
+same "--tag filters both inputs of a two-input diff" "$tmp/want" "$tmp/got"
+"$B/flame-diff" --format folded "$tmp/bill.pb.gz" "$tmp/bill.pb.gz" >"$tmp/want"
+"$B/flame-diff" --format folded --tag service=billing "$P" "$P" >"$tmp/got"
+same "--tag filters both inputs of a two-input diff (billing)" "$tmp/want" "$tmp/got"
 # several inputs are summed first; a version=v regex takes both sides' samples
 "$B/flame-collapse" --output-format pprof -o "$tmp/all2.pb.gz" --tag version=v2 "$P" "$P"
 "$B/flame-collapse" --output-format pprof -o "$tmp/all1.pb.gz" --tag endpoint=orders "$P" "$P"
