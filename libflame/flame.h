@@ -246,7 +246,8 @@ typedef enum flame_format {
 	FLAME_FORMAT_PPROF,
 	FLAME_FORMAT_OFFCPU,
 	FLAME_FORMAT_JFR,
-	FLAME_FORMAT_SVG
+	FLAME_FORMAT_SVG,
+	FLAME_FORMAT_PERFDATA  /* perf.data (perf record's file or pipe); built with -Dperfdata */
 } flame_format;
 
 /** "folded", "perf"... -> format; -1 when unknown. And back. */

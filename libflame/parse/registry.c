@@ -12,6 +12,9 @@
 
 /* Probe order matters: specific formats first, folded (the loosest) last. */
 static const struct flame__parser *const parsers[] = {
+#ifdef FLAME_HAVE_PERFDATA
+	&flame__parser_perfdata, /* binary, by its magic */
+#endif
 	&flame__parser_pprof, /* binary: probed before the text formats */
 	&flame__parser_offcpu,
 	&flame__parser_jfr,
@@ -29,6 +32,7 @@ static const char *const ext_pprof[] = {".pb.gz", ".pb", ".pprof", NULL};
 static const char *const ext_offcpu[] = {".stacks", ".offcpu.txt", NULL};
 static const char *const ext_jfr[] = {".jfr.txt", NULL};
 static const char *const ext_svg[] = {".svg", NULL};
+static const char *const ext_none[] = {NULL};
 
 static const flame_format_info inputs[] = {
 	{"folded", ext_folded, "folded stacks: 'root;...;leaf count' lines, or 'stack before after'",
@@ -41,6 +45,11 @@ static const flame_format_info inputs[] = {
 	{"jfr", ext_jfr, "JDK Flight Recorder events as jfr print text", FLAME_FORMAT_JFR, 0},
 	{"svg", ext_svg, "a flame graph SVG (flamegraph.pl, inferno, flame-render) read back",
 	 FLAME_FORMAT_SVG, 0},
+#ifdef FLAME_HAVE_PERFDATA
+	/* told by its magic: "perf.data" has no extension of its own */
+	{"perfdata", ext_none, "perf record's perf.data (file or pipe), symbolized as perf script does",
+	 FLAME_FORMAT_PERFDATA, 0},
+#endif
 };
 enum { NINPUTS = sizeof inputs / sizeof inputs[0] };
 
@@ -107,6 +116,12 @@ static int has(const char *p, size_t n, const char *s)
 	return memmem(p, n, s, strlen(s)) != NULL;
 }
 
+#ifdef FLAME_HAVE_PERFDATA
+#define PERFDATA 1 /* perf.data is read (parse/perfdata.c): only its old format is told */
+#else
+#define PERFDATA 0
+#endif
+
 /* UTF-16 text: a byte-order mark, or ASCII with every other byte NUL. */
 static int utf16(const unsigned char *p, size_t n)
 {
@@ -128,7 +143,7 @@ static int diagnose(const char *p, size_t n, const char *name, int binary_only, 
 	const unsigned char *u = (const unsigned char *)p;
 	const char *f = name[0] == '<' || strcmp(name, "-") == 0 ? "FILE" : name; /* <stdin> */
 	const char *m = NULL, *cmd = NULL, *tail = "";
-	if (n >= 8 && (memcmp(p, "PERFILE2", 8) == 0 || memcmp(p, "PERFFILE", 8) == 0)) {
+	if (n >= 8 && (memcmp(p, "PERFFILE", 8) == 0 || (memcmp(p, "PERFILE2", 8) == 0 && !PERFDATA))) {
 		m = "a perf.data recording, not perf script text: read its text with";
 		cmd = "perf script -i %s | flame-collapse";
 	} else if (n >= 4 && memcmp(p, "FLR", 4) == 0) {

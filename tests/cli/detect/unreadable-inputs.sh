@@ -1,16 +1,17 @@
 # issue 12 point 10: inputs no reader takes get a message saying what the file looks
 # like and what to do (no --format would help), in every tool, and exit 1.
-for f in gcc.perf.data workload-head.jfr utf16.perf.txt sample.perf.txt.zst \
+# (perf.data: cli/perfdata-off when built without -Dperfdata; read when built with it)
+for f in workload-head.jfr utf16.perf.txt sample.perf.txt.zst \
          node.cpuprofile py-spy.speedscope.json perf-report.txt; do
   cp "$FIXTURES/detect/$f" .
   flame-collapse "$f"; echo "exit $?"
 done
 # binary kinds are told even when a text format is forced
-flame-collapse --format perf gcc.perf.data; echo "exit $?"
-flame-diff gcc.perf.data workload-head.jfr; echo "exit $?"
+flame-collapse --format perf workload-head.jfr; echo "exit $?"
+flame-diff utf16.perf.txt workload-head.jfr; echo "exit $?"
 flame-merge utf16.perf.txt; echo "exit $?"
 flame-render workload-head.jfr >/dev/null; echo "exit $?"
 # from stdin the command names FILE
-flame-collapse < gcc.perf.data; echo "exit $?"
+flame-collapse < workload-head.jfr; echo "exit $?"
 # what no rule knows still gets the generic message
 printf 'hello\nworld\n' | flame-collapse; echo "exit $?"

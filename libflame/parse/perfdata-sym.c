@@ -1,0 +1,704 @@
+/* Threads, maps and frame names for perf.data samples (see perfdata-sym.h), as perf
+ * script 6.1 resolves them:
+ *   - a thread's comm is the last COMM for it; FORK gives the child its parent's comm
+ *     (when one was recorded) and, for a new process, a copy of its maps; a thread never
+ *     named is ":TID";
+ *   - a map is found in the process's maps (user addresses) or the kernel's (pid -1:
+ *     [kernel.kallsyms]); a new map cuts what it overlaps; the address in the file is
+ *     ip - start + pgoff (anonymous executable memory: ip itself, in /tmp/perf-PID.map);
+ *   - a file's symbols come from the build-id cache (~/.debug/.build-id/xx/rest/elf) or /usr/lib/debug/.build-id/xx/rest.debug, or the path itself
+ *     when its build-id is the recorded one (or none was recorded): the first that has a
+ *     .symtab, else the first that opens; the kernel's from /proc/kallsyms (the cache's
+ *     kallsyms, or none, when the running kernel is not the recorded one), moved by the distance
+ *     between the recorded and the present address of the map's reference symbol (_text);
+ *   - no map: "[unknown] ([unknown])"; a map but no symbol: "[unknown] (DSO)".
+ * Each distinct (file, address) is named once and its text kept in a cache (bounded:
+ * it starts again when full). Names, comms and paths are hostile: control bytes are
+ * written as '?', so the text perf.c reads stays text. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "../core/array.h"
+#include "../core/hash.h"
+#include "perfdata-elf.h"
+#include "perfdata-sym.h"
+
+enum { D_ELF, D_KERNEL, D_PERFMAP, D_NONE };
+enum { FC_MAX = 1 << 20, FC_BYTES = 64 << 20 };
+
+typedef struct dso {
+	char *name;
+	uint8_t bid[20];
+	uint8_t bidlen;
+	int kind, loaded;
+	uint64_t reloc; /* kernel: subtracted from kallsyms addresses */
+	char ref[32];   /* kernel: the reference symbol ("_text") */
+	uint64_t ref_addr;
+	flame__symtab syms;
+} dso;
+
+typedef struct map {
+	uint64_t start, end, pgoff;
+	dso *d;
+	int identity; /* the address in the file is the ip (anonymous memory, kernel) */
+} map;
+
+struct keyed { /* the head of a table's struct (see slot()) */
+	uint32_t key;
+	int used;
+};
+
+typedef struct proc {
+	uint32_t pid; /* struct keyed */
+	int used;
+	map *v;
+	size_t n, cap;
+	size_t last;
+} proc;
+
+typedef struct thread {
+	uint32_t tid; /* struct keyed */
+	int used;
+	uint32_t pid;
+	int comm_set;
+	char *comm;
+	size_t comm_len;
+} thread;
+
+typedef struct fslot {
+	uint64_t key;
+	const dso *d;
+	uint32_t off, len;
+	int used;
+} fslot;
+
+struct flame__pdsym {
+	const flame__pd *r; /* its build-ids, read when a file is first symbolized */
+	thread *th;
+	size_t th_mask, th_n;
+	proc *pr;
+	size_t pr_mask, pr_n;
+	proc kernel;
+	dso **dsos;
+	size_t ndsos, dcap;
+	fslot *fc;
+	size_t fc_mask, fc_n;
+	char *fbuf;
+	size_t flen, fcap;
+	char tmp[160];
+	char *line;
+	size_t line_cap;
+	char debug_dir[4096];
+};
+
+/* ------------------------------------------------------------------ tables */
+
+static uint64_t h32(uint32_t k) { return flame__mix64(k + 0x9e3779b97f4a7c15ULL); }
+
+/* The slot for `key` in an open-addressed table of `size`-byte structs that start with
+ * {uint32_t key; int used} (threads by tid, processes by pid); with `create`, a new
+ * zeroed slot when it is not there, the table doubling past half full. NULL when absent
+ * (or out of memory). */
+static void *slot(void *tabp, size_t *mask, size_t *count, size_t size, uint32_t key,
+                  int create)
+{
+	char *tab;
+	memcpy(&tab, tabp, sizeof tab);
+	if (!tab || (create && (*count + 1) * 2 > *mask + 1)) {
+		if (!create)
+			return NULL;
+		size_t nc = tab ? (*mask + 1) * 2 : 64;
+		char *v = calloc(nc, size);
+		if (!v)
+			return NULL;
+		for (size_t i = 0; tab && i <= *mask; i++) {
+			const struct keyed *o = (const void *)(tab + i * size);
+			if (!o->used)
+				continue;
+			size_t j = h32(o->key) & (nc - 1);
+			while (((struct keyed *)(void *)(v + j * size))->used)
+				j = (j + 1) & (nc - 1);
+			memcpy(v + j * size, o, size);
+		}
+		free(tab);
+		tab = v;
+		memcpy(tabp, &tab, sizeof tab);
+		*mask = nc - 1;
+	}
+	size_t j = h32(key) & *mask;
+	struct keyed *k;
+	while ((k = (void *)(tab + j * size))->used && k->key != key)
+		j = (j + 1) & *mask;
+	if (k->used)
+		return k;
+	if (!create)
+		return NULL;
+	memset(k, 0, size);
+	k->key = key;
+	k->used = 1;
+	(*count)++;
+	return k;
+}
+
+static thread *thread_get(flame__pdsym *s, uint32_t tid, int create)
+{
+	return slot(&s->th, &s->th_mask, &s->th_n, sizeof(thread), tid, create);
+}
+
+static proc *proc_get(flame__pdsym *s, uint32_t pid, int create)
+{
+	if (pid == UINT32_MAX)
+		return &s->kernel;
+	return slot(&s->pr, &s->pr_mask, &s->pr_n, sizeof(proc), pid, create);
+}
+
+flame__pdsym *flame__pdsym_new(const flame__pd *r)
+{
+	flame__pdsym *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->r = r;
+	const char *home = getenv("HOME"); /* perf's default buildid.dir */
+	snprintf(s->debug_dir, sizeof s->debug_dir, "%s/.debug", home ? home : "");
+	return s;
+}
+
+void flame__pdsym_free(flame__pdsym *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; s->th && i <= s->th_mask; i++)
+		free(s->th[i].comm);
+	for (size_t i = 0; s->pr && i <= s->pr_mask; i++)
+		free(s->pr[i].v);
+	free(s->kernel.v);
+	for (size_t i = 0; i < s->ndsos; i++) {
+		free(s->dsos[i]->name);
+		flame__symtab_free(&s->dsos[i]->syms);
+		free(s->dsos[i]);
+	}
+	free(s->dsos);
+	free(s->th);
+	free(s->pr);
+	free(s->fc);
+	free(s->fbuf);
+	free(s->line);
+	free(s);
+}
+
+/* ------------------------------------------------------------------ threads */
+
+/* Copy n bytes of hostile text with control bytes as '?'. */
+static void clean(char *dst, const char *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)src[i];
+		dst[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+}
+
+static int set_comm(thread *t, const char *comm, size_t n)
+{
+	char *c = malloc(n + 1);
+	if (!c)
+		return -1;
+	clean(c, comm, n);
+	c[n] = '\0';
+	free(t->comm);
+	t->comm = c;
+	t->comm_len = n;
+	t->comm_set = 1;
+	return 0;
+}
+
+int flame__pdsym_comm(flame__pdsym *s, uint32_t pid, uint32_t tid, const char *comm, size_t n)
+{
+	thread *t = thread_get(s, tid, 1);
+	if (!t)
+		return -1;
+	t->pid = pid;
+	return set_comm(t, comm, n);
+}
+
+static int copy_maps(proc *dst, const proc *src)
+{
+	if (src == dst)
+		return 0;
+	map *v = NULL;
+	if (src->n && !(v = malloc(src->n * sizeof *v)))
+		return -1;
+	if (src->n)
+		memcpy(v, src->v, src->n * sizeof *v);
+	free(dst->v);
+	dst->v = v;
+	dst->n = dst->cap = src->n;
+	dst->last = 0;
+	return 0;
+}
+
+int flame__pdsym_fork(flame__pdsym *s, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid)
+{
+	thread *p = thread_get(s, ptid, 1);
+	if (!p)
+		return -1;
+	if (!p->comm_set)
+		p->pid = ppid;
+	char *pc = NULL;
+	size_t pn = 0;
+	if (p->comm_set && !(pc = strdup(p->comm)))
+		return -1;
+	pn = p->comm_set ? p->comm_len : 0;
+	thread *t = thread_get(s, tid, 1); /* may move the table: p is stale from here */
+	if (!t) {
+		free(pc);
+		return -1;
+	}
+	free(t->comm);
+	*t = (thread){tid, 1, pid, 0, NULL, 0};
+	if (pc) {
+		t->comm = pc;
+		t->comm_len = pn;
+		t->comm_set = 1;
+	}
+	if (pid != ppid) {
+		proc *parent = proc_get(s, ppid, 1);
+		if (!parent)
+			return -1;
+		proc copy = *parent; /* proc_get may move the table */
+		proc *child = proc_get(s, pid, 1);
+		if (!child)
+			return -1;
+		if (copy_maps(child, &copy))
+			return -1;
+	}
+	return 0;
+}
+
+const char *flame__pdsym_thread_comm(flame__pdsym *s, uint32_t pid, uint32_t tid, size_t *n)
+{
+	thread *t = thread_get(s, tid, 1);
+	if (!t)
+		return NULL;
+	if (!t->comm) {
+		char b[16];
+		int k = snprintf(b, sizeof b, ":%d", (int32_t)tid);
+		t->pid = pid;
+		if (set_comm(t, b, (size_t)k))
+			return NULL;
+		t->comm_set = 0;
+	}
+	*n = t->comm_len;
+	return t->comm;
+}
+
+/* ------------------------------------------------------------------ maps */
+
+static dso *dso_get(flame__pdsym *s, const char *name, size_t n, int kind)
+{
+	for (size_t i = 0; i < s->ndsos; i++) /* few: a handful of files per recording */
+		if (strlen(s->dsos[i]->name) == n && memcmp(s->dsos[i]->name, name, n) == 0)
+			return s->dsos[i];
+	if (flame__array_reserve(s->dsos, s->dcap, s->ndsos + 1))
+		return NULL;
+	dso *d = calloc(1, sizeof *d);
+	if (!d || !(d->name = malloc(n + 1))) {
+		free(d);
+		return NULL;
+	}
+	clean(d->name, name, n);
+	d->name[n] = '\0';
+	d->kind = kind;
+	s->dsos[s->ndsos++] = d;
+	return d;
+}
+
+/* Insert m into p's maps, cutting the maps it overlaps (perf's fixup_overlappings). */
+static int insert_map(proc *p, map m)
+{
+	if (flame__array_reserve(p->v, p->cap, p->n + 2))
+		return -1;
+	size_t k = 0;
+	map extra = {0};
+	int has_extra = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		map o = p->v[i];
+		if (o.end <= m.start || o.start >= m.end) {
+			p->v[k++] = o;
+			continue;
+		}
+		if (o.start < m.start) {
+			map l = o;
+			l.end = m.start;
+			p->v[k++] = l;
+		}
+		if (o.end > m.end) {
+			map r = o;
+			if (!r.identity)
+				r.pgoff += m.end - o.start;
+			r.start = m.end;
+			extra = r;
+			has_extra = 1;
+		}
+	}
+	p->n = k;
+	p->v[p->n++] = m;
+	if (has_extra)
+		p->v[p->n++] = extra;
+	for (size_t i = 1; i < p->n; i++) { /* keep sorted by start (insertion: one moves) */
+		map x = p->v[i];
+		size_t j = i;
+		while (j > 0 && p->v[j - 1].start > x.start) {
+			p->v[j] = p->v[j - 1];
+			j--;
+		}
+		p->v[j] = x;
+	}
+	p->last = 0;
+	return 0;
+}
+
+static int prefix(const char *s, size_t n, const char *p)
+{
+	size_t k = strlen(p);
+	return n >= k && memcmp(s, p, k) == 0;
+}
+
+int flame__pdsym_mmap(flame__pdsym *s, uint32_t pid, uint64_t start, uint64_t len,
+                      uint64_t pgoff, int exec, const char *file, size_t n, const uint8_t *bid,
+                      size_t bidlen)
+{
+	map m = {start, start + len < start ? UINT64_MAX : start + len, pgoff, NULL, 0};
+	char jit[64];
+	if (pid == UINT32_MAX && prefix(file, n, "[kernel.kallsyms]")) {
+		m.d = dso_get(s, "[kernel.kallsyms]", 17, D_KERNEL);
+		if (!m.d)
+			return -1;
+		size_t r = n - 17;
+		if (r >= sizeof m.d->ref)
+			r = sizeof m.d->ref - 1;
+		memcpy(m.d->ref, file + 17, r);
+		m.d->ref[r] = '\0';
+		m.d->ref_addr = pgoff;
+		m.identity = 1;
+	} else {
+		int anon = (n == 6 && memcmp(file, "//anon", 6) == 0) || prefix(file, n, "/dev/zero") ||
+		           prefix(file, n, "/anon_hugepage");
+		int nodso = prefix(file, n, "[stack") || prefix(file, n, "/SYSV") ||
+		            (n == 6 && memcmp(file, "[heap]", 6) == 0);
+		if ((anon || nodso) && exec) {
+			int k = snprintf(jit, sizeof jit, "/tmp/perf-%d.map", (int32_t)pid);
+			file = jit;
+			n = (size_t)k;
+		}
+		m.identity = anon || nodso;
+		m.d = dso_get(s, file, n, anon || nodso ? (exec ? D_PERFMAP : D_NONE) : D_ELF);
+		if (!m.d)
+			return -1;
+		if (bidlen && bidlen <= 20 && !m.d->bidlen) {
+			memcpy(m.d->bid, bid, bidlen);
+			m.d->bidlen = (uint8_t)bidlen;
+		}
+	}
+	proc *p = proc_get(s, pid, 1);
+	return p ? insert_map(p, m) : -1;
+}
+
+static const map *find_map(proc *p, uint64_t ip)
+{
+	if (!p || !p->n)
+		return NULL;
+	if (p->last < p->n && ip >= p->v[p->last].start && ip < p->v[p->last].end)
+		return &p->v[p->last];
+	size_t lo = 0, hi = p->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->v[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || ip >= p->v[lo - 1].end)
+		return NULL;
+	p->last = lo - 1;
+	return &p->v[lo - 1];
+}
+
+/* ------------------------------------------------------------------ symbols */
+
+static void hex(char *b, const uint8_t *id, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(b + 2 * i, "%02x", id[i]);
+	b[2 * n] = '\0';
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static void load_elf(flame__pdsym *s, dso *d)
+{
+	char cache[4200] = "", dbg[4200] = "", h[41];
+	const char *cand[3];
+	size_t nc = 0;
+	int recorded = d->bidlen != 0;
+	if (!recorded && exists(d->name)) /* perf reads it from the file, for the debug paths */
+		d->bidlen = (uint8_t)flame__elf_build_id_path(d->name, d->bid);
+	if (d->bidlen) {
+		hex(h, d->bid, d->bidlen);
+		/* perf keeps a vdso image as "vdso", any other file as "elf" */
+		snprintf(cache, sizeof cache, "%s/.build-id/%.2s/%s/%s", s->debug_dir, h, h + 2,
+		         strncmp(d->name, "[vdso", 5) == 0 ? "vdso" : "elf");
+		snprintf(dbg, sizeof dbg, "/usr/lib/debug/.build-id/%.2s/%s.debug", h, h + 2);
+		if (exists(cache))
+			cand[nc++] = cache;
+		if (exists(dbg))
+			cand[nc++] = dbg;
+	}
+	int path_ok = 0;
+	if (exists(d->name)) {
+		uint8_t id[20];
+		size_t k = recorded ? flame__elf_build_id_path(d->name, id) : 0;
+		path_ok = !recorded || (k == d->bidlen && memcmp(id, d->bid, k) == 0);
+		if (path_ok)
+			cand[nc++] = d->name;
+	}
+	if (!nc)
+		return;
+	const char *runtime = path_ok ? d->name : cand[0];
+	const char *syms = cand[0];
+	for (size_t i = 0; i < nc; i++)
+		if (flame__elf_has_symtab(cand[i])) {
+			syms = cand[i];
+			break;
+		}
+	if (flame__elf_symbols_path(syms, runtime, &d->syms))
+		flame__symtab_free(&d->syms);
+}
+
+/* kallsyms text: "ADDR TYPE NAME[\t[MODULE]]" lines; T, W, D, B symbols of the kernel
+ * itself (modules have maps of their own, which recordings here do not name). */
+static void load_kallsyms(dso *d, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	char line[1024];
+	uint64_t ref = 0;
+	int have_ref = 0;
+	while (fgets(line, sizeof line, f)) {
+		char *e;
+		unsigned long long a = strtoull(line, &e, 16);
+		if (e == line || e[0] != ' ' || !e[1] || e[2] != ' ')
+			continue;
+		char t = e[1] >= 'a' && e[1] <= 'z' ? (char)(e[1] - 32) : e[1];
+		char *name = e + 3;
+		size_t n = strcspn(name, "\t\n");
+		if (name[n] == '\t')
+			continue; /* a module's symbol */
+		if (!have_ref && strlen(d->ref) == n && memcmp(name, d->ref, n) == 0) {
+			ref = a;
+			have_ref = 1;
+		}
+		if (t != 'T' && t != 'W' && t != 'D' && t != 'B')
+			continue;
+		int bind = e[1] == 'W' || e[1] == 'w' ? 2 : e[1] >= 'A' && e[1] <= 'Z' ? 1 : 0;
+		if (flame__symtab_add(&d->syms, a, 0, bind, name, n)) {
+			flame__symtab_free(&d->syms);
+			break;
+		}
+	}
+	fclose(f);
+	/* the kernel may sit elsewhere now (KASLR): move the symbols to where it was */
+	if (have_ref && d->ref_addr && ref != d->ref_addr)
+		for (size_t i = 0; i < d->syms.n; i++)
+			d->syms.v[i].start -= ref - d->ref_addr;
+	flame__symtab_finish(&d->syms, 1);
+}
+
+static void load_kernel(flame__pdsym *s, dso *d)
+{
+	char path[4200] = "/proc/kallsyms", h[41];
+	if (d->bidlen) {
+		/* the running kernel's build-id is in /sys/kernel/notes (an ELF note) */
+		uint8_t id[64];
+		int same = 0;
+		FILE *f = fopen("/sys/kernel/notes", "re");
+		if (f) {
+			unsigned char b[4096];
+			size_t k = fread(b, 1, sizeof b, f), i = 0;
+			fclose(f);
+			while (i + 12 <= k) {
+				uint32_t nsz, dsz, type;
+				memcpy(&nsz, b + i, 4);
+				memcpy(&dsz, b + i + 4, 4);
+				memcpy(&type, b + i + 8, 4);
+				size_t nn = (nsz + 3u) & ~3u, dd = (dsz + 3u) & ~3u;
+				if (nn > k || dd > k || i + 12 + nn + dd > k)
+					break;
+				if (type == 3 && nsz == 4 && memcmp(b + i + 12, "GNU", 4) == 0 && dsz <= 20) {
+					memcpy(id, b + i + 12 + nn, dsz);
+					same = dsz == d->bidlen && memcmp(id, d->bid, dsz) == 0;
+					break;
+				}
+				i += 12 + nn + dd;
+			}
+		}
+		/* another kernel than the recorded one: its kallsyms from the cache, else none
+		 * ([unknown] frames), as perf does */
+		hex(h, d->bid, d->bidlen);
+		if (!same)
+			snprintf(path, sizeof path, "%s/[kernel.kallsyms]/%s/kallsyms", s->debug_dir, h);
+	}
+	load_kallsyms(d, path);
+}
+
+/* /tmp/perf-PID.map: "START SIZE NAME" lines, hex. */
+static void load_perfmap(dso *d)
+{
+	FILE *f = fopen(d->name, "re");
+	if (!f)
+		return;
+	char line[4096];
+	while (fgets(line, sizeof line, f)) {
+		char *e, *e2;
+		unsigned long long a = strtoull(line, &e, 16), z;
+		if (e == line || *e != ' ')
+			continue;
+		z = strtoull(e + 1, &e2, 16);
+		if (e2 == e + 1 || *e2 != ' ')
+			continue;
+		char *name = e2 + 1;
+		size_t n = strcspn(name, "\n");
+		if (flame__symtab_add(&d->syms, a, z, 1, name, n)) {
+			flame__symtab_free(&d->syms);
+			break;
+		}
+	}
+	fclose(f);
+	flame__symtab_finish(&d->syms, 0);
+}
+
+static void load(flame__pdsym *s, dso *d)
+{
+	d->loaded = 1;
+	size_t nb;
+	const flame__pd_build_id *b = flame__pd_build_ids(s->r, &nb);
+	for (size_t i = 0; i < nb && !d->bidlen; i++)
+		if (strcmp(b[i].path, d->name) == 0) {
+			memcpy(d->bid, b[i].id, 20);
+			d->bidlen = b[i].len;
+		}
+	if (d->kind == D_ELF)
+		load_elf(s, d);
+	else if (d->kind == D_KERNEL)
+		load_kernel(s, d);
+	else if (d->kind == D_PERFMAP)
+		load_perfmap(d);
+}
+
+/* ------------------------------------------------------------------ frames */
+
+static int fc_put(flame__pdsym *s, uint64_t key, const dso *d, const char *p, size_t n)
+{
+	if (s->fc_n >= FC_MAX || s->flen > FC_BYTES) { /* bounded: start again */
+		memset(s->fc, 0, (s->fc_mask + 1) * sizeof *s->fc);
+		s->fc_n = s->flen = 0;
+	}
+	if (!s->fc || (s->fc_n + 1) * 2 > s->fc_mask + 1) {
+		size_t nc = s->fc ? (s->fc_mask + 1) * 2 : 4096;
+		fslot *v = calloc(nc, sizeof *v);
+		if (!v)
+			return -1;
+		for (size_t i = 0; s->fc && i <= s->fc_mask; i++) {
+			if (!s->fc[i].used)
+				continue;
+			size_t j = flame__mix64(s->fc[i].key ^ (uintptr_t)s->fc[i].d) & (nc - 1);
+			while (v[j].used)
+				j = (j + 1) & (nc - 1);
+			v[j] = s->fc[i];
+		}
+		free(s->fc);
+		s->fc = v;
+		s->fc_mask = nc - 1;
+	}
+	if (flame__array_reserve_min(s->fbuf, s->fcap, s->flen + n, 1 << 16))
+		return -1;
+	size_t j = flame__mix64(key ^ (uintptr_t)d) & s->fc_mask;
+	while (s->fc[j].used)
+		j = (j + 1) & s->fc_mask;
+	s->fc[j] = (fslot){key, d, (uint32_t)s->flen, (uint32_t)n, 1};
+	memcpy(s->fbuf + s->flen, p, n);
+	s->flen += n;
+	s->fc_n++;
+	return 0;
+}
+
+static const fslot *fc_get(const flame__pdsym *s, uint64_t key, const dso *d)
+{
+	if (!s->fc)
+		return NULL;
+	size_t j = flame__mix64(key ^ (uintptr_t)d) & s->fc_mask;
+	while (s->fc[j].used) {
+		if (s->fc[j].key == key && s->fc[j].d == d)
+			return &s->fc[j];
+		j = (j + 1) & s->fc_mask;
+	}
+	return NULL;
+}
+
+int flame__pdsym_frame(flame__pdsym *s, uint32_t pid, int mode, int fallback, uint64_t ip,
+                       const char **p, size_t *n)
+{
+	const map *m = NULL;
+	if (mode == FLAME__PD_USER)
+		m = find_map(proc_get(s, pid, 0), ip);
+	else if (mode == FLAME__PD_KERNEL)
+		m = find_map(&s->kernel, ip);
+	if (!m && fallback && mode != FLAME__PD_HV) {
+		/* perf's machine__addr_cpumode: an address at or above the kernel's start is the
+		 * kernel's */
+		int kern = s->kernel.n && ip >= s->kernel.v[0].start;
+		if (kern && mode == FLAME__PD_USER)
+			m = find_map(&s->kernel, ip);
+		else if (!kern && mode == FLAME__PD_KERNEL)
+			m = find_map(proc_get(s, pid, 0), ip);
+	}
+	uint64_t addr = m ? (m->identity ? ip : ip - m->start + m->pgoff) : ip;
+	const dso *d = m ? m->d : NULL;
+	const fslot *f = fc_get(s, addr, d);
+	if (f) {
+		*p = s->fbuf + f->off;
+		*n = f->len;
+		return 0;
+	}
+	dso *dd = m ? m->d : NULL;
+	if (dd && !dd->loaded)
+		load(s, dd);
+	const flame__sym *sym = dd ? flame__symtab_find(&dd->syms, addr) : NULL;
+	const char *name = sym ? flame__sym_name(&dd->syms, sym) : "[unknown]";
+	const char *dname = dd ? dd->name : "[unknown]";
+	size_t nl = strlen(name), dl = strlen(dname), need = nl + dl + 64;
+	if (flame__array_reserve_min(s->line, s->line_cap, need, 256))
+		return -1;
+	int k = snprintf(s->line, need, "%llx ", (unsigned long long)addr);
+	clean(s->line + k, name, nl);
+	k += (int)nl;
+	if (sym)
+		k += snprintf(s->line + k, need - (size_t)k, "+0x%llx",
+		              (unsigned long long)(addr - sym->start));
+	s->line[k++] = ' ';
+	s->line[k++] = '(';
+	clean(s->line + k, dname, dl);
+	k += (int)dl;
+	s->line[k++] = ')';
+	if (fc_put(s, addr, d, s->line, (size_t)k))
+		return -1;
+	*p = s->line;
+	*n = (size_t)k;
+	return 0;
+}

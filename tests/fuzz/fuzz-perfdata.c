@@ -1,0 +1,27 @@
+/* Fuzz target for the perf.data reader (parse/perfdata*.c): any bytes must parse or fail
+ * with an error naming a byte, never crash, hang or allocate without bound. Run with the
+ * defaults and with every naming flag, an event filter and a time range (the text it
+ * makes goes through the perf script reader). Symbols are looked up on this machine by
+ * the paths the input names: $HOME points nowhere, so no build-id cache is read. Built
+ * as a libFuzzer target with -Dfuzzing=enabled; otherwise (FLAME_FUZZ_MAIN) a program
+ * that runs the target once per file named on the command line. */
+#include <stdlib.h>
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	setenv("HOME", "/nonexistent", 1);
+	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
+	o.format = FLAME_FORMAT_PERFDATA;
+	o.threads = 1;
+	flame_fuzz_parse(data, size, &o, 0);
+	o.perf.flags = FLAME_PERF_TID | FLAME_PERF_KERNEL | FLAME_PERF_JIT | FLAME_PERF_ADDRS;
+	o.perf.event_filter = "cpu-clock";
+	o.perf.has_time_range = 1;
+	o.perf.time_start = 0.5;
+	o.perf.time_end = 1e9;
+	flame_fuzz_parse(data, size, &o, 0);
+	return 0;
+}
+
+#include "replay-main.h"

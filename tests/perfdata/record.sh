@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# flame-collapse reading perf.data against perf script's text of the same file (issue 17).
+# Records tests/progs/pd-prog.c (frame pointers, a shared library, two named threads, a
+# kernel loop, a JIT map file on x86-64) at test time, so the binaries and the build-id
+# cache are this run's own ($HOME is a temporary directory), then for each recording and
+# option compares `flame-collapse OPTS FILE` with
+# `perf script -F comm,pid,tid,time,period,event,ip,sym,dso -i FILE | flame-collapse OPTS`
+# byte for byte (and with plain `perf script` where the pid plays no part). Recordings: -g,
+# two events, no callchain, pipe mode (-o -), --call-graph dwarf (refused); then the binary
+# changed on disk (read through the build-id cache) and missing ([unknown], as perf does).
+# Exit 77 (skipped) with the reason when perf cannot record here.
+set -u
+build=$1
+src=$2
+fc=$build/tools/flame-collapse
+command -v perf >/dev/null || { echo "SKIP: perf is not installed"; exit 77; }
+command -v cc >/dev/null || { echo "SKIP: no C compiler"; exit 77; }
+tmp=$(mktemp -d)
+jitmaps=()
+trap 'rm -rf "$tmp"; rm -f "${jitmaps[@]}"' EXIT
+export HOME=$tmp  # perf record's build-id cache (~/.debug) is this test's
+unset PERF_BUILDID_DIR
+cd "$tmp" || exit 1
+if ! perf record -q -e cpu-clock -o probe.data true 2>err; then
+	echo "SKIP: perf cannot record here: $(head -c 200 err)"
+	exit 77
+fi
+fail=0
+checks=0
+cflags="-O2 -g -fno-omit-frame-pointer"
+build_prog() {
+	cc $cflags -fPIC -shared -o libpd.so "$src/tests/progs/pd-lib.c" "$@" &&
+	cc $cflags -pthread -o pd-prog "$src/tests/progs/pd-prog.c" -L. -lpd -Wl,-rpath,'$ORIGIN' "$@"
+}
+build_prog || { echo "FAIL: cannot build tests/progs/pd-prog.c"; exit 1; }
+rec() { # rec OUT PERF-RECORD-OPTIONS...
+	local out=$1; shift
+	perf record -q "$@" -o "$out" ./pd-prog 300 2>"$out.err" >/dev/null ||
+		{ echo "FAIL: perf record $* failed: $(head -c 300 "$out.err")"; fail=1; }
+}
+fields=comm,pid,tid,time,period,event,ip,sym,dso
+same() { # same FILE SCRIPT-ARGS -- COLLAPSE-OPTIONS...
+	local f=$1 sargs=$2; shift 2
+	"$fc" "$@" "$f" > got 2>got.err
+	local rc=$?
+	perf script $sargs -i "$f" 2>/dev/null | "$fc" "$@" > want 2>/dev/null
+	checks=$((checks + 1))
+	if [ $rc -ne 0 ] || ! cmp -s got want; then
+		echo "FAIL: $f, perf script $sargs, options '$*': exit $rc; $(head -c 300 got.err)"
+		diff want got | head -8
+		fail=1
+	elif [ ! -s got ]; then
+		echo "FAIL: $f, options '$*': no stacks at all"
+		fail=1
+	fi
+}
+has() { # has FILE OPTIONS PATTERN: the collapsed output has a frame matching PATTERN
+	local f=$1 o=$2 p=$3
+	checks=$((checks + 1))
+	"$fc" $o "$f" | grep -Eq -- "$p" || { echo "FAIL: $f ($o): no stack matches '$p'"; fail=1; }
+}
+
+rec fp.data -e cpu-clock -F 999 -g
+rec two.data -e cpu-clock -e task-clock -F 999 -g
+rec nog.data -e cpu-clock -F 999
+perf record -q -e cpu-clock -F 999 -g -o - ./pd-prog 300 > pipe.data 2>pipe.err ||
+	{ echo "FAIL: perf record -o - failed"; fail=1; }
+for f in fp.data two.data pipe.data; do
+	pid=$("$fc" --pid "$f" | grep -o '^pd-prog-[0-9]*' | head -1)
+	jitmaps+=("/tmp/perf-${pid#pd-prog-}.map")
+done
+
+t0=$(perf script -F time -i fp.data | head -1 | tr -d ' :')
+t1=$(awk -v t="$t0" 'BEGIN { printf "%.6f", t + 0.1 }')
+for o in "" --pid --tid --kernel --jit --all --addrs --keep-templates --raw-names -j1 \
+         "--time $t0,$t1" "--event-filter cpu-clock" "--include pd_lib_spin"; do
+	same fp.data "-F $fields" $o
+done
+same fp.data "" # perf script's own default fields
+same fp.data "" --kernel --jit
+for o in "" --tid "--event-filter task-clock" "--event-filter cpu-clock" --all; do
+	same two.data "-F $fields" $o
+done
+for o in "" --all --addrs --tid; do
+	same nog.data "-F $fields" $o
+done
+for o in "" --all --tid; do
+	same pipe.data "-F $fields" $o
+done
+# a pipe, as `perf record -o - | flame-collapse` gives it
+checks=$((checks + 1))
+"$fc" - < pipe.data > got && "$fc" pipe.data > want && cmp -s got want ||
+	{ echo "FAIL: pipe mode read from stdin differs from the file"; fail=1; }
+
+# what the recordings must show, so a comparison of two empty outputs cannot pass
+has fp.data --all '^pd-user;.*pd_lib_spin'           # the shared library
+has fp.data --all '^pd-user;.*user_leaf'             # the executable (PIE)
+has fp.data --all '^pd-kernel;.*_\[k\]'              # kernel frames
+if [ "$(uname -m)" = x86_64 ]; then
+	has fp.data --all 'pd_jit_loop_\[j\]'            # the JIT map file
+fi
+has two.data '--event-filter task-clock' 'pd_lib_spin'
+
+# --call-graph dwarf: refused, naming perf script
+rec dw.data -e cpu-clock -F 499 --call-graph dwarf
+checks=$((checks + 1))
+if "$fc" dw.data > got 2> got.err || ! grep -q "call-graph dwarf.*perf script -i dw.data" got.err; then
+	echo "FAIL: a --call-graph dwarf recording was not refused as it should be: $(cat got.err)"
+	fail=1
+fi
+
+# the binaries changed on disk: symbols come from the build-id cache perf record filled
+"$fc" --all fp.data > before
+build_prog -DPD_CHANGED=1 -O0 || fail=1
+checks=$((checks + 1))
+"$fc" --all fp.data > after
+cmp -s before after || { echo "FAIL: a changed binary is not read through the build-id cache"; diff before after | head -5; fail=1; }
+same fp.data "-F $fields" --all
+# missing (and not in the cache): [unknown] frames where perf script prints them
+rm -rf "$HOME/.debug" libpd.so
+same fp.data "-F $fields" --all --addrs
+has fp.data "" '^pd-user;.*\[libpd.so\]'
+
+echo "$checks checks"
+[ $checks -gt 30 ] || { echo "FAIL: only $checks checks ran"; fail=1; }
+exit $fail
