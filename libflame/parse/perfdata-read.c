@@ -22,11 +22,14 @@
 #include <string.h>
 #include "../core/array.h"
 #include "../core/err.h"
+#include "../core/hash.h"
+#include "../core/slots.h"
 #include "../core/input.h"
 #include "perfdata-read.h"
 
 enum {
-	HDR_FILE = 104, HDR_PIPE = 16, BUF = 256 << 10, MAX_ATTRS = 4096,
+	HDR_FILE = 104, HDR_PIPE = 16, BUF = 256 << 10, MAX_ATTRS = 4096, MAX_IDS = 1 << 22,
+	MAX_BUILD_IDS = 1 << 16,
 	QUEUE_MAX = 64 << 20, FEATURE_MAX = 64 << 20, SLURP_MAX = 1 << 30,
 };
 
@@ -76,6 +79,13 @@ struct flame__pd {
 	int eof;
 	flame__pd_attr *attrs;
 	size_t nattrs;
+	struct id_attr {
+		uint64_t id;
+		uint32_t attr;
+	} *idv; /* the index of event ids (core/slots.h) */
+	size_t nidv, idv_cap;
+	uint64_t *id_slots;
+	size_t id_mask;
 	int id_pos, is_pos; /* where the id is: u64 index in a sample, from the end of others */
 	flame__pd_build_id *bids;
 	size_t nbids, bids_cap;
@@ -167,17 +177,37 @@ static int add_attr(flame__pd *r, const unsigned char *p, size_t n, uint64_t off
 	return 0;
 }
 
+struct id_ctx {
+	const flame__pd *r;
+	uint64_t id;
+};
+static int id_eq(const void *ctx, uint32_t e)
+{
+	const struct id_ctx *k = ctx;
+	return k->r->idv[e].id == k->id;
+}
+
+/* The ids of attribute `a` go into the index (id -> attribute): a sample names its event
+ * by id, so each sample is one probe. A repeated id keeps its first attribute. */
 static int add_ids(flame__pd *r, flame__pd_attr *a, const unsigned char *p, size_t n,
                    flame_err *err)
 {
-	if (!n)
-		return 0;
-	uint64_t *v = realloc(a->ids, (a->nids + n) * sizeof *v);
-	if (!v)
-		return flame__err_nomem(err);
-	for (size_t i = 0; i < n; i++)
-		v[a->nids + i] = u64at(p + 8 * i);
-	a->ids = v;
+	if (n > MAX_IDS - r->nidv)
+		return BAD(r, err, FLAME__NO_OFFSET, "more than %d event ids", MAX_IDS);
+	uint32_t ai = (uint32_t)(a - r->attrs);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t id = u64at(p + 8 * i);
+		struct id_ctx k = {r, id};
+		uint32_t h = (uint32_t)flame__mix64(id);
+		if (flame__slots_reserve(&r->id_slots, &r->id_mask, r->nidv, 64) ||
+		    flame__array_reserve(r->idv, r->idv_cap, r->nidv + 1))
+			return flame__err_nomem(err);
+		size_t at = flame__slots_probe(r->id_slots, r->id_mask, h, id_eq, &k);
+		if (r->id_slots[at])
+			continue;
+		r->id_slots[at] = flame__slot_make(h, (uint32_t)r->nidv);
+		r->idv[r->nidv++] = (struct id_attr){id, ai};
+	}
 	a->nids += n;
 	return 0;
 }
@@ -294,11 +324,12 @@ static int set_name(flame__pd *r, flame__pd_attr *a, const char *s, size_t n, fl
 
 static flame__pd_attr *attr_by_id(const flame__pd *r, uint64_t id)
 {
-	for (size_t i = 0; i < r->nattrs; i++)
-		for (size_t j = 0; j < r->attrs[i].nids; j++)
-			if (r->attrs[i].ids[j] == id)
-				return &r->attrs[i];
-	return NULL;
+	if (!r->id_slots)
+		return NULL;
+	struct id_ctx k = {r, id};
+	uint64_t sl = r->id_slots[flame__slots_probe(r->id_slots, r->id_mask,
+	                                             (uint32_t)flame__mix64(id), id_eq, &k)];
+	return sl ? &r->attrs[r->idv[flame__slot_entry(sl)].attr] : NULL;
 }
 
 /* ------------------------------------------------------------------ features */
@@ -335,6 +366,8 @@ static int add_build_id(flame__pd *r, const unsigned char *p, size_t n, uint64_t
 	/* header (8), pid (4), build_id[24] (the size in byte 20 when misc says so), path */
 	if (n < 8 + 4 + 24)
 		return BAD(r, err, off, "a build-id entry of %zu bytes is too short", n);
+	if (r->nbids >= MAX_BUILD_IDS)
+		return BAD(r, err, off, "more than %d build-ids", MAX_BUILD_IDS);
 	if (flame__array_reserve(r->bids, r->bids_cap, r->nbids + 1))
 		return flame__err_nomem(err);
 	flame__pd_build_id *b = &r->bids[r->nbids];
@@ -581,10 +614,10 @@ void flame__pd_free(flame__pd *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nattrs; i++) {
+	for (size_t i = 0; i < r->nattrs; i++)
 		free(r->attrs[i].name);
-		free(r->attrs[i].ids);
-	}
+	free(r->idv);
+	free(r->id_slots);
 	for (size_t i = 0; i < r->nbids; i++)
 		free(r->bids[i].path);
 	free(r->attrs);

@@ -28,8 +28,7 @@ typedef struct flame__pd_attr {
 	uint32_t type;
 	uint64_t config, sample_period, sample_type, read_format, flags;
 	char *name;        /* the event's name as perf prints it (owned) */
-	uint64_t *ids;     /* owned */
-	size_t nids;
+	size_t nids;       /* its ids (the reader keeps them in its index) */
 } flame__pd_attr;
 
 /* One record, as delivered: `p` points at its header (valid until the next call). */

@@ -22,11 +22,12 @@
 #include <unistd.h>
 #include "../core/array.h"
 #include "../core/hash.h"
+#include "../core/slots.h"
 #include "perfdata-elf.h"
 #include "perfdata-sym.h"
 
 enum { D_ELF, D_KERNEL, D_PERFMAP, D_NONE };
-enum { FC_MAX = 1 << 20, FC_BYTES = 64 << 20 };
+enum { FC_MAX = 1 << 20, FC_BYTES = 64 << 20, MAX_MAPS = 1 << 17 };
 
 typedef struct dso {
 	char *name;
@@ -45,46 +46,50 @@ typedef struct map {
 	int identity; /* the address in the file is the ip (anonymous memory, kernel) */
 } map;
 
-struct keyed { /* the head of a table's struct (see slot()) */
-	uint32_t key;
-	int used;
-};
-
 typedef struct proc {
-	uint32_t pid; /* struct keyed */
-	int used;
+	uint32_t pid; /* the table's key: first (see table_get) */
 	map *v;
 	size_t n, cap;
 	size_t last;
 } proc;
 
 typedef struct thread {
-	uint32_t tid; /* struct keyed */
-	int used;
+	uint32_t tid; /* the table's key: first (see table_get) */
 	uint32_t pid;
 	int comm_set;
 	char *comm;
 	size_t comm_len;
 } thread;
 
-typedef struct fslot {
+typedef struct fentry {
 	uint64_t key;
 	const dso *d;
 	uint32_t off, len;
-	int used;
-} fslot;
+} fentry;
+
+/* Entries of `size` bytes keyed by the uint32_t they start with (threads by tid, processes
+ * by pid), found through core/slots.h. */
+typedef struct table {
+	char *v;
+	size_t n, cap, size;
+	uint64_t *slots;
+	size_t mask;
+} table;
 
 struct flame__pdsym {
 	const flame__pd *r; /* its build-ids, read when a file is first symbolized */
-	thread *th;
-	size_t th_mask, th_n;
-	proc *pr;
-	size_t pr_mask, pr_n;
+	const flame__pd_build_id **bids; /* r's, sorted by path */
+	size_t nbids;
+	table th, pr; /* threads, processes */
 	proc kernel;
-	dso **dsos;
+	dso **dsos; /* the files, by name (core/slots.h) */
 	size_t ndsos, dcap;
-	fslot *fc;
-	size_t fc_mask, fc_n;
+	uint64_t *d_slots;
+	size_t d_mask;
+	fentry *fc; /* the frame cache: (file, address) -> text in fbuf */
+	size_t fc_n, fc_cap;
+	uint64_t *fc_slots;
+	size_t fc_mask;
 	char *fbuf;
 	size_t flen, fcap;
 	char tmp[160];
@@ -97,61 +102,49 @@ struct flame__pdsym {
 
 static uint64_t h32(uint32_t k) { return flame__mix64(k + 0x9e3779b97f4a7c15ULL); }
 
-/* The slot for `key` in an open-addressed table of `size`-byte structs that start with
- * {uint32_t key; int used} (threads by tid, processes by pid); with `create`, a new
- * zeroed slot when it is not there, the table doubling past half full. NULL when absent
- * (or out of memory). */
-static void *slot(void *tabp, size_t *mask, size_t *count, size_t size, uint32_t key,
-                  int create)
+struct key_ctx {
+	const table *t;
+	uint32_t key;
+};
+static int key_eq(const void *ctx, uint32_t e)
 {
-	char *tab;
-	memcpy(&tab, tabp, sizeof tab);
-	if (!tab || (create && (*count + 1) * 2 > *mask + 1)) {
-		if (!create)
-			return NULL;
-		size_t nc = tab ? (*mask + 1) * 2 : 64;
-		char *v = calloc(nc, size);
-		if (!v)
-			return NULL;
-		for (size_t i = 0; tab && i <= *mask; i++) {
-			const struct keyed *o = (const void *)(tab + i * size);
-			if (!o->used)
-				continue;
-			size_t j = h32(o->key) & (nc - 1);
-			while (((struct keyed *)(void *)(v + j * size))->used)
-				j = (j + 1) & (nc - 1);
-			memcpy(v + j * size, o, size);
-		}
-		free(tab);
-		tab = v;
-		memcpy(tabp, &tab, sizeof tab);
-		*mask = nc - 1;
+	const struct key_ctx *k = ctx;
+	uint32_t x;
+	memcpy(&x, k->t->v + (size_t)e * k->t->size, sizeof x);
+	return x == k->key;
+}
+
+/* The entry keyed `key`; with `create`, a new zeroed one when it is not there. NULL when
+ * absent (or out of memory). Entries move as the table grows. */
+static void *table_get(table *t, uint32_t key, int create)
+{
+	uint32_t h = (uint32_t)h32(key);
+	struct key_ctx k = {t, key};
+	if (t->slots) {
+		uint64_t sl = t->slots[flame__slots_probe(t->slots, t->mask, h, key_eq, &k)];
+		if (sl)
+			return t->v + (size_t)flame__slot_entry(sl) * t->size;
 	}
-	size_t j = h32(key) & *mask;
-	struct keyed *k;
-	while ((k = (void *)(tab + j * size))->used && k->key != key)
-		j = (j + 1) & *mask;
-	if (k->used)
-		return k;
-	if (!create)
+	if (!create || t->n >= UINT32_MAX - 1 ||
+	    flame__slots_reserve(&t->slots, &t->mask, t->n, 64) ||
+	    flame__array_grow(&t->v, &t->cap, t->n + 1, t->size, 64))
 		return NULL;
-	memset(k, 0, size);
-	k->key = key;
-	k->used = 1;
-	(*count)++;
-	return k;
+	t->slots[flame__slots_probe(t->slots, t->mask, h, key_eq, &k)] =
+		flame__slot_make(h, (uint32_t)t->n);
+	char *e = t->v + t->n++ * t->size;
+	memset(e, 0, t->size);
+	memcpy(e, &key, sizeof key);
+	return e;
 }
 
 static thread *thread_get(flame__pdsym *s, uint32_t tid, int create)
 {
-	return slot(&s->th, &s->th_mask, &s->th_n, sizeof(thread), tid, create);
+	return table_get(&s->th, tid, create);
 }
 
 static proc *proc_get(flame__pdsym *s, uint32_t pid, int create)
 {
-	if (pid == UINT32_MAX)
-		return &s->kernel;
-	return slot(&s->pr, &s->pr_mask, &s->pr_n, sizeof(proc), pid, create);
+	return pid == UINT32_MAX ? &s->kernel : table_get(&s->pr, pid, create);
 }
 
 flame__pdsym *flame__pdsym_new(const flame__pd *r)
@@ -160,6 +153,8 @@ flame__pdsym *flame__pdsym_new(const flame__pd *r)
 	if (!s)
 		return NULL;
 	s->r = r;
+	s->th.size = sizeof(thread);
+	s->pr.size = sizeof(proc);
 	const char *home = getenv("HOME"); /* perf's default buildid.dir */
 	snprintf(s->debug_dir, sizeof s->debug_dir, "%s/.debug", home ? home : "");
 	return s;
@@ -169,10 +164,10 @@ void flame__pdsym_free(flame__pdsym *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; s->th && i <= s->th_mask; i++)
-		free(s->th[i].comm);
-	for (size_t i = 0; s->pr && i <= s->pr_mask; i++)
-		free(s->pr[i].v);
+	for (size_t i = 0; i < s->th.n; i++)
+		free(((thread *)(void *)s->th.v)[i].comm);
+	for (size_t i = 0; i < s->pr.n; i++)
+		free(((proc *)(void *)s->pr.v)[i].v);
 	free(s->kernel.v);
 	for (size_t i = 0; i < s->ndsos; i++) {
 		free(s->dsos[i]->name);
@@ -180,9 +175,14 @@ void flame__pdsym_free(flame__pdsym *s)
 		free(s->dsos[i]);
 	}
 	free(s->dsos);
-	free(s->th);
-	free(s->pr);
+	free(s->d_slots);
+	free(s->bids);
+	free(s->th.v);
+	free(s->th.slots);
+	free(s->pr.v);
+	free(s->pr.slots);
 	free(s->fc);
+	free(s->fc_slots);
 	free(s->fbuf);
 	free(s->line);
 	free(s);
@@ -256,7 +256,7 @@ int flame__pdsym_fork(flame__pdsym *s, uint32_t pid, uint32_t ppid, uint32_t tid
 		return -1;
 	}
 	free(t->comm);
-	*t = (thread){tid, 1, pid, 0, NULL, 0};
+	*t = (thread){tid, pid, 0, NULL, 0};
 	if (pc) {
 		t->comm = pc;
 		t->comm_len = pn;
@@ -295,28 +295,56 @@ const char *flame__pdsym_thread_comm(flame__pdsym *s, uint32_t pid, uint32_t tid
 
 /* ------------------------------------------------------------------ maps */
 
+struct dso_ctx {
+	const flame__pdsym *s;
+	const char *name;
+	size_t n;
+};
+static int dso_eq(const void *ctx, uint32_t e)
+{
+	const struct dso_ctx *k = ctx;
+	const char *nm = k->s->dsos[e]->name;
+	return strncmp(nm, k->name, k->n) == 0 && nm[k->n] == '\0';
+}
+
+/* The file called name[0..n) (control bytes as '?'), made when new. */
 static dso *dso_get(flame__pdsym *s, const char *name, size_t n, int kind)
 {
-	for (size_t i = 0; i < s->ndsos; i++) /* few: a handful of files per recording */
-		if (strlen(s->dsos[i]->name) == n && memcmp(s->dsos[i]->name, name, n) == 0)
-			return s->dsos[i];
-	if (flame__array_reserve(s->dsos, s->dcap, s->ndsos + 1))
+	char *c = malloc(n + 1);
+	if (!c)
 		return NULL;
-	dso *d = calloc(1, sizeof *d);
-	if (!d || !(d->name = malloc(n + 1))) {
-		free(d);
+	clean(c, name, n);
+	c[n] = '\0';
+	struct dso_ctx k = {s, c, n};
+	uint32_t h = (uint32_t)flame__hash_bytes(c, n);
+	if (s->d_slots) {
+		uint64_t sl = s->d_slots[flame__slots_probe(s->d_slots, s->d_mask, h, dso_eq, &k)];
+		if (sl) {
+			free(c);
+			return s->dsos[flame__slot_entry(sl)];
+		}
+	}
+	dso *d = NULL;
+	if (s->ndsos >= UINT32_MAX - 1 || flame__slots_reserve(&s->d_slots, &s->d_mask, s->ndsos, 64) ||
+	    flame__array_reserve(s->dsos, s->dcap, s->ndsos + 1) || !(d = calloc(1, sizeof *d))) {
+		free(c);
 		return NULL;
 	}
-	clean(d->name, name, n);
-	d->name[n] = '\0';
+	d->name = c;
 	d->kind = kind;
+	s->d_slots[flame__slots_probe(s->d_slots, s->d_mask, h, dso_eq, &k)] =
+		flame__slot_make(h, (uint32_t)s->ndsos);
 	s->dsos[s->ndsos++] = d;
 	return d;
 }
 
-/* Insert m into p's maps, cutting the maps it overlaps (perf's fixup_overlappings). */
+/* Insert m into p's maps, cutting the maps it overlaps (perf's fixup_overlappings). A
+ * process holds at most MAX_MAPS (the kernel's default limit is 65530): past that a new
+ * map is dropped, so hostile input costs bounded time per record. */
 static int insert_map(proc *p, map m)
 {
+	if (p->n >= MAX_MAPS)
+		return 0;
 	if (flame__array_reserve(p->v, p->cap, p->n + 2))
 		return -1;
 	size_t k = 0;
@@ -583,16 +611,48 @@ static void load_perfmap(dso *d)
 	flame__symtab_finish(&d->syms, 0);
 }
 
+static int by_path(const void *x, const void *y)
+{
+	const flame__pd_build_id *const *a = x, *const *b = y;
+	int c = strcmp((*a)->path, (*b)->path);
+	return c ? c : (*a < *b ? -1 : *a > *b); /* the first recorded of a path first */
+}
+
+/* The recorded build-id of the file called `name`: the build-ids sorted by path once
+ * they are all read (the first file symbolized comes after the header). */
+static const flame__pd_build_id *recorded_id(flame__pdsym *s, const char *name)
+{
+	size_t nb;
+	const flame__pd_build_id *b = flame__pd_build_ids(s->r, &nb);
+	if (nb != s->nbids) {
+		const flame__pd_build_id **v = realloc(s->bids, nb * sizeof *v);
+		if (!v)
+			return NULL; /* no build-id: the file on disk is read as it is */
+		for (size_t i = 0; i < nb; i++)
+			v[i] = &b[i];
+		qsort(v, nb, sizeof *v, by_path);
+		s->bids = v;
+		s->nbids = nb;
+	}
+	size_t lo = 0, hi = s->nbids;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(s->bids[mid]->path, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nbids && strcmp(s->bids[lo]->path, name) == 0 ? s->bids[lo] : NULL;
+}
+
 static void load(flame__pdsym *s, dso *d)
 {
 	d->loaded = 1;
-	size_t nb;
-	const flame__pd_build_id *b = flame__pd_build_ids(s->r, &nb);
-	for (size_t i = 0; i < nb && !d->bidlen; i++)
-		if (strcmp(b[i].path, d->name) == 0) {
-			memcpy(d->bid, b[i].id, 20);
-			d->bidlen = b[i].len;
-		}
+	const flame__pd_build_id *b = d->bidlen ? NULL : recorded_id(s, d->name);
+	if (b) {
+		memcpy(d->bid, b->id, 20);
+		d->bidlen = b->len;
+	}
 	if (d->kind == D_ELF)
 		load_elf(s, d);
 	else if (d->kind == D_KERNEL)
@@ -603,52 +663,49 @@ static void load(flame__pdsym *s, dso *d)
 
 /* ------------------------------------------------------------------ frames */
 
+struct fkey {
+	const flame__pdsym *s;
+	uint64_t key;
+	const dso *d;
+};
+static int fkey_eq(const void *ctx, uint32_t e)
+{
+	const struct fkey *k = ctx;
+	return k->s->fc[e].key == k->key && k->s->fc[e].d == k->d;
+}
+static uint32_t fhash(uint64_t key, const dso *d)
+{
+	return (uint32_t)flame__mix64(key ^ (uint64_t)(uintptr_t)d);
+}
+
 static int fc_put(flame__pdsym *s, uint64_t key, const dso *d, const char *p, size_t n)
 {
 	if (s->fc_n >= FC_MAX || s->flen > FC_BYTES) { /* bounded: start again */
-		memset(s->fc, 0, (s->fc_mask + 1) * sizeof *s->fc);
+		memset(s->fc_slots, 0, (s->fc_mask + 1) * sizeof *s->fc_slots);
 		s->fc_n = s->flen = 0;
 	}
-	if (!s->fc || (s->fc_n + 1) * 2 > s->fc_mask + 1) {
-		size_t nc = s->fc ? (s->fc_mask + 1) * 2 : 4096;
-		fslot *v = calloc(nc, sizeof *v);
-		if (!v)
-			return -1;
-		for (size_t i = 0; s->fc && i <= s->fc_mask; i++) {
-			if (!s->fc[i].used)
-				continue;
-			size_t j = flame__mix64(s->fc[i].key ^ (uintptr_t)s->fc[i].d) & (nc - 1);
-			while (v[j].used)
-				j = (j + 1) & (nc - 1);
-			v[j] = s->fc[i];
-		}
-		free(s->fc);
-		s->fc = v;
-		s->fc_mask = nc - 1;
-	}
-	if (flame__array_reserve_min(s->fbuf, s->fcap, s->flen + n, 1 << 16))
+	if (flame__slots_reserve(&s->fc_slots, &s->fc_mask, s->fc_n, 4096) ||
+	    flame__array_reserve_min(s->fc, s->fc_cap, s->fc_n + 1, 4096) ||
+	    flame__array_reserve_min(s->fbuf, s->fcap, s->flen + n, 1 << 16))
 		return -1;
-	size_t j = flame__mix64(key ^ (uintptr_t)d) & s->fc_mask;
-	while (s->fc[j].used)
-		j = (j + 1) & s->fc_mask;
-	s->fc[j] = (fslot){key, d, (uint32_t)s->flen, (uint32_t)n, 1};
+	struct fkey k = {s, key, d};
+	uint32_t h = fhash(key, d);
+	s->fc_slots[flame__slots_probe(s->fc_slots, s->fc_mask, h, fkey_eq, &k)] =
+		flame__slot_make(h, (uint32_t)s->fc_n);
+	s->fc[s->fc_n++] = (fentry){key, d, (uint32_t)s->flen, (uint32_t)n};
 	memcpy(s->fbuf + s->flen, p, n);
 	s->flen += n;
-	s->fc_n++;
 	return 0;
 }
 
-static const fslot *fc_get(const flame__pdsym *s, uint64_t key, const dso *d)
+static const fentry *fc_get(const flame__pdsym *s, uint64_t key, const dso *d)
 {
-	if (!s->fc)
+	if (!s->fc_slots)
 		return NULL;
-	size_t j = flame__mix64(key ^ (uintptr_t)d) & s->fc_mask;
-	while (s->fc[j].used) {
-		if (s->fc[j].key == key && s->fc[j].d == d)
-			return &s->fc[j];
-		j = (j + 1) & s->fc_mask;
-	}
-	return NULL;
+	struct fkey k = {s, key, d};
+	uint64_t sl = s->fc_slots[flame__slots_probe(s->fc_slots, s->fc_mask, fhash(key, d),
+	                                             fkey_eq, &k)];
+	return sl ? &s->fc[flame__slot_entry(sl)] : NULL;
 }
 
 int flame__pdsym_frame(flame__pdsym *s, uint32_t pid, int mode, int fallback, uint64_t ip,
@@ -670,7 +727,7 @@ int flame__pdsym_frame(flame__pdsym *s, uint32_t pid, int mode, int fallback, ui
 	}
 	uint64_t addr = m ? (m->identity ? ip : ip - m->start + m->pgoff) : ip;
 	const dso *d = m ? m->d : NULL;
-	const fslot *f = fc_get(s, addr, d);
+	const fentry *f = fc_get(s, addr, d);
 	if (f) {
 		*p = s->fbuf + f->off;
 		*n = f->len;
