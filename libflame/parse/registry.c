@@ -32,7 +32,7 @@ static const char *const ext_pprof[] = {".pb.gz", ".pb", ".pprof", NULL};
 static const char *const ext_offcpu[] = {".stacks", ".offcpu.txt", NULL};
 static const char *const ext_jfr[] = {".jfr.txt", NULL};
 static const char *const ext_svg[] = {".svg", NULL};
-static const char *const ext_none[] = {NULL};
+static const char *const ext_perfdata[] = {".data", NULL}; /* perf record's perf.data */
 
 static const flame_format_info inputs[] = {
 	{"folded", ext_folded, "folded stacks: 'root;...;leaf count' lines, or 'stack before after'",
@@ -46,8 +46,7 @@ static const flame_format_info inputs[] = {
 	{"svg", ext_svg, "a flame graph SVG (flamegraph.pl, inferno, flame-render) read back",
 	 FLAME_FORMAT_SVG, 0},
 #ifdef FLAME_HAVE_PERFDATA
-	/* told by its magic: "perf.data" has no extension of its own */
-	{"perfdata", ext_none, "perf record's perf.data (file or pipe), symbolized as perf script does",
+	{"perfdata", ext_perfdata, "perf record's perf.data (file or pipe), symbolized as perf script does",
 	 FLAME_FORMAT_PERFDATA, 0},
 #endif
 };
