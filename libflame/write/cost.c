@@ -124,7 +124,9 @@ static int write_text(const flame_cost *c, flame_text_fn fn, void *ud)
 		}
 	} else {
 		int count = flame__unit_kind_of(c->unit, NULL) == FLAME__UNIT_COUNT;
-		rc = flame__textf(fn, ud, "Total: %s%s%s", tot, count ? " " : "", count ? unit : "");
+		char un[256]; /* the profile's own word: escaped as names are */
+		text_name(un, sizeof un, (flame_str){unit, strlen(unit)});
+		rc = flame__textf(fn, ud, "Total: %s%s%s", tot, count ? " " : "", count ? un : "");
 	}
 	if (!rc)
 		rc = flame__textf(fn, ud, "\nShowing %zu of %zu, by %s, sorted by %s\n", shown(c), c->n,

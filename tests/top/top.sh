@@ -135,6 +135,35 @@ else
 	ko "hostile text" "$(cat -v "$tmp/l.txt")"
 fi
 
+# a pprof profile whose sample unit and function name hold terminal escapes
+python3 - "$tmp/evil.pb" <<'EOF'
+import sys
+def varint(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+def ld(f, b): return varint(f << 3 | 2) + varint(len(b)) + b
+def vi(f, v): return varint(f << 3) + varint(v)
+strings = [b"", b"evil", b"beeps\x1b]0;owned\x07", b"main.\x1b[2Jclear"]
+msg = ld(1, vi(1, 1) + vi(2, 2))                   # sample_type evil / beeps...
+msg += ld(2, ld(1, varint(1)) + ld(2, varint(5)))  # a sample: location 1, value 5
+msg += ld(4, vi(1, 1) + ld(4, vi(1, 1)))           # location 1: function 1
+msg += ld(5, vi(1, 1) + vi(2, 3))                  # function 1: strings[3]
+for x in strings:
+    msg += ld(6, x)
+open(sys.argv[1], "wb").write(msg)
+EOF
+"$B/flame-top" "$tmp/evil.pb" >"$tmp/evil.txt" 2>&1
+if grep -qF 'Total: 5 beeps\x1b]0;owned\x07' "$tmp/evil.txt" && grep -qF 'main.\x1b[2Jclear' "$tmp/evil.txt" &&
+	! LC_ALL=C grep -q $'\x1b' "$tmp/evil.txt"; then
+	ok "hostile unit and function name: no escape reaches the terminal"
+else
+	ko "hostile unit/name in text" "$(cat -v "$tmp/evil.txt")"
+fi
+
 # 5. cores and cost: the profile's duration is the default window; --window and
 # --core-price; --frequency makes sample counts CPU time; memory never gets cores
 "$B/flame-top" -n 1 --core-price 0.5 --window 2s --output-format json "$P" >"$tmp/c.json"
