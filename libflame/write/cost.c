@@ -48,16 +48,21 @@ static size_t shown(const flame_cost *c)
 
 /* ---- text */
 
-/* A name for a terminal: control bytes as \xNN (a name cannot move the cursor). */
+/* A name for a terminal: control bytes as \xNN (a name cannot move the cursor); one longer
+ * than `cap` ends in "..." (cap >= 16). */
 static size_t text_name(char *buf, size_t cap, flame_str s)
 {
-	size_t o = 0;
-	for (size_t i = 0; i < s.len && o + 5 < cap; i++) {
+	size_t o = 0, i = 0;
+	for (; i < s.len && o + 8 < cap; i++) {
 		unsigned char ch = (unsigned char)s.ptr[i];
 		if (ch < 0x20 || ch == 0x7f)
 			o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", ch);
 		else
 			buf[o++] = (char)ch;
+	}
+	if (i < s.len) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
 	}
 	buf[o] = '\0';
 	return o;

@@ -164,6 +164,16 @@ else
 	ko "hostile unit/name in text" "$(cat -v "$tmp/evil.txt")"
 fi
 
+# a name longer than a text line can hold is cut with "..." (CSV keeps it whole)
+long=$(printf 'x%.0s' $(seq 3000))
+printf 'a;%s 5\n' "$long" | "$B/flame-top" >"$tmp/long.txt"
+printf 'a;%s 5\n' "$long" | "$B/flame-top" --output-format csv | grep -c "$long" >"$tmp/out"
+if grep -q 'xxx\.\.\.$' "$tmp/long.txt" && [ "$(wc -L <"$tmp/long.txt")" -lt 1100 ] && [ "$(cat "$tmp/out")" = 1 ]; then
+	ok "a long name: cut with ... in text, whole in CSV"
+else
+	ko "long name" "$(wc -L <"$tmp/long.txt") $(cat "$tmp/out")"
+fi
+
 # 5. cores and cost: the profile's duration is the default window; --window and
 # --core-price; --frequency makes sample counts CPU time; memory never gets cores
 "$B/flame-top" -n 1 --core-price 0.5 --window 2s --output-format json "$P" >"$tmp/c.json"
