@@ -9,13 +9,13 @@
  * flame__read_sum), which prints the same lines and reports what is wrong. Both passes
  * stream through fixed buffers. Part of the read layer: it reads inputs and writes
  * text to an output, with no tree and no transform. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
 #include "../core/input.h"
 #include "../core/lines.h"
 #include "../core/numfmt.h"
+#include "../core/pool.h"
 #include "../parse/binary.h"
 #include "../parse/folded-line.h"
 #include "read.h"
@@ -144,29 +144,16 @@ static void check_one(check *c)
 	c->verdict = ok && rc == 0;
 }
 
-typedef struct check_set {
-	check *c;
-	size_t n;
-} check_set;
-
-static void *check_odd(void *arg)
+static int check_job(void *ctx, size_t i)
 {
-	check_set *cs = arg;
-	for (size_t i = 1; i < cs->n; i += 2)
-		check_one(&cs->c[i]);
-	return NULL;
+	check_one(&((check *)ctx)[i]);
+	return 0;
 }
 
-/* Check every input, on two threads (this one takes the even ones). */
+/* Check every input, on two threads (this one too). */
 static void check_all(check *c, size_t n)
 {
-	check_set cs = {c, n};
-	pthread_t th;
-	int threaded = n > 1 && pthread_create(&th, NULL, check_odd, &cs) == 0;
-	for (size_t i = 0; i < n; i += threaded ? 2 : 1)
-		check_one(&c[i]);
-	if (threaded)
-		pthread_join(th, NULL);
+	flame__pool_run(2, n, check_job, c);
 }
 
 /* ---- second pass: a merge of the lines, the smallest stack first */

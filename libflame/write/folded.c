@@ -6,13 +6,13 @@
  * with one copy of its prefix from the line before; big tables are formatted by two
  * threads, a chunk each in turn, written in order. A tree that spilled runs to disk is
  * merged as it is written. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
 #include "../core/err.h"
 #include "../core/numfmt.h"
 #include "../core/order.h"
+#include "../core/pool.h"
 #include "../core/prefetch.h"
 #include "../core/tree.h"
 
@@ -163,15 +163,13 @@ static inline void prefetch_ahead(const flame__stack *v, const uint32_t *idx, si
  * its own buffer, and the calling thread writes both in order. Few handovers (a chunk
  * is many lines), so a busy machine costs at most the overlap. */
 typedef struct pair {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
 	const flame__stack *v;
 	const uint32_t *idx;
 	const flame__intern *names;
 	line_writer lw;   /* the helper's, without an output */
 	flame_err err;
 	size_t lo, hi;    /* the helper's chunk */
-	int posted, done, quit, rc;
+	int rc;
 } pair;
 
 static int format_chunk(line_writer *lw, const flame__stack *v, const uint32_t *idx, size_t lo,
@@ -188,26 +186,11 @@ static int format_chunk(line_writer *lw, const flame__stack *v, const uint32_t *
 	return rc;
 }
 
-static void *helper(void *arg)
+static void helper(void *arg, unsigned thread)
 {
 	pair *pr = arg;
-	pthread_mutex_lock(&pr->mu);
-	for (;;) {
-		while (!pr->posted && !pr->quit)
-			pthread_cond_wait(&pr->cv, &pr->mu);
-		if (pr->quit)
-			break;
-		pr->posted = 0;
-		size_t lo = pr->lo, hi = pr->hi;
-		pthread_mutex_unlock(&pr->mu);
-		int rc = format_chunk(&pr->lw, pr->v, pr->idx, lo, hi, pr->names);
-		pthread_mutex_lock(&pr->mu);
-		pr->rc = rc;
-		pr->done = 1;
-		pthread_cond_broadcast(&pr->cv);
-	}
-	pthread_mutex_unlock(&pr->mu);
-	return NULL;
+	(void)thread;
+	pr->rc = format_chunk(&pr->lw, pr->v, pr->idx, pr->lo, pr->hi, pr->names);
 }
 
 /* lines below which one thread formats everything: a handover to a thread that a busy
@@ -230,44 +213,26 @@ static int write_pair(line_writer *lw, const flame__stack *v, const uint32_t *id
 	mine.err = lw->err;
 	/* chunks of about a sixteenth of the table, two at the least */
 	size_t chunk = n / 16 > PAIR_MIN / 2 ? n / 16 : (n + 1) / 2;
-	pthread_t th;
-	if (pthread_mutex_init(&pr.mu, NULL))
-		return 1;
-	if (pthread_cond_init(&pr.cv, NULL)) {
-		pthread_mutex_destroy(&pr.mu);
+	flame__pool *pool = flame__pool_new(1);
+	if (!pool || !flame__pool_threads(pool)) {
+		flame__pool_free(pool);
 		return 1;
 	}
-	if (pthread_create(&th, NULL, helper, &pr)) {
-		pthread_cond_destroy(&pr.cv);
-		pthread_mutex_destroy(&pr.mu);
-		return 1;
-	}
+	flame__task task = {helper, &pr, NULL, 0};
 	int rc = 0;
 	for (size_t lo = 0; lo < n && !rc; lo += 2 * chunk) {
 		size_t mid = lo + chunk < n ? lo + chunk : n, hi = mid + chunk < n ? mid + chunk : n;
 		if (mid < hi) {
-			pthread_mutex_lock(&pr.mu);
 			pr.lo = mid;
 			pr.hi = hi;
-			pr.done = 0;
-			pr.posted = 1;
-			pthread_cond_broadcast(&pr.cv);
-			pthread_mutex_unlock(&pr.mu);
+			flame__pool_submit(pool, &task);
 		}
 		rc = format_chunk(&mine, v, idx, lo, mid, names);
 		if (!rc && mine.len)
 			rc = flame_output_write(lw->o, mine.buf, mine.len, lw->err);
 		if (mid < hi) {
-			pthread_mutex_lock(&pr.mu);
-			if (pr.posted) { /* the helper has not started (a busy machine): take it back */
-				pr.posted = 0;
-				pthread_mutex_unlock(&pr.mu);
-				pr.rc = rc ? 0 : format_chunk(&pr.lw, v, idx, mid, hi, names);
-			} else {
-				while (!pr.done)
-					pthread_cond_wait(&pr.cv, &pr.mu);
-				pthread_mutex_unlock(&pr.mu);
-			}
+			/* a chunk the helper has not started (a busy machine) is formatted here */
+			flame__pool_wait(pool, &task);
 			if (!rc && pr.rc) {
 				rc = pr.rc;
 				if (lw->err)
@@ -277,13 +242,7 @@ static int write_pair(line_writer *lw, const flame__stack *v, const uint32_t *id
 				rc = flame_output_write(lw->o, pr.lw.buf, pr.lw.len, lw->err);
 		}
 	}
-	pthread_mutex_lock(&pr.mu);
-	pr.quit = 1;
-	pthread_cond_broadcast(&pr.cv);
-	pthread_mutex_unlock(&pr.mu);
-	pthread_join(th, NULL);
-	pthread_cond_destroy(&pr.cv);
-	pthread_mutex_destroy(&pr.mu);
+	flame__pool_free(pool);
 	free(mine.buf);
 	free(mine.ids);
 	free(mine.end);
