@@ -32,13 +32,13 @@
  * With several events and no --event-filter, the first sampling event is kept (a
  * tracepoint seen before it is held back, bounded, until one comes or the input ends).
  * Each input is a file of its own: with several, each chooses its own event. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "../core/array.h"
 #include "../core/hash.h"
+#include "../core/pool.h"
 #include "../core/prefetch.h"
 #include "binary.h"
 #include "parser.h"
@@ -301,8 +301,6 @@ typedef struct worker {
 	/* aggregator side: local -> tree ids */
 	uint32_t *map, *emap;
 	size_t map_len, map_cap, emap_len, emap_cap;
-	pthread_t th;
-	struct pool *pool;
 } worker;
 
 typedef struct sample {
@@ -1080,11 +1078,12 @@ typedef struct job {
 	char *buf;
 	size_t off, len, cap; /* the block is buf[off..off+len) */
 	recbuf out;
-	int state; /* J_FREE, J_QUEUED, J_DONE */
+	int busy;  /* handed to the pool and not yet aggregated */
 	int rc;    /* parse_block's status: its error record may be missing when out of memory */
 	worker *w;
+	worker *ws;        /* the workers, one per pool thread and one for the caller */
+	flame__task task;  /* core/pool.h's */
 } job;
-enum { J_FREE, J_QUEUED, J_DONE };
 
 typedef struct reader {
 	flame_input *in;
@@ -1174,36 +1173,14 @@ static int consume(agg *a, job *j, flame_err *err)
 
 /* ------------------------------------------------------------------ threads */
 
-typedef struct pool {
-	pthread_mutex_t mu;
-	pthread_cond_t cv_work, cv_done;
-	job *jobs;
-	size_t njobs;
-	uint64_t queued, taken;
-	int stop;
-} pool;
-
-static void *worker_main(void *arg)
+/* A block on whichever thread of the pool takes it (or the caller), with that thread's
+ * worker: its own names, caches and scratch. */
+static void parse_job(void *arg, unsigned thread)
 {
-	worker *w = arg;
-	pool *P = w->pool;
-	pthread_mutex_lock(&P->mu);
-	for (;;) {
-		while (!P->stop && P->taken == P->queued)
-			pthread_cond_wait(&P->cv_work, &P->mu);
-		if (P->stop)
-			break;
-		job *j = &P->jobs[P->taken++ % P->njobs];
-		pthread_mutex_unlock(&P->mu);
-		j->out.len = 0;
-		j->w = w;
-		j->rc = parse_block(w, j->buf + j->off, j->len, &j->out); /* errors travel as records */
-		pthread_mutex_lock(&P->mu);
-		j->state = J_DONE;
-		pthread_cond_broadcast(&P->cv_done);
-	}
-	pthread_mutex_unlock(&P->mu);
-	return NULL;
+	job *j = arg;
+	j->w = &j->ws[thread];
+	j->out.len = 0;
+	j->rc = parse_block(j->w, j->buf + j->off, j->len, &j->out); /* errors travel as records */
 }
 
 static void worker_init(worker *w, const flame_parse_opts *o, flame__intern *names)
@@ -1236,58 +1213,41 @@ static unsigned thread_count(const flame_parse_opts *o)
 	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (unsigned)n;
 }
 
-/* Several workers parse blocks; this thread reads and aggregates in order. `first`
- * is job 0, already filled. */
+/* Aggregate the oldest block handed out, once it is parsed, and free its slot. */
+static int consume_next(agg *a, flame__pool *pool, job *d, flame_err *err)
+{
+	flame__pool_wait(pool, &d->task);
+	d->busy = 0;
+	return consume(a, d, err);
+}
+
+/* Several workers parse blocks on core/pool.h's threads; this thread reads and
+ * aggregates in order. `first` is job 0, already filled. */
 static int run_parallel(agg *a, reader *rd, job *first, unsigned nw, flame_err *err)
 {
-	pool P;
-	worker *ws = calloc(nw, sizeof *ws);
+	/* one worker more than threads: the caller's, for a block no thread has taken when
+	 * its turn to be aggregated comes (a busy machine) */
+	worker *ws = calloc((size_t)nw + 1, sizeof *ws);
 	size_t njobs = (size_t)nw + 2; /* each worker busy, one being aggregated, one filled */
 	job *jobs = calloc(njobs, sizeof *jobs);
+	flame__pool *pool = ws && jobs ? flame__pool_new(nw) : NULL;
 	int rc = 0, rrc = 0;
-	unsigned started = 0;
-	uint64_t next = 0; /* next job to aggregate */
-	if (!ws || !jobs) {
+	uint64_t queued = 0, next = 0; /* blocks handed out; the next to aggregate */
+	if (!pool) {
 		free(ws);
 		free(jobs);
 		return flame__err_nomem(err);
 	}
+	for (unsigned i = 0; i <= nw; i++)
+		worker_init(&ws[i], a->o, NULL);
 	jobs[0] = *first;
 	memset(first, 0, sizeof *first);
-	memset(&P, 0, sizeof P);
-	P.jobs = jobs;
-	P.njobs = njobs;
-	pthread_mutex_init(&P.mu, NULL);
-	pthread_cond_init(&P.cv_work, NULL);
-	pthread_cond_init(&P.cv_done, NULL);
-	for (; started < nw; started++) {
-		worker_init(&ws[started], a->o, NULL);
-		ws[started].pool = &P;
-		if (pthread_create(&ws[started].th, NULL, worker_main, &ws[started])) {
-			worker_free(&ws[started]);
-			break;
-		}
-	}
-	if (!started) {
-		rc = flame__err(err, FLAME_ENOMEM, a->src, 0, FLAME__NO_OFFSET,
-		                "cannot start a worker thread");
-		goto done;
-	}
 	for (int have = 1;;) {
-		job *j = &jobs[P.queued % njobs];
+		job *j = &jobs[queued % njobs];
 		/* the slot is free once its previous block is aggregated */
-		while (j->state != J_FREE) {
-			job *d = &jobs[next % njobs];
-			pthread_mutex_lock(&P.mu);
-			while (d->state != J_DONE)
-				pthread_cond_wait(&P.cv_done, &P.mu);
-			pthread_mutex_unlock(&P.mu);
-			rc = consume(a, d, err);
-			d->state = J_FREE;
-			next++;
-			if (rc)
+		while (j->busy)
+			if ((rc = consume_next(a, pool, &jobs[next++ % njobs], err)))
 				goto done;
-		}
 		if (!have) {
 			int f = fill(rd, j, err);
 			if (f < 0) {
@@ -1298,37 +1258,22 @@ static int run_parallel(agg *a, reader *rd, job *first, unsigned nw, flame_err *
 				break;
 		}
 		have = 0;
-		pthread_mutex_lock(&P.mu);
-		j->state = J_QUEUED;
-		P.queued++;
-		pthread_cond_signal(&P.cv_work);
-		pthread_mutex_unlock(&P.mu);
+		j->busy = 1;
+		j->ws = ws;
+		j->task = (flame__task){parse_job, j, NULL, 0};
+		flame__pool_submit(pool, &j->task);
+		queued++;
 	}
-	while (next < P.queued) {
-		job *d = &jobs[next % njobs];
-		pthread_mutex_lock(&P.mu);
-		while (d->state != J_DONE)
-			pthread_cond_wait(&P.cv_done, &P.mu);
-		pthread_mutex_unlock(&P.mu);
-		rc = consume(a, d, err);
-		d->state = J_FREE;
-		next++;
-		if (rc)
+	while (next < queued)
+		if ((rc = consume_next(a, pool, &jobs[next++ % njobs], err)))
 			goto done;
-	}
 	rc = rrc;
 done:
-	pthread_mutex_lock(&P.mu);
-	P.stop = 1;
-	pthread_cond_broadcast(&P.cv_work);
-	pthread_mutex_unlock(&P.mu);
-	for (unsigned i = 0; i < started; i++) {
-		pthread_join(ws[i].th, NULL);
+	for (; next < queued; next++) /* after a failure: the blocks still out */
+		flame__pool_wait(pool, &jobs[next % njobs].task);
+	flame__pool_free(pool);
+	for (unsigned i = 0; i <= nw; i++)
 		worker_free(&ws[i]);
-	}
-	pthread_mutex_destroy(&P.mu);
-	pthread_cond_destroy(&P.cv_work);
-	pthread_cond_destroy(&P.cv_done);
 	for (size_t i = 0; i < njobs; i++) {
 		free(jobs[i].buf);
 		free(jobs[i].out.w);

@@ -16,6 +16,7 @@
 #include "../core/err.h"
 #include "../core/input.h"
 #include "../core/join.h"
+#include "../core/pool.h"
 #include "../core/tree.h"
 #include "read.h"
 
@@ -111,9 +112,10 @@ static int drain(void *ud, flame_tree *t, flame_err *err)
 	return rc;
 }
 
-static void *produce(void *ud)
+static void produce(void *ud, unsigned thread)
 {
 	feed *f = ud;
+	(void)thread;
 	flame__source *s = f->src;
 	pthread_mutex_lock(&f->mu);
 	while (!f->go && !f->stop)
@@ -131,7 +133,6 @@ static void *produce(void *ud)
 	f->done = 1;
 	pthread_cond_broadcast(&f->cv);
 	pthread_mutex_unlock(&f->mu);
-	return NULL;
 }
 
 /* The next block of `f` (NULL at its end or on its error). */
@@ -369,16 +370,16 @@ static int not_one_side(flame__source *s)
 static int stream_all(flame_tree *t, flame__source *src, size_t n, int diff, flame_err *err)
 {
 	feed *feeds = calloc(n, sizeof *feeds);
-	pthread_t *th = calloc(n, sizeof *th);
-	unsigned char *started = calloc(n, 1);
+	flame__task *tasks = calloc(n, sizeof *tasks);
+	/* the inputs are read at the same time: a thread each, or none is read */
+	flame__pool *pool = feeds && tasks ? flame__pool_new((unsigned)n) : NULL;
 	int rc = 0;
-	if (!feeds || !th || !started) {
+	if (!pool) {
 		free(feeds);
-		free(th);
-		free(started);
+		free(tasks);
 		return flame__err_nomem(err);
 	}
-	int all = 1; /* start reading only when every thread exists (else nothing is read) */
+	int all = flame__pool_threads(pool) == n;
 	for (size_t i = 0; i < n; i++) {
 		feeds[i].src = &src[i];
 		feeds[i].to_after = diff && i == 1;
@@ -386,8 +387,10 @@ static int stream_all(flame_tree *t, flame__source *src, size_t n, int diff, fla
 		pthread_mutex_init(&feeds[i].mu, NULL);
 		pthread_cond_init(&feeds[i].cv, NULL);
 	}
-	for (size_t i = 0; i < n && all; i++)
-		all = (started[i] = pthread_create(&th[i], NULL, produce, &feeds[i]) == 0);
+	for (size_t i = 0; i < n; i++) {
+		tasks[i] = (flame__task){produce, &feeds[i], NULL, 0};
+		flame__pool_submit(pool, &tasks[i]); /* each waits for go (or stop) */
+	}
 	for (size_t i = 0; i < n && all; i++) {
 		pthread_mutex_lock(&feeds[i].mu);
 		feeds[i].go = 1;
@@ -404,8 +407,7 @@ static int stream_all(flame_tree *t, flame__source *src, size_t n, int diff, fla
 		f->stop = 1;
 		pthread_cond_broadcast(&f->cv);
 		pthread_mutex_unlock(&f->mu);
-		if (started[i])
-			pthread_join(th[i], NULL);
+		flame__pool_wait(pool, &tasks[i]);
 		if (f->stopped) { /* its rc says only that it was stopped */
 			f->src->rc = 0;
 			memset(&f->src->err, 0, sizeof f->src->err);
@@ -425,9 +427,9 @@ static int stream_all(flame_tree *t, flame__source *src, size_t n, int diff, fla
 		pthread_mutex_destroy(&f->mu);
 		pthread_cond_destroy(&f->cv);
 	}
+	flame__pool_free(pool);
 	free(feeds);
-	free(th);
-	free(started);
+	free(tasks);
 	return rc;
 }
 
@@ -512,86 +514,74 @@ static int add_tree(flame_tree *t, flame_tree *u, flame_err *err)
 	return rc;
 }
 
-/* Whole trees: `threads` workers parse inputs in order, each into a tree of its own (the
- * first straight into an empty result), while the calling thread adds the finished ones to
- * the result in order; at most `threads` + 1 trees exist at once. */
+/* Whole trees: `threads` pool threads parse inputs in order, each into a tree of its own
+ * (the first straight into an empty result), while the calling thread adds the finished
+ * ones to the result in order; input i + threads is handed out once input i is added, so
+ * at most `threads` + 1 trees exist at once. */
 typedef struct pipeline {
 	flame__source *src;
-	size_t n;
 	flame_tree *t;
 	int t_empty;
 	flame_tree **trees;
-	unsigned char *ready;
-	size_t next, added, ahead;
-	int stop;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	flame__task *tasks;
+	int stop; /* the result failed: inputs not started yet are skipped */
 } pipeline;
 
-static void *parse_worker(void *ud)
+typedef struct parse_one {
+	pipeline *p;
+	size_t i;
+} parse_one;
+
+static void parse_input(void *ud, unsigned thread)
 {
-	pipeline *p = ud;
-	for (;;) {
-		pthread_mutex_lock(&p->mu);
-		while (!p->stop && p->next < p->n && p->next >= p->added + p->ahead)
-			pthread_cond_wait(&p->cv, &p->mu);
-		size_t i = p->next;
-		int go = !p->stop && i < p->n;
-		if (go)
-			p->next++;
-		pthread_mutex_unlock(&p->mu);
-		if (!go)
-			return NULL;
-		flame__source *s = &p->src[i];
-		flame_tree *u = i == 0 && p->t_empty ? p->t : flame_tree_new();
-		if (!u)
-			s->rc = flame__err_nomem(&s->err);
-		else
-			s->rc = flame_parse(u, s->in, &s->opts, &s->err);
-		if (!s->rc && s->weight && (s->weight != 1 || s->weight_decimals) &&
-		    (s->rc = flame_tree_weight(u, s->weight, s->weight_decimals, &s->err)) &&
-		    !s->err.source[0])
-			snprintf(s->err.source, sizeof s->err.source, "%s", flame_input_name(s->in));
-		if (!s->rc)
-			s->total = flame_tree_total(u, 0);
-		pthread_mutex_lock(&p->mu);
-		p->trees[i] = u;
-		p->ready[i] = 1;
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-	}
+	pipeline *p = ((parse_one *)ud)->p;
+	size_t i = ((parse_one *)ud)->i;
+	(void)thread;
+	if (__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
+		return;
+	flame__source *s = &p->src[i];
+	flame_tree *u = i == 0 && p->t_empty ? p->t : flame_tree_new();
+	if (!u)
+		s->rc = flame__err_nomem(&s->err);
+	else
+		s->rc = flame_parse(u, s->in, &s->opts, &s->err);
+	if (!s->rc && s->weight && (s->weight != 1 || s->weight_decimals) &&
+	    (s->rc = flame_tree_weight(u, s->weight, s->weight_decimals, &s->err)) &&
+	    !s->err.source[0])
+		snprintf(s->err.source, sizeof s->err.source, "%s", flame_input_name(s->in));
+	if (!s->rc)
+		s->total = flame_tree_total(u, 0);
+	p->trees[i] = u;
 }
 
 static int read_whole(flame_tree *t, flame__source *src, size_t n, unsigned threads, flame_err *err)
 {
 	if (!threads)
 		threads = 2;
-	pipeline p = {src, n, t, !flame__tree_has_stacks(t) && !flame__tree_marked_differential(t),
-	              calloc(n ? n : 1, sizeof(flame_tree *)), calloc(n ? n : 1, 1), 0, 0,
-	              threads, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
-	pthread_t th[64];
-	size_t started = 0;
-	int rc = 0;
-	if (!p.trees || !p.ready) {
-		free(p.trees);
-		free(p.ready);
-		return flame__err_nomem(err);
-	}
 	if (threads > 64)
 		threads = 64;
-	for (; started < threads && started < n; started++)
-		if (pthread_create(&th[started], NULL, parse_worker, &p))
-			break;
-	if (!started) /* no thread at all: parse here, one at a time */
-		p.ahead = n;
+	pipeline p = {src, t, !flame__tree_has_stacks(t) && !flame__tree_marked_differential(t),
+	              calloc(n ? n : 1, sizeof(flame_tree *)), calloc(n ? n : 1, sizeof(flame__task)),
+	              0};
+	parse_one *ones = calloc(n ? n : 1, sizeof *ones);
+	/* no thread at all is no failure: waiting for an input then parses it here */
+	flame__pool *pool = p.trees && p.tasks && ones ? flame__pool_new(threads < n ? threads : (unsigned)n) : NULL;
+	size_t submitted = 0;
+	int rc = 0;
+	if (!pool) {
+		free(p.trees);
+		free(p.tasks);
+		free(ones);
+		return flame__err_nomem(err);
+	}
+	for (size_t i = 0; i < n; i++) {
+		ones[i] = (parse_one){&p, i};
+		p.tasks[i] = (flame__task){parse_input, &ones[i], NULL, 0};
+	}
+	for (; submitted < n && submitted < threads; submitted++)
+		flame__pool_submit(pool, &p.tasks[submitted]);
 	for (size_t i = 0; i < n && !rc; i++) {
-		if (!started) {
-			parse_worker(&p);
-		}
-		pthread_mutex_lock(&p.mu);
-		while (!p.ready[i])
-			pthread_cond_wait(&p.cv, &p.mu);
-		pthread_mutex_unlock(&p.mu);
+		flame__pool_wait(pool, &p.tasks[i]);
 		if ((rc = src[i].rc))
 			break;
 		if (p.trees[i] != t)
@@ -599,22 +589,19 @@ static int read_whole(flame_tree *t, flame__source *src, size_t n, unsigned thre
 		if (p.trees[i] != t)
 			flame_tree_free(p.trees[i]);
 		p.trees[i] = NULL;
-		pthread_mutex_lock(&p.mu);
-		p.added = i + 1;
-		pthread_cond_broadcast(&p.cv);
-		pthread_mutex_unlock(&p.mu);
+		if (submitted < n)
+			flame__pool_submit(pool, &p.tasks[submitted++]);
 	}
-	pthread_mutex_lock(&p.mu);
-	p.stop = 1;
-	pthread_cond_broadcast(&p.cv);
-	pthread_mutex_unlock(&p.mu);
-	for (size_t k = 0; k < started; k++)
-		pthread_join(th[k], NULL);
+	__atomic_store_n(&p.stop, 1, __ATOMIC_RELAXED);
+	for (size_t i = 0; i < submitted; i++)
+		flame__pool_wait(pool, &p.tasks[i]);
+	flame__pool_free(pool);
 	for (size_t i = 0; i < n; i++)
 		if (p.trees[i] != t)
 			flame_tree_free(p.trees[i]);
 	free(p.trees);
-	free(p.ready);
+	free(p.tasks);
+	free(ones);
 	return rc;
 }
 

@@ -2,7 +2,8 @@
 # The sealed tree, checked on the sources: struct flame_tree (core/tree-private.h) is seen
 # only by core/ (and the core's white-box test);
 # spilling (core/spill.h) only by core/tree.c, and core/spill.c does not know the tree
-# (tree.c -> spill.c, one way); parsers add stacks only through core/sink.h.
+# (tree.c -> spill.c, one way); parsers add stacks only through core/sink.h; threads are
+# started only by core/pool.c.
 # Usage: layers.sh SOURCE_ROOT
 set -u
 cd "$1" || exit 1
@@ -38,6 +39,12 @@ for f in libflame/parse/*.c; do
 		bad "$f adds to the tree past core/sink.h"
 	fi
 done
+
+# threads: one pool (core/pool.c) starts them all
+while read -r f; do
+	checked=$((checked + 1))
+	[ "$f" = libflame/core/pool.c ] || bad "$f starts threads of its own (use core/pool.h)"
+done < <(grep -rl --include='*.[ch]' 'pthread_create' libflame tools)
 
 [ "$checked" -ge 8 ] || bad "checked $checked files: the scan found nothing"
 [ "$fail" = 0 ] && echo "ok: $checked files"
