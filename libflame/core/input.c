@@ -263,11 +263,17 @@ static long raw_read(flame_input *in, flame_input *unused, unsigned char *buf, s
 		if (in->raw_start == in->raw_end) {
 			/* large reads go straight to the caller's buffer (a parser reading
 			 * 64 KB blocks keeps them in L2 from the copy to the parse) */
-			if (!in->mem && !in->pull && cap - got >= DIRECT_MIN && !in->raw_eof) {
+			if (!in->mem && cap - got >= DIRECT_MIN && !in->raw_eof) {
 				ssize_t n;
-				do
-					n = read(in->fd, buf + got, cap - got);
-				while (n < 0 && errno == EINTR);
+				if (in->pull) { /* a generated input: made in place */
+					n = in->pull(in->pull_ud, (char *)buf + got, cap - got, err);
+					if (n < 0)
+						return n;
+				} else {
+					do
+						n = read(in->fd, buf + got, cap - got);
+					while (n < 0 && errno == EINTR);
+				}
 				if (n < 0)
 					return flame__err(err, FLAME_EIO, in->name, 0, in->raw_offset,
 					                  "read error: %s", strerror(errno));

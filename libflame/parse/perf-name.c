@@ -551,6 +551,11 @@ static int is_jitdump(const char *p, size_t n)
 }
 
 /* The "_[i]" / "_[k]" / "_[j]" annotation for the name `d[0..k)`, or NULL. */
+int flame__perf_dso_class(const char *dso, size_t n)
+{
+	return is_kernel_dso(dso, n) ? 1 : is_perf_map(dso, n) || is_jitdump(dso, n) ? 2 : 0;
+}
+
 static const char *annotation(const char *d, size_t k, size_t idx, const flame__perf_frame *f,
                               unsigned flags)
 {

@@ -80,6 +80,10 @@ static inline const char *flame__perf_name_ptr(const flame__perf_names *nm, size
  * of memory. */
 int flame__perf_tidy(const flame__perf_frame *f, unsigned flags, flame__perf_names *out);
 
+/** What the annotations see in a frame's dso: 1 a kernel's (--kernel's _[k]), 2 JIT code's
+ * (--jit's _[j]), 0 neither. */
+int flame__perf_dso_class(const char *dso, size_t n);
+
 /** Target process name from a "# cmdline : perf record ... prog args" line, as the Perl
  * tool finds it: the last argument not starting with '-', without its directory.
  * Returns its length (0 if none) and points *name into `s`. */

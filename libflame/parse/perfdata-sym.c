@@ -23,6 +23,7 @@
 #include "../core/array.h"
 #include "../core/hash.h"
 #include "../core/slots.h"
+#include "perf-name.h"
 #include "perfdata-elf.h"
 #include "perfdata-sym.h"
 
@@ -34,6 +35,7 @@ typedef struct dso {
 	uint8_t bid[20];
 	uint8_t bidlen;
 	int kind, loaded;
+	int cls; /* flame__perf_dso_class of its name */
 	uint64_t reloc; /* kernel: subtracted from kallsyms addresses */
 	char ref[32];   /* kernel: the reference symbol ("_text") */
 	uint64_t ref_addr;
@@ -332,6 +334,7 @@ static dso *dso_get(flame__pdsym *s, const char *name, size_t n, int kind)
 	}
 	d->name = c;
 	d->kind = kind;
+	d->cls = flame__perf_dso_class(c, n);
 	s->d_slots[flame__slots_probe(s->d_slots, s->d_mask, h, dso_eq, &k)] =
 		flame__slot_make(h, (uint32_t)s->ndsos);
 	s->dsos[s->ndsos++] = d;
@@ -708,6 +711,16 @@ static const fentry *fc_get(const flame__pdsym *s, uint64_t key, const dso *d)
 	return sl ? &s->fc[flame__slot_entry(sl)] : NULL;
 }
 
+/* 1 when name[0..n) ends in "+0x" and hex digits, as perf.c strips from a frame. */
+static int ends_in_offset(const char *name, size_t n)
+{
+	size_t i = n;
+	while (i > 0 && ((name[i - 1] >= '0' && name[i - 1] <= '9') ||
+	                 (name[i - 1] >= 'a' && name[i - 1] <= 'f')))
+		i--;
+	return i < n && i >= 3 && memcmp(name + i - 3, "+0x", 3) == 0;
+}
+
 int flame__pdsym_frame(flame__pdsym *s, uint32_t pid, int mode, int fallback, uint64_t ip,
                        const char **p, size_t *n)
 {
@@ -745,13 +758,21 @@ int flame__pdsym_frame(flame__pdsym *s, uint32_t pid, int mode, int fallback, ui
 	int k = snprintf(s->line, need, "%llx ", (unsigned long long)addr);
 	clean(s->line + k, name, nl);
 	k += (int)nl;
-	if (sym)
+	/* perf script's "+0xOFF" is left out: the reader strips it (one "+0x..." at the end),
+	 * unless the name itself ends in one, which must stay */
+	if (sym && (nl == 0 || ends_in_offset(name, nl)))
 		k += snprintf(s->line + k, need - (size_t)k, "+0x%llx",
 		              (unsigned long long)(addr - sym->start));
 	s->line[k++] = ' ';
 	s->line[k++] = '(';
-	clean(s->line + k, dname, dl);
-	k += (int)dl;
+	/* a named frame's file matters to the reader only as a kernel's or JIT code's (the
+	 * annotations): any other is written "u", so the reader has short lines to hash */
+	if (sym && dd->cls == 0) {
+		s->line[k++] = 'u';
+	} else {
+		clean(s->line + k, dname, dl);
+		k += (int)dl;
+	}
 	s->line[k++] = ')';
 	if (fc_put(s, addr, d, s->line, (size_t)k))
 		return -1;

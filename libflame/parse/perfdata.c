@@ -4,7 +4,9 @@
  * Flow: perfdata-read.c gives the records in perf's order; COMM, FORK and MMAP records
  * update the threads and maps of perfdata-sym.c; each SAMPLE is written as the text perf
  * script prints for it (event line, then one line per callchain frame, resolved through
- * the context markers as perf resolves them), and that text streams through the perf
+ * the context markers as perf resolves them; less what the reader makes no use of: the
+ * symbol's offset, the path of a plain file whose frame is named), and that text streams
+ * through the perf
  * script parser (perf.c) from a generated input, so every option (--pid, --tid, --kernel,
  * --jit, --all, --addrs, --event-filter, --time, name tidying, -j) means exactly what it
  * means on perf script text. The text never exists whole: it is made a block at a time as
