@@ -2,8 +2,8 @@
  * perf's rules, as perf script 6.1 applies them: functions, objects and text labels of
  * .symtab, else .dynsym; each value made file-relative by its PT_LOAD segment (p_vaddr -
  * p_offset), so a PIE or shared object resolves from the map's pgoff whatever its load
- * address; one symbol per address (the sized, then non-weak, then global, then fewer
- * leading underscores, then longer name); a symbol of size 0 ends where the next begins;
+ * address; a symbol of size 0 ends where the next begins; then one symbol per address
+ * (the sized, then non-weak, then global, then fewer leading underscores, then longer name);
  * names demangled without parameters (libiberty's cplus_demangle). Hostile files: libelf
  * bounds every section and string; a symbol it cannot place is skipped. */
 #include <fcntl.h>
@@ -90,16 +90,9 @@ void flame__symtab_finish(flame__symtab *t, int kallsyms)
 	if (!t->n)
 		return;
 	qsort(t->v, t->n, sizeof *t->v, by_start);
-	size_t k = 0;
-	for (size_t i = 1; i < t->n; i++) {
-		if (t->v[i].start == t->v[k].start) {
-			if (!better(t, &t->v[k], &t->v[i]))
-				t->v[k] = t->v[i];
-			continue;
-		}
-		t->v[++k] = t->v[i];
-	}
-	t->n = k + 1;
+	/* perf extends the zero sizes first, then keeps one symbol per address: of two at one
+	 * address the first gets no size (it ends where the second starts), so the second,
+	 * sized now, is kept */
 	for (size_t i = 0; i + 1 < t->n; i++) {
 		flame__sym *p = &t->v[i];
 		if (p->end != p->start)
@@ -113,6 +106,16 @@ void flame__symtab_finish(flame__symtab *t, int kallsyms)
 	flame__sym *last = &t->v[t->n - 1];
 	if (last->end == last->start)
 		last->end = page_after(last->start);
+	size_t k = 0;
+	for (size_t i = 1; i < t->n; i++) {
+		if (t->v[i].start == t->v[k].start) {
+			if (!better(t, &t->v[k], &t->v[i]))
+				t->v[k] = t->v[i];
+			continue;
+		}
+		t->v[++k] = t->v[i];
+	}
+	t->n = k + 1;
 }
 
 const flame__sym *flame__symtab_find(const flame__symtab *t, uint64_t addr)

@@ -24,7 +24,7 @@ void flame__symtab_free(flame__symtab *t);
 /** Add a symbol (size 0: it ends where the next one starts). 0, or -1 out of memory. */
 int flame__symtab_add(flame__symtab *t, uint64_t start, uint64_t size, int binding,
                       const char *name, size_t n);
-/** Sort, keep one symbol per start address (perf's choice), extend zero sizes (`kallsyms`:
+/** Sort, extend zero sizes, then keep one symbol per start address, as perf does (`kallsyms`:
  * the last one ends at the next page, as perf does). */
 void flame__symtab_finish(flame__symtab *t, int kallsyms);
 /** The symbol holding `addr`, or NULL. */
