@@ -32,7 +32,9 @@ static const char *const ext_pprof[] = {".pb.gz", ".pb", ".pprof", NULL};
 static const char *const ext_offcpu[] = {".stacks", ".offcpu.txt", NULL};
 static const char *const ext_jfr[] = {".jfr.txt", NULL};
 static const char *const ext_svg[] = {".svg", NULL};
+#ifdef FLAME_HAVE_PERFDATA
 static const char *const ext_perfdata[] = {".data", NULL}; /* perf record's perf.data */
+#endif
 
 static const flame_format_info inputs[] = {
 	{"folded", ext_folded, "folded stacks: 'root;...;leaf count' lines, or 'stack before after'",
