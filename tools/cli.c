@@ -37,9 +37,85 @@ static void print_version(void)
 	       CLI_BUILT_WITH);
 }
 
+/* ---- format names in option help: the lists come from the library's tables */
+
+static const cli_format *format_of(const cli_format *formats, int id)
+{
+	for (; formats && formats->id; formats++)
+		if (formats->id == id)
+			return formats;
+	return NULL;
+}
+
+/* "auto (default), folded, perf..." or the output formats with a flag in `fm->formats`;
+ * `bare`: "auto folded perf..." */
+static void format_list(const cli_format *fm, int bare, char *buf, size_t cap)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	int in = (fm->formats & CLI_INPUT_FORMATS) != 0;
+	size_t n = in ? flame_input_format_count() + 1 : flame_output_format_count();
+	for (size_t i = 0; i < n; i++) {
+		const flame_format_info *f = in ? (i ? flame_input_format_info(i - 1) : NULL)
+		                                : flame_output_format_info(i);
+		if (!in && !(f->flags & fm->formats))
+			continue;
+		const char *name = f ? f->name : "auto";
+		int def = fm->def && !strcmp(name, fm->def);
+		int w = snprintf(buf + len, cap - len, "%s%s%s", len ? bare ? " " : ", " : "", name,
+		                 def && !bare ? " (default)" : "");
+		if (w < 0 || (size_t)w >= cap - len)
+			break;
+		len += (size_t)w;
+	}
+}
+
+/* The option's help, its "{}" replaced by the list of the format names it takes. */
+static const char *opt_help(const cli_opt *o, const cli_format *formats, char *buf, size_t cap)
+{
+	const cli_format *fm = format_of(formats, o->id);
+	const char *mark = fm ? strstr(o->help, "{}") : NULL;
+	if (!mark)
+		return o->help;
+	char list[512];
+	format_list(fm, 0, list, sizeof list);
+	snprintf(buf, cap, "%.*s%s%s", (int)(mark - o->help), o->help, list, mark + 2);
+	return buf;
+}
+
+/* Each format the tool's options take, inputs then outputs, with its extensions and
+ * description: `put` gets (ud, "input" or "output", info, extensions joined by spaces). */
+typedef void (*format_fn)(void *ud, const char *kind, const flame_format_info *f, const char *exts);
+
+static void each_format(const cli_format *formats, format_fn put, void *ud)
+{
+	unsigned all = 0;
+	for (const cli_format *fm = formats; fm && fm->id; fm++)
+		all |= fm->formats;
+	for (int out = 0; out < 2; out++) {
+		if (!out && !(all & CLI_INPUT_FORMATS))
+			continue;
+		size_t n = out ? flame_output_format_count() : flame_input_format_count();
+		for (size_t i = 0; i < n; i++) {
+			const flame_format_info *f = out ? flame_output_format_info(i) : flame_input_format_info(i);
+			if (out && !(f->flags & all & ~CLI_INPUT_FORMATS))
+				continue;
+			char exts[128] = "";
+			for (const char *const *e = f->extensions; *e; e++)
+				if (strlen(exts) + strlen(*e) + 2 < sizeof exts) {
+					strcat(exts, e == f->extensions ? "" : " ");
+					strcat(exts, *e);
+				}
+			put(ud, out ? "output" : "input", f, exts);
+		}
+	}
+}
+
 /* --help-table (not listed): the option table as tab-separated lines, read at build time
  * by tools/gen-docs.py to make the man pages and shell completions, so they cannot drift
- * from --help. Tabs and newlines in texts are printed as \t and \n. */
+ * from --help: `opt` rows, a `values` row after each option taking format names, and a
+ * `format` row for each format the tool reads or writes. Tabs and newlines in texts are
+ * printed as \t and \n. */
 static void put_field(const char *s)
 {
 	putchar('\t');
@@ -52,7 +128,19 @@ static void put_field(const char *s)
 			putchar(*s);
 }
 
-static void print_table(const cli_opt *opts, const char *usage, const char *about)
+static void table_format(void *ud, const char *kind, const flame_format_info *f, const char *exts)
+{
+	(void)ud;
+	fputs("format", stdout);
+	put_field(kind);
+	put_field(f->name);
+	put_field(exts);
+	put_field(f->description);
+	putchar('\n');
+}
+
+static void print_table(const cli_opt *opts, const cli_format *formats, const char *usage,
+                        const char *about)
 {
 	const char *heads[][2] = {{"prog", prog}, {"version", FLAME_VERSION}, {"usage", usage},
 	                          {"about", about}, {"output", output_text}, {"exit", exit_text}};
@@ -67,9 +155,19 @@ static void print_table(const cli_opt *opts, const char *usage, const char *abou
 		put_field(s);
 		put_field(o->name);
 		put_field(o->has_arg ? o->arg_name : "");
-		put_field(o->help);
+		char help[1024];
+		put_field(opt_help(o, formats, help, sizeof help));
 		putchar('\n');
+		const cli_format *fm = format_of(formats, o->id);
+		if (fm) { /* its values, for the completions */
+			format_list(fm, 1, help, sizeof help);
+			fputs("values", stdout);
+			put_field(o->name);
+			put_field(help);
+			putchar('\n');
+		}
 	}
+	each_format(formats, table_format, NULL);
 	printf("opt\th\thelp\t\tshow this help and exit\n"
 	       "opt\t\tversion\t\tshow the versions of the tool and the library and what is built "
 	       "in, and exit\n");
@@ -93,7 +191,20 @@ static void print_wrapped(const char *text)
 	putchar('\n');
 }
 
-static void print_help(const cli_opt *opts, const char *usage, const char *about)
+/* "Input formats:" / "Output formats:" headed lists; `ud` points to the kind printed last */
+static void help_format(void *ud, const char *kind, const flame_format_info *f, const char *exts)
+{
+	const char **last = ud;
+	if (strcmp(kind, *last))
+		printf("\n%s formats (%s):\n", !strcmp(kind, "input") ? "Input" : "Output",
+		       !strcmp(kind, "input") ? "told from the content unless --input-format names one"
+		                              : "named by --format or by the extension of -o's FILE");
+	*last = kind;
+	printf("  %-8s %s [%s]\n", f->name, f->description, exts);
+}
+
+static void print_help(const cli_opt *opts, const cli_format *formats, const char *usage,
+                       const char *about)
 {
 	printf("Usage: %s %s\n\n%s\n\nOptions:\n", prog, usage, about);
 	for (const cli_opt *o = opts; o->name; o++) {
@@ -104,23 +215,27 @@ static void print_help(const cli_opt *opts, const char *usage, const char *about
 		else
 			snprintf(left, sizeof left, "    --%s%s%s", o->name, o->has_arg ? " " : "",
 			         o->has_arg ? o->arg_name : "");
-		printf("  %-28s %s\n", left, o->help);
+		char help[1024];
+		printf("  %-28s %s\n", left, opt_help(o, formats, help, sizeof help));
 	}
 	printf("  %-28s %s\n  %-28s %s\n", "-h, --help", "show this help and exit", "    --version",
 	       "show the version and exit");
+	const char *last = "";
+	each_format(formats, help_format, &last);
 	printf("\nOutput:\n");
 	print_wrapped(output_text);
 	printf("\nExit status:\n");
 	print_wrapped(exit_text);
 }
 
-int cli_parse(int argc, char **argv, const cli_opt *opts, cli_opt_fn fn, void *ud,
-              const char *usage, const char *about, int *first_operand)
+int cli_parse(int argc, char **argv, const cli_opt *opts, const cli_format *formats,
+              cli_opt_fn fn, void *ud, const char *usage, const char *about,
+              int *first_operand)
 {
 	const char *slash = strrchr(argv[0], '/');
 	prog = slash ? slash + 1 : argv[0];
 	if (argc == 2 && strcmp(argv[1], "--help-table") == 0) {
-		print_table(opts, usage, about);
+		print_table(opts, formats, usage, about);
 		exit(0);
 	}
 	size_t n = 0;
@@ -153,7 +268,7 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, cli_opt_fn fn, void *u
 	optind = 1;
 	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		if (c == 'h' || c == ID_HELP) {
-			print_help(opts, usage, about);
+			print_help(opts, formats, usage, about);
 			exit(0);
 		}
 		if (c == ID_VERSION) {
@@ -193,38 +308,36 @@ int cli_report(const flame_err *e)
 	return e->code == FLAME_EUSAGE ? 2 : 1;
 }
 
-int cli_report_input(const flame_err *e, const char *option)
+int cli_output_path(const char *path, unsigned accept, const char *option,
+                    flame_output_format *out)
 {
-	/* only the generic message names --format; a file of a kind no reader takes says
-	 * what it is and what to do instead */
-	if (e->code != FLAME_EFORMAT || !strstr(e->msg, "use --format"))
-		return cli_report(e);
-	fprintf(stderr, "%s: %s: cannot tell the input format; use %s\n", prog, e->source, option);
-	return 1;
+	flame_err err;
+	if (flame_output_format_from_path(path, accept, out, &err) == 0)
+		return 0;
+	return cli_usage_error("-o %s: %s (or say %s)", path, err.msg, option);
 }
 
-int cli_output_ext(const char *path, const char *const *known, const char *option)
+int cli_output_format(const char *option, const char *arg, unsigned accept,
+                      flame_output_format *out)
 {
-	if (!path || !strcmp(path, "-"))
+	flame_err err;
+	flame_format in;
+	if (flame_output_format_find(arg, accept, out, &err) == 0)
 		return 0;
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	const char *dot = strrchr(base, '.');
-	if (!dot || dot == base)
-		return 0; /* no extension (or a dot file): the default format, as ever */
-	size_t n = strlen(path);
-	char list[256] = "";
-	for (size_t k = 0; known[k]; k++) {
-		size_t kn = strlen(known[k]);
-		if (n >= kn && !strcasecmp(path + n - kn, known[k]))
-			return 0;
-		if (strlen(list) + kn + 2 < sizeof list) {
-			strcat(list, k ? " " : "");
-			strcat(list, known[k]);
-		}
-	}
-	return cli_usage_error("-o %s: unknown extension '%s'; known: %s (or say %s)", path, dot,
-	                       list, option);
+	flame_output_format any;
+	if (flame_output_format_find(arg, 0, &any, NULL) != 0 &&
+	    flame_input_format_find(arg, &in, NULL) == 0) /* a likely slip: say where it goes */
+		return cli_usage_error("%s: %s; %s is an input format: --input-format %s", option,
+		                       err.msg, arg, arg);
+	return cli_usage_error("%s: %s", option, err.msg);
+}
+
+unsigned cli_output_flags(flame_output_format f)
+{
+	for (size_t i = 0; i < flame_output_format_count(); i++)
+		if (flame_output_format_info(i)->id == (int)f)
+			return flame_output_format_info(i)->flags;
+	return 0;
 }
 
 int cli_usage_error(const char *fmt, ...)
@@ -240,11 +353,9 @@ int cli_usage_error(const char *fmt, ...)
 
 int cli_input_format(const char *arg, flame_format *out)
 {
-	int f = flame_format_from_name(arg);
-	if (f < 0)
-		return cli_usage_error("--input-format wants auto, perf, folded, pprof, offcpu, jfr or "
-		                       "svg, got '%s'", arg);
-	*out = (flame_format)f;
+	flame_err err;
+	if (flame_input_format_find(arg, out, &err))
+		return cli_usage_error("--input-format: %s", err.msg);
 	return 0;
 }
 

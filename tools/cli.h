@@ -14,18 +14,33 @@ typedef struct cli_opt {
 	int has_arg;          /* CLI_NOARG / CLI_ARG */
 	int id;               /* passed to the handler; unique, > 0 */
 	const char *arg_name; /* "FILE" (for --help) */
-	const char *help;     /* one line */
+	const char *help;     /* one line; for an option of cli_format, "{}" in it is replaced
+	                       * by the list of the format names it takes */
 } cli_opt;
+
+/* An option whose values are format names from the library's tables: its help lists
+ * them, and --help, the man page and the completions describe each (so a format added to
+ * the library reaches every tool's option, text and docs). */
+typedef struct cli_format {
+	int id;                 /* the option's cli_opt.id; 0 ends the table */
+	unsigned formats;       /* CLI_INPUT_FORMATS, or the FLAME_OUTPUT_* flags of the
+	                         * output formats the option takes */
+	const char *def;        /* the one marked "(default)" in the list */
+} cli_format;
+
+#define CLI_INPUT_FORMATS 0x10000u /* the input formats, "auto" first */
 
 /* Return 0 to go on, or an exit code (e.g. 2 after printing a usage error). */
 typedef int (*cli_opt_fn)(void *ud, int id, const char *arg);
 
-/** Parse argv with `opts`; --help and --version are handled here (exit 0). Returns 0
- * with *first_operand = index of the first non-option, or an exit code (2 for usage
- * errors, after printing "prog: ..." and a hint to stderr). `usage` is the synopsis
- * line, `about` one paragraph for --help. */
-int cli_parse(int argc, char **argv, const cli_opt *opts, cli_opt_fn fn, void *ud,
-              const char *usage, const char *about, int *first_operand);
+/** Parse argv with `opts` (and `formats`, which names the options taking format names;
+ * NULL: none); --help and --version are handled here (exit 0). Returns 0 with
+ * *first_operand = index of the first non-option, or an exit code (2 for usage errors,
+ * after printing "prog: ..." and a hint to stderr). `usage` is the synopsis line, `about`
+ * one paragraph for --help. */
+int cli_parse(int argc, char **argv, const cli_opt *opts, const cli_format *formats,
+              cli_opt_fn fn, void *ud, const char *usage, const char *about,
+              int *first_operand);
 
 /** The program name used in messages (basename of argv[0]), set by cli_parse. */
 const char *cli_prog(void);
@@ -33,16 +48,22 @@ const char *cli_prog(void);
 /** Print "prog: <formatted err>" to stderr. Returns 1 (or 2 for FLAME_EUSAGE). */
 int cli_report(const flame_err *e);
 
-/** As cli_report, but an undetectable input format names `option` (the tool's own
- * spelling of the input-format option) instead of flame-collapse's --format. */
-int cli_report_input(const flame_err *e, const char *option);
-
 /** Print "prog: msg" to stderr and return 2 (usage errors). */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/** -o PATH whose extension is none of `known` (NULL-terminated, e.g. ".svg", ".pb.gz"):
- * a usage error naming them and `option`, which says the format instead (exit 2); `-`
- * and names without an extension pass. */
-int cli_output_ext(const char *path, const char *const *known, const char *option);
+/** The output format -o PATH names by its extension, among those with a flag in `accept`
+ * (FLAME_OUTPUT_*), into *out (FLAME_OUTPUT_NONE for `-` and names without an
+ * extension): 0, or a usage error naming the known extensions and `option`, which says the
+ * format instead (exit 2). */
+int cli_output_path(const char *path, unsigned accept, const char *option,
+                    flame_output_format *out);
+
+/** The output format `arg` of `option` names, among those with a flag in `accept`: 0, or a
+ * usage error naming the accepted ones (2). */
+int cli_output_format(const char *option, const char *arg, unsigned accept,
+                      flame_output_format *out);
+
+/** The flags (FLAME_OUTPUT_*) of output format `f` in the library's table; 0 if none. */
+unsigned cli_output_flags(flame_output_format f);
 
 /** The input format named by `arg` of --input-format into *out: 0, or a usage error (2). */
 int cli_input_format(const char *arg, flame_format *out);

@@ -1,5 +1,7 @@
-/* flame-collapse: profiles (perf script text, folded...) to folded stacks, with
- * stackcollapse-perf.pl's options and meanings, plus filters and parallel parsing. */
+/* flame-collapse: profiles (perf script text, folded...) to folded stacks or pprof, with
+ * stackcollapse-perf.pl's options and meanings, plus filters and parallel parsing.
+ * --format is the output format, as in every tool; a script's old --format naming the
+ * input keeps its meaning (resolve_format). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +13,11 @@ enum { SPILL_LIMIT = 4 << 20 };
 enum {
 	O_PID = 1, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS, O_EVENT, O_KEEP_TEMPLATES,
 	O_SKIP_AFTER, O_INCLUDE, O_EXCLUDE, O_TIME, O_JOBS, O_OUTPUT, O_FORMAT, O_QUIET, O_SRCLINE,
-	O_SIGNATURES, O_THREADS, O_LINES, O_ANNOTATE, O_JFR_EVENT, O_RAW_NAMES, O_IGNORE_UNITS
+	O_SIGNATURES, O_THREADS, O_LINES, O_ANNOTATE, O_JFR_EVENT, O_RAW_NAMES, O_IGNORE_UNITS,
+	O_INPUT_FORMAT
 };
+/* the output formats flame-collapse writes: stacks (folded text, pprof) */
+#define OUTPUTS FLAME_OUTPUT_STACKS
 /* progress line (cli_progress) */
 enum { O_PROGRESS = 2000, O_NO_PROGRESS };
 /* pprof options */
@@ -41,8 +46,13 @@ static const cli_opt options[] = {
 	{"exclude", 0, CLI_ARG, O_EXCLUDE, "REGEX", "drop stacks with a frame matching REGEX"},
 	{"time", 0, CLI_ARG, O_TIME, "START,END", "keep samples with START <= time <= END (seconds)"},
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N", "worker threads (default: number of cores)"},
-	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE", "write to FILE (atomically) instead of stdout"},
-	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "input format: auto (default), perf, folded, pprof, offcpu (BCC offcputime), jfr (jfr print text), svg (flame graph)"},
+	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE",
+	 "write to FILE (atomically) instead of stdout; the format from its extension (see "
+	 "Output formats)"},
+	{"format", 0, CLI_ARG, O_FORMAT, "FMT",
+	 "output format: {}. As before, a name that is also an input format means "
+	 "--input-format, unless --input-format is given too: --format pprof reads pprof"},
+	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT", "input format: {}"},
 	{"srcline", 0, CLI_NOARG, O_SRCLINE, NULL,
 	 "accepted for compatibility: srcline lines are always recognized"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
@@ -64,9 +74,15 @@ static const cli_opt options[] = {
 	 "pprof: mapping+0xADDR for code with no function name"},
 	{"system-names", 0, CLI_NOARG, O_SYSTEM_NAMES, NULL,
 	 "pprof: system (mangled) function names"},
-	{"output-format", 0, CLI_ARG, O_OUTPUT_FORMAT, "FMT",
-	 "folded (default) or pprof (gzipped profile.proto)"},
+	{"output-format", 0, CLI_ARG, O_OUTPUT_FORMAT, "FMT", "output format, always: {}"},
 	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+static const cli_format formats[] = {
+	{O_FORMAT, OUTPUTS, "folded"},
+	{O_INPUT_FORMAT, CLI_INPUT_FORMATS, "auto"},
+	{O_OUTPUT_FORMAT, OUTPUTS, "folded"},
+	{0, 0, NULL},
 };
 
 typedef struct args {
@@ -78,7 +94,10 @@ typedef struct args {
 	int quiet;
 	int ignore_units;
 	const char **tags, **tags_ignore; /* pprof */
-	int list_types, out_pprof, out_format_given;
+	int list_types;
+	const char *format;               /* --format, resolved once all options are read */
+	int input_format_given;
+	flame_output_format out;          /* --output-format, or --format as the output */
 	cli_progress_state progress;
 } args;
 
@@ -148,14 +167,10 @@ static int on_opt(void *ud, int id, const char *arg)
 		a->popts.threads = (unsigned)u;
 		break;
 	case O_OUTPUT: a->output = arg; break;
-	case O_FORMAT: {
-		int f = flame_format_from_name(arg);
-		if (f < 0)
-			return cli_usage_error("unknown format '%s' (auto, perf, folded, pprof, offcpu, jfr, svg)",
-			                       arg);
-		a->popts.format = (flame_format)f;
-		break;
-	}
+	case O_FORMAT: a->format = arg; break;
+	case O_INPUT_FORMAT:
+		a->input_format_given = 1;
+		return cli_input_format(arg, &a->popts.format);
 	case O_SRCLINE: break;
 	case O_JFR_EVENT: a->popts.jfr.event = arg; break;
 	case O_SIGNATURES: a->popts.jfr.flags |= FLAME_JFR_SIGNATURES; break;
@@ -177,13 +192,36 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_INLINE_ANNOTATE: a->popts.pprof.flags |= FLAME_PPROF_INLINE_ANNOTATE; break;
 	case O_ADDRESSES: a->popts.pprof.flags |= FLAME_PPROF_ADDRESSES; break;
 	case O_SYSTEM_NAMES: a->popts.pprof.flags |= FLAME_PPROF_SYSTEM_NAMES; break;
-	case O_OUTPUT_FORMAT:
-		if (strcmp(arg, "folded") != 0 && strcmp(arg, "pprof") != 0)
-			return cli_usage_error("--output-format wants folded or pprof, got '%s'", arg);
-		a->out_pprof = strcmp(arg, "pprof") == 0;
-		a->out_format_given = 1;
-		break;
+	case O_OUTPUT_FORMAT: return cli_output_format("--output-format", arg, OUTPUTS, &a->out);
 	}
+	return 0;
+}
+
+/* --format was the input format here before it meant the output format in every tool.
+ * So that no script's command line changes what it writes: a name that is also an input
+ * format (perf, svg, auto; folded and pprof, which are outputs too) keeps its old meaning
+ * unless --input-format is given, which leaves --format only the output to name. Then the
+ * output format is --format's or --output-format's, else -o's extension, else folded. */
+static int resolve_format(args *a)
+{
+	flame_format in;
+	if (a->format && !a->input_format_given && flame_input_format_find(a->format, &in, NULL) == 0) {
+		a->popts.format = in;
+		a->format = NULL;
+	}
+	flame_output_format out = FLAME_OUTPUT_NONE;
+	int rc;
+	if (a->format && (rc = cli_output_format("--format", a->format, OUTPUTS, &out)))
+		return rc;
+	if (out && a->out && out != a->out)
+		return cli_usage_error("--format %s and --output-format name different outputs",
+		                       a->format);
+	if (!a->out)
+		a->out = out;
+	if (!a->out && (rc = cli_output_path(a->output, OUTPUTS, "--output-format", &a->out)))
+		return rc;
+	if (!a->out)
+		a->out = FLAME_OUTPUT_FOLDED;
 	return 0;
 }
 
@@ -191,18 +229,14 @@ int main(int argc, char **argv)
 {
 	args a = {.popts = FLAME_PARSE_OPTS_INIT};
 	int first;
-	int rc = cli_parse(argc, argv, options, on_opt, &a, "[OPTIONS] [FILE...]",
-	                   "Collapse profiles into folded stacks: perf script text, pprof (.pb or .pb.gz), folded\n"
-	                   "stacks, BCC offcputime output, jfr print text, or a flame graph SVG (told apart\n"
-	                   "by content; --format names one). Writes folded stacks:\n"
-	                   "one line per unique stack, 'root;...;leaf count', sorted bytewise.\n"
+	int rc = cli_parse(argc, argv, options, formats, on_opt, &a, "[OPTIONS] [FILE...]",
+	                   "Collapse profiles of any input format below (told apart by content;\n"
+	                   "--input-format names one) into folded stacks: one line per unique stack,\n"
+	                   "'root;...;leaf count', sorted bytewise; or into a pprof profile.\n"
 	                   "Reads stdin when no FILE (or '-') is given; gzip input is inflated.",
 	                   &first);
-	/* folded text or pprof (--output-format) only: a picture's name would get folded text */
-	static const char *const exts[] = {".folded", ".collapsed", ".txt", ".pb.gz", ".pb", ".pprof",
-	                                   NULL};
-	if (!rc && !a.out_format_given)
-		rc = cli_output_ext(a.output, exts, "--output-format");
+	if (!rc)
+		rc = resolve_format(&a);
 	if (rc) {
 		free_args(&a);
 		return rc;
@@ -264,7 +298,7 @@ int main(int argc, char **argv)
 	if (!rc)
 		rc = cli_output_open(&out, a.output, &err);
 	if (!rc) {
-		rc = a.out_pprof ? flame_write_pprof(t, out, &err) : flame_write_folded(t, out, &err);
+		rc = flame_write(t, a.out, NULL, out, &err);
 		if (rc) {
 			cli_output_abort(out);
 		} else {

@@ -16,6 +16,8 @@ enum {
 	O_TOP, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_NO_REMOVED, O_INPUT_FORMAT, O_IGNORE_UNITS,
 	O_BEFORE_TAG, O_AFTER_TAG, O_TAG
 };
+/* the output formats flame-diff writes: those that show a diff (folded text, pictures) */
+#define OUTPUTS FLAME_OUTPUT_DIFF
 
 static const cli_opt own_options[] = {
 	{"normalize", 'n', CLI_NOARG, O_NORMALIZE, NULL,
@@ -38,16 +40,15 @@ static const cli_opt own_options[] = {
 	 "stdout, or -o's file; with a picture or folded text asked for by --format or -o's "
 	 "extension, that goes to -o and the table to stdout, or stderr when -o is stdout)"},
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE",
-	 "write to FILE (atomically); format from .svg .png .pdf .folded"},
-	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "svg (default), png, pdf, or folded (stack before after)"},
+	 "write to FILE (atomically); the format from its extension (see Output formats)"},
+	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "output format: {} (folded: stack before after)"},
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N",
 	 "2 (default): read both inputs at once (two sorted folded files to folded text: a merge "
 	 "of their lines; other folded inputs in blocks, merged as they come: about the memory "
 	 "of the result); 1: one after the other into one tree"},
 	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
 	 "no panel of the frames found only in BEFORE, and no names of them in the subtitle"},
-	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
-	 "read the inputs as FMT (perf, folded, pprof, offcpu, jfr, svg; default: auto)"},
+	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT", "read the inputs as FMT: {}"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
 	{"before-tag", 0, CLI_ARG, O_BEFORE_TAG, "KEY=REGEX",
@@ -62,7 +63,11 @@ static const cli_opt own_options[] = {
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
-enum { FMT_FOLDED = 100 };
+static const cli_format formats[] = {
+	{O_FORMAT, OUTPUTS, "svg"},
+	{O_INPUT_FORMAT, CLI_INPUT_FORMATS, "auto"},
+	{0, 0, NULL},
+};
 
 typedef struct args {
 	render_cli r;
@@ -72,7 +77,7 @@ typedef struct args {
 	double min_delta;
 	uint64_t top;
 	const char *output;
-	int format;
+	flame_output_format format;
 	int quiet;
 	int ignore_units;
 	flame_format input_format;
@@ -131,12 +136,7 @@ static int on_opt(void *ud, int id, const char *arg)
 			return cli_usage_error("--top wants a number above zero, got '%s'", arg);
 		break;
 	case O_OUTPUT: a->output = arg; break;
-	case O_FORMAT:
-		if (!strcmp(arg, "folded"))
-			a->format = FMT_FOLDED;
-		else if (!(a->format = render_cli_format_name(arg)))
-			return cli_usage_error("--format wants svg, png, pdf or folded, got '%s'", arg);
-		break;
+	case O_FORMAT: return cli_output_format("--format", arg, OUTPUTS, &a->format);
 	case O_QUIET: a->quiet = 1; break;
 	case O_IGNORE_UNITS: a->ignore_units = 1; break;
 	case O_INPUT_FORMAT: return cli_input_format(arg, &a->input_format);
@@ -152,21 +152,12 @@ static int on_opt(void *ud, int id, const char *arg)
 	return 0;
 }
 
-static int format_from_path(const char *path)
-{
-	int f = render_cli_format_path(path);
-	const char *dot = path ? strrchr(path, '.') : NULL;
-	if (!f && dot && !strchr(dot, '/') &&
-	    (!strcasecmp(dot, ".folded") || !strcasecmp(dot, ".collapsed") || !strcasecmp(dot, ".txt")))
-		f = FMT_FOLDED;
-	return f;
-}
-
-/* -o names a picture or folded text by its extension (.txt is left to --top's table) */
-static int names_format(const char *path)
+/* -o names a picture or folded text by its extension, as `named` (.txt is left to --top's
+ * table) */
+static int names_format(const char *path, flame_output_format named)
 {
 	const char *dot = path ? strrchr(path, '.') : NULL;
-	return format_from_path(path) && !(dot && !strcasecmp(dot, ".txt"));
+	return named != FLAME_OUTPUT_NONE && !(dot && !strcasecmp(dot, ".txt"));
 }
 
 /* ---- reading: the library's diff request reads both sides and chooses how */
@@ -187,7 +178,7 @@ static int request_failed(const flame_diff_request *req, const side *s, const fl
 	int i = flame_diff_request_failed_side(req, &differential);
 	if (i >= 0 && differential)
 		return not_one_side(&s[i]);
-	return cli_report_input(err, "--input-format");
+	return cli_report(err);
 }
 
 /* Both sides' warnings, in the order they were read. */
@@ -340,7 +331,7 @@ static int gate(const args *a, flame_tree *t, flame_diff_row *rows, size_t n, fl
 /* ---- what is made of the differential tree: a picture, --top, folded text, the gate */
 
 /* The exit code, after reporting. */
-static int write_tree(args *a, flame_tree *t, uint64_t before_raw, int fmt, int draw,
+static int write_tree(args *a, flame_tree *t, uint64_t before_raw, flame_output_format fmt, int draw,
                       int main_out)
 {
 	flame_err err = {0};
@@ -385,8 +376,6 @@ static int write_tree(args *a, flame_tree *t, uint64_t before_raw, int fmt, int 
 	cli_text_out tab = {out, &err};
 	if (!main_out)
 		rc = flame_write_top(t, rows, nrows, &top, cli_text_to_output, &tab, &err);
-	else if (fmt == FMT_FOLDED)
-		rc = flame_write_folded(t, out, &err);
 	else
 		rc = render_cli_write(&a->r, fmt, t, out, &err);
 	if (rc) {
@@ -440,7 +429,8 @@ static flame_parse_opts parse_opts(const args *a, cli_warnings *w)
 
 /* --before-tag / --after-tag: every operand is read once (summed when several), each sample
  * going to BEFORE, AFTER or both by its labels; then the diff's normalizations. */
-static int diff_by_tags(args *a, char **paths, int n, int fmt, int draw, int main_out)
+static int diff_by_tags(args *a, char **paths, int n, flame_output_format fmt, int draw,
+                        int main_out)
 {
 	flame_err err = {0};
 	flame_merge_request *req = NULL;
@@ -468,7 +458,7 @@ static int diff_by_tags(args *a, char **paths, int n, int fmt, int draw, int mai
 		for (int i = 0; i < n; i++)
 			cli_warnings_finish(&w[i]);
 		if (rc)
-			code = cli_report_input(&err, "--input-format");
+			code = cli_report(&err);
 	}
 	if (!code && !flame_tree_is_differential(t)) {
 		fprintf(stderr, "%s: --before-tag and --after-tag read pprof labels: the inputs are not "
@@ -504,8 +494,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int first;
-	int rc = cli_parse(argc, argv, table, on_opt, &a, "[OPTIONS] BEFORE AFTER > diff.svg  |  --before-tag K=RE --after-tag K=RE FILE...",
-	                   "Compare two profiles (any format flame-collapse reads; '-' for stdin) and\n"
+	int rc = cli_parse(argc, argv, table, formats, on_opt, &a, "[OPTIONS] BEFORE AFTER > diff.svg  |  --before-tag K=RE --after-tag K=RE FILE...",
+	                   "Compare two profiles (of the input formats below; '-' for stdin) and\n"
 	                   "draw what changed as a differential flame graph: widths from AFTER, red where\n"
 	                   "a function grew, blue where it shrank (--negate swaps them). --format folded\n"
 	                   "writes difffolded.pl's 'stack before after' lines in bytewise order.\n"
@@ -525,9 +515,8 @@ int main(int argc, char **argv)
 		free_args(&a);
 		return rc;
 	}
-	static const char *const exts[] = {".svg", ".png", ".pdf", ".folded", ".collapsed", ".txt",
-	                                   NULL};
-	if (!a.format && (rc = cli_output_ext(a.output, exts, "--format"))) {
+	flame_output_format named = FLAME_OUTPUT_NONE; /* by -o's extension */
+	if (!a.format && (rc = cli_output_path(a.output, OUTPUTS, "--format", &named))) {
 		free_args(&a);
 		return rc;
 	}
@@ -541,14 +530,12 @@ int main(int argc, char **argv)
 			return cli_report(&err);
 		}
 	}
-	int fmt = a.format ? a.format : format_from_path(a.output);
-	if (!fmt)
-		fmt = RENDER_FMT_SVG;
+	flame_output_format fmt = a.format ? a.format : named ? named : FLAME_OUTPUT_SVG;
 	/* --top alone prints the table (to -o's file, or stdout); with a picture or folded text
 	 * asked for (--format, or -o's extension) that goes to -o and the table to stdout,
 	 * or to stderr when the output is stdout */
-	int main_out = !a.top || a.format || names_format(a.output);
-	int draw = main_out && fmt != FMT_FOLDED;
+	int main_out = !a.top || a.format || names_format(a.output, named);
+	int draw = main_out && (cli_output_flags(fmt) & FLAME_OUTPUT_PICTURE);
 	if (draw && render_cli_prepare(&a.r, &err)) {
 		rc = cli_report(&err);
 		free_args(&a);
@@ -576,7 +563,7 @@ int main(int argc, char **argv)
 		code = cli_report(&err);
 		goto done;
 	}
-	if (fmt == FMT_FOLDED && !a.top && a.fail_above < 0) { /* text only: no tree needed */
+	if (fmt == FLAME_OUTPUT_FOLDED && !a.top && a.fail_above < 0) { /* text only: no tree needed */
 		if ((rc = cli_output_open(&out, a.output, &err))) {
 			code = cli_report(&err);
 			goto done;

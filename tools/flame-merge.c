@@ -12,31 +12,36 @@
 #include "render-opts.h"
 
 enum { O_NORMALIZE = 1, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_INPUT_FORMAT, O_IGNORE_UNITS };
+/* the output formats flame-merge writes: the stacks (folded text, pprof) and pictures */
+#define OUTPUTS (FLAME_OUTPUT_STACKS | FLAME_OUTPUT_PICTURE)
 
 static const cli_opt own_options[] = {
 	{"normalize", 0, CLI_NOARG, O_NORMALIZE, NULL,
 	 "scale every input to the largest input's total before summing (rounding each stack "
 	 "down; weights apply after)"},
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE",
-	 "write to FILE (atomically); format from .folded .svg .png .pdf .pb.gz"},
-	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "folded (default), svg, png, pdf or pprof"},
+	 "write to FILE (atomically); the format from its extension (see Output formats)"},
+	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "output format: {}"},
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N",
 	 "parse N inputs at a time (default 2); folded inputs are read in blocks, a thread each "
 	 "(sorted folded files to folded text: a merge of their lines, checked on 2 threads)"},
-	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
-	 "read the inputs as FMT (perf, folded, pprof, offcpu, jfr, svg; default: auto)"},
+	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT", "read the inputs as FMT: {}"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
-enum { FMT_FOLDED = 100, FMT_PPROF };
+static const cli_format formats[] = {
+	{O_FORMAT, OUTPUTS, "folded"},
+	{O_INPUT_FORMAT, CLI_INPUT_FORMATS, "auto"},
+	{0, 0, NULL},
+};
 
 typedef struct args {
 	render_cli r;
 	int normalize;
 	const char *output;
-	int format;
+	flame_output_format format;
 	int quiet;
 	int ignore_units;
 	flame_format input_format;
@@ -51,14 +56,7 @@ static int on_opt(void *ud, int id, const char *arg)
 	switch (id) {
 	case O_NORMALIZE: a->normalize = 1; break;
 	case O_OUTPUT: a->output = arg; break;
-	case O_FORMAT:
-		if (!strcmp(arg, "folded"))
-			a->format = FMT_FOLDED;
-		else if (!strcmp(arg, "pprof"))
-			a->format = FMT_PPROF;
-		else if (!(a->format = render_cli_format_name(arg)))
-			return cli_usage_error("--format wants folded, svg, png, pdf or pprof, got '%s'", arg);
-		break;
+	case O_FORMAT: return cli_output_format("--format", arg, OUTPUTS, &a->format);
 	case O_JOBS:
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 64)
 			return cli_usage_error("--jobs wants a number from 1 to 64, got '%s'", arg);
@@ -68,20 +66,6 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_INPUT_FORMAT: return cli_input_format(arg, &a->input_format);
 	}
 	return 0;
-}
-
-static int format_from_path(const char *path)
-{
-	int f = render_cli_format_path(path);
-	const char *dot = path ? strrchr(path, '.') : NULL;
-	if (!f && dot && !strchr(dot, '/') &&
-	    (!strcasecmp(dot, ".folded") || !strcasecmp(dot, ".collapsed") || !strcasecmp(dot, ".txt")))
-		f = FMT_FOLDED;
-	size_t n = path ? strlen(path) : 0;
-	if (!f && ((n > 6 && !strcasecmp(path + n - 6, ".pb.gz")) || (dot && !strchr(dot, '/') &&
-	                                                           !strcasecmp(dot, ".pprof"))))
-		f = FMT_PPROF;
-	return f;
 }
 
 /* ---- inputs: FILE or FILE:W (W a decimal > 0, kept exact as num / 10^dec) */
@@ -164,9 +148,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int first;
-	int rc = cli_parse(argc, argv, table, on_opt, &a, "[OPTIONS] FILE[:WEIGHT]... > merged.folded",
-	                   "Sum profiles (any format flame-collapse reads; '-' for stdin) into one folded\n"
-	                   "profile, or write it as pprof or a picture (--format pprof|svg|png|pdf).\n"
+	int rc = cli_parse(argc, argv, table, formats, on_opt, &a,
+	                   "[OPTIONS] FILE[:WEIGHT]... > merged.folded",
+	                   "Sum profiles (of the input formats below; '-' for stdin) into one folded\n"
+	                   "profile, or write it in another output format below (--format).\n"
 	                   "FILE:W multiplies an input by W (a decimal, e.g. host1.folded:2 or\n"
 	                   "b.folded:0.5); --normalize first scales every input to the same total.\n"
 	                   "Merging is associative: merge merges freely.",
@@ -177,15 +162,13 @@ int main(int argc, char **argv)
 	size_t n = (size_t)(argc - first);
 	if (n == 0)
 		return cli_usage_error("wants at least one input FILE; see --help");
-	static const char *const exts[] = {".folded", ".collapsed", ".txt", ".svg", ".png", ".pdf",
-	                                   ".pb.gz", ".pprof", NULL};
-	if (!a.format && (rc = cli_output_ext(a.output, exts, "--format")))
+	flame_output_format fmt = a.format;
+	if (!fmt && (rc = cli_output_path(a.output, OUTPUTS, "--format", &fmt)))
 		return rc;
-	int fmt = a.format ? a.format : format_from_path(a.output);
 	if (!fmt)
-		fmt = FMT_FOLDED;
+		fmt = FLAME_OUTPUT_FOLDED;
 	flame_err err = {0};
-	int draw = fmt != FMT_FOLDED && fmt != FMT_PPROF;
+	int draw = (cli_output_flags(fmt) & FLAME_OUTPUT_PICTURE) != 0;
 	if (draw && render_cli_prepare(&a.r, &err)) {
 		rc = cli_report(&err);
 		render_cli_free(&a.r);
@@ -226,16 +209,16 @@ int main(int argc, char **argv)
 		code = cli_report(&err);
 		goto done;
 	}
-	if (fmt == FMT_FOLDED) {
+	if (fmt == FLAME_OUTPUT_FOLDED) {
 		rc = flame_merge_request_write_folded(req, out, &err);
 	} else if (!(rc = flame_merge_request_tree(req, &t, &err))) {
-		rc = draw ? render_cli_write(&a.r, fmt, t, out, &err) : flame_write_pprof(t, out, &err);
+		rc = render_cli_write(&a.r, fmt, t, out, &err);
 	}
 	for (size_t i = 0; i < n; i++)
 		cli_warnings_finish(&in[i].warn);
 	if (rc) {
 		cli_output_abort(out);
-		code = cli_report_input(&err, "--input-format");
+		code = cli_report(&err);
 		goto done;
 	}
 	if ((rc = cli_output_commit(out, &err)) || (draw && (rc = render_cli_finish(&a.r, &err))))

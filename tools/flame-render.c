@@ -9,11 +9,17 @@
 #include "cli.h"
 #include "render-opts.h"
 
-enum { O_OUTPUT = 1, O_FORMAT, O_QUIET, O_NO_REMOVED, O_PROGRESS, O_NO_PROGRESS };
+enum { O_OUTPUT = 1, O_FORMAT, O_QUIET, O_NO_REMOVED, O_PROGRESS, O_NO_PROGRESS, O_INPUT_FORMAT };
+
+/* the output formats flame-render writes: pictures */
+#define OUTPUTS FLAME_OUTPUT_PICTURE
 
 static const cli_opt own_options[] = {
-	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE", "write to FILE (atomically); format from .svg .png .pdf"},
-	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "output format: svg (default), png, pdf"},
+	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE",
+	 "write to FILE (atomically); the format from its extension (see Output formats)"},
+	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "output format: {}"},
+	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
+	 "read the inputs as FMT: {} (auto: what no reader takes is read as folded text)"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	CLI_PROGRESS_OPTS(O_PROGRESS, O_NO_PROGRESS),
 	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
@@ -21,10 +27,17 @@ static const cli_opt own_options[] = {
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
+static const cli_format formats[] = {
+	{O_FORMAT, OUTPUTS, "svg"},
+	{O_INPUT_FORMAT, CLI_INPUT_FORMATS, "auto"},
+	{0, 0, NULL},
+};
+
 typedef struct args {
 	render_cli r;
 	const char *output;
-	int format;
+	flame_output_format format;
+	flame_format input_format;
 	int quiet;
 	cli_progress_state progress;
 } args;
@@ -36,11 +49,8 @@ static int on_opt(void *ud, int id, const char *arg)
 		return render_cli_opt(&a->r, id, arg);
 	switch (id) {
 	case O_OUTPUT: a->output = arg; break;
-	case O_FORMAT:
-		a->format = render_cli_format_name(arg);
-		if (!a->format)
-			return cli_usage_error("--format wants svg, png or pdf, got '%s'", arg);
-		break;
+	case O_FORMAT: return cli_output_format("--format", arg, OUTPUTS, &a->format);
+	case O_INPUT_FORMAT: return cli_input_format(arg, &a->input_format);
 	case O_QUIET: a->quiet = 1; break;
 	case O_PROGRESS: a->progress.mode = CLI_PROGRESS_ON; break;
 	case O_NO_PROGRESS: a->progress.mode = CLI_PROGRESS_OFF; break;
@@ -66,13 +76,17 @@ static void on_warn(void *ud, const char *kind, const char *source, uint64_t lin
 	cli_warn(&s->w, kind, source, line, msg);
 }
 
-/* Any format flame-collapse reads, told from the content; what no reader takes is read as
- * folded text, so invalid lines are counted and reported as flamegraph.pl does (telling
- * the format only peeks: the input is still whole for the folded reader). */
-static int parse_input(flame_tree *t, flame_input *in, flame_parse_opts *o, flame_err *err)
+/* Any format flame-collapse reads, told from the content unless --input-format names one;
+ * what no reader takes is read as folded text, so invalid lines are counted and reported
+ * as flamegraph.pl does (telling the format only peeks: the input is still whole for the
+ * folded reader). */
+static int parse_input(flame_tree *t, flame_input *in, flame_parse_opts *o,
+                       flame_format format, flame_err *err)
 {
-	o->format = FLAME_FORMAT_AUTO;
+	o->format = format;
 	int rc = flame_parse(t, in, o, err);
+	if (format != FLAME_FORMAT_AUTO)
+		return rc;
 	if (rc != FLAME_EFORMAT || err->line != 0)
 		return rc;
 	o->format = FLAME_FORMAT_FOLDED;
@@ -81,7 +95,7 @@ static int parse_input(flame_tree *t, flame_input *in, flame_parse_opts *o, flam
 
 int main(int argc, char **argv)
 {
-	args a = {.format = RENDER_FMT_NONE};
+	args a = {.format = FLAME_OUTPUT_NONE};
 	render_cli_init(&a.r);
 	cli_opt *table = render_cli_table(own_options);
 	if (!table) {
@@ -89,21 +103,20 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int first;
-	int rc = cli_parse(argc, argv, table, on_opt, &a, "[OPTIONS] [FILE...] > graph.svg",
+	int rc = cli_parse(argc, argv, table, formats, on_opt, &a, "[OPTIONS] [FILE...] > graph.svg",
 	                   "Render folded stacks ('frame;frame;... count', or 'stack before after' for a\n"
-	                   "differential graph), or any profile flame-collapse reads (perf script, pprof,\n"
-	                   "offcputime, jfr print, SVG), as a flame graph: an interactive SVG (default), a\n"
-	                   "PNG or a PDF. Reads stdin when no FILE (or '-') is given; several files are summed.",
+	                   "differential graph), or any profile of the input formats below, as a flame\n"
+	                   "graph in one of the output formats below. Reads stdin when no FILE (or '-')\n"
+	                   "is given; several files are summed.",
 	                   &first);
 	free(table);
 	if (rc)
 		return rc;
-	static const char *const exts[] = {".svg", ".png", ".pdf", NULL};
-	if (!a.format && (rc = cli_output_ext(a.output, exts, "--format")))
+	flame_output_format fmt = a.format;
+	if (!fmt && (rc = cli_output_path(a.output, OUTPUTS, "--format", &fmt)))
 		return rc;
-	int fmt = a.format ? a.format : render_cli_format_path(a.output);
 	if (!fmt)
-		fmt = RENDER_FMT_SVG;
+		fmt = FLAME_OUTPUT_SVG;
 	warn_state ws = {.w = {.quiet = a.quiet}};
 	a.r.ro.warn = on_warn;
 	a.r.ro.warn_ud = &ws;
@@ -129,7 +142,7 @@ int main(int argc, char **argv)
 		rc = flame_input_open(&in, path, &err);
 		if (!rc) {
 			flame_input_set_progress(in, cli_progress, &a.progress);
-			rc = parse_input(t, in, &popts, &err);
+			rc = parse_input(t, in, &popts, a.input_format, &err);
 		}
 		flame_input_free(in);
 		cli_progress_next(&a.progress);

@@ -38,12 +38,16 @@ static const cli_opt options[] = {
 	CLI_PPROF_TAG_OPTS(O_TAG, O_TAG_IGNORE),
 	CLI_SAMPLE_TYPE_OPT(O_SAMPLE_TYPE),
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE", "write to FILE (atomically) instead of stdout"},
-	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
-	 "read the inputs as FMT (perf, folded, pprof, offcpu, jfr, svg; default: auto)"},
+	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT", "read the inputs as FMT: {}"},
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N", "parse N inputs at a time (default 2)"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
 	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+static const cli_format formats[] = {
+	{O_INPUT_FORMAT, CLI_INPUT_FORMATS, "auto"},
+	{0, 0, NULL},
 };
 
 typedef struct args {
@@ -203,7 +207,7 @@ int main(int argc, char **argv)
 	args a = {.co = FLAME_COST_OPTS_INIT, .po = FLAME_PARSE_OPTS_INIT, .fail_above = -1, .jobs = 2};
 	a.co.rows = 20;
 	int first;
-	int rc = cli_parse(argc, argv, options, on_opt, &a, "[OPTIONS] [FILE...]",
+	int rc = cli_parse(argc, argv, options, formats, on_opt, &a, "[OPTIONS] [FILE...]",
 	                   "Print what each function costs: self and total (cumulative) time, bytes or\n"
 	                   "samples, as go tool pprof -top does, rolled up by function, root frame, pprof\n"
 	                   "label or team (--owners). For CPU time over a known window (--window, or\n"
@@ -265,7 +269,7 @@ int main(int argc, char **argv)
 	rc = flame_merge_request_tree(req, &t, &err);
 	for (int i = 0; i < n; i++)
 		cli_warnings_finish(&warns[i]);
-	code = rc ? cli_report_input(&err, "--input-format") : report(&a, t);
+	code = rc ? cli_report(&err) : report(&a, t);
 done:
 	flame_tree_free(t);
 	flame_merge_request_free(req);

@@ -2,7 +2,6 @@
  * other CLIs append to their own, plus the palette/nameattr plumbing around a render. */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include "render-opts.h"
 
 enum {
@@ -189,11 +188,10 @@ int render_cli_prepare(render_cli *r, flame_err *err)
 	return 0;
 }
 
-int render_cli_write(render_cli *r, int fmt, flame_tree *t, flame_output *o, flame_err *err)
+int render_cli_write(render_cli *r, flame_output_format fmt, flame_tree *t, flame_output *o,
+                     flame_err *err)
 {
-	return fmt == RENDER_FMT_PNG   ? flame_write_png(t, &r->ro, o, err)
-	       : fmt == RENDER_FMT_PDF ? flame_write_pdf(t, &r->ro, o, err)
-	                               : flame_write_svg(t, &r->ro, o, err);
+	return flame_write(t, fmt, &r->ro, o, err);
 }
 
 int render_cli_finish(render_cli *r, flame_err *err)
@@ -209,29 +207,4 @@ void render_cli_free(render_cli *r)
 	flame_nameattr_free(r->na);
 	r->pal = NULL;
 	r->na = NULL;
-}
-
-int render_cli_format_name(const char *s)
-{
-	if (!strcmp(s, "svg"))
-		return RENDER_FMT_SVG;
-	if (!strcmp(s, "png"))
-		return RENDER_FMT_PNG;
-	if (!strcmp(s, "pdf"))
-		return RENDER_FMT_PDF;
-	return RENDER_FMT_NONE;
-}
-
-int render_cli_format_path(const char *path)
-{
-	const char *dot = path ? strrchr(path, '.') : NULL;
-	if (!dot || strchr(dot, '/'))
-		return RENDER_FMT_NONE;
-	if (!strcasecmp(dot, ".svg"))
-		return RENDER_FMT_SVG;
-	if (!strcasecmp(dot, ".png"))
-		return RENDER_FMT_PNG;
-	if (!strcasecmp(dot, ".pdf"))
-		return RENDER_FMT_PDF;
-	return RENDER_FMT_NONE;
 }

@@ -8,8 +8,6 @@
 
 #define RENDER_OPT_BASE 1000
 
-enum { RENDER_FMT_NONE = 0, RENDER_FMT_SVG, RENDER_FMT_PNG, RENDER_FMT_PDF };
-
 typedef struct render_cli {
 	flame_render_opts ro;
 	int cp;                    /* --cp: read and update the palette file */
@@ -28,12 +26,10 @@ cli_opt *render_cli_table(const cli_opt *own);
 int render_cli_opt(render_cli *r, int id, const char *arg);
 /** Check the options and load --nameattr and the --cp palette (before reading input). */
 int render_cli_prepare(render_cli *r, flame_err *err);
-/** Draw `t` as RENDER_FMT_SVG/PNG/PDF. */
-int render_cli_write(render_cli *r, int fmt, flame_tree *t, flame_output *o, flame_err *err);
+/** Write `t` as `fmt` (flame_write): a picture is drawn with the options. */
+int render_cli_write(render_cli *r, flame_output_format fmt, flame_tree *t, flame_output *o,
+                     flame_err *err);
 /** After a successful write: save the --cp palette. */
 int render_cli_finish(render_cli *r, flame_err *err);
 void render_cli_free(render_cli *r);
-/** "svg" "png" "pdf" -> RENDER_FMT_*, and by the extension of a path; RENDER_FMT_NONE else. */
-int render_cli_format_name(const char *s);
-int render_cli_format_path(const char *path);
 #endif

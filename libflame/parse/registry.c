@@ -257,7 +257,7 @@ int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame
 			return flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET, "%s", msg);
 		if (f == FLAME_FORMAT_AUTO)
 			return flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET,
-			                  "cannot tell the input format; use --format");
+			                  "cannot tell the input format; use --input-format");
 	}
 	for (size_t i = 0; i < NPARSERS; i++)
 		if (parsers[i]->format == f)

@@ -44,9 +44,15 @@ for tool in flame-collapse flame-render flame-diff flame-merge flame-top; do
 	expect "$tool" "prof.folded prof.pb.gz" prof
 	expect "$tool" "prof.folded prof.pb.gz" -o prof
 done
+# the format names come from the library's tables: --format is the output format in every
+# tool, --input-format the input format
 expect flame-collapse "folded" --format fo
-expect flame-collapse "auto folded jfr offcpu perf pprof svg" --format ''
-expect flame-diff "perf pprof" --input-format p
+expect flame-collapse "folded pprof" --format ''
+expect flame-collapse "folded pprof" --output-format ''
+for f in auto folded perf pprof offcpu jfr svg; do expect_has flame-collapse $f --input-format ''; done
+expect flame-render "pprof" --input-format pp
+expect flame-render "pdf png svg" --format ''
+expect flame-diff "pprof" --input-format pp
 expect flame-diff "folded pdf png svg" --format ''
 expect flame-merge "pdf png pprof" --format p
 expect flame-top "csv json text" --output-format ''

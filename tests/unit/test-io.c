@@ -242,7 +242,7 @@ static void test_detect(void)
 	flame_err err;
 	CHECK(parse_str("\x01\x02 garbage", FLAME_FORMAT_AUTO, &err) == NULL);
 	CHECK(err.code == FLAME_EFORMAT);
-	CHECK(strstr(err.msg, "cannot tell the input format; use --format") != NULL);
+	CHECK(strstr(err.msg, "cannot tell the input format; use --input-format") != NULL);
 	flame_tree *t = parse_str("", FLAME_FORMAT_AUTO, &err);
 	size_t nt = 1;
 	CHECK(t && flame_tree_stack_count(t, &nt, NULL) == 0 && nt == 0);

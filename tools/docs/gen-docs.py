@@ -17,21 +17,31 @@ import sys
 
 
 def read_table(tool):
+    """The tool's info lines, its options (with 'values' when the tool lists them: the
+    format names from the library's tables) and, under info['formats'], the formats it
+    reads and writes: (kind, name, extensions, description)."""
     out = subprocess.run([tool, '--help-table'], check=True, capture_output=True,
                          text=True).stdout
-    info, opts = {}, []
+    info, opts = {'formats': []}, []
     for line in out.splitlines():
         f = [x.replace('\\n', '\n').replace('\\t', '\t') for x in line.split('\t')]
         if f[0] == 'opt':
             opts.append({'short': f[1], 'long': f[2], 'arg': f[3], 'help': f[4]})
+        elif f[0] == 'values':
+            next(o for o in opts if o['long'] == f[1])['values'] = f[2].split()
+        elif f[0] == 'format':
+            info['formats'].append(tuple(f[1:5]))
         else:
             info[f[0]] = f[1]
     return info, opts
 
 
 def values(opt):
-    """The words an option's help lists as its values ("svg (default), png, or pdf"), for
-    the options whose argument is a name from a fixed set."""
+    """An option's values: the format names the tool lists for it, else the words its help
+    lists ("hot (default), mem, io"), for the options whose argument is a name from a
+    fixed set."""
+    if 'values' in opt:
+        return opt['values']
     if opt['arg'] not in ('FMT', 'PALETTE', 'COLOR', 'ORDER', 'MODE'):
         return []
     words = []
@@ -101,6 +111,19 @@ def man_tool(out, tool, extra):
             w.append(paragraph(o['help']))
             w.append('.br')
             w.append('Values: ' + roff(', '.join(values(o))) + '.')
+    for kind, head in (('input', 'Input formats (told from the content unless --input-format '
+                                 'names one):'),
+                       ('output', 'Output formats (named by --format or by the extension of '
+                                  "-o's FILE):")):
+        rows = [f for f in info['formats'] if f[0] == kind]
+        if not rows:
+            continue
+        w.append('.PP')
+        w.append(roff(head))
+        for _, name, exts, desc in rows:
+            w.append('.TP')
+            w.append('\\fB%s\\fR (%s)' % (roff(name), roff(exts)))
+            w.append(paragraph(desc))
     w.append('.SH OUTPUT')
     w.append(paragraph(info['output']))
     w.append('.SH EXIT STATUS')
