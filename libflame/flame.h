@@ -468,16 +468,24 @@ typedef enum flame_diff_norm {
 	                              * before scaled so that they weigh the same in both */
 } flame_diff_norm;
 
+/* versioned as flame_parse_opts is (see there) */
+#define FLAME_DIFF_OPTS_VERSION 1
+
 typedef struct flame_diff_opts {
+	unsigned version;                         /* FLAME_DIFF_OPTS_VERSION */
 	flame_diff_norm norm;
 	uint64_t requests_before, requests_after; /* FLAME_DIFF_NORM_REQUESTS, both > 0 */
 	const char *frame_regex;                  /* FLAME_DIFF_NORM_FRAME (pcre2) */
 	int strip_hex;                            /* difffolded.pl -s: 0x[0-9a-fA-F]+ -> 0x... */
 } flame_diff_opts;
 
-#define FLAME_DIFF_OPTS_INIT {.norm = FLAME_DIFF_NORM_NONE}
+#define FLAME_DIFF_OPTS_INIT {.version = FLAME_DIFF_OPTS_VERSION, .norm = FLAME_DIFF_NORM_NONE}
 
-/** Check `o` (request counts, the regex compiles) before any input is read;
+/** Set `o` to the defaults of `version` (FLAME_DIFF_OPTS_VERSION), as the _INIT macro does;
+ * FLAME_EUSAGE, and `o` untouched, for a version the library does not know. */
+FLAME_EXPORT int flame_diff_opts_init(flame_diff_opts *o, unsigned version);
+
+/** Check `o` (its version, request counts, the regex compiles) before any input is read;
  * FLAME_EUSAGE naming the option. */
 FLAME_EXPORT int flame_diff_check(const flame_diff_opts *o, flame_err *err);
 

@@ -23,11 +23,8 @@
 int flame_render_opts_init(flame_render_opts *o, unsigned version)
 {
 	static const flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
-	if (flame__opts_version(version, FLAME_RENDER_OPTS_VERSION, "flame_render_opts", NULL))
-		return FLAME_EUSAGE;
-	*o = defaults;
-	o->version = version;
-	return 0;
+	return flame__opts_init(o, &defaults, sizeof defaults, version, FLAME_RENDER_OPTS_VERSION,
+	                        "flame_render_opts");
 }
 
 int flame_render_opts_check(const flame_render_opts *o, flame_err *err)

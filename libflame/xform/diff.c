@@ -10,9 +10,20 @@
 #include "../core/join.h"
 #include "../core/regex.h"
 #include "../core/tree.h"
+#include "../core/version.h"
+
+int flame_diff_opts_init(flame_diff_opts *o, unsigned version)
+{
+	static const flame_diff_opts defaults = FLAME_DIFF_OPTS_INIT;
+	return flame__opts_init(o, &defaults, sizeof defaults, version, FLAME_DIFF_OPTS_VERSION,
+	                        "flame_diff_opts");
+}
 
 int flame_diff_check(const flame_diff_opts *o, flame_err *err)
 {
+	int rc = flame__opts_version(o->version, FLAME_DIFF_OPTS_VERSION, "flame_diff_opts", err);
+	if (rc)
+		return rc;
 	switch (o->norm) {
 	case FLAME_DIFF_NORM_NONE:
 	case FLAME_DIFF_NORM_TOTAL:

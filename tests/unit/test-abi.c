@@ -147,6 +147,38 @@ static void test_render_opts_version(void)
 	CHECK_EQ_U64(flame_render_opts_init(&f, 0), FLAME_EUSAGE);
 }
 
+/* flame_diff_opts is versioned as the other options structs are */
+static void test_diff_opts_version(void)
+{
+	flame_diff_opts o = FLAME_DIFF_OPTS_INIT;
+	flame_err err = {0};
+	CHECK_EQ_U64(o.version, FLAME_DIFF_OPTS_VERSION);
+	CHECK_EQ_U64(flame_diff_check(&o, &err), 0);
+	flame_diff_request *r = NULL;
+	CHECK_EQ_U64(flame_diff_request_new(&r, &o, &err), 0);
+	flame_diff_request_free(r);
+	flame_diff_opts zero = {0};
+	r = NULL;
+	CHECK_EQ_U64(flame_diff_request_new(&r, &zero, &err), FLAME_EUSAGE);
+	CHECK(r == NULL);
+	CHECK(strstr(err.msg, "flame_diff_opts version 0") != NULL);
+	o.version = FLAME_DIFF_OPTS_VERSION + 1;
+	CHECK_EQ_U64(flame_diff_check(&o, &err), FLAME_EUSAGE);
+	flame_tree *a = flame_tree_new(), *b = flame_tree_new();
+	CHECK_EQ_U64(flame_diff(a, b, &zero, &err), FLAME_EUSAGE);
+	CHECK_EQ_U64(flame_diff_normalize(a, &zero, &err), FLAME_EUSAGE);
+	flame_tree_free(a);
+	flame_tree_free(b);
+	flame_diff_opts f;
+	memset(&f, 0xff, sizeof f);
+	CHECK_EQ_U64(flame_diff_opts_init(&f, FLAME_DIFF_OPTS_VERSION), 0);
+	CHECK(f.version == FLAME_DIFF_OPTS_VERSION && f.norm == FLAME_DIFF_NORM_NONE &&
+	      f.frame_regex == NULL && f.strip_hex == 0 && f.requests_before == 0);
+	CHECK_EQ_U64(flame_diff_check(&f, &err), 0);
+	CHECK_EQ_U64(flame_diff_opts_init(&f, 0), FLAME_EUSAGE);
+	CHECK_EQ_U64(flame_diff_opts_init(&f, FLAME_DIFF_OPTS_VERSION + 1), FLAME_EUSAGE);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -157,6 +189,7 @@ int main(int argc, char **argv)
 	RUN(test_version);
 	RUN(test_parse_opts_version);
 	RUN(test_render_opts_version);
+	RUN(test_diff_opts_version);
 	RUN(test_cost_opts_version);
 	return harness_done();
 }
