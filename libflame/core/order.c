@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../flame.h"
+#include "array.h"
 #include "order.h"
 #include "prefetch.h"
 
@@ -238,7 +239,7 @@ static uint8_t *used_tokens(uint32_t count, const flame__stack *v, size_t n)
 }
 
 static int order_init(flame__order *o, const flame__intern *names, const flame__stack *v,
-                      size_t n)
+                      size_t n, int keep)
 {
 	flame__order_free(o);
 	o->names = names;
@@ -272,8 +273,8 @@ static int order_init(flame__order *o, const flame__intern *names, const flame__
 	}
 	for (size_t i = 0; i < m; i++)
 		o->rank[a[i].idx] = (uint32_t)i;
-	/* every token ranked: keep them in order for flame__order_update (else it starts over) */
-	if (!v && (o->toks = malloc((m ? m : 1) * sizeof *o->toks))) {
+	/* the ranked tokens in order, for the updates (without them an update starts over) */
+	if (keep && (o->toks = malloc((m ? m : 1) * sizeof *o->toks))) {
 		for (size_t i = 0; i < m; i++)
 			o->toks[i] = a[i].idx;
 		o->ntoks = m;
@@ -290,13 +291,52 @@ static int cmp_tokens(const flame__intern *names, uint32_t x, uint32_t y)
 	                 x & 1 ? -1 : ';', y & 1 ? -1 : ';');
 }
 
-int flame__order_update(flame__order *o, const flame__intern *names)
+/* The tokens to rank: every token of the names added since the last update (v NULL), or
+ * those of v[0..n) not ranked yet, each once; malloc'd into *out. */
+static int new_tokens(flame__order *o, uint32_t old, uint32_t count, const flame__stack *v,
+                      size_t n, kel **out, size_t *k)
+{
+	*k = 0;
+	if (!v) {
+		size_t m = 2 * (size_t)(count - old);
+		if (!(*out = malloc((m ? m : 1) * sizeof **out)))
+			return FLAME_ENOMEM;
+		for (size_t i = 0; i < m; i++)
+			(*out)[(*k)++].idx = 2 * old + (uint32_t)i;
+		return 0;
+	}
+	size_t cap = 0;
+	kel *a = NULL;
+	for (size_t j = 0; j < n; j++) {
+		const uint32_t *ids = v[j].ids;
+		for (uint32_t f = 0, d = v[j].depth; f < d; f++) {
+			uint32_t t = 2 * ids[f] + (f + 1 == d);
+			if (o->rank[t] != UINT32_MAX)
+				continue;
+			if (flame__array_reserve_min(a, cap, *k + 1, 1024)) {
+				for (size_t i = 0; i < *k; i++) /* unmark */
+					o->rank[a[i].idx] = UINT32_MAX;
+				free(a);
+				return FLAME_ENOMEM;
+			}
+			o->rank[t] = UINT32_MAX - 1; /* taken (every rank is rewritten below) */
+			a[(*k)++].idx = t;
+		}
+	}
+	*out = a;
+	return 0;
+}
+
+/* Rank the tokens new_tokens picks among the ranked ones: they are sorted, then each
+ * placed after the ranked tokens below it, found by galloping from where the one before
+ * went (a binary search over a span doubled until it holds the place), so a few new
+ * tokens among many cost a few comparisons each, near one another. The ranked tokens
+ * keep their order, so tables sorted before stay sorted. */
+static int update(flame__order *o, const flame__intern *names, const flame__stack *v, size_t n)
 {
 	uint32_t old = o->count, count = names->count;
 	if (!o->toks || !old || o->names != names || count >= UINT32_MAX / 2)
-		return order_init(o, names, NULL, 0);
-	if (count == old)
-		return 0;
+		return order_init(o, names, v, n, 1);
 	for (uint32_t i = old; i < count; i++) {
 		const flame__name *nm = flame__intern_get(names, i);
 		if (memchr(nm->ptr, ';', nm->len)) {
@@ -304,29 +344,41 @@ int flame__order_update(flame__order *o, const flame__intern *names)
 			return 0;
 		}
 	}
-	size_t k = 2 * (size_t)(count - old), n = o->ntoks;
-	kel *a = malloc(k * sizeof *a);
-	uint32_t *merged = malloc((n + k) * sizeof *merged);
-	uint32_t *rank = malloc(2 * (size_t)count * sizeof *rank);
-	if (!a || !merged || !rank) {
+	if (count > old) { /* room for the new names' tokens, unranked */
+		uint32_t *r = realloc(o->rank, 2 * (size_t)count * sizeof *r);
+		if (!r)
+			return FLAME_ENOMEM;
+		for (size_t t = 2 * (size_t)old; t < 2 * (size_t)count; t++)
+			r[t] = UINT32_MAX;
+		o->rank = r;
+		o->count = count;
+	}
+	kel *a = NULL;
+	size_t k, n0 = o->ntoks;
+	if (new_tokens(o, old, count, v, n, &a, &k))
+		return FLAME_ENOMEM;
+	uint32_t *merged = k ? malloc((n0 + k) * sizeof *merged) : NULL;
+	if ((k && !merged) || keyed_sort(a, k, token_key, NULL, names)) {
+		for (size_t i = 0; i < k; i++)
+			o->rank[a[i].idx] = UINT32_MAX;
 		free(a);
 		free(merged);
-		free(rank);
 		return FLAME_ENOMEM;
 	}
-	for (size_t i = 0; i < k; i++)
-		a[i].idx = 2 * old + (uint32_t)i;
-	if (keyed_sort(a, k, token_key, NULL, names)) {
+	if (!k) {
 		free(a);
-		free(merged);
-		free(rank);
-		return FLAME_ENOMEM;
+		return 0;
 	}
-	/* each new token (in order) after the old ones below it: a binary search apiece */
 	size_t lo = 0, out = 0;
 	for (size_t j = 0; j < k; j++) {
 		uint32_t t = a[j].idx;
-		size_t l = lo, h = n;
+		size_t l = lo, h = n0, step = 1;
+		while (l + step < n0 && cmp_tokens(names, o->toks[l + step - 1], t) < 0) {
+			l += step;
+			step *= 2;
+		}
+		if (l + step < n0)
+			h = l + step - 1;
 		while (l < h) {
 			size_t mid = l + (h - l) / 2;
 			if (cmp_tokens(names, o->toks[mid], t) < 0)
@@ -339,30 +391,38 @@ int flame__order_update(flame__order *o, const flame__intern *names)
 		lo = l;
 		merged[out++] = t;
 	}
-	memcpy(merged + out, o->toks + lo, (n - lo) * sizeof *merged);
-	out += n - lo;
+	memcpy(merged + out, o->toks + lo, (n0 - lo) * sizeof *merged);
+	out += n0 - lo;
 	for (size_t r = 0; r < out; r++)
-		rank[merged[r]] = (uint32_t)r;
+		o->rank[merged[r]] = (uint32_t)r;
 	free(a);
 	free(o->toks);
-	free(o->rank);
 	o->toks = merged;
 	o->ntoks = out;
-	o->rank = rank;
-	o->count = count;
 	return 0;
+}
+
+int flame__order_update(flame__order *o, const flame__intern *names)
+{
+	return update(o, names, NULL, 0);
+}
+
+int flame__order_update_stacks(flame__order *o, const flame__intern *names,
+                               const flame__stack *v, size_t n)
+{
+	return update(o, names, v, n);
 }
 
 int flame__order_init(flame__order *o, const flame__intern *names)
 {
-	return order_init(o, names, NULL, 0);
+	return order_init(o, names, NULL, 0, 1);
 }
 
 int flame__order_init_stacks(flame__order *o, const flame__intern *names, const flame__stack *v,
                              size_t n)
 {
 	/* marking costs a pass over every frame: worth it only for many names */
-	return order_init(o, names, names->count >= (uint32_t)ORDER_MARK_NAMES ? v : NULL, n);
+	return order_init(o, names, names->count >= (uint32_t)ORDER_MARK_NAMES ? v : NULL, n, 0);
 }
 
 /* Byte `*pos` of frame `*frame` onwards of a stack's text, or -1 past its end. */

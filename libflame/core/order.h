@@ -28,6 +28,12 @@ int flame__order_update(flame__order *o, const flame__intern *names);
  * may be left unranked. */
 int flame__order_init_stacks(flame__order *o, const flame__intern *names, const flame__stack *v,
                              size_t n);
+/** The same for the tokens the stacks v[0..n) use: those not ranked yet are ranked among
+ * the others, whose order stays (a spilling table ranks each run's tokens as it writes
+ * the run, and never those of names no stack uses). Mixing it with _update over the same
+ * `o` is not supported. 0 or FLAME_ENOMEM. */
+int flame__order_update_stacks(flame__order *o, const flame__intern *names,
+                               const flame__stack *v, size_t n);
 void flame__order_free(flame__order *o);
 /** <0, 0, >0 as the text of stack a sorts before, equal to, after stack b. */
 int flame__order_cmp(const flame__order *o, const uint32_t *a, uint32_t da, const uint32_t *b,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
+#include "../core/heap.h"
 #include "../core/input.h"
 #include "../core/lines.h"
 #include "../core/numfmt.h"
@@ -224,51 +225,15 @@ typedef struct combine {
 
 typedef struct merger {
 	cursor *c;
-	size_t *heap, hn; /* inputs with a line left, the smallest stack on top */
+	flame__heap heap; /* inputs with a line left, the smallest stack on top */
 	size_t *eq;       /* the inputs whose line is the next stack */
 } merger;
 
-static int before(const merger *m, size_t a, size_t b)
+static int before(const void *ctx, size_t a, size_t b)
 {
-	int k = cmp_rows(&m->c[a].r, &m->c[b].r);
+	const cursor *c = ctx;
+	int k = cmp_rows(&c[a].r, &c[b].r);
 	return k < 0 || (k == 0 && a < b);
-}
-
-static void sift_down(merger *m, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, s = i;
-		if (l < m->hn && before(m, m->heap[l], m->heap[s]))
-			s = l;
-		if (l + 1 < m->hn && before(m, m->heap[l + 1], m->heap[s]))
-			s = l + 1;
-		if (s == i)
-			return;
-		size_t t = m->heap[i];
-		m->heap[i] = m->heap[s];
-		m->heap[s] = t;
-		i = s;
-	}
-}
-
-static void push(merger *m, size_t k)
-{
-	size_t i = m->hn++;
-	m->heap[i] = k;
-	while (i && before(m, m->heap[i], m->heap[(i - 1) / 2])) {
-		size_t p = (i - 1) / 2, t = m->heap[i];
-		m->heap[i] = m->heap[p];
-		m->heap[p] = t;
-		i = p;
-	}
-}
-
-static size_t pop(merger *m)
-{
-	size_t k = m->heap[0];
-	m->heap[0] = m->heap[--m->hn];
-	sift_down(m, 0);
-	return k;
 }
 
 static int merge_lines(merger *m, size_t n, const combine *cb, out *w, flame_err *err)
@@ -279,13 +244,13 @@ static int merge_lines(merger *m, size_t n, const combine *cb, out *w, flame_err
 		if (a < 0)
 			rc = a;
 		else if (a)
-			push(m, i);
+			flame__heap_push(&m->heap, i);
 	}
-	while (!rc && m->hn) {
+	while (!rc && m->heap.n) {
 		size_t ne = 0;
-		m->eq[ne++] = pop(m);
-		while (m->hn && cmp_rows(&m->c[m->heap[0]].r, &m->c[m->eq[0]].r) == 0)
-			m->eq[ne++] = pop(m);
+		m->eq[ne++] = flame__heap_pop(&m->heap);
+		while (m->heap.n && cmp_rows(&m->c[m->heap.h[0]].r, &m->c[m->eq[0]].r) == 0)
+			m->eq[ne++] = flame__heap_pop(&m->heap);
 		uint64_t col[2] = {0, 0};
 		for (size_t j = 0; j < ne; j++) {
 			size_t i = m->eq[j];
@@ -303,7 +268,7 @@ static int merge_lines(merger *m, size_t n, const combine *cb, out *w, flame_err
 			if (a < 0)
 				rc = a;
 			else if (a)
-				push(m, m->eq[j]);
+				flame__heap_push(&m->heap, m->eq[j]);
 		}
 	}
 	return rc ? rc : flush(w);
@@ -314,11 +279,11 @@ static int merge(flame__source *src, size_t n, size_t chunk, const combine *cb, 
 {
 	merger m = {0};
 	m.c = calloc(n, sizeof *m.c);
-	m.heap = calloc(n, sizeof *m.heap);
+	m.heap = (flame__heap){calloc(n, sizeof *m.heap.h), 0, before, m.c};
 	m.eq = calloc(n, sizeof *m.eq);
 	out *w = malloc(sizeof *w);
 	size_t ready = 0;
-	int rc = m.c && m.heap && m.eq && w ? 0 : flame__err_nomem(err);
+	int rc = m.c && m.heap.h && m.eq && w ? 0 : flame__err_nomem(err);
 	for (; ready < n && !rc; ready++) {
 		m.c[ready].chunk = chunk;
 		if ((rc = flame__lines_init(&m.c[ready].cur, src[ready].in, err)))
@@ -333,7 +298,7 @@ static int merge(flame__source *src, size_t n, size_t chunk, const combine *cb, 
 	for (size_t i = 0; i < ready; i++)
 		flame__lines_free(&m.c[i].cur);
 	free(m.c);
-	free(m.heap);
+	free(m.heap.h);
 	free(m.eq);
 	free(w);
 	return rc;

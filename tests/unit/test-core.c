@@ -681,6 +681,76 @@ static void test_order_update(void)
 	flame__intern_free(&names);
 }
 
+/* Ranks of the tokens some stacks use, added a table at a time (what a spilling table
+ * does at each run), order those tokens as ranks computed afresh over every name do;
+ * the tokens no stack used stay unranked. */
+static void test_order_update_stacks(void)
+{
+	static const char *stems[] = {"", "a", "a-b", "a b", "ab", "a.", "b", "\001", "~", "a:b"};
+	flame__intern names;
+	flame__intern_init(&names);
+	flame__order inc = {0}, fresh = {0};
+	uint8_t *used = NULL;
+	uint32_t nused = 0;
+	unsigned x = 7;
+	for (int batch = 0; batch < 12; batch++) {
+		for (int i = 0; i < 1 << batch; i++) {
+			char buf[64];
+			x = x * 1103515245u + 12345u;
+			int n = snprintf(buf, sizeof buf, "%s%s%d", stems[(x >> 16) % 10],
+			                 (x >> 8) % 3 ? stems[(x >> 20) % 10] : "", (int)(x >> 27) % 5);
+			CHECK(flame__intern_put(&names, buf, (size_t)n) != FLAME__ID_NONE);
+		}
+		/* a table of stacks over a random part of the names */
+		enum { N = 64 };
+		flame__stack v[N];
+		uint32_t ids[N][4];
+		for (int j = 0; j < N; j++) {
+			v[j] = (flame__stack){ids[j], 1 + j % 4, 0, {1, 0}};
+			for (int f = 0; f < 4; f++) {
+				x = x * 1103515245u + 12345u;
+				ids[j][f] = (x >> 8) % names.count;
+			}
+		}
+		CHECK(flame__order_update_stacks(&inc, &names, v, N) == 0);
+		CHECK(flame__order_init(&fresh, &names) == 0);
+		CHECK(inc.count == names.count);
+		/* the tokens of every table so far */
+		uint8_t *u = realloc(used, 2 * (size_t)names.count);
+		CHECK(u != NULL);
+		used = u;
+		memset(used + 2 * (size_t)nused, 0, 2 * (size_t)(names.count - nused));
+		nused = names.count;
+		for (int j = 0; j < N; j++)
+			for (uint32_t f = 0; f < v[j].depth; f++)
+				used[2 * ids[j][f] + (f + 1 == v[j].depth)] = 1;
+		int ranked = 1, same = 1;
+		uint32_t prev_fresh = 0, prev_inc = 0;
+		int have = 0;
+		/* walk the used tokens in fresh order: inc must rank them in the same order */
+		for (size_t r = 0; r < fresh.ntoks; r++) {
+			uint32_t t = fresh.toks[r];
+			if (!used[t])
+				continue;
+			ranked &= inc.rank[t] != UINT32_MAX;
+			if (have)
+				same &= inc.rank[t] > prev_inc && r > prev_fresh;
+			prev_inc = inc.rank[t];
+			prev_fresh = (uint32_t)r;
+			have = 1;
+		}
+		CHECK(ranked && same);
+	}
+	/* a name with ';' switches to comparing bytes */
+	CHECK(flame__intern_put(&names, "x;y", 3) != FLAME__ID_NONE);
+	CHECK(flame__order_update_stacks(&inc, &names, NULL, 0) == 0);
+	CHECK(inc.count == 0);
+	free(used);
+	flame__order_free(&inc);
+	flame__order_free(&fresh);
+	flame__intern_free(&names);
+}
+
 /* Spilled runs merge back to exactly the in-memory result, in writing and in any
  * other use of the stacks. */
 static void test_spill(void)
@@ -761,6 +831,7 @@ int main(void)
 	RUN(test_folded_sorted);
 	RUN(test_sorted_vs_shuffled);
 	RUN(test_order_update);
+	RUN(test_order_update_stacks);
 	RUN(test_narrow_tails);
 	RUN(test_real_tree);
 	RUN(test_iter);
