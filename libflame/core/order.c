@@ -335,7 +335,18 @@ static int new_tokens(flame__order *o, uint32_t old, uint32_t count, const flame
 static int update(flame__order *o, const flame__intern *names, const flame__stack *v, size_t n)
 {
 	uint32_t old = o->count, count = names->count;
-	if (!o->toks || !old || o->names != names || count >= UINT32_MAX / 2)
+	int fresh = !o->toks || !old || o->names != names;
+	if (v && (fresh || o->ntoks == 2 * (size_t)old)) {
+		/* while every token is ranked, ranking the new names' whole is cheaper when they
+		 * are few beside the stacks' ids (a perf recording's runs), which picking the used
+		 * tokens would read all of; a pprof profile's leaves are the other way round */
+		size_t ids = 0;
+		for (size_t j = 0; j < n; j++)
+			ids += v[j].depth;
+		if (2 * (size_t)(count - (fresh ? 0 : old)) * 64 <= ids)
+			v = NULL;
+	}
+	if (fresh || count >= UINT32_MAX / 2)
 		return order_init(o, names, v, n, 1);
 	for (uint32_t i = old; i < count; i++) {
 		const flame__name *nm = flame__intern_get(names, i);

@@ -20,7 +20,7 @@ typedef struct flame__sink {
 /** Start adding to `t` (its node tree is stale from here on). */
 void flame__sink_init(flame__sink *k, flame_tree *t);
 
-/** Spill (or drain) the table when past the limit: called by the adds. */
+/** Spill (or drain) the table: called by the adds once it is past the limit. */
 int flame__sink_spill(flame__sink *k, flame_err *err);
 /** Fill `err` for a failed add: out of memory, or a count overflowing 64 bits. */
 int flame__sink_fail(flame_err *err, int rc);
@@ -35,11 +35,14 @@ static inline uint32_t flame__sink_intern_hashed(flame__sink *k, const char *p, 
 	return flame__intern_put_hashed(k->names, p, n, h);
 }
 
+/* The size compare is inline: the call goes out only to spill. */
 static inline int flame__sink_done(flame__sink *k, int rc, flame_err *err)
 {
 	if (rc)
 		return flame__sink_fail(err, rc);
-	return k->limit ? flame__sink_spill(k, err) : 0;
+	if (k->limit && flame__stacks_bytes(k->stacks) >= k->limit)
+		return flame__sink_spill(k, err);
+	return 0;
 }
 
 /** Add weights to the stack ids[0..n) (root-first). 0, or a status with `err` filled

@@ -42,11 +42,6 @@ void flame__spill_free(flame__spill *sp)
 
 size_t flame__spill_runs(const flame__spill *sp) { return sp ? sp->nruns : 0; }
 
-size_t flame__spill_table_bytes(const flame__stacks *s)
-{
-	return s->arena.total + s->cap * sizeof(flame__stack) + (s->slots ? (s->mask + 1) * 4 : 0);
-}
-
 static int io_err(flame_err *err, const char *what)
 {
 	return flame__err(err, FLAME_EIO, "temp file", 0, FLAME__NO_OFFSET, "%s: %s", what,
@@ -238,13 +233,14 @@ struct by_stack {
 	const flame__order *o;
 };
 
-static int stack_before(const void *ctx, size_t a, size_t b)
+static inline int stack_before(const struct by_stack *c, size_t a, size_t b)
 {
-	const struct by_stack *c = ctx;
 	const reader *x = &c->rd[a], *y = &c->rd[b];
 	int k = flame__order_cmp(c->o, x->ids, x->depth, y->ids, y->depth);
 	return k < 0 || (k == 0 && a < b);
 }
+
+FLAME__HEAP(runs, struct by_stack, stack_before)
 
 /* k runs merged with a heap: about 2 log k comparisons of stacks per stack written,
  * where a scan of the runs made k (a table spilled 16 times spent more on that than on
@@ -257,7 +253,7 @@ static int merge(flame__spill *sp, const flame__intern *names, emit_seq_fn emit,
 	size_t *h = malloc((k ? k : 1) * sizeof *h), *same = malloc((k ? k : 1) * sizeof *same);
 	/* every token of every run was ranked as the run was written (flame__spill_run) */
 	struct by_stack ctx = {rd, &sp->order};
-	flame__heap hp = {h, 0, stack_before, &ctx};
+	flame__heap hp = {h, 0};
 	int rc = 0;
 	(void)names;
 	if (!rd || !h || !same) {
@@ -269,23 +265,23 @@ static int merge(flame__spill *sp, const flame__intern *names, emit_seq_fn emit,
 		                 .buf = malloc(READ_BUF)};
 		rc = rd[i].buf ? next(&rd[i], err) : flame__err_nomem(err);
 		if (!rc && rd[i].live)
-			flame__heap_push(&hp, i);
+			runs_push(&hp, &ctx, i);
 	}
 	while (!rc && hp.n) {
 		/* the smallest stack, and every run whose current stack has its text (they are
 		 * on top of the heap in turn): those with the same ids are summed with it; a
 		 * different stack of the same text (names holding ';') goes back, unread */
-		size_t m = flame__heap_pop(&hp), ns = 0;
+		size_t m = runs_pop(&hp, &ctx), ns = 0;
 		const reader *rm = &rd[m];
 		while (hp.n && flame__order_cmp(&sp->order, rd[hp.h[0]].ids, rd[hp.h[0]].depth,
 		                                rm->ids, rm->depth) == 0)
-			same[ns++] = flame__heap_pop(&hp);
+			same[ns++] = runs_pop(&hp, &ctx);
 		uint64_t w0 = rm->w[0], w1 = rm->w[1], seq = rm->seq;
 		size_t nd = 0;
 		for (size_t j = 0; j < ns; j++) {
 			const reader *r = &rd[same[j]];
 			if (r->depth != rm->depth || memcmp(r->ids, rm->ids, 4 * (size_t)rm->depth) != 0) {
-				flame__heap_push(&hp, same[j]);
+				runs_push(&hp, &ctx, same[j]);
 				continue;
 			}
 			if (w0 + r->w[0] < w0 || w1 + r->w[1] < w1) {
@@ -305,7 +301,7 @@ static int merge(flame__spill *sp, const flame__intern *names, emit_seq_fn emit,
 		for (size_t j = 0; j < nd && !rc; j++) {
 			rc = next(&rd[same[j]], err);
 			if (!rc && rd[same[j]].live)
-				flame__heap_push(&hp, same[j]);
+				runs_push(&hp, &ctx, same[j]);
 		}
 	}
 done:

@@ -12,9 +12,6 @@
 
 typedef struct flame__spill flame__spill;
 
-/** Bytes a table holds (what the memory limit is compared with). */
-size_t flame__spill_table_bytes(const flame__stacks *s);
-
 /** Write the table `s` (ids naming `names`) as one more sorted run and empty it, keeping
  * its totals. Creates `*sp` (and the temp file) on first use. */
 int flame__spill_run(flame__spill **sp, flame__stacks *s, const flame__intern *names,

@@ -33,6 +33,13 @@ typedef struct flame__stacks {
 typedef int (*flame__emit_fn)(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0,
                               uint64_t w1);
 
+/** Bytes the table holds: its ids, entries and index (what a memory limit is compared
+ * with). Inline: adders compare it with the limit after every stack. */
+static inline size_t flame__stacks_bytes(const flame__stacks *s)
+{
+	return s->arena.total + s->cap * sizeof(flame__stack) + (s->slots ? (s->mask + 1) * 4 : 0);
+}
+
 void flame__stacks_init(flame__stacks *s);
 void flame__stacks_free(flame__stacks *s);
 /** Hash of an id sequence, as used by the table. */

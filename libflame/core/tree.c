@@ -53,7 +53,7 @@ size_t flame__tree_spill_runs(const flame_tree *t) { return flame__spill_runs(t-
 
 int flame__tree_maybe_spill(flame_tree *t, flame_err *err)
 {
-	if (!t->spill_limit || flame__spill_table_bytes(&t->stacks) < t->spill_limit)
+	if (!t->spill_limit || flame__stacks_bytes(&t->stacks) < t->spill_limit)
 		return 0;
 	if (t->drain)
 		return t->drain(t->drain_ud, t, err);

@@ -229,12 +229,13 @@ typedef struct merger {
 	size_t *eq;       /* the inputs whose line is the next stack */
 } merger;
 
-static int before(const void *ctx, size_t a, size_t b)
+static inline int before(const cursor *c, size_t a, size_t b)
 {
-	const cursor *c = ctx;
 	int k = cmp_rows(&c[a].r, &c[b].r);
 	return k < 0 || (k == 0 && a < b);
 }
+
+FLAME__HEAP(inputs, cursor, before)
 
 static int merge_lines(merger *m, size_t n, const combine *cb, out *w, flame_err *err)
 {
@@ -244,13 +245,13 @@ static int merge_lines(merger *m, size_t n, const combine *cb, out *w, flame_err
 		if (a < 0)
 			rc = a;
 		else if (a)
-			flame__heap_push(&m->heap, i);
+			inputs_push(&m->heap, m->c, i);
 	}
 	while (!rc && m->heap.n) {
 		size_t ne = 0;
-		m->eq[ne++] = flame__heap_pop(&m->heap);
+		m->eq[ne++] = inputs_pop(&m->heap, m->c);
 		while (m->heap.n && cmp_rows(&m->c[m->heap.h[0]].r, &m->c[m->eq[0]].r) == 0)
-			m->eq[ne++] = flame__heap_pop(&m->heap);
+			m->eq[ne++] = inputs_pop(&m->heap, m->c);
 		uint64_t col[2] = {0, 0};
 		for (size_t j = 0; j < ne; j++) {
 			size_t i = m->eq[j];
@@ -268,7 +269,7 @@ static int merge_lines(merger *m, size_t n, const combine *cb, out *w, flame_err
 			if (a < 0)
 				rc = a;
 			else if (a)
-				flame__heap_push(&m->heap, m->eq[j]);
+				inputs_push(&m->heap, m->c, m->eq[j]);
 		}
 	}
 	return rc ? rc : flush(w);
@@ -279,7 +280,7 @@ static int merge(flame__source *src, size_t n, size_t chunk, const combine *cb, 
 {
 	merger m = {0};
 	m.c = calloc(n, sizeof *m.c);
-	m.heap = (flame__heap){calloc(n, sizeof *m.heap.h), 0, before, m.c};
+	m.heap = (flame__heap){calloc(n, sizeof *m.heap.h), 0};
 	m.eq = calloc(n, sizeof *m.eq);
 	out *w = malloc(sizeof *w);
 	size_t ready = 0;
