@@ -64,13 +64,16 @@ static int on_opt(void *ud, int id, const char *arg)
 typedef struct warn_state {
 	cli_warnings w;
 	unsigned long invalid;
+	char first[300]; /* "FILE:LINE" of the first invalid line */
 } warn_state;
 
 static void on_warn(void *ud, const char *kind, const char *source, uint64_t line, const char *msg)
 {
 	warn_state *s = ud;
 	if (!strcmp(kind, "folded-invalid-line")) {
-		s->invalid++;
+		if (!s->invalid++)
+			snprintf(s->first, sizeof s->first, "%s:%llu", source ? source : "<stdin>",
+			         (unsigned long long)line);
 		return;
 	}
 	cli_warn(&s->w, kind, source, line, msg);
@@ -151,7 +154,8 @@ int main(int argc, char **argv)
 	if (rc)
 		goto done;
 	if (ws.invalid && !a.quiet)
-		fprintf(stderr, "Ignored %lu lines with invalid format\n", ws.invalid);
+		fprintf(stderr, "Ignored %lu lines with invalid format (the first at %s)\n",
+		        ws.invalid, ws.first);
 	if ((rc = cli_output_open(&out, a.output, &err)))
 		goto done;
 	if ((rc = render_cli_write(&a.r, fmt, t, out, &err))) {

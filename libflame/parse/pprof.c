@@ -1719,18 +1719,46 @@ static int check_unit(flame_tree *t, const prof *p, size_t vidx, flame_err *err)
 
 static int probe_pprof(const char *buf, size_t len);
 
+/* Why binary data the probe refused is no profile.proto, naming the byte: the first of
+ * its top-level fields that does not decode (a length past the end...) or is no field of
+ * Profile with that wire type. */
+static int not_pprof(const char *data, size_t len, const char *src, flame_err *err)
+{
+	static const char what[] = "not a pprof profile (profile.proto, gzipped or raw)";
+	int binary = memchr(data, 0, len < 4096 ? len : 4096) != NULL;
+	for (size_t i = 0; !binary && i < len && i < 4096; i++)
+		binary = (unsigned char)data[i] < 0x09;
+	if (!binary)
+		return flame__err(err, FLAME_EDATA, src, 0, FLAME__NO_OFFSET, "%s", what);
+	flame__pbuf b;
+	flame__pfield f;
+	flame_err e = {0};
+	flame__pbuf_init(&b, data, len, src);
+	int r;
+	while ((r = flame__pbuf_next(&b, &f, &e)) == 1) {
+		int lenf = (f.num >= 1 && f.num <= 6) || f.num == 11 || f.num == 13;
+		if (f.num <= 14 && (f.wt == FLAME__WT_LEN) != lenf)
+			return flame__err(err, FLAME_EDATA, src, 0, f.off,
+			                  "%s: field %u has wire type %d, which Profile's field %u does not",
+			                  what, f.num, f.wt, f.num);
+	}
+	if (r < 0)
+		return flame__err(err, FLAME_EDATA, src, 0, e.offset, "%s: %s", what, e.msg);
+	return flame__err(err, FLAME_EDATA, src, 0, 0, "%s: no field of Profile at the start", what);
+}
+
 /* The whole decompressed input; text or other binary data is refused up front (with
- * --format pprof or --list-sample-types) rather than with a wire-level error. */
+ * --format pprof or --list-sample-types) rather than with a wire-level error deep in. */
 static int read_all(flame_input *in, char **data, size_t *len, flame_err *err)
 {
 	uint64_t lim = flame__input_limit(in, PPROF_MAX_BYTES);
 	int r = flame__input_slurp(in, data, len, lim > SIZE_MAX ? SIZE_MAX : (size_t)lim, err);
 	if (r || !*len || probe_pprof(*data, *len))
 		return r;
+	r = not_pprof(*data, *len, flame_input_name(in), err);
 	free(*data);
 	*data = NULL;
-	return flame__err(err, FLAME_EDATA, flame_input_name(in), 0, FLAME__NO_OFFSET,
-	                  "not a pprof profile (profile.proto, gzipped or raw)");
+	return r;
 }
 
 static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)

@@ -85,7 +85,8 @@ static int sbuf_set(sbuf *b, const char *p, size_t n)
 	return 0;
 }
 
-/* `1,234.5` -> mantissa and decimals; -1 when not a count. */
+/* `1,234.5` -> mantissa and decimals; -1 when not a count, -2 when its digits do not fit
+ * 64 bits (a count, but one no tree can hold: an error, not a name). */
 static int count_at(const char *p, const char *end, const char **stop, uint64_t *mant,
                     unsigned *dec)
 {
@@ -94,8 +95,10 @@ static int count_at(const char *p, const char *end, const char **stop, uint64_t 
 	int dot = 0, digits = 0;
 	for (; p < end; p++) {
 		if (*p >= '0' && *p <= '9') {
-			if (v > (UINT64_MAX - 9) / 10 || (dot && d >= 9))
+			if (dot && d >= 9)
 				return -1;
+			if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+				return -2;
 			v = v * 10 + (uint64_t)(*p - '0');
 			d += (unsigned)dot;
 			digits++;
@@ -128,21 +131,28 @@ static int common_scale(uint64_t *a, unsigned ad, uint64_t *b, unsigned bd, unsi
 }
 
 /* "NAME (COUNT COUNTNAME, PCT%[; +D%][; before B, after A])": split off the count part at
- * the last " (" that is followed by one (names may hold " (" themselves). */
-static void parse_title(svgr *s, const char *t, size_t n, frame *f, size_t *name_len)
+ * the last " (" that is followed by one (names may hold " (" themselves). Returns -2 when
+ * the count part is there but its count does not fit 64 bits, else 0. */
+static int parse_title(svgr *s, const char *t, size_t n, frame *f, size_t *name_len)
 {
 	*name_len = n;
 	f->has_count = 0;
 	if (n < 4 || t[n - 1] != ')')
-		return;
+		return 0;
 	const char *end = t + n;
+	int big = 0;
 	for (size_t i = n - 1; i-- > 1;) {
 		if (t[i] != '(' || t[i - 1] != ' ')
 			continue;
-		const char *e;
+		const char *e, *p = t + i + 1;
 		uint64_t m;
 		unsigned d;
-		if (count_at(t + i + 1, end, &e, &m, &d) || e == end || *e != ' ')
+		int cr = count_at(p, end, &e, &m, &d);
+		if (cr == -2) { /* the digits run on: see whether a count part follows them */
+			e = p + strspn(p, "0123456789,.");
+			big = e < end && *e == ' ' && memchr(e, ',', (size_t)(end - e)) != NULL;
+		}
+		if (cr || e == end || *e != ' ')
 			continue;
 		const char *cn = e + 1, *ce = memchr(cn, ',', (size_t)(end - cn));
 		if (!ce)
@@ -168,8 +178,9 @@ static void parse_title(svgr *s, const char *t, size_t n, frame *f, size_t *name
 				f->dec = (uint8_t)dd;
 			}
 		}
-		return;
+		return 0;
 	}
+	return big ? -2 : 0;
 }
 
 /* data-v="V" or "BEFORE AFTER": a frame's exact counts (written when --factor scales the
@@ -336,7 +347,14 @@ typedef struct sax {
 	int decls;            /* the DTD declared attributes or entities: no fast path */
 	uint64_t text;        /* bytes of text handed to on_text, entities expanded */
 	xmlParserCtxtPtr doc; /* the document's parser (an entity's text comes through another) */
+	uint64_t pending;     /* newlines the fast path read that libxml2 has not counted yet */
 } sax;
+
+/* The line being read, for errors: libxml2's count plus the fast path's lines ahead of it. */
+static uint64_t line_of(const sax *x)
+{
+	return (uint64_t)xmlSAX2GetLineNumber(x->doc) + x->pending;
+}
 
 static void fail(sax *x, xmlParserCtxtPtr ctxt, int rc)
 {
@@ -354,9 +372,12 @@ static int title_rect(sax *x, const char *title, size_t tn, const frame *geom, c
 	svgr *s = x->s;
 	frame f = *geom;
 	size_t nn;
-	parse_title(s, title, tn, &f, &nn);
-	if (v->set)
-		exact_counts(s, v->p, v->n, &f);
+	int big = parse_title(s, title, tn, &f, &nn);
+	if (v->set && exact_counts(s, v->p, v->n, &f) == 0)
+		big = 0;
+	if (big)
+		return flame__err(s->err, FLAME_ERANGE, s->src, line_of(x), FLAME__NO_OFFSET,
+		                  "a frame's count overflows 64 bits (in its title)");
 	if (raw->set) {
 		size_t dn;
 		int rc = pct_decode(s, raw->p, raw->n, &dn);
@@ -554,7 +575,7 @@ static void on_text(void *ctx, const xmlChar *ch, int len)
 	if (x->text > TEXT_SLACK + TEXT_AMPLIFICATION * flame__input_offset(x->s->in))
 		return fail(x, ctxt,
 		            flame__err(x->s->err, FLAME_ERANGE, x->s->src,
-		                       (uint64_t)xmlSAX2GetLineNumber(x->doc), FLAME__NO_OFFSET,
+		                       line_of(x), FLAME__NO_OFFSET,
 		                       "entities expand to more than %d times the input's size",
 		                       TEXT_AMPLIFICATION));
 	if (!x->in_title || x->skip)
@@ -563,7 +584,7 @@ static void on_text(void *ctx, const xmlChar *ch, int len)
 	if (t->n + (size_t)len > NAME_MAX_BYTES)
 		return fail(x, ctxt,
 		            flame__err(x->s->err, FLAME_ERANGE, x->s->src,
-		                       (uint64_t)xmlSAX2GetLineNumber(x->doc), FLAME__NO_OFFSET,
+		                       line_of(x), FLAME__NO_OFFSET,
 		                       "a title longer than %d bytes (entities expanded)",
 		                       NAME_MAX_BYTES));
 	if (t->n + (size_t)len + 1 > t->cap) {
@@ -830,6 +851,7 @@ static int fast_lines(sax *x, const char *p0, size_t n, size_t *used, size_t *li
 		const unsigned char *nl = memchr(p, '\n', (size_t)(e - p));
 		if (!nl) /* a line's end first: a text that runs out is then not "need more" */
 			return FAST_NEED_MORE;
+		x->pending = *lines;
 		long k = *p == '\n' ? 1 : fast_line(x, p, nl + 1, val);
 		if (k <= 0)
 			return FAST_HANDOFF;
@@ -846,6 +868,22 @@ static void on_decl_entity(void *ctx, const xmlChar *name, int type, const xmlCh
 	xmlParserCtxtPtr ctxt = ctx;
 	((sax *)ctxt->_private)->decls = 1;
 	xmlSAX2EntityDecl(ctx, name, type, pub, sys, content);
+}
+
+/* An entity referenced in a title whose text is not in the document (declared SYSTEM or
+ * PUBLIC, which is never loaded, or not declared at all, as for one an external DTD would
+ * declare) would drop out of the name and leave it shorter or empty: refused instead. */
+static xmlEntityPtr on_get_entity(void *ctx, const xmlChar *name)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	sax *x = ctxt->_private;
+	xmlEntityPtr e = xmlSAX2GetEntity(ctx, name);
+	if (x->in_title && !x->skip && !x->s->rc && (!e || e->etype != XML_INTERNAL_GENERAL_ENTITY))
+		fail(x, ctxt,
+		     flame__err(x->s->err, FLAME_EDATA, x->s->src, line_of(x), FLAME__NO_OFFSET,
+		                "entity &%.64s; in a frame's title %s", (const char *)name,
+		                e ? "is external (never loaded)" : "is not declared in the document"));
+	return e;
 }
 
 static void on_decl_attr(void *ctx, const xmlChar *elem, const xmlChar *name, int type, int def,
@@ -897,6 +935,7 @@ static int read_frames(svgr *s)
 	h.characters = on_text;
 	h.cdataBlock = on_text;
 	h.entityDecl = on_decl_entity;
+	h.getEntity = on_get_entity;
 	h.attributeDecl = on_decl_attr;
 	h.ignorableWhitespace = NULL;
 	h.reference = NULL;
@@ -979,6 +1018,7 @@ static int read_frames(svgr *s)
 		if (mode == FAST && !xrc) {
 			size_t used, lines;
 			int st = fast_lines(&x, buf + off, have - off, &used, &lines, &val);
+			x.pending = 0;
 			if (s->rc)
 				break;
 			off += used;
@@ -1326,6 +1366,13 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 {
 	svgr s = {.o = o, .in = in, .src = flame_input_name(in), .err = err};
 	flame__sink_init(&s.k, t);
+	const char *head;
+	long got = flame__input_peek(in, &head, 4096, err);
+	if (got < 0)
+		return (int)got;
+	if (got == 0) /* libxml2 would say "Extra content at the end of the document" */
+		return flame__err(err, FLAME_EDATA, s.src, 0, FLAME__NO_OFFSET,
+		                  "empty file: no SVG document");
 	int rc = read_frames(&s);
 	if (!rc && s.n == 0)
 		rc = flame__err(err, FLAME_EDATA, s.src, 0, FLAME__NO_OFFSET,
@@ -1338,19 +1385,90 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	return rc;
 }
 
-/* An XML document whose root element is <svg> (within the first bytes). */
+static size_t skip_space(const char *buf, size_t i, size_t len)
+{
+	while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
+		i++;
+	return i;
+}
+
+/* Past the XML prolog (declaration, comments, processing instructions, a DOCTYPE with its
+ * internal subset) from i: the index of the root element's '<'; len when the window ends
+ * inside the prolog (*svg_doctype says whether a DOCTYPE named svg was seen); SIZE_MAX when
+ * what is there is no prolog. */
+static size_t skip_prolog(const char *buf, size_t i, size_t len, int *svg_doctype)
+{
+	for (;;) {
+		i = skip_space(buf, i, len);
+		if (i >= len)
+			return len;
+		const char *p = buf + i, *e;
+		size_t n = len - i;
+		if (n >= 4 && memcmp(p, "<!--", 4) == 0) {
+			e = memmem(p + 4, n - 4, "-->", 3);
+			if (!e)
+				return len;
+			i = (size_t)(e + 3 - buf);
+		} else if (n >= 2 && memcmp(p, "<?", 2) == 0) {
+			e = memmem(p + 2, n - 2, "?>", 2);
+			if (!e)
+				return len;
+			i = (size_t)(e + 2 - buf);
+		} else if (n >= 9 && memcmp(p, "<!DOCTYPE", 9) == 0) {
+			size_t j = skip_space(buf, i + 9, len);
+			*svg_doctype |= len - j >= 4 && memcmp(buf + j, "svg", 3) == 0 &&
+			                memchr(" \n\r\t[>", buf[j + 3], 6) != NULL;
+			int sub = 0; /* inside [...]: its declarations hold quoted '>' and comments */
+			char q = 0;
+			for (j = i + 9; j < len; j++) {
+				char c = buf[j];
+				if (q) {
+					q = c == q ? 0 : q;
+				} else if (sub && len - j >= 4 && memcmp(buf + j, "<!--", 4) == 0) {
+					e = memmem(buf + j + 4, len - j - 4, "-->", 3);
+					if (!e)
+						return len;
+					j = (size_t)(e + 2 - buf);
+				} else if (c == '"' || c == '\'') {
+					q = c;
+				} else if (c == '[') {
+					sub = 1;
+				} else if (c == ']') {
+					sub = 0;
+				} else if (c == '>' && !sub) {
+					break;
+				}
+			}
+			if (j >= len)
+				return len;
+			i = j + 1;
+		} else {
+			return *p == '<' ? i : SIZE_MAX;
+		}
+	}
+}
+
+/* An XML document whose root element is <svg>: within the first 4 KiB, or after a prolog
+ * (comments, a DOCTYPE with entities...) of any length the window holds, or when the window
+ * ends inside a prolog whose DOCTYPE names svg. */
 static int probe(const char *buf, size_t len)
 {
 	size_t i = 0;
 	if (len >= 3 && (unsigned char)buf[0] == 0xef && (unsigned char)buf[1] == 0xbb &&
 	    (unsigned char)buf[2] == 0xbf)
 		i = 3;
-	while (i < len && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
-		i++;
+	i = skip_space(buf, i, len);
 	if (i >= len || buf[i] != '<')
 		return 0;
 	size_t lim = len < i + 4096 ? len : i + 4096;
-	return memmem(buf + i, lim - i, "<svg", 4) != NULL;
+	if (memmem(buf + i, lim - i, "<svg", 4) != NULL)
+		return 1;
+	int svg_doctype = 0;
+	size_t r = skip_prolog(buf, i, len, &svg_doctype);
+	if (r == len)
+		return svg_doctype;
+	return r != SIZE_MAX && len - r >= 5 && memcmp(buf + r, "<svg", 4) == 0 &&
+	       memchr(" \n\r\t>", buf[r + 4], 5) != NULL;
 }
 
 const struct flame__parser flame__parser_svg = {"svg", FLAME_FORMAT_SVG, probe, parse};
