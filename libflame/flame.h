@@ -98,9 +98,12 @@ FLAME_EXPORT void flame_input_free(flame_input *in);
 FLAME_EXPORT void flame_input_set_limit(flame_input *in, uint64_t max_bytes);
 
 /** Called as an input is read: `done` bytes of it consumed (as stored: compressed bytes of a
- * gzip file) of `total` (its size; 0 when unknown, as for a pipe). From the thread reading
- * that input; the caller decides whether and how often to show anything. */
-typedef void (*flame_progress_fn)(void *ud, uint64_t done, uint64_t total);
+ * gzip file) of `total` (its size; 0 when unknown, as for a pipe), and `stacks` added to the
+ * tree so far while flame_parse reads it (unique stacks of each block held in memory, a
+ * figure for people; 0 before parsing, and for pprof, which is parsed once read whole).
+ * From the thread reading that input; the caller decides whether and how often to show
+ * anything. */
+typedef void (*flame_progress_fn)(void *ud, uint64_t done, uint64_t total, uint64_t stacks);
 
 /** Report the reading of `in` to `fn` (with `ud`) after each read from now on; NULL stops. */
 FLAME_EXPORT void flame_input_set_progress(flame_input *in, flame_progress_fn fn, void *ud);
@@ -539,6 +542,16 @@ FLAME_EXPORT int flame_diff_request_input(flame_diff_request *r, int side, const
  * one tree (AFTER first, then BEFORE beside it), never as text. */
 FLAME_EXPORT void flame_diff_request_threads(flame_diff_request *r, unsigned threads);
 
+/** flame_input_set_limit for each input the request opens from a path (0: the defaults);
+ * an input given as a flame_input keeps its own. */
+FLAME_EXPORT void flame_diff_request_limit(flame_diff_request *r, uint64_t max_bytes);
+
+/** Report the reading of the inputs opened from paths to `fn` as one: bytes and stacks summed
+ * over them, of the sum of their sizes (0 when one is stdin or a pipe). Called from the
+ * threads reading them, one call at a time; NULL stops. */
+FLAME_EXPORT void flame_diff_request_progress(flame_diff_request *r, flame_progress_fn fn,
+                                              void *ud);
+
 /** Let BEFORE and AFTER differ in units (flame_tree_set_ignore_units); default: refused. */
 FLAME_EXPORT void flame_diff_request_ignore_units(flame_diff_request *r, int on);
 
@@ -576,6 +589,13 @@ FLAME_EXPORT int flame_merge_request_input(flame_merge_request *r, const char *p
 
 /** Workers that parse inputs whole (0, the default: 2). */
 FLAME_EXPORT void flame_merge_request_threads(flame_merge_request *r, unsigned threads);
+
+/** As flame_diff_request_limit, for every input of the merge. */
+FLAME_EXPORT void flame_merge_request_limit(flame_merge_request *r, uint64_t max_bytes);
+
+/** As flame_diff_request_progress, summed over every input of the merge. */
+FLAME_EXPORT void flame_merge_request_progress(flame_merge_request *r, flame_progress_fn fn,
+                                               void *ud);
 
 /** Before summing, scale every input, column by column, to the largest input's total
  * (rounding each stack down); weights apply after. Every input is then read whole. */

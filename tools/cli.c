@@ -304,8 +304,30 @@ int cli_report(const flame_err *e)
 {
 	char buf[1024];
 	flame_err_format(e, buf, sizeof buf);
-	fprintf(stderr, "%s: %s\n", prog, buf);
+	/* the inflate limits ("... (the limit)") say how to raise them: every tool has the option */
+	const char *hint = e->code == FLAME_ERANGE && strstr(e->msg, "(the limit)")
+	                       ? "; raise it with --max-inflate SIZE"
+	                       : "";
+	fprintf(stderr, "%s: %s%s\n", prog, buf, hint);
 	return e->code == FLAME_EUSAGE ? 2 : 1;
+}
+
+int cli_max_inflate(const char *arg, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	double v = arg[0] >= '0' && arg[0] <= '9' ? strtod(arg, &end) : -1;
+	static const char units[] = "KMGT";
+	const char *u = v >= 0 && *end ? strchr(units, *end & ~0x20) : NULL;
+	int shift = u ? 10 * (int)(u - units + 1) : 0;
+	if (u)
+		end += 1 + (!strcasecmp(end + 1, "iB") ? 2 : !strcasecmp(end + 1, "B"));
+	double bytes = v * (double)((uint64_t)1 << shift);
+	if (v < 0 || errno || *end || !(bytes >= 1) || bytes >= 18446744073709551615.0)
+		return cli_usage_error("--max-inflate wants a size in bytes, with K, M, G or T for "
+		                       "powers of 1024 (e.g. 8G), got '%s'", arg);
+	*out = (uint64_t)bytes;
+	return 0;
 }
 
 int cli_output_path(const char *path, unsigned accept, const char *option,
@@ -515,7 +537,20 @@ static void human_bytes(char *buf, size_t n, double v)
 	snprintf(buf, n, u ? "%.1f %s" : "%.0f %s", v, units[u]);
 }
 
-void cli_progress(void *ud, uint64_t done, uint64_t total)
+/* "1,234,567" */
+static void grouped(char *buf, size_t n, uint64_t v)
+{
+	char d[32];
+	int len = snprintf(d, sizeof d, "%llu", (unsigned long long)v), o = 0;
+	for (int i = 0; i < len && o + 2 < (int)n; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = d[i];
+	}
+	buf[o] = '\0';
+}
+
+void cli_progress(void *ud, uint64_t done, uint64_t total, uint64_t stacks)
 {
 	cli_progress_state *p = ud;
 	if (p->mode == CLI_PROGRESS_OFF)
@@ -531,19 +566,25 @@ void cli_progress(void *ud, uint64_t done, uint64_t total)
 	if (p->start == 0)
 		p->start = t;
 	p->done = done;
+	p->stacks = stacks;
 	/* a short job shows nothing; a long one redraws five times a second */
 	if (t - p->start < 1.0 || t - p->last < 0.2)
 		return;
 	p->last = t;
-	char got[32], all[32], rate[32];
+	char got[32], all[32], rate[32], st[48] = "";
 	human_bytes(got, sizeof got, (double)(p->base + done));
 	human_bytes(rate, sizeof rate, (double)(p->base + done) / (t - p->start));
+	if (stacks) {
+		grouped(st + 2, sizeof st - 12, stacks);
+		memcpy(st, ", ", 2);
+		strcat(st, stacks == 1 ? " stack" : " stacks");
+	}
 	if (total) {
 		human_bytes(all, sizeof all, (double)total);
-		fprintf(stderr, "\r%s: %s of %s (%.0f%%), %s/s\033[K", prog, got, all,
-		        100.0 * (double)done / (double)total, rate);
+		fprintf(stderr, "\r%s: %s of %s (%.0f%%), %s/s%s\033[K", prog, got, all,
+		        100.0 * (double)done / (double)total, rate, st);
 	} else {
-		fprintf(stderr, "\r%s: %s read, %s/s\033[K", prog, got, rate);
+		fprintf(stderr, "\r%s: %s read, %s/s%s\033[K", prog, got, rate, st);
 	}
 	fflush(stderr);
 	p->shown = 1;

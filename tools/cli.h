@@ -106,6 +106,18 @@ int cli_text_to_output(void *ud, const char *text, size_t len);
 	"add or compare inputs whose units differ (CPU nanoseconds, heap bytes, sample "          \
 	"counts...) instead of refusing them"
 
+/* --max-inflate, in every tool (each reads gzip input): the most bytes a gzip input may
+ * inflate to (flame_input_set_limit; a pprof profile, read whole, is bounded by it gzipped
+ * or not). The errors at the limit name the option (cli_report). */
+#define CLI_MAX_INFLATE_OPT(id)                                                                \
+	{"max-inflate", 0, CLI_ARG, id, "SIZE",                                                    \
+	 "stop with an error when a gzip input inflates past SIZE bytes (K, M, G, T: powers of "   \
+	 "1024; default 4G, and 1G for a pprof profile, which is read whole)"}
+
+/** "1.5G", "512M", "4096", "2KiB" -> bytes (K/M/G/T are powers of 1024; 0 and overflow are
+ * refused). A usage error (2) naming --max-inflate, or 0. */
+int cli_max_inflate(const char *arg, uint64_t *out);
+
 /* Progress on stderr: one updating line (bytes read of the total when known, rate) once
  * the job has run a second, cleared at the end. By default only when stderr is a terminal
  * (never in pipes, files or CI logs); --progress / --no-progress force it. Pass cli_progress
@@ -115,6 +127,7 @@ typedef struct cli_progress_state {
 	double start, last;  /* monotonic seconds: first report, last line drawn */
 	uint64_t base;       /* bytes of the inputs finished before the current one */
 	uint64_t done, prev_done;
+	uint64_t stacks;     /* stacks so far (summed over the inputs by the library) */
 	int shown;
 } cli_progress_state;
 enum { CLI_PROGRESS_AUTO = 0, CLI_PROGRESS_ON = 1, CLI_PROGRESS_OFF = 2 };
@@ -135,7 +148,7 @@ enum { CLI_PROGRESS_AUTO = 0, CLI_PROGRESS_ON = 1, CLI_PROGRESS_OFF = 2 };
 	{"sample-type", 0, CLI_ARG, id, "TYPE",                                                    \
 	 "pprof: the value to count (cpu, alloc_space...; default as go tool pprof)"}
 
-void cli_progress(void *ud, uint64_t done, uint64_t total);
+void cli_progress(void *ud, uint64_t done, uint64_t total, uint64_t stacks);
 /** Call when one input is finished (the next one's bytes add to the count). */
 void cli_progress_next(cli_progress_state *p);
 /** Clear the line, if one was drawn. */

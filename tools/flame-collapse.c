@@ -19,7 +19,7 @@ enum {
 /* the output formats flame-collapse writes: stacks (folded text, pprof) */
 #define OUTPUTS FLAME_OUTPUT_STACKS
 /* progress line (cli_progress) */
-enum { O_PROGRESS = 2000, O_NO_PROGRESS };
+enum { O_PROGRESS = 2000, O_NO_PROGRESS, O_MAX_INFLATE };
 /* pprof options */
 enum {
 	O_SAMPLE_TYPE = 1000, O_LIST_TYPES, O_TAG, O_TAG_IGNORE, O_GROUP_BY, O_INLINE_ANNOTATE,
@@ -57,6 +57,7 @@ static const cli_opt options[] = {
 	 "accepted for compatibility: srcline lines are always recognized"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	CLI_PROGRESS_OPTS(O_PROGRESS, O_NO_PROGRESS),
+	CLI_MAX_INFLATE_OPT(O_MAX_INFLATE),
 	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
 	{"event", 0, CLI_ARG, O_JFR_EVENT, "NAME",
 	 "jfr: the event type (default jdk.ExecutionSample, else the first with stacks)"},
@@ -99,6 +100,7 @@ typedef struct args {
 	int input_format_given;
 	flame_output_format out;          /* --output-format, or --format as the output */
 	cli_progress_state progress;
+	uint64_t max_inflate; /* 0: the library's defaults */
 } args;
 
 static void free_args(args *a)
@@ -183,6 +185,7 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_QUIET: a->quiet = 1; break;
 	case O_PROGRESS: a->progress.mode = CLI_PROGRESS_ON; break;
 	case O_NO_PROGRESS: a->progress.mode = CLI_PROGRESS_OFF; break;
+	case O_MAX_INFLATE: return cli_max_inflate(arg, &a->max_inflate);
 	case O_IGNORE_UNITS: a->ignore_units = 1; break;
 	case O_SAMPLE_TYPE: a->popts.pprof.sample_type = arg; break;
 	case O_LIST_TYPES: a->list_types = 1; break;
@@ -259,6 +262,8 @@ int main(int argc, char **argv)
 			const char *path = n ? argv[first + i] : "-";
 			rc = flame_input_open(&in, path, &err);
 			if (!rc)
+				flame_input_set_limit(in, a.max_inflate);
+			if (!rc)
 				rc = flame_pprof_sample_types(in, print_type, n > 1 ? (void *)path : NULL, &err);
 			flame_input_free(in);
 		}
@@ -284,6 +289,7 @@ int main(int argc, char **argv)
 		flame_input *in = NULL;
 		rc = flame_input_open(&in, path, &err);
 		if (!rc) {
+			flame_input_set_limit(in, a.max_inflate);
 			flame_input_set_progress(in, cli_progress, &a.progress);
 			rc = flame_parse(t, in, &a.popts, &err);
 		}

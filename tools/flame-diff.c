@@ -14,7 +14,8 @@
 enum {
 	O_NORMALIZE = 1, O_STRIP_HEX, O_REQUESTS, O_NORMALIZE_FRAME, O_FAIL_ABOVE, O_MIN_DELTA,
 	O_TOP, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_NO_REMOVED, O_INPUT_FORMAT, O_IGNORE_UNITS,
-	O_BEFORE_TAG, O_AFTER_TAG, O_TAG
+	O_BEFORE_TAG, O_AFTER_TAG, O_TAG,
+	O_PROGRESS, O_NO_PROGRESS, O_MAX_INFLATE
 };
 /* the output formats flame-diff writes: those that show a diff (folded text, pictures) */
 #define OUTPUTS FLAME_OUTPUT_DIFF
@@ -60,6 +61,8 @@ static const cli_opt own_options[] = {
 	 "version=v1 --after-tag version=v2 fleet.pb.gz)"},
 	{"tag", 0, CLI_ARG, O_TAG, "KEY=REGEX",
 	 "pprof: keep only samples with a label matching, on both sides; repeatable"},
+	CLI_PROGRESS_OPTS(O_PROGRESS, O_NO_PROGRESS),
+	CLI_MAX_INFLATE_OPT(O_MAX_INFLATE),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -85,6 +88,8 @@ typedef struct args {
 	int no_removed;
 	const char **tags, **side_tags[2]; /* --tag, --before-tag, --after-tag */
 	size_t n_tags, n_side_tags[2];
+	cli_progress_state progress;
+	uint64_t max_inflate; /* 0: the library's defaults */
 } args;
 
 static int set_norm(args *a, flame_diff_norm n, const char *opt)
@@ -139,6 +144,9 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_FORMAT: return cli_output_format("--format", arg, OUTPUTS, &a->format);
 	case O_QUIET: a->quiet = 1; break;
 	case O_IGNORE_UNITS: a->ignore_units = 1; break;
+	case O_PROGRESS: a->progress.mode = CLI_PROGRESS_ON; break;
+	case O_NO_PROGRESS: a->progress.mode = CLI_PROGRESS_OFF; break;
+	case O_MAX_INFLATE: return cli_max_inflate(arg, &a->max_inflate);
 	case O_INPUT_FORMAT: return cli_input_format(arg, &a->input_format);
 	case O_NO_REMOVED: a->no_removed = 1; a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
 	case O_BEFORE_TAG: return cli_push_arg(&a->side_tags[0], &a->n_side_tags[0], arg);
@@ -559,6 +567,8 @@ int main(int argc, char **argv)
 	}
 	flame_diff_request_threads(req, (unsigned)a.jobs);
 	flame_diff_request_ignore_units(req, a.ignore_units);
+	flame_diff_request_limit(req, a.max_inflate);
+	flame_diff_request_progress(req, cli_progress, &a.progress);
 	if (rc) {
 		code = cli_report(&err);
 		goto done;
@@ -569,6 +579,7 @@ int main(int argc, char **argv)
 			goto done;
 		}
 		rc = flame_diff_request_write_folded(req, out, &err);
+		cli_progress_finish(&a.progress);
 		finish_warnings(s, a.jobs == 1);
 		if (rc) {
 			cli_output_abort(out);
@@ -579,6 +590,7 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	rc = flame_diff_request_tree(req, &t, &err);
+	cli_progress_finish(&a.progress);
 	finish_warnings(s, a.jobs == 1);
 	if (rc) {
 		code = request_failed(req, s, &err);

@@ -11,7 +11,8 @@
 #include <sys/stat.h>
 #include "render-opts.h"
 
-enum { O_NORMALIZE = 1, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_INPUT_FORMAT, O_IGNORE_UNITS };
+enum { O_NORMALIZE = 1, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_INPUT_FORMAT, O_IGNORE_UNITS,
+       O_PROGRESS, O_NO_PROGRESS, O_MAX_INFLATE };
 /* the output formats flame-merge writes: the stacks (folded text, pprof) and pictures */
 #define OUTPUTS (FLAME_OUTPUT_STACKS | FLAME_OUTPUT_PICTURE)
 
@@ -28,6 +29,8 @@ static const cli_opt own_options[] = {
 	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT", "read the inputs as FMT: {}"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
+	CLI_PROGRESS_OPTS(O_PROGRESS, O_NO_PROGRESS),
+	CLI_MAX_INFLATE_OPT(O_MAX_INFLATE),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -46,6 +49,8 @@ typedef struct args {
 	int ignore_units;
 	flame_format input_format;
 	uint64_t jobs;
+	cli_progress_state progress;
+	uint64_t max_inflate; /* 0: the library's defaults */
 } args;
 
 static int on_opt(void *ud, int id, const char *arg)
@@ -63,6 +68,9 @@ static int on_opt(void *ud, int id, const char *arg)
 		break;
 	case O_QUIET: a->quiet = 1; break;
 	case O_IGNORE_UNITS: a->ignore_units = 1; break;
+	case O_PROGRESS: a->progress.mode = CLI_PROGRESS_ON; break;
+	case O_NO_PROGRESS: a->progress.mode = CLI_PROGRESS_OFF; break;
+	case O_MAX_INFLATE: return cli_max_inflate(arg, &a->max_inflate);
 	case O_INPUT_FORMAT: return cli_input_format(arg, &a->input_format);
 	}
 	return 0;
@@ -205,6 +213,8 @@ int main(int argc, char **argv)
 	flame_merge_request_threads(req, (unsigned)a.jobs);
 	flame_merge_request_normalize(req, a.normalize);
 	flame_merge_request_ignore_units(req, a.ignore_units);
+	flame_merge_request_limit(req, a.max_inflate);
+	flame_merge_request_progress(req, cli_progress, &a.progress);
 	if ((rc = cli_output_open(&out, a.output, &err))) {
 		code = cli_report(&err);
 		goto done;
@@ -214,6 +224,7 @@ int main(int argc, char **argv)
 	} else if (!(rc = flame_merge_request_tree(req, &t, &err))) {
 		rc = render_cli_write(&a.r, fmt, t, out, &err);
 	}
+	cli_progress_finish(&a.progress);
 	for (size_t i = 0; i < n; i++)
 		cli_warnings_finish(&in[i].warn);
 	if (rc) {

@@ -9,7 +9,8 @@
 #include "cli.h"
 #include "render-opts.h"
 
-enum { O_OUTPUT = 1, O_FORMAT, O_QUIET, O_NO_REMOVED, O_PROGRESS, O_NO_PROGRESS, O_INPUT_FORMAT };
+enum { O_OUTPUT = 1, O_FORMAT, O_QUIET, O_NO_REMOVED, O_PROGRESS, O_NO_PROGRESS, O_INPUT_FORMAT,
+       O_MAX_INFLATE };
 
 /* the output formats flame-render writes: pictures */
 #define OUTPUTS FLAME_OUTPUT_PICTURE
@@ -22,6 +23,7 @@ static const cli_opt own_options[] = {
 	 "read the inputs as FMT: {} (auto: what no reader takes is read as folded text)"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	CLI_PROGRESS_OPTS(O_PROGRESS, O_NO_PROGRESS),
+	CLI_MAX_INFLATE_OPT(O_MAX_INFLATE),
 	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
 	 "3-column input: no panel of the frames found only in BEFORE under the graph"},
 	{NULL, 0, 0, 0, NULL, NULL},
@@ -40,6 +42,7 @@ typedef struct args {
 	flame_format input_format;
 	int quiet;
 	cli_progress_state progress;
+	uint64_t max_inflate; /* 0: the library's defaults */
 } args;
 
 static int on_opt(void *ud, int id, const char *arg)
@@ -54,6 +57,7 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_QUIET: a->quiet = 1; break;
 	case O_PROGRESS: a->progress.mode = CLI_PROGRESS_ON; break;
 	case O_NO_PROGRESS: a->progress.mode = CLI_PROGRESS_OFF; break;
+	case O_MAX_INFLATE: return cli_max_inflate(arg, &a->max_inflate);
 	case O_NO_REMOVED: a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
 	}
 	return 0;
@@ -144,6 +148,7 @@ int main(int argc, char **argv)
 		flame_input *in = NULL;
 		rc = flame_input_open(&in, path, &err);
 		if (!rc) {
+			flame_input_set_limit(in, a.max_inflate);
 			flame_input_set_progress(in, cli_progress, &a.progress);
 			rc = parse_input(t, in, &popts, a.input_format, &err);
 		}

@@ -13,6 +13,7 @@
 #include <zlib.h>
 #include "err.h"
 #include "input.h"
+#include "tree.h"
 
 enum { RAW_CAP = 256 * 1024, DIRECT_MIN = 32 * 1024 };
 
@@ -38,6 +39,7 @@ struct flame_input {
 	void *progress_ud;
 	flame__input_pull_fn pull;  /* a generated input: bytes come from pull(pull_ud) */
 	void *pull_ud;
+	const flame_tree *watched;  /* the tree being parsed from here: its stacks so far */
 };
 
 static void set_name(flame_input *in, const char *name)
@@ -310,7 +312,8 @@ static long read_decoded(flame_input *in, void *buf, size_t cap, flame_err *err)
 	}
 	long r = in->gz ? gz_read(in, buf, cap, err) : raw_read(in, NULL, buf, cap, err);
 	if (r > 0 && in->progress)
-		in->progress(in->progress_ud, in->raw_offset + in->raw_start, in->size);
+		in->progress(in->progress_ud, in->raw_offset + in->raw_start, in->size,
+		             in->watched ? flame__tree_stacks_seen(in->watched) : 0);
 	return r;
 }
 
@@ -320,6 +323,8 @@ uint64_t flame__input_limit(const flame_input *in, uint64_t dflt)
 {
 	return in->limit ? in->limit : dflt;
 }
+
+void flame__input_watch(flame_input *in, const flame_tree *t) { in->watched = t; }
 
 void flame_input_set_progress(flame_input *in, flame_progress_fn fn, void *ud)
 {
@@ -368,18 +373,20 @@ long flame__input_peek(flame_input *in, const char **data, size_t cap, flame_err
 
 int flame__input_slurp(flame_input *in, char **data, size_t *len, size_t limit, flame_err *err)
 {
-	size_t cap = 1 << 16, n = 0;
+	/* room for one byte past the limit, to tell "exactly the limit" from "more" */
+	size_t most = limit < SIZE_MAX ? limit + 1 : limit;
+	size_t cap = most < (1 << 16) ? most : 1 << 16, n = 0;
 	char *buf = malloc(cap);
 	if (!buf)
 		return flame__err_nomem(err);
 	for (;;) {
+		if (n > limit) {
+			free(buf);
+			return flame__err(err, FLAME_ERANGE, in->name, 0, limit,
+			                  "input larger than %zu bytes (the limit)", limit);
+		}
 		if (n == cap) {
-			if (cap >= limit) {
-				free(buf);
-				return flame__err(err, FLAME_ERANGE, in->name, 0, n,
-				                  "input larger than %zu bytes (the limit)", limit);
-			}
-			cap = cap * 2 > limit ? limit : cap * 2;
+			cap = cap > most / 2 ? most : cap * 2;
 			char *nb = realloc(buf, cap);
 			if (!nb) {
 				free(buf);

@@ -30,6 +30,11 @@ int flame__input_rewind(flame_input *in);
 /** The limit set with flame_input_set_limit, or `dflt` when none was. */
 uint64_t flame__input_limit(const flame_input *in, uint64_t dflt);
 
+/** While `t` is being parsed from `in` (NULL: no longer), progress reports give its
+ * stacks so far (flame__tree_stacks_seen, read on the thread reading `in`, which is the
+ * one adding: no cost to the parsers). */
+void flame__input_watch(flame_input *in, const flame_tree *t);
+
 /** Decompressed bytes delivered so far (for error offsets). */
 uint64_t flame__input_offset(const flame_input *in);
 

@@ -25,6 +25,7 @@ struct flame_tree {
 	 * and leaves t->stacks empty (read/combine.c streams blocks of an input this way) */
 	int (*drain)(void *ud, flame_tree *t, flame_err *err);
 	void *drain_ud;
+	uint64_t moved;        /* stacks spilled or drained so far (for progress reports) */
 	uint32_t *scratch;     /* reusable id buffer for flame_tree_add/merge */
 	size_t scratch_cap;
 };

@@ -51,10 +51,13 @@ int flame__tree_spilled(const flame_tree *t) { return flame__spill_runs(t->spill
 
 size_t flame__tree_spill_runs(const flame_tree *t) { return flame__spill_runs(t->spill); }
 
+uint64_t flame__tree_stacks_seen(const flame_tree *t) { return t->moved + t->stacks.count; }
+
 int flame__tree_maybe_spill(flame_tree *t, flame_err *err)
 {
 	if (!t->spill_limit || flame__stacks_bytes(&t->stacks) < t->spill_limit)
 		return 0;
+	t->moved += t->stacks.count;
 	if (t->drain)
 		return t->drain(t->drain_ud, t, err);
 	return flame__spill_run(&t->spill, &t->stacks, &t->names, err);

@@ -81,6 +81,10 @@ int flame__tree_rewrite(flame_tree *t, flame__rewrite_fn fn, void *ud, int flags
 /** Spill when the table passed the memory limit (0: never), or hand it to the drain hook.
  * Call after adding stacks. */
 int flame__tree_maybe_spill(flame_tree *t, flame_err *err);
+
+/** Stacks added so far, for progress reports: the table's unique stacks plus those spilled
+ * or drained before (a stack in two runs counts twice). Read it on the thread adding. */
+uint64_t flame__tree_stacks_seen(const flame_tree *t);
 /** 1 when runs were spilled; how many (tests). */
 int flame__tree_spilled(const flame_tree *t);
 size_t flame__tree_spill_runs(const flame_tree *t);

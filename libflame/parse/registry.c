@@ -260,8 +260,12 @@ int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame
 			                  "cannot tell the input format; use --input-format");
 	}
 	for (size_t i = 0; i < NPARSERS; i++)
-		if (parsers[i]->format == f)
-			return parsers[i]->parse(t, in, o, err);
+		if (parsers[i]->format == f) {
+			flame__input_watch(in, t);
+			rc = parsers[i]->parse(t, in, o, err);
+			flame__input_watch(in, NULL);
+			return rc;
+		}
 	return flame__err(err, FLAME_EUSAGE, flame_input_name(in), 0, FLAME__NO_OFFSET,
 	                  "the %s format is not supported", flame_format_name(f));
 }

@@ -16,6 +16,7 @@ struct flame_diff_request {
 	int ignore_units; /* flame_tree_set_ignore_units on the result */
 	int failed_side, failed_differential;
 	uint64_t total[2];
+	flame__req_reading reading; /* inflate limit and progress of the inputs opened by path */
 };
 
 int flame_diff_request_new(flame_diff_request **out, const flame_diff_opts *o, flame_err *err)
@@ -30,6 +31,7 @@ int flame_diff_request_new(flame_diff_request **out, const flame_diff_opts *o, f
 		return flame__err_nomem(err);
 	r->o = o ? *o : none;
 	r->threads = 2;
+	flame__req_reading_init(&r->reading);
 	for (int i = 0; i < 2 && !rc; i++)
 		rc = flame__req_input_set(&r->side[i], NULL, NULL, NULL, err);
 	if (rc) {
@@ -46,6 +48,7 @@ void flame_diff_request_free(flame_diff_request *r)
 		return;
 	flame__req_input_free(&r->side[0]);
 	flame__req_input_free(&r->side[1]);
+	flame__req_reading_free(&r->reading);
 	free(r);
 }
 
@@ -61,6 +64,17 @@ int flame_diff_request_input(flame_diff_request *r, int side, const char *path, 
 void flame_diff_request_threads(flame_diff_request *r, unsigned threads)
 {
 	r->threads = threads == 1 ? 1 : 2;
+}
+
+void flame_diff_request_limit(flame_diff_request *r, uint64_t max_bytes)
+{
+	r->reading.limit = max_bytes;
+}
+
+void flame_diff_request_progress(flame_diff_request *r, flame_progress_fn fn, void *ud)
+{
+	r->reading.fn = fn;
+	r->reading.ud = ud;
 }
 
 void flame_diff_request_ignore_units(flame_diff_request *r, int on)
@@ -170,6 +184,7 @@ static int run(flame_diff_request *r, flame_tree **tree, flame_output *out, flam
 	r->failed_side = -1;
 	r->failed_differential = 0;
 	r->total[0] = r->total[1] = 0;
+	flame__req_reading_begin(&r->reading, r->side, 2);
 	if (tree)
 		*tree = NULL;
 	if (r->threads == 1) {

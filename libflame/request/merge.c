@@ -18,12 +18,14 @@ struct flame_merge_request {
 	unsigned threads;
 	int normalize;
 	int ignore_units; /* flame_tree_set_ignore_units on every tree inputs are summed into */
+	flame__req_reading reading; /* inflate limit and progress of the inputs opened by path */
 };
 
 int flame_merge_request_new(flame_merge_request **out, flame_err *err)
 {
 	if (!(*out = calloc(1, sizeof **out)))
 		return flame__err_nomem(err);
+	flame__req_reading_init(&(*out)->reading);
 	return 0;
 }
 
@@ -34,6 +36,7 @@ void flame_merge_request_free(flame_merge_request *r)
 	for (size_t i = 0; i < r->n; i++)
 		flame__req_input_free(&r->in[i]);
 	free(r->in);
+	flame__req_reading_free(&r->reading);
 	free(r);
 }
 
@@ -66,6 +69,17 @@ int flame_merge_request_input(flame_merge_request *r, const char *path, flame_in
 void flame_merge_request_threads(flame_merge_request *r, unsigned threads)
 {
 	r->threads = threads;
+}
+
+void flame_merge_request_limit(flame_merge_request *r, uint64_t max_bytes)
+{
+	r->reading.limit = max_bytes;
+}
+
+void flame_merge_request_progress(flame_merge_request *r, flame_progress_fn fn, void *ud)
+{
+	r->reading.fn = fn;
+	r->reading.ud = ud;
 }
 
 void flame_merge_request_normalize(flame_merge_request *r, int on)
@@ -193,6 +207,7 @@ static int run(flame_merge_request *r, flame_tree **tree, flame_output *out, fla
 	flame_tree *t = NULL;
 	size_t opened = 0;
 	int rc = src ? 0 : flame__err_nomem(err);
+	flame__req_reading_begin(&r->reading, r->in, r->n);
 	if (tree)
 		*tree = NULL;
 	int text = out && !r->normalize && r->n <= GROUP;

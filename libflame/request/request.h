@@ -4,8 +4,23 @@
  * given by path or as the caller's flame_input. */
 #ifndef FLAME_REQUEST_REQUEST_H
 #define FLAME_REQUEST_REQUEST_H
+#include <pthread.h>
 #include "../flame.h"
 #include "../read/read.h"
+
+/* How a request reads the inputs it opens by path: the inflate limit, and one progress
+ * report for all of them (bytes and stacks summed over the inputs; inputs read on several
+ * threads report through one lock, so the caller's callback is never called twice at once). */
+typedef struct flame__req_reading {
+	uint64_t limit;          /* flame_input_set_limit of each input; 0: the defaults */
+	flame_progress_fn fn;    /* NULL: no reports */
+	void *ud;
+	pthread_mutex_t mu;
+	uint64_t done, stacks, total; /* summed; total 0 when some size is unknown */
+} flame__req_reading;
+
+void flame__req_reading_init(flame__req_reading *rd);
+void flame__req_reading_free(flame__req_reading *rd);
 
 typedef struct flame__req_input {
 	char *path;          /* opened when read; NULL: `caller` is the input */
@@ -14,7 +29,13 @@ typedef struct flame__req_input {
 	flame_parse_opts opts;
 	uint64_t weight;
 	unsigned weight_decimals;
+	flame__req_reading *reading; /* the request's; set by flame__req_reading_begin */
+	uint64_t done, stacks;       /* what this input last reported */
 } flame__req_input;
+
+/** Before a request runs: attach its `n` inputs to `rd` and sum their sizes (regular files
+ * by path and the caller's inputs of known size; stdin or a pipe leaves the total unknown). */
+void flame__req_reading_begin(flame__req_reading *rd, flame__req_input *v, size_t n);
 
 /** Record an input: the caller's `in`, else `path` (NULL: "-", stdin), with `po` (NULL:
  * the defaults). 0 or FLAME_ENOMEM. */

@@ -1,18 +1,31 @@
 #!/usr/bin/env python3
-"""The progress line of flame-collapse and flame-render, under a pseudo-terminal: a job fed for ~1.6 s with stderr
-on a pty shows one updating line ("\\r... read, .../s") and clears it at the end; the same job
+"""The progress line of every tool, under a pseudo-terminal: a job fed for ~1.6 s with stderr
+on a pty shows one updating line ("\\r... read, .../s, N stacks") and clears it at the end; the same job
 with --no-progress, or with stderr a pipe (a CI log), shows nothing; --progress forces it
 into a pipe; a short job shows nothing. The folded output is the same in every case.
 Usage: progress.py TOOL..."""
 import os
 import pty
+import re
 import subprocess
 import sys
 import tempfile
 import time
 
 CHUNKS, LINES = 16, 20000
-WANT = 'a;b;c %d\n' % (LINES * sum(range(CHUNKS)))
+# every chunk adds 1..CHUNKS-1 to the same LINES distinct stacks
+WANT = ''.join(sorted('a;b;c%d %d\n' % (j, sum(range(CHUNKS))) for j in range(LINES)))
+EMPTY = tempfile.NamedTemporaryFile(suffix='.folded', delete=False).name
+
+
+def operands(tool):
+    """stdin as the slow input; flame-diff and flame-merge get an empty file beside it"""
+    name = os.path.basename(tool)
+    if name == 'flame-diff':
+        return ['--format', 'folded', '-', EMPTY]
+    if name == 'flame-merge':
+        return ['-', EMPTY]
+    return []
 
 
 def run(tool, args, tty, slow=True):
@@ -27,10 +40,10 @@ def run(tool, args, tty, slow=True):
     else:
         master, err_fd = None, subprocess.PIPE
     env = dict(os.environ, TERM='xterm')
-    p = subprocess.Popen([tool, *args, '-o', out], stdin=subprocess.PIPE, stderr=err_fd,
-                         env=env)
+    p = subprocess.Popen([tool, *args, *operands(tool), '-o', out], stdin=subprocess.PIPE,
+                         stderr=err_fd, env=env)
     for i in range(CHUNKS):
-        p.stdin.write(b'a;b;c %d\n' % i * LINES)
+        p.stdin.write(b''.join(b'a;b;c%d %d\n' % (j, i) for j in range(LINES)))
         p.stdin.flush()
         if slow:
             time.sleep(0.1)
@@ -54,6 +67,8 @@ def run(tool, args, tty, slow=True):
     got = open(out).read()
     if 'render' in tool:  # the picture's own total
         got = WANT if '2,400,000 samples' in got else got[:200]
+    if 'diff' in tool:  # BEFORE is stdin, AFTER empty: 3 columns
+        got = got.replace(' 0\n', '\n')
     os.unlink(out)
     if p.returncode != 0:
         raise SystemExit('FAIL: %s exited %d: %r' % (args, p.returncode, err))
@@ -78,7 +93,13 @@ for tool in sys.argv[1:]:
     err, got = run(tool, [], tty=True)
     check(name + ': output on a terminal', got == WANT, repr(got[:80]))
     check(name + ': a progress line on a terminal', b'\r' + prog + b': ' in err and b' read, ' in err
-          and b'/s\x1b[K' in err, repr(err[:200]))
+          and b'/s, ' in err and b'\x1b[K' in err, repr(err[:200]))
+    # stacks so far: the LINES distinct stacks once the first chunks are in (flame-diff and
+    # flame-merge stream blocks, each counted as it is handed over: at least LINES, growing)
+    counts = [int(m.replace(b',', b'')) for m in re.findall(rb', ([0-9,]+) stacks?\x1b\[K', err)]
+    one_tree = name in ('flame-collapse', 'flame-render')
+    check(name + ': stacks so far', counts and counts == sorted(counts) and
+          (max(counts) == LINES if one_tree else max(counts) >= LINES), repr(err[:200]))
     check(name + ': the line is cleared at the end', err.endswith(b'\r\x1b[K'), repr(err[-40:]))
     check(name + ': one line: no newline', b'\n' not in err, repr(err[:200]))
     err, got = run(tool, ['--no-progress'], tty=True)
