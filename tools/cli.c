@@ -302,6 +302,12 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, const cli_format *form
 
 int cli_report(const flame_err *e)
 {
+	/* stdout's reader went away (`| head`) while SIGPIPE was ignored: end as SIGPIPE would
+	 * have ended the run, quietly and with its status, rather than as a failure */
+	char epipe[128];
+	snprintf(epipe, sizeof epipe, "write error: %s", strerror(EPIPE)); /* as output.c says it */
+	if (e->code == FLAME_EIO && !strcmp(e->source, "<stdout>") && !strcmp(e->msg, epipe))
+		return 128 + SIGPIPE;
 	char buf[1024];
 	flame_err_format(e, buf, sizeof buf);
 	/* the inflate limits ("... (the limit)") say how to raise them: every tool has the option */
