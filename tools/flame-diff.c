@@ -462,7 +462,10 @@ static int diff_by_tags(args *a, char **paths, int n, flame_output_format fmt, i
 	if (!code) {
 		flame_merge_request_threads(req, (unsigned)a->jobs);
 		flame_merge_request_ignore_units(req, a->ignore_units);
+		flame_merge_request_limit(req, a->max_inflate);
+		flame_merge_request_progress(req, cli_progress, &a->progress);
 		rc = flame_merge_request_tree(req, &t, &err);
+		cli_progress_finish(&a->progress);
 		for (int i = 0; i < n; i++)
 			cli_warnings_finish(&w[i]);
 		if (rc)

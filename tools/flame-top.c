@@ -11,7 +11,7 @@
 enum {
 	O_ROWS = 1, O_SORT, O_BY, O_OWNERS, O_FREQUENCY, O_WINDOW, O_CORE_PRICE, O_OUTPUT_FORMAT,
 	O_FAIL_ABOVE_SHARE, O_TAG, O_TAG_IGNORE, O_SAMPLE_TYPE, O_OUTPUT, O_INPUT_FORMAT, O_QUIET,
-	O_JOBS, O_IGNORE_UNITS
+	O_JOBS, O_IGNORE_UNITS, O_PROGRESS, O_NO_PROGRESS, O_MAX_INFLATE
 };
 
 static const cli_opt options[] = {
@@ -42,6 +42,8 @@ static const cli_opt options[] = {
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N", "parse N inputs at a time (default 2)"},
 	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
 	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
+	CLI_PROGRESS_OPTS(O_PROGRESS, O_NO_PROGRESS),
+	CLI_MAX_INFLATE_OPT(O_MAX_INFLATE),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -59,6 +61,8 @@ typedef struct args {
 	double fail_above; /* < 0: off */
 	uint64_t jobs;
 	int quiet, ignore_units, by_owner;
+	cli_progress_state progress;
+	uint64_t max_inflate; /* 0: the library's defaults */
 } args;
 
 /* "90s", "5m", "1h", "250ms", "1.5" (seconds) */
@@ -161,6 +165,9 @@ static int on_opt(void *ud, int id, const char *arg)
 		break;
 	case O_QUIET: a->quiet = 1; break;
 	case O_IGNORE_UNITS: a->ignore_units = 1; break;
+	case O_PROGRESS: a->progress.mode = CLI_PROGRESS_ON; break;
+	case O_NO_PROGRESS: a->progress.mode = CLI_PROGRESS_OFF; break;
+	case O_MAX_INFLATE: return cli_max_inflate(arg, &a->max_inflate);
 	}
 	return 0;
 }
@@ -266,7 +273,10 @@ int main(int argc, char **argv)
 	}
 	flame_merge_request_threads(req, (unsigned)a.jobs);
 	flame_merge_request_ignore_units(req, a.ignore_units);
+	flame_merge_request_limit(req, a.max_inflate);
+	flame_merge_request_progress(req, cli_progress, &a.progress);
 	rc = flame_merge_request_tree(req, &t, &err);
+	cli_progress_finish(&a.progress);
 	for (int i = 0; i < n; i++)
 		cli_warnings_finish(&warns[i]);
 	code = rc ? cli_report(&err) : report(&a, t);

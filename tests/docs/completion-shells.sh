@@ -23,7 +23,7 @@ help_opts() {
 	"$1" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' | tr ',' '\n' | tr -d ' ' | sort -u
 }
 
-for tool in flame-collapse flame-render flame-diff flame-merge; do
+for tool in flame-collapse flame-render flame-diff flame-merge flame-top; do
 	help_opts "$tool" > "$tmp/help"
 	grep -- '^--' "$tmp/help" > "$tmp/help-long"
 	[ -s "$tmp/help-long" ] || bad "$tool --help lists no options"

@@ -15,6 +15,9 @@ flame-merge --max-inflate 3145728 big.folded.gz big.folded.gz; echo "merge 31457
 cp "$CORPUS/pprof/go-cpu-labels.pb.gz" cpu.pb.gz
 flame-collapse --max-inflate 1K cpu.pb.gz; echo "pprof 1K: exit $?"
 flame-collapse --max-inflate 64M cpu.pb.gz | wc -l
+flame-top --max-inflate 1K cpu.pb.gz; echo "top 1K: exit $?"
+flame-top --max-inflate 64M -n 1 cpu.pb.gz > /dev/null; echo "top 64M: exit $?"
+flame-diff --max-inflate 1K --before-tag a=b --after-tag a=c cpu.pb.gz; echo "diff --before-tag 1K: exit $?"
 gzip -dc cpu.pb.gz > cpu.pb
 flame-collapse --max-inflate 1K cpu.pb; echo "plain pprof 1K: exit $?"
 # sizes: K M G T (powers of 1024), KiB / KB spellings; anything else is a usage error
