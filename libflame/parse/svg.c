@@ -140,7 +140,6 @@ static int parse_title(svgr *s, const char *t, size_t n, frame *f, size_t *name_
 	if (n < 4 || t[n - 1] != ')')
 		return 0;
 	const char *end = t + n;
-	int big = 0;
 	for (size_t i = n - 1; i-- > 1;) {
 		if (t[i] != '(' || t[i - 1] != ' ')
 			continue;
@@ -148,9 +147,10 @@ static int parse_title(svgr *s, const char *t, size_t n, frame *f, size_t *name_
 		uint64_t m;
 		unsigned d;
 		int cr = count_at(p, end, &e, &m, &d);
-		if (cr == -2) { /* the digits run on: see whether a count part follows them */
+		if (cr == -2) { /* the digits run on: a count part (" WORD, ...") makes it the count */
 			e = p + strspn(p, "0123456789,.");
-			big = e < end && *e == ' ' && memchr(e, ',', (size_t)(end - e)) != NULL;
+			if (e < end && *e == ' ' && memchr(e, ',', (size_t)(end - e)))
+				return -2;
 		}
 		if (cr || e == end || *e != ' ')
 			continue;
@@ -180,7 +180,7 @@ static int parse_title(svgr *s, const char *t, size_t n, frame *f, size_t *name_
 		}
 		return 0;
 	}
-	return big ? -2 : 0;
+	return 0;
 }
 
 /* data-v="V" or "BEFORE AFTER": a frame's exact counts (written when --factor scales the
