@@ -25,7 +25,7 @@ for focus in "" version=v1 version=v2 service=api endpoint=orders 'endpoint=^/(u
 	go tool pprof -top -unit=ns -nodecount=1000000 -nodefraction=0 -edgefraction=0 \
 		${focus:+-tagfocus="$focus"} "$tmp/fleet.pb.gz" 2>/dev/null |
 		awk 'f { name = $0; sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", name); sub(/ \(inline\)$/, "", name)
-		     fl = $1; cu = $4; sub(/ns$/, "", fl); sub(/ns$/, "", cu); printf "%s\t%s\t%s\n", name, fl + 0, cu + 0 }
+		     fl = $1; cu = $4; sub(/ns$/, "", fl); sub(/ns$/, "", cu); printf "%s\t%.0f\t%.0f\n", name, fl + 0, cu + 0 }
 		     /^ *flat  *flat%/ { f = 1 }' | sort >"$tmp/want"
 	"$B/flame-top" -n 0 --output-format csv ${focus:+--tag "$focus"} "$tmp/fleet.pb.gz" |
 		python3 -c '

@@ -32,10 +32,10 @@ utf8() { python3 -c 'import sys; sys.stdout.write(sys.stdin.buffer.read().decode
 per_function='{ c = $NF; s = $0; sub(/ [^ ]*$/, "", s); k = split(s, f, ";"); delete seen
 	for (i = 1; i <= k; i++) if (!(f[i] in seen)) { seen[f[i]] = 1; tot[f[i]] += c }
 	self[f[k]] += c; all[f[k]] = 1; for (i = 1; i <= k; i++) all[f[i]] = 1 }
-	END { for (x in all) printf "%s\t%d\t%d\n", x, self[x], tot[x] }'
+	END { for (x in all) printf "%s\t%.0f\t%.0f\n", x, self[x], tot[x] }'
 
 "$B/flame-collapse" "$P" >"$tmp/all.folded" || { ko "flame-collapse reads $P"; exit 1; }
-total=$(awk '{ t += $NF } END { print t }' "$tmp/all.folded")
+total=$(awk '{ t += $NF } END { printf "%.0f\n", t }' "$tmp/all.folded")
 
 # 1. functions: self and total as counted from the stacks; -n 0 lists them all
 awk "$per_function" "$tmp/all.folded" | sort >"$tmp/want"
@@ -65,14 +65,14 @@ if [ "$(cat "$tmp/out")" = ok ]; then ok "--sort total"; else ko "--sort total";
 if [ "$(cat "$tmp/out")" = 4 ]; then ok "-n 3: a header and 3 rows"; else ko "-n 3" "$(cat "$tmp/out")"; fi
 
 # 2. roll-ups: by root, by label (flame-collapse --group-by's root frame)
-awk '{ s = $0; sub(/;.*/, "", s); sub(/ [^ ]*$/, "", s); t[s] += $NF } END { for (x in t) printf "%s\t%d\t%d\n", x, t[x], t[x] }' \
+awk '{ s = $0; sub(/;.*/, "", s); sub(/ [^ ]*$/, "", s); t[s] += $NF } END { for (x in t) printf "%s\t%.0f\t%.0f\n", x, t[x], t[x] }' \
 	"$tmp/all.folded" | sort >"$tmp/want"
 "$B/flame-top" -n 0 --by root --output-format csv "$P" >"$tmp/r.csv"
 csv_rows "$tmp/r.csv" >"$tmp/got"
 same "--by root" "$tmp/want" "$tmp/got"
 for key in service endpoint version; do
 	"$B/flame-collapse" --group-by $key "$P" |
-		awk '{ s = $0; sub(/;.*/, "", s); t[s] += $NF } END { for (x in t) printf "%s\t%d\t%d\n", x, t[x], t[x] }' |
+		awk '{ s = $0; sub(/;.*/, "", s); t[s] += $NF } END { for (x in t) printf "%s\t%.0f\t%.0f\n", x, t[x], t[x] }' |
 		utf8 | sort >"$tmp/want"
 	"$B/flame-top" -n 0 --by label:$key --output-format csv "$P" >"$tmp/l.csv"
 	csv_rows "$tmp/l.csv" >"$tmp/got"
@@ -89,11 +89,11 @@ awk -F'\t' -v O="$tmp/owners" '
 	{ c = $0; sub(/.* /, "", c); s = $0; sub(/ [^ ]*$/, "", s); k = split(s, f, ";"); delete seen
 	  for (i = 1; i <= k; i++) { t = team(f[i]); if (!(t in seen)) { seen[t] = 1; tot[t] += c } }
 	  self[team(f[k])] += c }
-	END { for (x in tot) printf "%s\t%d\t%d\n", x, self[x], tot[x] }' "$tmp/all.folded" | sort >"$tmp/want"
+	END { for (x in tot) printf "%s\t%.0f\t%.0f\n", x, self[x], tot[x] }' "$tmp/all.folded" | sort >"$tmp/want"
 "$B/flame-top" -n 0 --owners "$tmp/owners" --output-format csv "$P" >"$tmp/o.csv"
 csv_rows "$tmp/o.csv" >"$tmp/got"
 same "--owners: first match, self once per sample, (no owner)" "$tmp/want" "$tmp/got"
-awk -F'\t' '{ s += $2 } END { print s }' "$tmp/got" >"$tmp/out"
+awk -F'\t' '{ s += $2 } END { printf "%.0f\n", s }' "$tmp/got" >"$tmp/out"
 [ "$(cat "$tmp/out")" = "$total" ] && ok "--owners: self sums to the total" || ko "--owners: self sum" "$(cat "$tmp/out") != $total"
 grep -q ghosts "$tmp/got" && ko "--owners: a team owning nothing sampled is listed" || ok "--owners: a team owning nothing is left out"
 printf 'main\tcheckout\nno tab here\n' >"$tmp/bad-owners"
