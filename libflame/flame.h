@@ -425,7 +425,7 @@ typedef enum flame_output_format {
 	FLAME_OUTPUT_SVG,
 	FLAME_OUTPUT_PNG,
 	FLAME_OUTPUT_PDF,
-	FLAME_OUTPUT_HTML      /* reserved for the HTML page writer */
+	FLAME_OUTPUT_HTML      /* one self-contained page holding the whole tree (flame_write_html) */
 } flame_output_format;
 
 #define FLAME_OUTPUT_STACKS 0x01  /* the stacks themselves, which flame_parse reads back */
@@ -887,6 +887,17 @@ FLAME_EXPORT int flame_write_png(flame_tree *t, const flame_render_opts *o, flam
 /** The same picture as a vector PDF (cairo). */
 FLAME_EXPORT int flame_write_pdf(flame_tree *t, const flame_render_opts *o, flame_output *out,
                                  flame_err *err);
+/** One self-contained HTML page holding the whole tree of `t` (no frame pruned; built as
+ * needed, so `t` is not const): a canvas flame graph and icicle laid out again at every
+ * zoom, search, a sandwich view of a function's callers and callees, a table of every
+ * function, differential colours and the frames found only in BEFORE. Of `o` it honours
+ * the title, subtitle, notes, count and name type, palette (--colors, --hash, --random,
+ * --cp), background and search colours, font, frame height, --inverted (the first view),
+ * --sort, --factor, --total and the differential options; the picture's width,
+ * --minwidth, --reverse and --flamechart do not apply. Names and texts are embedded
+ * compressed and base64-encoded, so none of them is markup; the page shows them as text. */
+FLAME_EXPORT int flame_write_html(flame_tree *t, const flame_render_opts *o, flame_output *out,
+                                  flame_err *err);
 
 /** Write `t` as `format`, through that format's writer above: pictures are drawn with `o`
  * (NULL: FLAME_RENDER_OPTS_INIT), the stack formats do not read it. FLAME_EUSAGE for a

@@ -1,8 +1,9 @@
 /* Build-time tool: embeds template files into a C source as byte strings, so an
  * installed binary needs no data files.
- * Usage: embed OUT.c [--cdata] NAME=FILE...  ->  const char flame__tpl_NAME[]; const
- * size_t flame__tpl_NAME_len. Files after --cdata go inside CDATA sections, so "]]>"
- * in them is refused. */
+ * Usage: embed OUT.c [--cdata|--html] NAME=FILE...  ->  const char flame__tpl_NAME[];
+ * const size_t flame__tpl_NAME_len. Files after --cdata go inside CDATA sections, so "]]>"
+ * in them is refused; files after --html go inside <script> and <style> elements of a
+ * page, so "</" and "<!--" in them are refused (they could end or confuse the element). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +21,16 @@ int main(int argc, char **argv)
 	}
 	fprintf(out, "/* Embedded templates (written by templates/embed.c at build time). */\n"
 	             "#include <stddef.h>\n");
-	int cdata = 0;
+	int cdata = 0, html = 0;
 	for (int a = 2; a < argc; a++) {
 		if (strcmp(argv[a], "--cdata") == 0) {
 			cdata = 1;
+			html = 0;
+			continue;
+		}
+		if (strcmp(argv[a], "--html") == 0) {
+			html = 1;
+			cdata = 0;
 			continue;
 		}
 		char *eq = strchr(argv[a], '=');
@@ -54,6 +61,11 @@ int main(int argc, char **argv)
 		for (size_t i = 0; cdata && i + 2 < len; i++)
 			if (buf[i] == ']' && buf[i + 1] == ']' && buf[i + 2] == '>') {
 				fprintf(stderr, "embed: %s contains \"]]>\"\n", eq + 1);
+				return 1;
+			}
+		for (size_t i = 0; html && i + 1 < len; i++)
+			if (buf[i] == '<' && (buf[i + 1] == '/' || buf[i + 1] == '!')) {
+				fprintf(stderr, "embed: %s contains \"%c%c\"\n", eq + 1, buf[i], buf[i + 1]);
 				return 1;
 			}
 		fprintf(out, "extern const char flame__tpl_%s[];\nconst char flame__tpl_%s[] =\n\"",

@@ -1,5 +1,6 @@
-/* gzip output (core/gzip.h): the writers that compress (pprof) deflate through here
- * into a flame_output, which still commits or aborts the file. The one deflate path;
+/* gzip output (core/gzip.h): the writers that compress (pprof, the HTML page's data)
+ * deflate through here into a flame_output, which still commits or aborts the file, or
+ * into a sink of their own. The one deflate path;
  * the one inflate path is core/input.c's reading. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,23 +12,35 @@ enum { GZ_OUT = 64 * 1024 };
 
 struct flame__gzip {
 	z_stream zs;
-	flame_output *out;
+	flame__gzip_sink sink;
+	void *ud;
 	unsigned char buf[GZ_OUT];
 };
 
-int flame__gzip_open(flame__gzip **z, flame_output *out, flame_err *err)
+static int to_output(void *ud, const void *p, size_t n, flame_err *err)
+{
+	return flame_output_write(ud, p, n, err);
+}
+
+int flame__gzip_open_sink(flame__gzip **z, flame__gzip_sink sink, void *ud, int level,
+                          flame_err *err)
 {
 	flame__gzip *g = calloc(1, sizeof *g);
 	if (!g)
 		return flame__err_nomem(err);
-	if (deflateInit2(&g->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
-	                 Z_DEFAULT_STRATEGY) != Z_OK) {
+	if (deflateInit2(&g->zs, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 		free(g);
 		return flame__err_nomem(err);
 	}
-	g->out = out;
+	g->sink = sink;
+	g->ud = ud;
 	*z = g;
 	return 0;
+}
+
+int flame__gzip_open(flame__gzip **z, flame_output *out, flame_err *err)
+{
+	return flame__gzip_open_sink(z, to_output, out, Z_DEFAULT_COMPRESSION, err);
 }
 
 static int gz_pump(flame__gzip *g, int flush, flame_err *err)
@@ -40,7 +53,7 @@ static int gz_pump(flame__gzip *g, int flush, flame_err *err)
 			return flame__err(err, FLAME_EIO, "", 0, FLAME__NO_OFFSET, "gzip compression failed");
 		size_t n = GZ_OUT - g->zs.avail_out;
 		if (n) {
-			int rc = flame_output_write(g->out, g->buf, n, err);
+			int rc = g->sink(g->ud, g->buf, n, err);
 			if (rc)
 				return rc;
 		}

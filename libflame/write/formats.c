@@ -28,6 +28,7 @@ static const char *const ext_pprof[] = {".pb.gz", ".pb", ".pprof", NULL};
 static const char *const ext_svg[] = {".svg", NULL};
 static const char *const ext_png[] = {".png", NULL};
 static const char *const ext_pdf[] = {".pdf", NULL};
+static const char *const ext_html[] = {".html", ".htm", NULL};
 
 /* Table order is the order tools list them in. */
 static const flame_format_info outputs[] = {
@@ -42,10 +43,13 @@ static const flame_format_info outputs[] = {
 	 FLAME_OUTPUT_PICTURE | FLAME_OUTPUT_DIFF},
 	{"pdf", ext_pdf, "the flame graph as a vector PDF", FLAME_OUTPUT_PDF,
 	 FLAME_OUTPUT_PICTURE | FLAME_OUTPUT_DIFF},
+	{"html", ext_html,
+	 "one self-contained page holding the whole profile (zoom to any frame, search, sandwich, top table)",
+	 FLAME_OUTPUT_HTML, FLAME_OUTPUT_PICTURE | FLAME_OUTPUT_DIFF},
 };
 /* each entry's writer, by its index in `outputs` */
 static const writer_fn writers[] = {write_folded, write_pprof, flame_write_svg, flame_write_png,
-                                    flame_write_pdf};
+                                    flame_write_pdf, flame_write_html};
 enum { NOUTPUTS = sizeof outputs / sizeof outputs[0] };
 _Static_assert(sizeof writers / sizeof writers[0] == NOUTPUTS, "a writer for every output");
 

@@ -1,11 +1,13 @@
 /* The embedded templates (templates/ files compiled in by templates/embed.c) and the
- * expansion of {{key}} placeholders in the SVG skeleton. */
+ * expansion of {{key}} placeholders in the SVG skeleton and the HTML page. */
 #ifndef FLAME_WRITE_TEMPLATE_H
 #define FLAME_WRITE_TEMPLATE_H
 #include <stddef.h>
 
 extern const char flame__tpl_svg[], flame__tpl_js[], flame__tpl_css[];
 extern const size_t flame__tpl_svg_len, flame__tpl_js_len, flame__tpl_css_len;
+extern const char flame__tpl_page_html[], flame__tpl_page_js[], flame__tpl_page_css[];
+extern const size_t flame__tpl_page_html_len, flame__tpl_page_js_len, flame__tpl_page_css_len;
 
 /* Called for literal text and for each {{key}} in order; return non-zero to stop. */
 typedef struct flame__tpl_cb {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Run the SVG browser test (svg.test.mjs) in headless Chromium. Without chromium, node or
-# tests/browser/node_modules (npm ci), the test is skipped (exit 77) when the browser_tests
-# option is auto and fails when it is enabled. Usage: run.sh BUILD_DIR auto|required
+# Run a browser test in headless Chromium: the SVG's (svg.test.mjs, the default) or the HTML
+# page's (html.test.mjs). Without chromium, node or tests/browser/node_modules (npm ci), the
+# test is skipped (exit 77) when the browser_tests option is auto and fails when it is
+# enabled. Usage: run.sh BUILD_DIR auto|required [svg|html]
 set -u
 build=$(cd "$1" && pwd)
 mode=${2:-auto}
@@ -14,5 +15,8 @@ if [ -n "$missing" ]; then
   echo "browser test: missing$missing"
   [ "$mode" = required ] && exit 1
   exit 77
+fi
+if [ "${3:-svg}" = html ]; then
+  exec node "$here/html.test.mjs" "$build" "$here/../../fixtures"
 fi
 exec node "$here/svg.test.mjs" "$build/tools/flame-render" "$here/../../fixtures/render"

@@ -51,9 +51,9 @@ expect flame-collapse "folded pprof" --format ''
 expect flame-collapse "folded pprof" --output-format ''
 for f in auto folded perf pprof offcpu jfr svg; do expect_has flame-collapse $f --input-format ''; done
 expect flame-render "pprof" --input-format pp
-expect flame-render "pdf png svg" --format ''
+expect flame-render "html pdf png svg" --format ''
 expect flame-diff "pprof" --input-format pp
-expect flame-diff "folded pdf png svg" --format ''
+expect flame-diff "folded html pdf png svg" --format ''
 expect flame-merge "pdf png pprof" --format p
 expect flame-top "csv json text" --output-format ''
 expect flame-top "self total" --sort ''

@@ -74,9 +74,9 @@ static void test_find_by_name(void)
 	CHECK(o == FLAME_OUTPUT_NONE);
 	CHECK_STR(err.msg, "unknown output format 'svg' (folded, pprof)");
 	CHECK(flame_output_format_find("perf", 0, &o, &err) == FLAME_EUSAGE);
-	CHECK_STR(err.msg, "unknown output format 'perf' (folded, pprof, svg, png, pdf)");
+	CHECK_STR(err.msg, "unknown output format 'perf' (folded, pprof, svg, png, pdf, html)");
 	CHECK(flame_output_format_find("pprof", FLAME_OUTPUT_DIFF, &o, &err) == FLAME_EUSAGE);
-	CHECK_STR(err.msg, "unknown output format 'pprof' (folded, svg, png, pdf)");
+	CHECK_STR(err.msg, "unknown output format 'pprof' (folded, svg, png, pdf, html)");
 	CHECK(flame_output_format_find("SVG", 0, &o, &err) == FLAME_EUSAGE); /* names are exact */
 }
 
@@ -91,9 +91,10 @@ static void test_find_by_path(void)
 	    {"x.pb.gz", 0, FLAME_OUTPUT_PPROF},    {"x.pb", 0, FLAME_OUTPUT_PPROF},
 	    {"x.pprof", 0, FLAME_OUTPUT_PPROF},    {"x.folded", 0, FLAME_OUTPUT_FOLDED},
 	    {"x.collapsed", 0, FLAME_OUTPUT_FOLDED}, {"x.perf.txt", 0, FLAME_OUTPUT_FOLDED},
+	    {"x.html", FLAME_OUTPUT_PICTURE, FLAME_OUTPUT_HTML}, {"x.HTM", 0, FLAME_OUTPUT_HTML},
 	};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
-		flame_output_format o = FLAME_OUTPUT_HTML;
+		flame_output_format o = (flame_output_format)-1;
 		int rc = flame_output_format_from_path(ok[i].path, ok[i].accept, &o, &err);
 		if (rc || o != ok[i].want)
 			fprintf(stderr, "%s: rc %d, format %d, want %d\n", ok[i].path ? ok[i].path : "NULL",
@@ -123,7 +124,7 @@ static void test_find_by_path(void)
 	CHECK(o == FLAME_OUTPUT_SVG);
 	CHECK_STR(err.source, "x.jpg");
 	CHECK_STR(err.msg, "unknown extension '.jpg'; known: .folded .collapsed .txt .pb.gz .pb "
-	                   ".pprof .svg .png .pdf");
+	                   ".pprof .svg .png .pdf .html .htm");
 	CHECK(flame_output_format_from_path("x.svg", FLAME_OUTPUT_STACKS, &o, &err) == FLAME_EUSAGE);
 	CHECK_STR(err.msg, "unknown extension '.svg'; known: .folded .collapsed .txt .pb.gz .pb .pprof");
 	/* the longest extension wins: .pb.gz is pprof even where .gz alone is nothing */

@@ -1,0 +1,378 @@
+/* The HTML writer: one self-contained page (templates/page.html, with page.js and page.css)
+ * that holds the whole tree, with no --minwidth pruning, for the canvas viewer of page.js.
+ *
+ * The data is one byte stream, gzip-compressed and base64-encoded into a script block of
+ * type application/octet-stream (base64 has no '<', so no name can close the block):
+ *
+ *   "FLP1"
+ *   pairs of strings (key, value) up to an empty key: title, subtitle, notes, countname,
+ *     the render options the page honours, numbers as decimal text
+ *   varint K, then K strings: the name table (tree ids index it)
+ *   K * 3 bytes: each name's fill colour (r, g, b) as the SVG gives it
+ *   varint N (nodes), then columns of N varints each, nodes in depth-first order
+ *   (parents first, siblings in the tree's order):
+ *     up:    depth of the node before + 1 - this depth (0 for the root)
+ *     name:  name id
+ *     self0: self count, column 0 (BEFORE in a differential tree)
+ *     self1: self count, column 1 (AFTER), differential trees only
+ *
+ * A string is a varint byte length and its bytes as they are (the page decodes them as
+ * UTF-8, or as --encoding says). Totals are sums of selves, computed by the page. Columns
+ * come one after the other (one walk of the tree each), so gzip sees runs of like values. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/err.h"
+#include "../core/gzip.h"
+#include "../core/numfmt.h"
+#include "../core/tree.h"
+#include "color.h"
+#include "escape.h"
+#include "template.h"
+
+/* zlib level 1: about twice as fast as the default, and the page a few percent larger */
+enum { HTML_ZLEVEL = 1, RAW_CAP = 1 << 16, OUT_CAP = 1 << 16 };
+
+typedef struct hw {
+	flame_output *out;
+	flame_err *err;
+	int rc;
+	flame__gzip *gz;
+	unsigned char raw[RAW_CAP]; /* stream bytes not yet deflated */
+	size_t nraw;
+	char obuf[OUT_CAP]; /* page text not yet written */
+	size_t nout;
+	unsigned char carry[3]; /* compressed bytes waiting for a base64 triple */
+	size_t ncarry;
+	flame_tree *t;
+	const flame_render_opts *o;
+} hw;
+
+/* ---- page text */
+
+static void out_flush(hw *w)
+{
+	if (!w->rc && w->nout)
+		w->rc = flame_output_write(w->out, w->obuf, w->nout, w->err);
+	w->nout = 0;
+}
+
+/* Append to one of the block buffers, handing it to `flush` each time it is full. */
+static void block_put(hw *w, char *buf, size_t *len, size_t cap, void (*flush)(hw *),
+                      const void *data, size_t n)
+{
+	const char *p = data;
+	while (n && !w->rc) {
+		if (*len == cap)
+			flush(w);
+		size_t k = cap - *len < n ? cap - *len : n;
+		memcpy(buf + *len, p, k);
+		*len += k;
+		p += k;
+		n -= k;
+	}
+}
+
+static void out_put(hw *w, const char *p, size_t n)
+{
+	block_put(w, w->obuf, &w->nout, OUT_CAP, out_flush, p, n);
+}
+
+/* ---- base64 of the compressed stream, straight into the page text */
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static void b64_triple(char *d, const unsigned char *s)
+{
+	d[0] = b64[s[0] >> 2];
+	d[1] = b64[(s[0] & 3) << 4 | s[1] >> 4];
+	d[2] = b64[(s[1] & 15) << 2 | s[2] >> 6];
+	d[3] = b64[s[2] & 63];
+}
+
+static int b64_sink(void *ud, const void *data, size_t n, flame_err *err)
+{
+	hw *w = ud;
+	(void)err;
+	const unsigned char *p = data;
+	while (n && w->ncarry) { /* finish a triple begun by the last call */
+		w->carry[w->ncarry++] = *p++;
+		n--;
+		if (w->ncarry == 3) {
+			char d[4];
+			b64_triple(d, w->carry);
+			out_put(w, d, 4);
+			w->ncarry = 0;
+		}
+	}
+	while (n >= 3 && !w->rc) {
+		if (OUT_CAP - w->nout < 4)
+			out_flush(w);
+		size_t k = (OUT_CAP - w->nout) / 4; /* triples that fit */
+		if (k > n / 3)
+			k = n / 3;
+		for (size_t i = 0; i < k; i++, p += 3)
+			b64_triple(w->obuf + w->nout + 4 * i, p);
+		w->nout += 4 * k;
+		n -= 3 * k;
+	}
+	memcpy(w->carry + w->ncarry, p, n);
+	w->ncarry += n;
+	return w->rc;
+}
+
+static void b64_finish(hw *w)
+{
+	if (!w->ncarry)
+		return;
+	unsigned char s[3] = {w->carry[0], w->ncarry > 1 ? w->carry[1] : 0, 0};
+	char d[4];
+	b64_triple(d, s);
+	if (w->ncarry == 1)
+		d[2] = '=';
+	d[3] = '=';
+	out_put(w, d, 4);
+	w->ncarry = 0;
+}
+
+/* ---- the raw stream, deflated a block at a time */
+
+static void raw_flush(hw *w)
+{
+	if (!w->rc && w->nraw)
+		w->rc = flame__gzip_write(w->gz, w->raw, w->nraw, w->err);
+	w->nraw = 0;
+}
+
+static void raw_put(hw *w, const void *p, size_t n)
+{
+	block_put(w, (char *)w->raw, &w->nraw, RAW_CAP, raw_flush, p, n);
+}
+
+static inline void put_varint(hw *w, uint64_t v)
+{
+	if (RAW_CAP - w->nraw < 10)
+		raw_flush(w);
+	unsigned char *d = w->raw + w->nraw;
+	size_t k = 0;
+	while (v >= 0x80) {
+		d[k++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	d[k++] = (unsigned char)v;
+	w->nraw += k;
+}
+
+static void put_str(hw *w, const char *s, size_t n)
+{
+	put_varint(w, n);
+	raw_put(w, s, n);
+}
+
+static void put_meta(hw *w, const char *key, const char *value)
+{
+	put_str(w, key, strlen(key));
+	put_str(w, value ? value : "", value ? strlen(value) : 0);
+}
+
+static void put_meta_num(hw *w, const char *key, double v)
+{
+	char b[64];
+	snprintf(b, sizeof b, "%.17g", v);
+	put_meta(w, key, b);
+}
+
+/* What the page is told: the texts and the render options that mean something on it
+ * (sizes of the drawing, --minwidth, --reverse and --flamechart do not: the page lays
+ * the whole tree out at every zoom). */
+static void put_header(hw *w)
+{
+	const flame_render_opts *o = w->o;
+	flame_tree *t = w->t;
+	flame__rgb top, bottom, root;
+	char hex[8];
+	int diff = flame_tree_is_differential(t);
+	const char *cn = o->count_name ? o->count_name
+	                 : flame_tree_count_name(t) ? flame_tree_count_name(t)
+	                                            : "samples";
+	raw_put(w, "FLP1", 4);
+	put_meta(w, "title", o->title && *o->title ? o->title : NULL);
+	put_meta(w, "subtitle", o->subtitle);
+	put_meta(w, "notes", o->notes);
+	put_meta(w, "countname", cn);
+	/* a unit the user named (--countname) is printed as given, as in the SVG */
+	put_meta(w, "human", !o->count_name && cn == flame_tree_count_name(t) ? "1" : "0");
+	put_meta(w, "nametype", o->name_type ? o->name_type : "Function:");
+	put_meta(w, "encoding", o->encoding);
+	put_meta(w, "fonttype", o->font_type ? o->font_type : "Verdana");
+	put_meta_num(w, "fontsize", o->font_size);
+	put_meta_num(w, "fontwidth", o->font_width);
+	put_meta_num(w, "frameheight", o->frame_height);
+	put_meta_num(w, "scale", flame_tree_scale(t));
+	put_meta_num(w, "factor", o->factor);
+	put_meta_num(w, "total", o->total * (double)flame__pow10[flame_tree_scale(t)]);
+	put_meta(w, "inverted", o->flags & FLAME_RENDER_INVERTED ? "1" : "0");
+	put_meta(w, "differential", diff ? "1" : "0");
+	put_meta(w, "negate", o->flags & FLAME_RENDER_NEGATE ? "1" : "0");
+	put_meta(w, "diffmode", o->diff_mode == FLAME_DIFF_TOTAL ? "total" : "self");
+	put_meta_num(w, "mindelta", o->diff_min_delta * (double)flame__pow10[flame_tree_scale(t)]);
+	put_meta_num(w, "diffper", o->diff_per);
+	/* colours: background, search, and the root's (flamegraph.pl's nameless frame) */
+	flame__bgcolors(o->bgcolors, o->colors, &top, &bottom);
+	flame__colorer cr;
+	flame__colorer_init(&cr, o->colors, o->flags, o->seed, o->palette);
+	flame__color_name(&cr, "", 0, &root);
+	char cols[64];
+	flame__rgb_hex(top, hex);
+	memcpy(cols, hex, 7);
+	cols[7] = ' ';
+	flame__rgb_hex(bottom, hex);
+	memcpy(cols + 8, hex, 7);
+	cols[15] = ' ';
+	flame__rgb_hex(root, hex);
+	memcpy(cols + 16, hex, 7);
+	snprintf(cols + 23, sizeof cols - 23, " %s", o->search_color ? o->search_color : "rgb(230,0,230)");
+	put_meta(w, "colors", cols);
+	put_str(w, "", 0); /* the end of the pairs */
+}
+
+/* The name table and each name's colour, as layout.c colours a frame of that name. */
+static void put_names(hw *w)
+{
+	const flame__intern *names = flame__tree_names(w->t);
+	const flame_render_opts *o = w->o;
+	put_varint(w, names->count);
+	for (uint32_t i = 0; i < names->count && !w->rc; i++) {
+		const flame__name *nm = flame__intern_get(names, i);
+		put_str(w, nm->ptr, nm->len);
+	}
+	flame__colorer cr;
+	flame__colorer_init(&cr, o->colors, o->flags, o->seed, o->palette);
+	for (uint32_t i = 0; i < names->count && !w->rc; i++) {
+		const flame__name *nm = flame__intern_get(names, i);
+		flame__rgb c;
+		if (flame__color_name(&cr, nm->ptr, nm->len, &c))
+			w->rc = flame__err_nomem(w->err);
+		unsigned char b[3] = {c.r, c.g, c.b};
+		raw_put(w, b, 3);
+	}
+}
+
+enum column { COL_UP, COL_NAME, COL_SELF0, COL_SELF1 };
+
+/* One column: a walk of the built tree in depth-first order. */
+static void put_column(hw *w, enum column col)
+{
+	size_t nn;
+	const flame__node *nodes = flame__tree_nodes(w->t, &nn);
+	flame_iter it;
+	flame_iter_init(&it, w->t);
+	flame_event ev;
+	uint32_t prev = 0;
+	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE && !w->rc) {
+		if (ev != FLAME_EVENT_ENTER)
+			continue;
+		const flame__node *nd = &nodes[it.node];
+		switch (col) {
+		case COL_UP:
+			put_varint(w, nd->depth ? prev + 1 - nd->depth : 0);
+			prev = nd->depth;
+			break;
+		case COL_NAME: put_varint(w, nd->name); break;
+		case COL_SELF0: put_varint(w, nd->self[0]); break;
+		case COL_SELF1: put_varint(w, nd->self[1]); break;
+		}
+	}
+}
+
+static void put_data(hw *w)
+{
+	size_t nn;
+	flame__tree_nodes(w->t, &nn);
+	put_header(w);
+	put_names(w);
+	put_varint(w, nn);
+	put_column(w, COL_UP);
+	put_column(w, COL_NAME);
+	put_column(w, COL_SELF0);
+	if (flame_tree_is_differential(w->t))
+		put_column(w, COL_SELF1);
+	raw_flush(w);
+}
+
+/* ---- the page */
+
+static int key_is(const char *k, size_t n, const char *s)
+{
+	return strlen(s) == n && memcmp(k, s, n) == 0;
+}
+
+static int on_literal(void *ud, const char *p, size_t n)
+{
+	hw *w = ud;
+	out_put(w, p, n);
+	return w->rc;
+}
+
+static int on_key(void *ud, const char *k, size_t n)
+{
+	hw *w = ud;
+	if (key_is(k, n, "title")) {
+		/* the static <title>, for tabs and history before the script runs: escaped as
+		 * text, so a name cannot end the element (the script sets it again from data) */
+		const char *s = w->o->title && *w->o->title ? w->o->title : "Flame Graph";
+		size_t len = strlen(s) > 200 ? 200 : strlen(s);
+		char d[FLAME__ESCAPE_MAX(200)];
+		out_put(w, d, flame__xml_escape(d, s, len));
+	} else if (key_is(k, n, "css")) {
+		out_put(w, flame__tpl_page_css, flame__tpl_page_css_len);
+	} else if (key_is(k, n, "js")) {
+		out_put(w, flame__tpl_page_js, flame__tpl_page_js_len);
+	} else if (key_is(k, n, "data")) {
+		out_flush(w);
+		if (!w->rc)
+			w->rc = flame__gzip_open_sink(&w->gz, b64_sink, w, HTML_ZLEVEL, w->err);
+		if (!w->rc)
+			put_data(w);
+		if (!w->rc) {
+			w->rc = flame__gzip_finish(w->gz, w->err);
+			w->gz = NULL;
+		}
+		b64_finish(w);
+	} else {
+		return flame__err(w->err, FLAME_EUSAGE, "template", 0, FLAME__NO_OFFSET,
+		                  "unknown placeholder {{%.*s}}", (int)n, k);
+	}
+	return w->rc;
+}
+
+int flame_write_html(flame_tree *t, const flame_render_opts *o, flame_output *out,
+                     flame_err *err)
+{
+	flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
+	if (!o)
+		o = &defaults;
+	int rc = flame_render_opts_check(o, err);
+	if (rc)
+		return rc;
+	if ((rc = flame_tree_build(t, o->sort, err)))
+		return rc;
+	hw *w = malloc(sizeof *w);
+	if (!w)
+		return flame__err_nomem(err);
+	w->out = out;
+	w->err = err;
+	w->rc = 0;
+	w->gz = NULL;
+	w->nraw = w->nout = w->ncarry = 0;
+	w->t = t;
+	w->o = o;
+	flame__tpl_cb cb = {on_literal, on_key, w};
+	rc = flame__template_expand(flame__tpl_page_html, flame__tpl_page_html_len, &cb);
+	if (!rc)
+		out_flush(w);
+	rc = rc ? rc : w->rc;
+	flame__gzip_free(w->gz);
+	free(w);
+	return rc;
+}

@@ -1,0 +1,343 @@
+// Browser test of the HTML page (flame-render -o x.html; templates/page.*) in headless
+// Chromium (playwright-core): the graph drawn from the whole tree, hover tooltips and the
+// details line in the SVG's form, click to zoom with ancestors and the breadcrumb, Reset,
+// the icicle toggle, regex search with the case toggle and "Matched: P%" as the SVG
+// computes it, next/previous, the keys (Esc, /, n, N), the sandwich view (recursion
+// counted once), the top table (sorting, search filter, row click), URL state round trip,
+// a URL regex that backtracks stopped by its time budget, hostile names and texts as text
+// only, a differential page (colours, tooltips, table by delta, the frames only in
+// BEFORE), and the timings on a 100,000-frame profile (printed, not asserted: bench/html
+// checks them). Usage: node html.test.mjs BUILD_DIR FIXTURES_DIR
+import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const [build, fixtures] = process.argv.slice(2);
+const tool = (t) => path.join(build, "tools", t);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "flame-html-browser-"));
+let failures = 0, checks = 0;
+
+function check(cond, what) {
+	checks++;
+	if (!cond) failures++;
+	console.log(`${cond ? "ok  " : "FAIL:"} ${what}`);
+}
+
+function pageOf(name, t, args, input) {
+	const out = path.join(tmp, name + ".html");
+	execFileSync(tool(t), [...args, "-o", out], input === undefined ? {} : { input });
+	return out;
+}
+
+const merge = pageOf("merge", "flame-render", [path.join(fixtures, "render", "merge.folded")]);
+const svgMerge = execFileSync(tool("flame-render"), [path.join(fixtures, "render", "merge.folded")]).toString();
+// a recursive function (a) and a tiny frame under a wide one, for sandwich and deep zoom
+const rec = pageOf("rec", "flame-render", [], "main;a;b;a;c 5\nmain;b;a 3\nmain;a 2\nmain;wide 1000000\nmain;tiny;t1;t2;t3 1\n");
+const hostile = pageOf("hostile", "flame-render", ["--title", "</title><script>alert(1)</script>",
+	"--subtitle", "\"><img src=x onerror=alert(1)>", "--notes", "--><script>alert(2)</script>\u2028x",
+	"--countname", "<b>ticks</b>", path.join(fixtures, "render", "hostile.folded")]);
+const hostile2 = pageOf("hostile2", "flame-render", [], "main;</script><script>alert(3)</script> 2\nmain;<!--x 1\n" +
+	"main;a\u2028b\u2029c 1\nmain;'\"q\"' 1\nmain;<img src=x onerror=alert(4)> 1\n");
+const redos = pageOf("redos", "flame-render", [], "main;" + "a".repeat(40) + "! 3\nmain;b 1\n");
+const diff = pageOf("diff", "flame-diff", [path.join(fixtures, "diff", "before.folded"), path.join(fixtures, "diff", "after.folded")]);
+const diffSvg = execFileSync(tool("flame-diff"), ["--minwidth", "0", path.join(fixtures, "diff", "before.folded"),
+	path.join(fixtures, "diff", "after.folded")]).toString();
+const diff3 = pageOf("diff3", "flame-render", [path.join(fixtures, "render", "diff.folded")]);
+const lines = [];
+for (let s = 0; s < 2500; s++) {
+	const fr = ["top", s < 1250 ? "half_0" : "half_1"];
+	for (let d = 0; d < 40; d++) fr.push(`fn_${s}_${d}`);
+	lines.push(fr.join(";") + " 1");
+}
+const big = pageOf("big", "flame-render", [], lines.join("\n") + "\n");
+
+const ctx = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
+	executablePath: "/usr/bin/chromium", headless: true,
+	args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--js-flags=--expose-gc"],
+	viewport: { width: 1300, height: 900 },
+});
+const errors = [], dialogs = [], requests = [];
+async function open(file, hash = "") {
+	const page = await ctx.newPage();
+	page.on("console", (m) => { if (m.type() === "error") errors.push(`${path.basename(file)}: ${m.text()}`); });
+	page.on("pageerror", (e) => errors.push(`${path.basename(file)}: ${e.message}`));
+	page.on("dialog", async (d) => { dialogs.push(d.message()); await d.dismiss(); });
+	page.on("request", (r) => { if (!/^(file|blob|data):/.test(r.url())) requests.push(r.url()); });
+	await page.goto("file://" + file + hash);
+	await page.waitForFunction(() => window.FG && FG.ready, null, { timeout: 30000 });
+	return page;
+}
+const drawn = (page, which) => page.evaluate((w) => FG.drawn(w), which);
+const frame = async (page, name, which) => (await drawn(page, which)).find((f) => f.name === name);
+const text = (page, sel) => page.evaluate((s) => document.querySelector(s).textContent, sel);
+const state = (page) => page.evaluate(() => FG.state());
+const centre = (f) => [f.x + Math.min(f.w / 2, 100), f.y + 7];
+
+try {
+	// ---- the graph, hover, zoom, breadcrumb, reset, icicle
+	let page = await open(merge);
+	let fs0 = await drawn(page);
+	check(fs0.map((f) => f.name).sort().join() === "all,baz,foo,foo-bar,x", "merge: the 5 frames drawn");
+	const foo = await frame(page, "foo");
+	check(Math.abs(foo.w - 0.7 * fs0[0].w) < 0.01, "merge: foo is 7/10 of the width");
+	// tooltips and colours as the SVG's
+	const svgTitles = [...svgMerge.matchAll(/fill="(#[0-9a-f]{6})"[^>]*><title>([^<]*)</g)];
+	for (const f of fs0) {
+		const s = svgTitles.find((m) => m[2] === f.info);
+		const hex = (c) => "#" + c.match(/\d+/g).map((v) => (+v).toString(16).padStart(2, "0")).join("");
+		check(s && (f.i === 0 || s[1] === hex(f.fill)), `merge: ${f.name}: tooltip "${f.info}" and fill as in the SVG`);
+	}
+	await page.mouse.move(...centre(foo));
+	check((await text(page, "#tip")) === "foo (7 samples, 70.00%)", "hover: tooltip in the SVG's form");
+	check((await text(page, "#details")) === "Function: foo (7 samples, 70.00%)", "hover: details line");
+	await page.mouse.click(...centre(foo));
+	let st = await state(page);
+	const zfoo = await frame(page, "foo"), zx = await frame(page, "x"), zbaz = await frame(page, "baz");
+	check(zfoo.w === fs0[0].w && zx.w === fs0[0].w, "zoom: foo and its ancestor x span the width");
+	check(!(await frame(page, "foo-bar")), "zoom: sibling foo-bar not drawn");
+	check(Math.abs(zbaz.w - fs0[0].w * 2 / 7) < 0.01 && Math.abs(zbaz.x - (zfoo.x + fs0[0].w * 5 / 7)) < 0.01,
+		"zoom: child baz laid out again at 2/7, after foo's own samples");
+	check((await text(page, "#crumbs")) === "all \u203a x \u203a foo", "zoom: breadcrumb all > x > foo");
+	check(/#.*z=\d+/.test(page.url()) && /f=foo/.test(page.url()), "zoom: zoom and selected function in the URL fragment");
+	await page.evaluate(() => [...document.querySelectorAll("#crumbs span")].find((s) => s.textContent === "x").click());
+	check((await frame(page, "foo-bar")) && (await frame(page, "foo")).w < fs0[0].w, "breadcrumb: click on x zooms out to x");
+	await page.click("#b-reset");
+	check((await state(page)).zoom === 0 && (await drawn(page)).length === 5, "Reset zoom");
+	const yFlame = (await frame(page, "all")).y, yBaz = (await frame(page, "baz")).y;
+	await page.click("#b-orient");
+	check((await frame(page, "all")).y < (await frame(page, "baz")).y && yFlame > yBaz, "icicle toggle: root on top (flame: at the bottom)");
+	await page.click("#b-orient");
+
+	// ---- search: regex, case toggle, Matched as the SVG, next/previous, keys
+	await page.keyboard.press("/");
+	check(await page.evaluate(() => document.activeElement.id === "search"), "key /: focuses the search box");
+	await page.keyboard.type("^(foo|baz)$");
+	await page.keyboard.press("Enter");
+	check((await text(page, "#matched")) === "Matched: 70.0%", "search ^(foo|baz)$: Matched 70.0% (baz inside foo once)");
+	check((await drawn(page)).filter((f) => f.name === "foo" || f.name === "baz").length === 2 &&
+		/s=%5E\(foo%7Cbaz\)%24/.test(page.url()), "search: in the URL fragment");
+	await page.evaluate(() => document.activeElement.blur());
+	await page.keyboard.press("n");
+	check((await text(page, "#details")).startsWith("Function: baz ("), "key n: next match (baz after the first)");
+	await page.keyboard.press("N");
+	check((await text(page, "#details")).startsWith("Function: foo ("), "key N: previous match");
+	await page.click("#b-next");
+	check((await text(page, "#details")).startsWith("Function: baz ("), "next button");
+	await page.fill("#search", "FOO");
+	await page.press("#search", "Enter");
+	check((await text(page, "#matched")) === "Matched: 0.0%", "search FOO: case-sensitive, Matched 0.0%");
+	await page.click("#b-case");
+	check((await text(page, "#matched")) === "Matched: 100%" && /i=1/.test(page.url()), "case toggle: FOO matches, Matched 100%");
+	await page.click("#c-graph", { position: { x: 5, y: 5 } }); // focus away from the input
+	await page.keyboard.press("Escape");
+	check((await text(page, "#matched")) === "" && (await state(page)).search === null && (await state(page)).zoom === 0,
+		"Esc: search and zoom reset");
+	await page.fill("#search", "(");
+	await page.press("#search", "Enter");
+	check(await page.evaluate(() => document.getElementById("search").classList.contains("bad")), "invalid regex: marked, no error");
+	await page.close();
+
+	// ---- deep zoom: a one-sample frame under a million-sample sibling is reachable
+	page = await open(rec);
+	check(!(await frame(page, "tiny")), "rec: tiny (1 of 1,000,010) is narrower than half a pixel, not drawn");
+	await page.fill("#search", "^t3$");
+	await page.press("#search", "Enter");
+	check((await text(page, "#matched")) === "Matched: 0.0%", "rec: search t3, Matched 0.0% (1 of 1,000,010)");
+	await page.evaluate(() => document.activeElement.blur());
+	await page.keyboard.press("n");
+	const t3 = await frame(page, "t3");
+	check(t3 && t3.w > 1000 && (await frame(page, "tiny")) && (await frame(page, "t2")), "rec: next match zooms to the single sample (t3 drawn wide, ancestors shown)");
+	const tinyIdx = await page.evaluate(() => FG.tree().name.indexOf(FG.names().indexOf("tiny")));
+	await page.goto("file://" + rec + "#z=" + tinyIdx);
+	await page.reload();
+	await page.waitForFunction(() => window.FG && FG.ready);
+	check((await frame(page, "t1")) && (await frame(page, "t3")).w === (await frame(page, "tiny")).w, "rec: #z= reopens the zoom into tiny, children down to one sample");
+
+	// ---- sandwich: a (recursive) selected by a click in the graph
+	await page.fill("#search", "^a$");
+	await page.press("#search", "Enter"); // zooms to the first a (7 of 1,000,011 samples)
+	await page.fill("#search", "");
+	await page.press("#search", "Enter");
+	const aFrame = (await drawn(page)).find((f) => f.name === "a");
+	await page.mouse.click(...centre(aFrame));
+	await page.click("#b-sandwich");
+	const head = await text(page, "#sw-head");
+	check(head === "a: self 5 samples (0.00%), total 10 samples (0.00%)", `sandwich head: self 5, total 10 (recursion once): "${head}"`);
+	const callers = (await drawn(page, "callers")).map((f) => f.info);
+	check(callers.includes("a (10 samples, 0.00%)") && callers.includes("main (7 samples, 0.00%)") &&
+		callers.includes("b (3 samples, 0.00%)") && callers.length === 4, "sandwich callers: a <- main 7, a <- b 3 <- main");
+	const cl = await drawn(page, "callers"), ca = cl.find((f) => f.name === "a"), cm = cl.find((f) => f.name === "b");
+	check(ca.y > cm.y, "sandwich callers drawn inverted above the function");
+	const callees = (await drawn(page, "callees")).map((f) => f.info);
+	check(callees.includes("a (10 samples, 0.00%)") && callees.includes("b (5 samples, 0.00%)") &&
+		callees.includes("c (5 samples, 0.00%)") && callees.filter((s) => s.startsWith("a (5")).length === 1,
+		"sandwich callees: a -> b 5 -> a 5 -> c 5");
+	const ce = await drawn(page, "callees");
+	check(ce.find((f) => f.name === "a").y < ce.find((f) => f.name === "c").y, "sandwich callees below, growing down");
+	const cb = ce.find((f) => f.name === "b");
+	await page.mouse.click(...centre(cb));
+	check((await state(page)).fn === (await page.evaluate(() => FG.names().indexOf("b"))), "sandwich: a click on a callee selects it");
+	check(/v=sandwich/.test(page.url()) && /f=b/.test(page.url()), "sandwich in the URL fragment");
+
+	// ---- table: every function, sortable, search-filtered, row click selects
+	await page.click("#b-table");
+	let rows = await page.evaluate(() => FG.tableRows());
+	check(rows.length === 9 && rows[0][0] === "main" && rows[0][3] === "1,000,011", "table: every function, by total (main first, 1,000,011)");
+	const ra = rows.find((r) => r[0] === "a");
+	check(ra && ra[1] === "5" && ra[3] === "10", "table: a self 5, total 10 (recursion once)");
+	await page.click("#t-head div:nth-child(2)");
+	rows = await page.evaluate(() => FG.tableRows());
+	check(rows[0][0] === "wide" && rows[1][0] === "a", "table: sorted by self (a click on the header)");
+	await page.click("#t-head div:nth-child(2)");
+	rows = await page.evaluate(() => FG.tableRows());
+	check(rows[rows.length - 1][0] === "wide", "table: a second click sorts ascending");
+	await page.fill("#search", "^t");
+	await page.press("#search", "Enter");
+	rows = await page.evaluate(() => FG.tableRows());
+	check(rows.map((r) => r[0]).sort().join() === "t1,t2,t3,tiny", "table: filtered by the search");
+	await page.click(".row >> text=tiny");
+	check((await state(page)).view === "sandwich" && (await text(page, "#sw-head")).startsWith("tiny:"), "table: a row click selects the function");
+
+	// ---- URL state round trip: everything set, the link opened in a fresh page
+	await page.click("#b-table");
+	await page.click("#b-graph");
+	await page.click("#b-orient");
+	const url = page.url(), before = await state(page), mBefore = await page.evaluate(() => FG.matched());
+	await page.close();
+	page = await open(rec, url.substring(url.indexOf("#")));
+	const after = await state(page);
+	check(JSON.stringify(after) === JSON.stringify(before) && (await page.evaluate(() => FG.matched())) === mBefore,
+		"URL round trip: view, icicle, zoom, search, case, function, table sort restored (" + url.substring(url.indexOf("#")) + ")");
+	await page.close();
+
+	// a link's regex that backtracks catastrophically is stopped, not run to the end
+	page = await open(redos, "#s=(a%2B)%2B%24");
+	const t0 = Date.now();
+	const answered = await Promise.race([page.evaluate(() => 1), new Promise((r) => setTimeout(() => r(0), 5000))]);
+	check(answered === 1 && /^Search stopped/.test(await text(page, "#matched")),
+		`#s=(a+)+$: stopped by its time budget, the page still answers (${Date.now() - t0} ms)`);
+	await page.close();
+	page = await open(merge, "#s=baz&v=table");
+	check((await text(page, "#matched")) === "Matched: 20.0%" && (await state(page)).view === "table", "#s=baz&v=table: search and view from the link");
+	await page.close();
+
+	// ---- hostile names and texts: text only
+	for (const file of [hostile, hostile2]) {
+		page = await open(file);
+		await page.click("#b-table");
+		await page.click("#b-graph");
+		const hostileFrames = await drawn(page);
+		for (const f of hostileFrames) {
+			await page.mouse.move(...centre(f));
+		}
+		check(await page.evaluate(() => document.getElementsByTagName("script").length === 2 &&
+			document.querySelectorAll("img, svg, b, iframe, [onerror], [onload]").length === 0),
+			`${path.basename(file)}: no element from the names (scripts: the page's two)`);
+		await page.close();
+	}
+	page = await open(hostile);
+	check((await text(page, "#title")) === "</title><script>alert(1)</script>" && (await page.title()) === "</title><script>alert(1)</script>",
+		"hostile: title shown as text (heading and tab)");
+	check((await text(page, "#subtitle")) === "\"><img src=x onerror=alert(1)>" && (await text(page, "#notes")) === "--><script>alert(2)</script>\u2028x",
+		"hostile: subtitle and notes as text");
+	const hn = (await drawn(page)).map((f) => f.name);
+	check(hn.includes("</title><script>alert(1)</script>") && hn.includes("\"><svg onload=alert(1)>") && hn.includes("bad\ufffd\ufffdutf8\ufffd"),
+		"hostile: names kept as text, invalid UTF-8 as U+FFFD");
+	const tipT = (await drawn(page)).find((f) => f.name.startsWith("</title>"));
+	await page.mouse.move(...centre(tipT));
+	const tipText = await text(page, "#tip");
+	check(tipText === "</title><script>alert(1)</script> (5 <b>ticks</b>, 27.78%)", `hostile: tooltip text with the countname (${tipText})`);
+	await page.click("#b-table");
+	check(await page.evaluate(() => [...document.querySelectorAll(".row div")].some((d) => d.textContent === "</title><script>alert(1)</script>")),
+		"hostile: table cells hold the names as text");
+	await page.close();
+	page = await open(hostile2);
+	const h2 = (await drawn(page)).map((f) => f.name);
+	check(h2.includes("</script><script>alert(3)</script>") && h2.includes("<!--x") && h2.includes("a\u2028b\u2029c") && h2.includes("'\"q\"'"),
+		"hostile2: </script>, <!--, U+2028/9 and quotes in names come back as text");
+	await page.close();
+	check(dialogs.length === 0, `hostile: no dialog opened (${dialogs.join(" | ")})`);
+
+	// ---- a differential page (flame-diff BEFORE AFTER)
+	page = await open(diff);
+	const dfs = await drawn(page);
+	const svgDiff = [...diffSvg.matchAll(/fill="(#[0-9a-f]{6})"[^>]*><title>([^<]*)</g)];
+	const hex = (c) => "#" + c.match(/\d+/g).map((v) => (+v).toString(16).padStart(2, "0")).join("");
+	let same = 0;
+	for (const f of dfs) {
+		const s = svgDiff.find((m) => m[2] === f.info);
+		if (s && (f.i === 0 || s[1] === hex(f.fill))) same++;
+		else console.log(`  differs: ${f.info} ${hex(f.fill)} ${s ? s[1] : "(no SVG frame)"}`);
+	}
+	check(same === dfs.length, `diff: all ${dfs.length} frames: tooltips (before/after/delta) and colours as the SVG's`);
+	check(dfs.some((f) => /; [+-]?\d+\.\d\d%; before [\d,]+, after [\d,]+\)$/.test(f.info)), "diff: tooltips carry delta, before and after");
+	await page.click("#b-table");
+	const hd = await page.evaluate(() => [...document.querySelectorAll("#t-head div")].map((d) => d.textContent));
+	check(hd.includes("Total delta") && hd.includes("Self delta"), "diff table: delta columns");
+	await page.click("#t-head div >> text=Total delta");
+	rows = await page.evaluate(() => FG.tableRows());
+	const dcol = hd.indexOf("Total delta");
+	const mags = rows.map((r) => r[dcol]);
+	check(rows.length > 3 && (await state(page)).sort === "delta", `diff table: sorted by delta (${mags.slice(0, 4).join(" ")})`);
+	await page.close();
+	page = await open(diff3);
+	await page.click("#b-removed");
+	const rm = await drawn(page);
+	const gone = rm.find((f) => f.name === "gone");
+	check(gone && /before 6, after 0\)$/.test(gone.info) && rm.find((f) => f.name === "main"),
+		"diff: the frames only in BEFORE reachable (gone: before 6, after 0, under its caller main)");
+	check(!(await drawn(page)).some((f) => f.name === "new"), "diff: the removed view holds only removed frames and their callers");
+	await page.click("#b-graph");
+	check(!(await frame(page, "gone")) && (await frame(page, "new")), "diff graph: widths by AFTER (gone has none)");
+	await page.close();
+
+	// ---- timings on 100,004 frames (printed; bench/html/run.sh is where they are judged)
+	page = await open(big);
+	const n = await page.evaluate(() => FG.tree().n);
+	check(n === 100004, `big: ${n} frames`);
+	const load = await page.evaluate(() => FG.loadMs);
+	// the operations timed, by name (the page's policy forbids evaluating strings)
+	const half = await frame(page, "half_1");
+	const timeIt = (op, arg) => page.evaluate(async ([op, arg]) => {
+		const twoFrames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+		const $ = (id) => document.getElementById(id);
+		const ops = {
+			zoom: () => { $("b-reset").click(); $("c-graph").dispatchEvent(new MouseEvent("click", { clientX: arg[0], clientY: arg[1] })); },
+			search: () => { $("search").value = "fn_1_"; $("search").dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" })); },
+			orient: () => $("b-orient").click(),
+			sandwich: () => { $("b-sandwich").click(); $("b-graph").click(); },
+			table: () => { $("b-table").click(); },
+		};
+		let best = Infinity;
+		for (let k = 0; k < 3; k++) {
+			const t = performance.now();
+			ops[op]();
+			await twoFrames();
+			best = Math.min(best, performance.now() - t);
+		}
+		return best;
+	}, [op, arg]);
+	const tz = await timeIt("zoom", centre(half));
+	check((await state(page)).zoom > 0, "big: the click zoomed");
+	const ts = await timeIt("search");
+	const tv = await timeIt("orient");
+	const tw = await timeIt("sandwich");
+	const tt = await timeIt("table");
+	console.log(`timings (100,004 frames, best of 3, to the second frame after): load ${load.toFixed(0)} ms, zoom ${tz.toFixed(1)} ms, ` +
+		`search ${ts.toFixed(1)} ms, icicle toggle ${tv.toFixed(1)} ms, sandwich and back ${tw.toFixed(1)} ms, table ${tt.toFixed(1)} ms`);
+	await page.close();
+
+	check(errors.length === 0, `no console errors (${errors.join(" | ")})`);
+	check(requests.length === 0, `no network requests (${requests.join(" ")})`);
+} catch (e) {
+	console.log("FAIL: exception: " + (e && e.stack || e));
+	failures++;
+} finally {
+	await ctx.close();
+	fs.rmSync(tmp, { recursive: true, force: true });
+}
+console.log(`${checks} checks, ${failures} failed`);
+process.exit(failures || checks === 0 ? 1 : 0);

@@ -1,0 +1,120 @@
+"""The HTML page's encoder (libflame/write/html.c), read back: for each input, the stacks
+the page carries (decoded by decode.py) equal the folded text flame-merge (flame-diff for
+two sides) prints for the same input, byte for byte; each name's colour is the SVG's fill
+for a frame of that name; title, subtitle, notes and countname come back as given; and no
+input text reaches the markup outside the escaped <title>: the data block is base64 alone
+and the page has no script end but its own two.
+Usage: encoder.py BUILD_DIR FIXTURES_DIR"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import decode  # noqa: E402
+
+build, fixtures = sys.argv[1], sys.argv[2]
+tool = lambda name: os.path.join(build, "tools", name)
+tmp = tempfile.mkdtemp(prefix="flame-html-")
+failures = checks = 0
+
+
+def check(cond, what):
+    global failures, checks
+    checks += 1
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures += 1
+
+
+def run(args, **kw):
+    return subprocess.run(args, check=True, stdout=subprocess.PIPE, **kw).stdout
+
+
+def page(name, args):
+    out = os.path.join(tmp, name + ".html")
+    run(args + ["-o", out])
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def same_stacks(name, html, folded):
+    got = decode.stacks(decode.decode(html))
+    want = sorted(l for l in folded.split(b"\n") if l)
+    check(got == want, "%s: the page's stacks equal the folded text (%d lines)" % (name, len(want)))
+    if got != want:
+        for a, b in zip(got, want):
+            if a != b:
+                print("  first difference: page %r, folded %r" % (a, b))
+                break
+
+
+def svg_fills(svg):
+    """name -> fill of the SVG's frames (names as the titles print them)."""
+    fills = {}
+    for fill, title in re.findall(rb'<rect [^>]*fill="(#[0-9a-f]{6})"[^>]*><title>(.*?) \(', svg):
+        fills.setdefault(title, fill)
+    return fills
+
+
+r = lambda f: os.path.join(fixtures, "render", f)
+d = lambda f: os.path.join(fixtures, "diff", f)
+
+# one profile each: the page's stacks are the merged input's
+for f in ["merge.folded", "hostile.folded", "fractional.folded", "java.folded", "chart.folded",
+          "go-cpu.pb.gz"]:
+    html = page(f, [tool("flame-render"), r(f)])
+    same_stacks(f, html, run([tool("flame-merge"), "--format", "folded", r(f)]))
+# three columns, and a diff of two files
+html = page("diff3", [tool("flame-render"), r("diff.folded")])
+same_stacks("diff.folded (3 columns)", html, open(r("diff.folded"), "rb").read().replace(b"\r", b""))
+html = page("diff2", [tool("flame-diff"), d("before.folded"), d("after.folded")])
+same_stacks("flame-diff before after", html,
+            run([tool("flame-diff"), "--format", "folded", d("before.folded"), d("after.folded")]))
+check(decode.decode(html)["meta"]["differential"] == b"1", "flame-diff's page is differential")
+html = page("merged", [tool("flame-merge"), d("host1.folded"), d("host2.folded")])
+same_stacks("flame-merge host1 host2", html,
+            run([tool("flame-merge"), "--format", "folded", d("host1.folded"), d("host2.folded")]))
+
+# a profile of 20,000 distinct stacks, deep and wide, with counts past 2^32
+big = os.path.join(tmp, "big.folded")
+with open(big, "w") as f:
+    for s in range(20000):
+        f.write(";".join(["root"] + ["f%d" % (s % (k + 7)) for k in range(s % 37)]) + " %d\n"
+                % (s * 1000003 + (5 << 32 if s % 97 == 0 else 1)))
+html = page("big", [tool("flame-render"), "--minwidth", "5", big])
+same_stacks("20,000 stacks (no --minwidth pruning)", html,
+            run([tool("flame-merge"), "--format", "folded", big]))
+
+# colours: each name's is the SVG's, in the default mode and with --hash and a palette
+for opts in [[], ["--hash"], ["--colors", "java"]]:
+    html = page("colours", [tool("flame-render")] + opts + [r("java.folded")])
+    svg = run([tool("flame-render"), "--minwidth", "0"] + opts + [r("java.folded")])
+    dd = decode.decode(html)
+    fills = svg_fills(svg)
+    bad = [n for i, n in enumerate(dd["names"]) if n in fills and n != b"all" and
+           fills[n] != b"#%02x%02x%02x" % dd["colors"][i]]
+    check(len(fills) > 3 and not bad, "colours per name equal the SVG's %s (%d names)" % (opts, len(fills)))
+    # the root is the SVG's nameless frame: its colour is the third of the header's
+    check(dd["meta"]["colors"].split(b" ")[2] == fills[b"all"], "the root's colour is the SVG's %s" % opts)
+
+# hostile texts: back as given, never markup
+title = "</title><script>alert(1)</script>"
+sub = "\"><img src=x onerror=alert(1)> </script><!-- \u2028\u2029"
+notes = "--><script>alert(2)</script>"
+html = page("hostile-texts", [tool("flame-render"), "--title", title, "--subtitle", sub, "--notes", notes,
+                              "--countname", "<b>ticks</b>", r("hostile.folded")])
+m = decode.decode(html)["meta"]
+check(m["title"] == title.encode() and m["subtitle"] == sub.encode() and m["notes"] == notes.encode()
+      and m["countname"] == b"<b>ticks</b>", "title, subtitle, notes and countname come back as given")
+check(re.fullmatch(rb"[A-Za-z0-9+/=]*", decode.data_of(html)) is not None, "the data block is base64 alone")
+check(html.count(b"</script") == 2 and html.count(b"<script") == 2, "the page has its own two scripts only")
+markup = re.sub(rb"<title>.*?</title>", b"", html, flags=re.S)
+check(b"<!--" not in html and "\u2028".encode() not in html and b"alert" not in markup,
+      "no comment opener, U+2028 or input text in the markup but the escaped <title>")
+check(b"<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>" in html.replace(b"\n", b""),
+      "the static <title> is escaped")
+
+print("%d checks, %d failed" % (checks, failures))
+sys.exit(1 if failures or checks == 0 else 0)
