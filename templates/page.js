@@ -9,7 +9,7 @@
 var FG = (function () {
 	var $ = function (id) { return document.getElementById(id); };
 	var M = {};            // the header: title, countname, options
-	var NAMES = [], DISP = [], COLOR = [], nameId = new Map();
+	var NAMES = [], DISP = [], COLOR = null; // names, as shown (no _[k] mark), colours (ABGR)
 	var T = null;          // the main tree
 	var DIFF = false, SCALE = 1, HUMAN = false, FACTOR = 1, TIMEMAX = 0, MAXDELTA = 0;
 	var FS = 12, FW = 0.59, FH = 16, FONT = "12px Verdana, sans-serif";
@@ -54,18 +54,26 @@ var FG = (function () {
 			try { dec = new TextDecoder(M.encoding); } catch (e) { dec = utf8; }
 			for (var key in M) if (key !== "encoding") M[key] = dec.decode(new TextEncoder().encode(M[key]));
 		}
-		var K = r.v();
-		for (var i = 0; i < K; i++) {
-			var s = str();
-			NAMES.push(s);
-			DISP.push(s.replace(/_\[[kwij]\]$/, ""));
-			if (!nameId.has(s)) nameId.set(s, i);
+		// names: one decoder call for the whole table when it is all ASCII (the usual
+		// case: a call per name would cost more than the rest of the decoding)
+		var K = r.v(), start = new Int32Array(K), len = new Int32Array(K), from = r.p, ascii = true, i;
+		for (i = 0; i < K; i++) { len[i] = r.v(); start[i] = r.p; r.p += len[i]; }
+		for (i = from; i < r.p && ascii; i++) if (r.b[i] & 128) ascii = false;
+		if (ascii) {
+			var all = utf8.decode(r.b.subarray(from, r.p));
+			for (i = 0; i < K; i++) NAMES.push(all.substring(start[i] - from, start[i] - from + len[i]));
+		} else {
+			for (i = 0; i < K; i++) NAMES.push(dec.decode(r.b.subarray(start[i], start[i] + len[i])));
+		}
+		for (i = 0; i < K; i++) {
+			var s = NAMES[i];
+			DISP.push(s.charCodeAt(s.length - 1) === 93 ? s.replace(/_\[[kwij]\]$/, "") : s);
 		}
 		var cb = r.bytes(3 * K);
-		for (i = 0; i < K; i++) COLOR.push("rgb(" + cb[3 * i] + "," + cb[3 * i + 1] + "," + cb[3 * i + 2] + ")");
+		COLOR = new Uint32Array(K);
+		for (i = 0; i < K; i++) COLOR[i] = rgb(cb[3 * i], cb[3 * i + 1], cb[3 * i + 2]);
 		DIFF = M.differential === "1";
-		var n = r.v();
-		var depth = new Int32Array(n), name = new Int32Array(n), s0 = new Float64Array(n), s1 = DIFF ? new Float64Array(n) : null;
+		var n = r.v(), depth = new Int32Array(n), name = new Int32Array(n), s0 = new Float64Array(n), s1 = DIFF ? new Float64Array(n) : null;
 		var prev = 0;
 		for (i = 0; i < n; i++) { depth[i] = i ? prev + 1 - r.v() : (r.v(), 0); prev = depth[i]; }
 		for (i = 0; i < n; i++) name[i] = r.v();
@@ -158,21 +166,31 @@ var FG = (function () {
 	// ---- colours: the SVG's per-name colours (computed by the writer), its differential
 	// shades (write/color.c: flame__color_delta)
 
+	// colours are kept as the 32-bit pixels of an ImageData (RGBA bytes, little-endian)
+	function rgb(r, g, b) { return (0xff000000 | b << 16 | g << 8 | r) >>> 0; }
+	function css(c) { return "rgb(" + (c & 255) + "," + (c >> 8 & 255) + "," + (c >> 16 & 255) + ")"; }
+	function parseColor(s) {
+		var g = document.createElement("canvas").getContext("2d");
+		g.fillStyle = "#000";
+		g.fillStyle = s;
+		var m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/.exec(g.fillStyle);
+		return m ? rgb(parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)) : rgb(0, 0, 0);
+	}
 	function deltaColor(v) {
 		var r = 255, g = 255, b = 255, max = MAXDELTA;
 		if (M.negate === "1") v = -v;
-		if (max <= 0) return "rgb(255,255,255)";
+		if (max <= 0) return rgb(255, 255, 255);
 		if (v > max) v = max;
 		if (v < -max) v = -max;
 		if (v > 0) g = b = Math.floor(210 * (max - v) / max);
 		else if (v < 0) r = g = Math.floor(210 * (max + v) / max);
-		return "rgb(" + r + "," + g + "," + b + ")";
+		return rgb(r, g, b);
 	}
 	function fillOf(tr, i) {
 		var nm = NAMES[tr.name[i]];
 		if (tr.root0 && i === 0) return COLORS[2];
 		if (!DIFF || nm === "-" || nm === "--") return COLOR[tr.name[i]];
-		if (tr.context && tr.context[i]) return "rgb(200,200,200)";
+		if (tr.context && tr.context[i]) return rgb(200, 200, 200);
 		var d = delta(tr, i);
 		return deltaColor(Math.abs(d) < +M.mindelta ? 0 : d);
 	}
@@ -223,20 +241,31 @@ var FG = (function () {
 		c.height = Math.round(h * dpr);
 		c.style.height = h + "px";
 		var g = c.getContext("2d");
+		// the rectangles as pixels: one line per frame, then each row's line copied down
+		// the row (a fillRect and a colour per frame would cost ten times as much)
+		var W = c.width, H = c.height, img = g.createImageData(W || 1, H || 1), px = new Uint32Array(img.data.buffer);
+		for (var y = 0; y < H; y++) {
+			var t = Math.min(1, Math.max(0, (y / H - 0.05) / 0.9));
+			px.fill(mix(COLORS[0], COLORS[1], t), y * W, (y + 1) * W);
+		}
+		var mk = tr === T ? match : null, rowLine = new Int32Array(L.maxd + 1).fill(-1), k, i;
+		for (k = 0; k < L.idx.length; k++) {
+			i = L.idx[k];
+			var d = tr.depth[i], y0 = rowLine[d];
+			if (y0 < 0) y0 = rowLine[d] = Math.round(this.rowY(d) * dpr);
+			var x0 = Math.round(L.x[k] * dpr), x1 = Math.min(W, Math.max(x0 + 1, Math.round((L.x[k] + L.w[k]) * dpr)));
+			px.fill(mk && mk[tr.name[i]] ? COLORS[3] : fillOf(tr, i), y0 * W + x0, y0 * W + x1);
+		}
+		var rh = Math.round((FH - 1) * dpr);
+		for (d = 0; d <= L.maxd; d++) {
+			y0 = rowLine[d];
+			for (y = 1; y0 >= 0 && y < rh && y0 + y < H; y++) px.copyWithin((y0 + y) * W, y0 * W, (y0 + 1) * W);
+		}
+		g.putImageData(img, 0, 0);
 		g.setTransform(dpr, 0, 0, dpr, 0, 0);
-		var bg = g.createLinearGradient(0, 0, 0, h);
-		bg.addColorStop(0.05, COLORS[0]);
-		bg.addColorStop(0.95, COLORS[1]);
-		g.fillStyle = bg;
-		g.fillRect(0, 0, width, h);
 		g.font = FONT;
 		g.textBaseline = "alphabetic";
-		var per = FS * FW, mk = tr === T ? match : null;
-		for (var k = 0; k < L.idx.length; k++) {
-			var i = L.idx[k], x = L.x[k], w = L.w[k], y = this.rowY(tr.depth[i]);
-			g.fillStyle = mk && mk[tr.name[i]] ? COLORS[3] : fillOf(tr, i);
-			g.fillRect(x, y, w, FH - 1);
-		}
+		var per = FS * FW;
 		g.fillStyle = "#000";
 		for (k = 0; k < L.idx.length; k++) {
 			var chars = Math.floor(L.w[k] / per);
@@ -248,6 +277,10 @@ var FG = (function () {
 		}
 		if (this.cur >= 0) this.outline(g, this.cur, 1.5);
 	};
+	function mix(a, b, t) {
+		var f = function (sh) { return Math.round((a >> sh & 255) * (1 - t) + (b >> sh & 255) * t); };
+		return rgb(f(0), f(8), f(16));
+	}
 	View.prototype.outline = function (g, i, lw) {
 		var L = this.L, k = L.idx.indexOf(i);
 		if (k < 0) return;
@@ -502,6 +535,11 @@ var FG = (function () {
 		return makeTree(name, depth, s0, s1);
 	};
 
+	function subtree(o) {
+		var e = T.end[o] + 1, depth = T.depth.slice(o, e), base = T.depth[o];
+		for (var i = 0; i < depth.length; i++) depth[i] -= base;
+		return makeTree(T.name.slice(o, e), depth, T.s0.slice(o, e), DIFF ? T.s1.slice(o, e) : null);
+	}
 	function occurrences(f) {
 		var occ = [];
 		for (var i = 1; i < T.n;) {
@@ -511,6 +549,7 @@ var FG = (function () {
 	}
 	function sandwich(f) {
 		var occ = occurrences(f), up = new Merged(), down = new Merged();
+		var one = occ.length === 1; // the callees are that frame's subtree as it is
 		for (var k = 0; k < occ.length; k++) {
 			var o = occ[k], a0 = T.t0[o], a1 = DIFF ? T.t1[o] : 0;
 			up.t0[0] += a0; up.t1[0] += a1;
@@ -518,6 +557,7 @@ var FG = (function () {
 				c = up.child(c, T.name[p]);
 				up.t0[c] += a0; up.t1[c] += a1;
 			}
+			if (one) break;
 			down.t0[0] += a0; down.t1[0] += a1;
 			var map = [0], base = T.depth[o];
 			for (var i = o + 1, e = T.end[o]; i <= e; i++) {
@@ -527,7 +567,7 @@ var FG = (function () {
 				down.t0[m] += T.t0[i]; down.t1[m] += DIFF ? T.t1[i] : 0;
 			}
 		}
-		return { f: f, up: up.tree(f), down: down.tree(f) };
+		return { f: f, up: up.tree(f), down: one ? subtree(occ[0]) : down.tree(f) };
 	}
 
 	function drawSandwich() {
@@ -695,7 +735,7 @@ var FG = (function () {
 		var z = parseInt(q.z, 10);
 		if (z > 0 && z < T.n) S.zoom = z;
 		S.ic = q.i === "1";
-		if (q.f !== undefined && nameId.has(q.f)) S.fn = nameId.get(q.f);
+		if (q.f !== undefined && NAMES.indexOf(q.f) >= 0) S.fn = NAMES.indexOf(q.f);
 		if (q.k) { S.asc = /\+$/.test(q.k); S.sort = q.k.replace(/\+$/, ""); }
 		return q.s;
 	}
@@ -736,7 +776,7 @@ var FG = (function () {
 		HUMAN = M.human === "1" && (TIME.hasOwnProperty(M.countname) || M.countname === "bytes" || M.countname === "B");
 		FS = +M.fontsize || 12; FW = +M.fontwidth || 0.59; FH = +M.frameheight || 16;
 		FONT = FS + "px " + (M.fonttype || "Verdana") + ", sans-serif";
-		COLORS = (M.colors || "#eeeeee #eeeeb0 #ffffff rgb(230,0,230)").split(" ");
+		COLORS = (M.colors || "#eeeeee #eeeeb0 #ffffff rgb(230,0,230)").split(" ").map(parseColor);
 		S.icicle = M.inverted === "1";
 		T.root0 = true;
 		TIMEMAX = Math.max(T.w[0], +M.total || 0);
@@ -810,7 +850,7 @@ var FG = (function () {
 			for (var k = 0; k < L.idx.length; k++) {
 				var i = L.idx[k];
 				out.push({ i: i, name: L.tr === T && i === 0 ? "all" : NAMES[L.tr.name[i]], x: r.left + L.x[k], w: L.w[k],
-					y: r.top + v.rowY(L.tr.depth[i]), info: info(L.tr, i), fill: fillOf(L.tr, i) });
+					y: r.top + v.rowY(L.tr.depth[i]), info: info(L.tr, i), fill: css(fillOf(L.tr, i)) });
 			}
 			return out;
 		},
