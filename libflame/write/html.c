@@ -17,8 +17,9 @@
  *     self1: self count, column 1 (AFTER), differential trees only
  *
  * A string is a varint byte length and its bytes as they are (the page decodes them as
- * UTF-8, or as --encoding says). Totals are sums of selves, computed by the page. Columns
- * come one after the other (one walk of the tree each), so gzip sees runs of like values. */
+ * UTF-8, or as --encoding says). Totals are sums of selves, computed by the page. The
+ * columns are filled in one pass (no node tree is built for the usual order by name) and
+ * written one after the other, so gzip sees runs of like values. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,46 +259,148 @@ static void put_names(hw *w)
 	}
 }
 
-enum column { COL_UP, COL_NAME, COL_SELF0, COL_SELF1 };
+/* ---- the node columns, filled in one pass and written one after the other */
 
-/* One column: a walk of the built tree in depth-first order. */
-static void put_column(hw *w, enum column col)
+enum { COL_UP, COL_NAME, COL_SELF0, COL_SELF1, NCOLS };
+
+typedef struct cols {
+	unsigned char *v[NCOLS];
+	size_t n[NCOLS], cap[NCOLS];
+	size_t nodes;
+	uint32_t depth; /* of the node added last */
+	int nomem;
+} cols;
+
+static inline void col_varint(cols *c, int k, uint64_t v)
 {
-	size_t nn;
-	const flame__node *nodes = flame__tree_nodes(w->t, &nn);
-	flame_iter it;
-	flame_iter_init(&it, w->t);
-	flame_event ev;
-	uint32_t prev = 0;
-	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE && !w->rc) {
-		if (ev != FLAME_EVENT_ENTER)
-			continue;
-		const flame__node *nd = &nodes[it.node];
-		switch (col) {
-		case COL_UP:
-			put_varint(w, nd->depth ? prev + 1 - nd->depth : 0);
-			prev = nd->depth;
-			break;
-		case COL_NAME: put_varint(w, nd->name); break;
-		case COL_SELF0: put_varint(w, nd->self[0]); break;
-		case COL_SELF1: put_varint(w, nd->self[1]); break;
+	if (c->n[k] + 10 > c->cap[k]) {
+		size_t cap = c->cap[k] ? c->cap[k] * 2 : 1 << 16;
+		unsigned char *p = realloc(c->v[k], cap);
+		if (!p) {
+			c->nomem = 1;
+			return;
 		}
+		c->v[k] = p;
+		c->cap[k] = cap;
 	}
+	unsigned char *d = c->v[k] + c->n[k];
+	size_t i = 0;
+	while (v >= 0x80) {
+		d[i++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	d[i++] = (unsigned char)v;
+	c->n[k] += i;
+}
+
+/* The next node in depth-first order. */
+static inline void col_node(cols *c, uint32_t depth, uint32_t name, uint64_t self0, uint64_t self1)
+{
+	col_varint(c, COL_UP, c->nodes ? c->depth + 1 - depth : 0);
+	col_varint(c, COL_NAME, name);
+	col_varint(c, COL_SELF0, self0);
+	col_varint(c, COL_SELF1, self1);
+	c->depth = depth;
+	c->nodes++;
+}
+
+/* Sibling order by weight: a walk of the node tree, built for it. */
+static int cols_from_tree(cols *c, flame_tree *t, flame_order order, flame_err *err)
+{
+	int rc = flame_tree_build(t, order, err);
+	if (rc)
+		return rc;
+	size_t nn;
+	const flame__node *nodes = flame__tree_nodes(t, &nn);
+	flame_iter it;
+	flame_iter_init(&it, t);
+	flame_event ev;
+	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE && !c->nomem) {
+		const flame__node *nd = &nodes[it.node];
+		if (ev == FLAME_EVENT_ENTER)
+			col_node(c, nd->depth, nd->name, nd->self[0], nd->self[1]);
+	}
+	return 0;
+}
+
+/* By name, as the SVG's flow layout does (write/layout.c): the unique stacks in
+ * frame-by-frame name order are the depth-first order of the tree, a shorter stack
+ * before its extensions, so each stack adds the nodes past the prefix it shares with
+ * the one before, its own weight on the last; no node tree is built. 1 when the table
+ * holds a repeated stack (then the caller walks the tree instead). */
+static int cols_from_stacks(cols *c, flame_tree *t, flame_err *err, int *repeated)
+{
+	flame__stacks *s;
+	int rc = flame__tree_stacks(t, &s, err);
+	if (rc)
+		return rc;
+	flame__frame_order fo = {NULL, NULL, NULL};
+	if (flame__tree_frame_order(t, &fo))
+		return flame__err_nomem(err);
+	uint64_t root[2] = {0, 0}; /* empty stacks: the root's own weight */
+	for (size_t k = 0; k < s->count; k++)
+		if (!s->v[k].depth) {
+			root[0] += s->v[k].w[0];
+			root[1] += s->v[k].w[1];
+		}
+	col_node(c, 0, flame__tree_root_name(t), root[0], root[1]);
+	const flame__stack *prev = NULL;
+	for (size_t k = 0; k < s->count && !c->nomem; k++) {
+		const flame__stack *st = &s->v[fo.idx ? fo.idx[k] : k];
+		if (!st->depth)
+			continue;
+		uint32_t same = 0;
+		if (fo.lcp && prev) {
+			same = fo.lcp[k];
+		} else if (prev) {
+			uint32_t n = prev->depth < st->depth ? prev->depth : st->depth;
+			while (same < n && prev->ids[same] == st->ids[same])
+				same++;
+		}
+		if (same >= st->depth) {
+			*repeated = 1;
+			break;
+		}
+		for (uint32_t d = same; d < st->depth; d++) {
+			int leaf = d + 1 == st->depth;
+			col_node(c, d + 1, st->ids[d], leaf ? st->w[0] : 0, leaf ? st->w[1] : 0);
+		}
+		prev = st;
+	}
+	flame__frame_order_free(&fo);
+	return 0;
+}
+
+static void cols_free(cols *c)
+{
+	for (int k = 0; k < NCOLS; k++)
+		free(c->v[k]);
 }
 
 static void put_data(hw *w)
 {
-	size_t nn;
-	flame__tree_nodes(w->t, &nn);
-	put_header(w);
-	put_names(w);
-	put_varint(w, nn);
-	put_column(w, COL_UP);
-	put_column(w, COL_NAME);
-	put_column(w, COL_SELF0);
-	if (flame_tree_is_differential(w->t))
-		put_column(w, COL_SELF1);
-	raw_flush(w);
+	cols c;
+	memset(&c, 0, sizeof c);
+	int repeated = 0;
+	if (w->o->sort == FLAME_ORDER_NAME)
+		w->rc = cols_from_stacks(&c, w->t, w->err, &repeated);
+	if (!w->rc && (w->o->sort != FLAME_ORDER_NAME || repeated)) {
+		cols_free(&c);
+		memset(&c, 0, sizeof c);
+		w->rc = cols_from_tree(&c, w->t, w->o->sort, w->err);
+	}
+	if (!w->rc && c.nomem)
+		w->rc = flame__err_nomem(w->err);
+	if (!w->rc) {
+		put_header(w);
+		put_names(w);
+		put_varint(w, c.nodes);
+		int ncols = flame_tree_is_differential(w->t) ? NCOLS : COL_SELF1;
+		for (int k = 0; k < ncols; k++)
+			raw_put(w, c.v[k], c.n[k]);
+		raw_flush(w);
+	}
+	cols_free(&c);
 }
 
 /* ---- the page */
@@ -354,8 +457,6 @@ int flame_write_html(flame_tree *t, const flame_render_opts *o, flame_output *ou
 		o = &defaults;
 	int rc = flame_render_opts_check(o, err);
 	if (rc)
-		return rc;
-	if ((rc = flame_tree_build(t, o->sort, err)))
 		return rc;
 	hw *w = malloc(sizeof *w);
 	if (!w)

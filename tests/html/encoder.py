@@ -66,6 +66,9 @@ for f in ["merge.folded", "hostile.folded", "fractional.folded", "java.folded", 
           "go-cpu.pb.gz"]:
     html = page(f, [tool("flame-render"), r(f)])
     same_stacks(f, html, run([tool("flame-merge"), "--format", "folded", r(f)]))
+# siblings by weight (the node tree's walk instead of the stacks' flow)
+html = page("weight", [tool("flame-render"), "--sort", "weight", r("java.folded")])
+same_stacks("java.folded --sort weight", html, run([tool("flame-merge"), "--format", "folded", r("java.folded")]))
 # three columns, and a diff of two files
 html = page("diff3", [tool("flame-render"), r("diff.folded")])
 same_stacks("diff.folded (3 columns)", html, open(r("diff.folded"), "rb").read().replace(b"\r", b""))
