@@ -74,12 +74,25 @@ var FG = (function () {
 		for (i = 0; i < K; i++) COLOR[i] = rgb(cb[3 * i], cb[3 * i + 1], cb[3 * i + 2]);
 		DIFF = M.differential === "1";
 		var n = r.v(), depth = new Int32Array(n), name = new Int32Array(n), s0 = new Float64Array(n), s1 = DIFF ? new Float64Array(n) : null;
-		var prev = 0;
-		for (i = 0; i < n; i++) { depth[i] = i ? prev + 1 - r.v() : (r.v(), 0); prev = depth[i]; }
-		for (i = 0; i < n; i++) name[i] = r.v();
-		for (i = 0; i < n; i++) s0[i] = r.v();
-		if (DIFF) for (i = 0; i < n; i++) s1[i] = r.v();
+		r.p = column(r.b, r.p, depth);
+		for (i = 1; i < n; i++) depth[i] = depth[i - 1] + 1 - depth[i];
+		r.p = column(r.b, r.p, name);
+		r.p = column(r.b, r.p, s0);
+		if (DIFF) r.p = column(r.b, r.p, s1);
 		return makeTree(name, depth, s0, s1);
+	}
+	// a column of varints into `out`, from b[p]; returns where it ends (one tight loop:
+	// millions of values)
+	function column(b, p, out) {
+		for (var i = 0, n = out.length; i < n; i++) {
+			var c = b[p++], x = c & 127;
+			if (c & 128) {
+				var mul = 128;
+				do { c = b[p++]; x += (c & 127) * mul; mul *= 128; } while (c & 128);
+			}
+			out[i] = x;
+		}
+		return p;
 	}
 
 	// A tree in depth-first order: parent, subtree end, totals; `w` is what widths measure
