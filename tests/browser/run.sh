@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Run a browser test in headless Chromium: the SVG's (svg.test.mjs, the default) or the HTML
-# page's (html.test.mjs). Without chromium, node or tests/browser/node_modules (npm ci), the
-# test is skipped (exit 77) when the browser_tests option is auto and fails when it is
-# enabled. Usage: run.sh BUILD_DIR auto|required [svg|html]
+# Run a browser test in headless Chromium: the SVG's (svg.test.mjs, the default), the HTML
+# page's (html.test.mjs) or the README's picture of the page (gallery.mjs). Without
+# chromium, node or tests/browser/node_modules (npm ci), the test is skipped (exit 77) when
+# the browser_tests option is auto and fails when it is enabled.
+# Usage: run.sh BUILD_DIR auto|required [svg|html|gallery]
 set -u
 build=$(cd "$1" && pwd)
 mode=${2:-auto}
@@ -16,7 +17,8 @@ if [ -n "$missing" ]; then
   [ "$mode" = required ] && exit 1
   exit 77
 fi
-if [ "${3:-svg}" = html ]; then
-  exec node "$here/html.test.mjs" "$build" "$here/../../fixtures"
-fi
+case ${3:-svg} in
+  html) exec node "$here/html.test.mjs" "$build" "$here/../../fixtures" ;;
+  gallery) exec node "$here/gallery.mjs" "$build" "$here/../.." ;;
+esac
 exec node "$here/svg.test.mjs" "$build/tools/flame-render" "$here/../../fixtures/render"
