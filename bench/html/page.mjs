@@ -1,0 +1,94 @@
+// The HTML page in headless Chromium (playwright-core from tests/browser), beside speedscope
+// on the same folded file: time from navigation to the first painted graph and the JS heap
+// after it (a fresh browser each run), then zoom, search, view switch, sandwich and table
+// latencies in our page (from the action to the second frame after it). Prints medians of
+// RUNS runs with their range. Usage: node page.mjs PAGE.html FOLDED SPEEDSCOPE_DIR|- RUNS
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(path.join(here, "../../tests/browser/package.json"));
+const { chromium } = require("playwright-core");
+const [pagePath, folded, ssDir, runsArg] = process.argv.slice(2);
+const runs = +runsArg || 3;
+const args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+	"--disable-component-update", "--disable-sync", "--js-flags=--expose-gc"];
+
+const med = (v) => { const s = [...v].sort((a, b) => a - b); return s[s.length >> 1]; };
+const fmt = (v, unit) => `${med(v).toFixed(unit === "MB" ? 1 : 0)} ${unit} (${Math.min(...v).toFixed(unit === "MB" ? 1 : 0)}-${Math.max(...v).toFixed(unit === "MB" ? 1 : 0)})`;
+
+async function browser() {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flame-bench-"));
+	const ctx = await chromium.launchPersistentContext(dir, { executablePath: "/usr/bin/chromium", headless: true, args, viewport: { width: 1300, height: 900 } });
+	return { ctx, dir };
+}
+async function heapMB(page) {
+	const cdp = await page.context().newCDPSession(page);
+	await cdp.send("HeapProfiler.collectGarbage");
+	const h = await cdp.send("Runtime.getHeapUsage");
+	return h.usedSize / 1048576;
+}
+const twoFrames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+
+async function ours() {
+	const { ctx, dir } = await browser();
+	const page = await ctx.newPage();
+	await page.goto("file://" + path.resolve(pagePath));
+	await page.waitForFunction(() => window.FG && FG.ready, null, { timeout: 120000 });
+	const paint = await page.evaluate(async () => { await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); return performance.now(); });
+	const heap = await heapMB(page);
+	const nodes = await page.evaluate(() => FG.tree().n);
+	const t = await page.evaluate(async () => {
+		const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+		const $ = (id) => document.getElementById(id);
+		const time = async (f) => { const t0 = performance.now(); f(); await frames(); return performance.now() - t0; };
+		// the widest frame two levels down, clicked where it is drawn
+		const d = FG.drawn().filter((f) => f.i > 0).sort((a, b) => b.w - a.w)[1];
+		const out = {};
+		out.zoom = await time(() => $("c-graph").dispatchEvent(new MouseEvent("click", { clientX: d.x + d.w / 2, clientY: d.y + 7 })));
+		out.reset = await time(() => $("b-reset").click());
+		out.search = await time(() => { $("search").value = "[Ll]ock"; $("search").dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" })); });
+		out.icicle = await time(() => $("b-orient").click());
+		out.sandwich = await time(() => $("b-sandwich").click());
+		out.table = await time(() => $("b-table").click());
+		out.graph = await time(() => $("b-graph").click());
+		return out;
+	});
+	await ctx.close();
+	fs.rmSync(dir, { recursive: true, force: true });
+	return { paint, heap, nodes, ...t };
+}
+
+async function speedscope() {
+	const js = path.join(os.tmpdir(), `speedscope-bench-${process.pid}.js`);
+	fs.writeFileSync(js, `speedscope.loadFileFromBase64(${JSON.stringify(path.basename(folded))}, ${JSON.stringify(fs.readFileSync(folded).toString("base64"))})`);
+	const { ctx, dir } = await browser();
+	const page = await ctx.newPage();
+	await page.goto("file://" + path.join(ssDir, "dist/release/index.html") + "#localProfilePath=" + js, { waitUntil: "commit", timeout: 300000 });
+	// loaded: the flame chart's canvas is there and the loading screen gone
+	await page.waitForFunction(() => document.querySelectorAll("canvas").length > 0 && !/Loading|Importing/i.test(document.body.innerText), null, { timeout: 300000, polling: 20 });
+	const paint = await page.evaluate(async () => { await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); return performance.now(); });
+	const heap = await heapMB(page);
+	await ctx.close();
+	fs.rmSync(dir, { recursive: true, force: true });
+	fs.rmSync(js, { force: true });
+	return { paint, heap };
+}
+
+const R = [], S = [];
+for (let k = 0; k < runs; k++) {
+	R.push(await ours());
+	if (ssDir && ssDir !== "-") S.push(await speedscope());
+}
+const col = (a, k) => a.map((r) => r[k]);
+console.log(`page: ${path.basename(pagePath)}, ${R[0].nodes} nodes; medians of ${runs} runs (range)`);
+console.log(`  ours:       first paint ${fmt(col(R, "paint"), "ms")}, JS heap ${fmt(col(R, "heap"), "MB")}`);
+if (S.length) {
+	console.log(`  speedscope: first paint ${fmt(col(S, "paint"), "ms")}, JS heap ${fmt(col(S, "heap"), "MB")}`);
+	const pr = R.map((r, i) => S[i].paint / r.paint), hr = R.map((r, i) => S[i].heap / r.heap);
+	console.log(`  speedscope / ours, per run: first paint ${med(pr).toFixed(2)}x (${Math.min(...pr).toFixed(2)}-${Math.max(...pr).toFixed(2)}), heap ${med(hr).toFixed(2)}x (${Math.min(...hr).toFixed(2)}-${Math.max(...hr).toFixed(2)})`);
+}
+console.log("  latencies (to the second frame after): " + ["zoom", "reset", "search", "icicle", "sandwich", "table", "graph"].map((k) => `${k} ${fmt(col(R, k), "ms")}`).join(", "));
