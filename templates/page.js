@@ -32,8 +32,14 @@ var FG = (function () {
 	Reader.prototype.bytes = function (n) { var s = this.b.subarray(this.p, this.p + n); this.p += n; return s; };
 
 	async function inflate(b64) {
-		var bin = atob(b64), n = bin.length, u = new Uint8Array(n);
-		for (var i = 0; i < n; i++) u[i] = bin.charCodeAt(i);
+		var u;
+		if (Uint8Array.fromBase64) {
+			u = Uint8Array.fromBase64(b64);
+		} else {
+			var bin = atob(b64), n = bin.length;
+			u = new Uint8Array(n);
+			for (var i = 0; i < n; i++) u[i] = bin.charCodeAt(i);
+		}
 		var s = new Blob([u]).stream().pipeThrough(new DecompressionStream("gzip"));
 		return new Uint8Array(await new Response(s).arrayBuffer());
 	}
@@ -777,9 +783,12 @@ var FG = (function () {
 	// ---- start
 
 	async function start() {
-		var t0 = performance.now();
+		var t0 = performance.now(), raw;
 		try {
-			T = decode(await inflate($("flame-data").textContent));
+			raw = await inflate($("flame-data").textContent);
+			FG.times.inflate = performance.now() - t0;
+			T = decode(raw);
+			FG.times.decode = performance.now() - t0 - FG.times.inflate;
 		} catch (e) {
 			fail("This page could not read its profile: " + e.message);
 			return;
@@ -837,8 +846,9 @@ var FG = (function () {
 		window.addEventListener("keydown", onKey);
 		var resizeTimer = 0;
 		window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(redraw, 100); });
-		var s = loadState();
+		var s = loadState(), t1 = performance.now();
 		setView(S.view);
+		FG.times.draw = performance.now() - t1;
 		FG.loadMs = performance.now() - t0;
 		if (s !== undefined && s !== "") searchBounded(s, function () { FG.ready = true; });
 		else FG.ready = true;
@@ -852,7 +862,7 @@ var FG = (function () {
 	}
 
 	var api = {
-		ready: false, start: start,
+		ready: false, start: start, times: {},
 		// for tests and benchmarks: the state and the drawn frames, read-only
 		state: function () { return JSON.parse(JSON.stringify(S)); },
 		tree: function () { return T; }, names: function () { return NAMES; }, meta: function () { return M; },
