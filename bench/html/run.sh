@@ -6,7 +6,8 @@
 # heap and the latency of zoom, search, view switches, sandwich and table, beside speedscope
 # on the same folded file (SPEEDSCOPE_DIR: an npm-installed speedscope package, e.g.
 # `npm install --prefix /tmp/ss speedscope` then /tmp/ss/node_modules/speedscope; without it
-# speedscope is left out); and a synthetic profile of 1 M distinct stacks.
+# speedscope is left out; SS_RUNS runs of it, default 1: it takes minutes); and a synthetic
+# profile of 1 M distinct stacks.
 # Usage: bench/html/run.sh [BUILD_DIR (build)] [RUNS (5)] [SPEEDSCOPE_DIR]
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
