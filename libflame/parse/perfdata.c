@@ -193,7 +193,8 @@ static long pull(void *ud, char *buf, size_t cap, flame_err *err)
 	size_t n = g->len - g->pos;
 	if (n > cap)
 		n = cap;
-	memcpy(buf, g->buf + g->pos, n);
+	if (n) /* nothing made yet: the buffer may not exist */
+		memcpy(buf, g->buf + g->pos, n);
 	g->pos += n;
 	return (long)n;
 }
