@@ -240,6 +240,99 @@ static int is_text_section(Elf *e, size_t shstrndx, size_t ndx)
 	return name && strstr(name, "text") != NULL;
 }
 
+static Elf_Scn *section_named(Elf *e, size_t shstrndx, const char *want, GElf_Shdr *sh)
+{
+	Elf_Scn *s = NULL;
+	while ((s = elf_nextscn(e, s))) {
+		const char *name;
+		if (gelf_getshdr(s, sh) && (name = elf_strptr(e, shstrndx, sh->sh_name)) &&
+		    !strcmp(name, want))
+			return s;
+	}
+	return NULL;
+}
+
+typedef struct plt_rel {
+	uint64_t got; /* the GOT slot: a lazy .plt's entries are in the order of their slots */
+	uint32_t sym;
+} plt_rel;
+
+static int by_got(const void *x, const void *y)
+{
+	const plt_rel *a = x, *b = y;
+	return a->got < b->got ? -1 : a->got > b->got;
+}
+
+/* perf's dso__synthesize_plt_symbols, for x86: a ".plt" symbol for the header and a
+ * "NAME@plt" symbol per entry, one per .rela.plt (or .rel.plt) relocation, at file offsets
+ * as perf keeps them. Without them a sample in a PLT stub is named after whatever symbol
+ * precedes .plt (often _init) where perf script prints read@plt. Other machines' PLT
+ * layouts are not known here: no symbols, as before. */
+static int add_plt(Elf *rt, flame__symtab *t)
+{
+	GElf_Ehdr eh;
+	size_t shstrndx;
+	GElf_Shdr plt, sec, rel, dyn;
+	if (!gelf_getehdr(rt, &eh) || (eh.e_machine != EM_X86_64 && eh.e_machine != EM_386) ||
+	    elf_getshdrstrndx(rt, &shstrndx) || !section_named(rt, shstrndx, ".plt", &plt) ||
+	    !plt.sh_size)
+		return 0;
+	Elf_Scn *rs = section_named(rt, shstrndx, ".rela.plt", &rel);
+	if (!rs)
+		rs = section_named(rt, shstrndx, ".rel.plt", &rel);
+	Elf_Scn *ds = rs ? elf_getscn(rt, rel.sh_link) : NULL;
+	if (!ds || !gelf_getshdr(ds, &dyn) || dyn.sh_type != SHT_DYNSYM || !rel.sh_entsize ||
+	    (rel.sh_type != SHT_RELA && rel.sh_type != SHT_REL))
+		return 0;
+	Elf_Data *rd = elf_getdata(rs, NULL), *dd = elf_getdata(ds, NULL);
+	if (!rd || !dd)
+		return 0;
+	uint64_t at = plt.sh_offset, entry = 16;
+	int lazy = !section_named(rt, shstrndx, ".plt.sec", &sec) || !sec.sh_size;
+	/* the header: 16 bytes of a lazy .plt; all of .plt when the entries are in .plt.sec */
+	if (flame__symtab_add(t, at, lazy ? 16 : plt.sh_size, STB_GLOBAL, ".plt", 4))
+		return -1;
+	at = lazy ? at + 16 : sec.sh_offset;
+	size_t n = rd->d_size / rel.sh_entsize;
+	if (n > (1u << 20))
+		n = 1u << 20; /* a hostile count: as many as a real program could have */
+	plt_rel *v = n ? malloc(n * sizeof *v) : NULL;
+	if (n && !v)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Rela ra;
+		GElf_Rel r;
+		if (rel.sh_type == SHT_RELA ? !gelf_getrela(rd, (int)i, &ra)
+		                            : !(r = (GElf_Rel){0}, gelf_getrel(rd, (int)i, &r))) {
+			n = i;
+			break;
+		}
+		uint64_t off = rel.sh_type == SHT_RELA ? ra.r_offset : r.r_offset;
+		uint64_t info = rel.sh_type == SHT_RELA ? ra.r_info : r.r_info;
+		v[i] = (plt_rel){off, (uint32_t)(eh.e_ident[EI_CLASS] == ELFCLASS64 ? GELF_R_SYM(info)
+		                                                                   : ELF32_R_SYM(info))};
+	}
+	if (lazy && n > 1)
+		qsort(v, n, sizeof *v, by_got);
+	int rc = 0;
+	char buf[512];
+	for (size_t i = 0; i < n && !rc; i++, at += entry) {
+		GElf_Sym sym;
+		const char *name = gelf_getsym(dd, (int)v[i].sym, &sym)
+		                       ? elf_strptr(rt, dyn.sh_link, sym.st_name)
+		                       : NULL;
+		if (!name)
+			continue;
+		char *dm = cplus_demangle(name, DMGL_NO_OPTS);
+		int k = snprintf(buf, sizeof buf, "%s@plt", dm ? dm : name);
+		free(dm);
+		rc = flame__symtab_add(t, at, entry, STB_GLOBAL, buf,
+		                       k < (int)sizeof buf ? (size_t)k : sizeof buf - 1);
+	}
+	free(v);
+	return rc;
+}
+
 static int read_symbols(Elf *e, Elf *rt, flame__symtab *t)
 {
 	Elf_Scn *s = section_of(e, SHT_SYMTAB);
@@ -284,6 +377,8 @@ static int read_symbols(Elf *e, Elf *rt, flame__symtab *t)
 		if (rc)
 			return -1;
 	}
+	if (add_plt(rt, t))
+		return -1;
 	flame__symtab_finish(t, 0);
 	return 0;
 }

@@ -2,7 +2,7 @@
  * perf script decides by rule: two symbols at one address (zero sizes extended first, so
  * the second is kept, as perf keeps __x86_indirect_thunk_rax over
  * __pi___x86_indirect_thunk_rax in kallsyms), the preferences among sized ones, the ends
- * of zero-sized symbols, kallsyms' page rule, and sizes that overflow. */
+ * of zero-sized symbols, kallsyms' page rule, sizes that overflow, and PLT stubs. */
 #include "harness.h"
 #include "libflame/parse/perfdata-elf.h"
 
@@ -49,6 +49,28 @@ int main(void)
 	CHECK_STR(at(&t, 0x300), "abcd");
 	CHECK_STR(at(&t, 0x404), "sized");
 	CHECK_STR(at(&t, 0x110), "(none)"); /* past a sized symbol: no symbol, as perf says */
+	flame__symtab_free(&t);
+
+	/* PLT stubs (x86): this test's own executable calls libc through its .plt, so perf
+	 * names a sample there "NAME@plt" (and the header ".plt"), never the symbol before
+	 * .plt (_init, extended to the next symbol) */
+	CHECK(flame__elf_symbols_path("/proc/self/exe", NULL, &t) == 0);
+	size_t plts = 0, header = 0;
+	for (size_t i = 0; i < t.n; i++) {
+		const char *name = flame__sym_name(&t, &t.v[i]);
+		size_t len = strlen(name);
+		if (!strcmp(name, ".plt"))
+			header++;
+		if (len > 4 && !strcmp(name + len - 4, "@plt")) {
+			plts++;
+			CHECK_STR(at(&t, t.v[i].start), name);
+			CHECK_STR(at(&t, t.v[i].start + 15), name);
+		}
+	}
+#if defined(__x86_64__) || defined(__i386__)
+	CHECK(plts > 0);
+	CHECK(header == 1);
+#endif
 	flame__symtab_free(&t);
 
 	/* a size that runs past the address space, and a symbol at its very top */
