@@ -204,11 +204,11 @@ int flame_output_open(flame_output **out, const char *path, flame_err *err)
 
 const char *flame_output_temp_path(const flame_output *o) { return o->tmp; }
 
-static int flush(flame_output *o, flame_err *err)
+/* All of p[0..len) to the file, through short writes and signals. */
+static int write_all(flame_output *o, const char *p, size_t len, flame_err *err)
 {
-	size_t off = 0;
-	while (off < o->len) {
-		ssize_t n = write(o->fd, o->buf + off, o->len - off);
+	while (len) {
+		ssize_t n = write(o->fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -216,10 +216,18 @@ static int flush(flame_output *o, flame_err *err)
 			return flame__err(err, FLAME_EIO, o->path ? o->path : "<stdout>", 0,
 			                  FLAME__NO_OFFSET, "write error: %s", strerror(errno));
 		}
-		off += (size_t)n;
+		p += n;
+		len -= (size_t)n;
 	}
-	o->len = 0;
 	return 0;
+}
+
+static int flush(flame_output *o, flame_err *err)
+{
+	int rc = write_all(o, o->buf, o->len, err);
+	if (!rc)
+		o->len = 0;
+	return rc;
 }
 
 /* A write after one that failed: the output is already incomplete. */
@@ -237,22 +245,8 @@ int flame_output_write(flame_output *o, const void *data, size_t len, flame_err 
 		int rc = flush(o, err);
 		if (rc)
 			return rc;
-		if (len >= OUT_CAP) { /* large writes bypass the buffer */
-			const char *p = data;
-			while (len) {
-				ssize_t n = write(o->fd, p, len);
-				if (n < 0 && errno == EINTR)
-					continue;
-				if (n < 0) {
-					o->failed = 1;
-					return flame__err(err, FLAME_EIO, o->path ? o->path : "<stdout>", 0,
-					                  FLAME__NO_OFFSET, "write error: %s", strerror(errno));
-				}
-				p += n;
-				len -= (size_t)n;
-			}
-			return 0;
-		}
+		if (len >= OUT_CAP) /* large writes bypass the buffer */
+			return write_all(o, data, len, err);
 	}
 	memcpy(o->buf + o->len, data, len);
 	o->len += len;

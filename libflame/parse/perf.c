@@ -132,33 +132,10 @@ struct line_cache {
 	size_t blen, bcap;
 };
 
-/* The cache's own hash: two independent lanes of 8 bytes (half the latency of one
- * chain on a 45-byte line); the tail is read as the last 8 bytes, overlapping. */
+/* The cache's hash: flame__hash_lanes (core/hash.h), built for long lines. */
 static inline uint64_t lc_hash(const char *p, size_t n)
 {
-	uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = 0xc2b2ae3d27d4eb4fULL, x, y;
-	size_t i = 0;
-	for (; i + 16 <= n; i += 16) {
-		memcpy(&x, p + i, 8);
-		memcpy(&y, p + i + 8, 8);
-		a = (a ^ x) * 0xff51afd7ed558ccdULL;
-		b = (b ^ y) * 0xc4ceb9fe1a85ec53ULL;
-		a ^= a >> 29;
-		b ^= b >> 31;
-	}
-	if (n >= 8) {
-		if (i + 8 <= n) {
-			memcpy(&x, p + i, 8);
-			a = (a ^ x) * 0xff51afd7ed558ccdULL;
-		}
-		memcpy(&y, p + n - 8, 8);
-		b = (b ^ y) * 0xc4ceb9fe1a85ec53ULL;
-	} else if (n) {
-		y = 0;
-		memcpy(&y, p, n);
-		b = (b ^ y) * 0xc4ceb9fe1a85ec53ULL;
-	}
-	return flame__mix64(a ^ (b << 17 | b >> 47));
+	return flame__hash_lanes(p, n);
 }
 
 /* A slot's tag: 30 more bits of the hash, bit 1 set for lines of java samples (tidied

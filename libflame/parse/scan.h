@@ -74,31 +74,10 @@ static inline const char *flame__nlscan_next(flame__nlscan *sc)
 
 /* ---- text -> ids cache ---- */
 
-/** Hash of a long text for the cache: two independent lanes of 8 bytes, so the multiply
- * chains overlap (about twice flame__hash_bytes' speed on kilobyte-long stack texts). */
+/** Hash of a long text for the cache (core/hash.h's two-lane hash). */
 static inline uint64_t flame__idcache_hash(const char *p, size_t n)
 {
-	uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = 0xc2b2ae3d27d4eb4fULL;
-	size_t i = 0;
-	for (; i + 16 <= n; i += 16) {
-		uint64_t x, y;
-		memcpy(&x, p + i, 8);
-		memcpy(&y, p + i + 8, 8);
-		a = (a ^ x) * 0xff51afd7ed558ccdULL;
-		b = (b ^ y) * 0xc4ceb9fe1a85ec53ULL;
-		a ^= a >> 29;
-		b ^= b >> 31;
-	}
-	uint64_t t = 0;
-	if (i + 8 <= n) {
-		memcpy(&t, p + i, 8);
-		a = (a ^ t) * 0xff51afd7ed558ccdULL;
-		i += 8;
-		t = 0;
-	}
-	memcpy(&t, p + i, n - i);
-	b = (b ^ t) * 0xc4ceb9fe1a85ec53ULL;
-	return flame__mix64(a ^ (b >> 1) ^ (b << 63));
+	return flame__hash_lanes(p, n);
 }
 
 typedef struct flame__idcache_ent {
