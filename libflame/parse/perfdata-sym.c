@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../core/array.h"
@@ -471,6 +472,28 @@ static int exists(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* This process's own vdso image, as perf uses its own for a vdso whose build-id the
+ * recording does not give (a pipe-mode recording): its start from the aux vector, its length from
+ * /proc/self/maps. 0 and NULL when there is none. */
+static const void *own_vdso(size_t *n)
+{
+	uintptr_t at = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	FILE *f = at ? fopen("/proc/self/maps", "re") : NULL;
+	char line[512];
+	*n = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		unsigned long long lo, hi;
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2 && lo == at &&
+		    hi > lo) {
+			*n = (size_t)(hi - lo);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return *n ? (const void *)at : NULL;
+}
+
 static void load_elf(flame__pdsym *s, dso *d)
 {
 	char cache[4200] = "", dbg[4200] = "", h[41];
@@ -498,8 +521,15 @@ static void load_elf(flame__pdsym *s, dso *d)
 		if (path_ok)
 			cand[nc++] = d->name;
 	}
-	if (!nc)
+	if (!nc) {
+		size_t n;
+		/* only with no build-id recorded: a recorded one that no cache holds stays
+		 * unnamed, as perf leaves it */
+		const void *img = !recorded && strncmp(d->name, "[vdso", 5) == 0 ? own_vdso(&n) : NULL;
+		if (img && flame__elf_symbols_mem(img, n, &d->syms))
+			flame__symtab_free(&d->syms);
 		return;
+	}
 	const char *runtime = path_ok ? d->name : cand[0];
 	const char *syms = cand[0];
 	for (size_t i = 0; i < nc; i++)
