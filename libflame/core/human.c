@@ -48,6 +48,10 @@ size_t flame__put_commas(char *buf, size_t cap, const char *digits)
 static size_t put_sig3(char *buf, size_t cap, double x)
 {
 	char tmp[64];
+	if (!(x >= 0) || isinf(x)) { /* NaN or infinite: said as such, never a width from them */
+		int w = snprintf(buf, cap, "%g", x);
+		return w < 0 ? 0 : (size_t)w < cap ? (size_t)w : cap ? cap - 1 : 0;
+	}
 	if (x >= 99.95 || x == 0) {
 		snprintf(tmp, sizeof tmp, "%.0f", x);
 		return flame__put_commas(buf, cap, tmp);

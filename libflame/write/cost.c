@@ -34,7 +34,8 @@ static int has_cores(const flame_cost *c) { return c->seconds_per_count > 0 && c
 static int has_cost(const flame_cost *c) { return has_cores(c) && c->o.core_price > 0; }
 static double cores(const flame_cost *c, uint64_t v)
 {
-	return (double)v * c->seconds_per_count / c->o.window;
+	/* no window: no cores (those columns are not shown), never a 0/0 to format */
+	return c->o.window > 0 ? (double)v * c->seconds_per_count / c->o.window : 0;
 }
 static double per_year(const flame_cost *c, uint64_t v)
 {
