@@ -41,6 +41,8 @@ typedef struct gen {
 
 static int put(gen *g, const char *p, size_t n)
 {
+	if (!n) /* an empty name: nothing to add, and no buffer may exist yet */
+		return 0;
 	if (flame__array_reserve_min(g->buf, g->cap, g->len + n, 1 << 16))
 		return -1;
 	memcpy(g->buf + g->len, p, n);
