@@ -18,7 +18,7 @@ build=${BUILD:-$src/build-fuzz}
 work=${WORK:-$build/campaign}
 # absolute, since each target runs in its own directory below
 mkdir -p "$work" && work=$(cd "$work" && pwd)
-targets=${*:-perf folded pprof offcpu jfr svg auto writers diffmerge perfdata elfsym}
+targets=${*:-perf folded pprof offcpu jfr svg auto writers diffmerge perfdata perfdata-elf}
 
 if [ ! -f "$build/build.ninja" ]; then
 	CC=${CC:-clang} meson setup "$build" "$src" -Dfuzzing=enabled -Dbrowser_tests=disabled \
@@ -29,7 +29,7 @@ nice ninja -C "$build" $(for t in $targets; do printf 'tests/fuzz-%s ' "$t"; don
 # the format dictionaries each target's inputs are written in
 dicts() {
 	case $1 in
-	perf | pprof | offcpu | jfr | svg | folded | perfdata | elfsym) echo "$1" ;;
+	perf | pprof | offcpu | jfr | svg | folded | perfdata | perfdata-elf) echo "$1" ;;
 	writers | diffmerge) echo folded ;;
 	auto) echo perf folded pprof offcpu jfr svg ;;
 	*) echo "$0: no target '$1'" >&2; exit 2 ;;
