@@ -37,8 +37,6 @@ struct flame_input {
 	uint64_t gz_out;            /* bytes inflated so far, all members */
 	flame_progress_fn progress;
 	void *progress_ud;
-	flame__input_pull_fn pull;  /* a generated input: bytes come from pull(pull_ud) */
-	void *pull_ud;
 	const flame_tree *watched;  /* the tree being parsed from here: its stacks so far */
 };
 
@@ -107,19 +105,6 @@ int flame_input_open_mem(flame_input **out, const void *data, size_t len, const 
 	return 0;
 }
 
-int flame__input_open_pull(flame_input **out, const char *name, flame__input_pull_fn fn,
-                           void *ud, flame_err *err)
-{
-	flame_input *in = input_alloc(name);
-	if (!in)
-		return flame__err_nomem(err);
-	in->pull = fn;
-	in->pull_ud = ud;
-	in->sniffed = 1; /* generated text is never gzip, whatever its first bytes */
-	*out = in;
-	return 0;
-}
-
 const char *flame_input_name(const flame_input *in) { return in->name; }
 
 void flame_input_free(flame_input *in)
@@ -149,15 +134,6 @@ static long raw_fill(flame_input *in, flame_err *err)
 	size_t room = RAW_CAP - in->raw_end;
 	if (room == 0)
 		return 0;
-	if (in->pull) {
-		long n = in->pull(in->pull_ud, (char *)in->raw + in->raw_end, room, err);
-		if (n < 0)
-			return n;
-		if (n == 0)
-			in->raw_eof = 1;
-		in->raw_end += (size_t)n;
-		return n;
-	}
 	if (in->mem) {
 		size_t n = in->mem_len - in->mem_pos;
 		if (n > room)
@@ -267,15 +243,9 @@ static long raw_read(flame_input *in, flame_input *unused, unsigned char *buf, s
 			 * 64 KB blocks keeps them in L2 from the copy to the parse) */
 			if (!in->mem && cap - got >= DIRECT_MIN && !in->raw_eof) {
 				ssize_t n;
-				if (in->pull) { /* a generated input: made in place */
-					n = in->pull(in->pull_ud, (char *)buf + got, cap - got, err);
-					if (n < 0)
-						return n;
-				} else {
-					do
-						n = read(in->fd, buf + got, cap - got);
-					while (n < 0 && errno == EINTR);
-				}
+				do
+					n = read(in->fd, buf + got, cap - got);
+				while (n < 0 && errno == EINTR);
 				if (n < 0)
 					return flame__err(err, FLAME_EIO, in->name, 0, in->raw_offset,
 					                  "read error: %s", strerror(errno));
@@ -456,7 +426,7 @@ long flame__input_pread(flame_input *in, void *buf, size_t n, uint64_t off, flam
 		memcpy(buf, in->mem + off, n);
 		return (long)n;
 	}
-	if (in->pull || in->gz || !regular_file(in))
+	if (in->gz || !regular_file(in))
 		return flame__err(err, FLAME_EUSAGE, in->name, 0, off, "cannot read at an offset");
 	size_t got = 0;
 	while (got < n) {

@@ -45,13 +45,4 @@ uint64_t flame__input_size(const flame_input *in);
  * binary formats that point into themselves): bytes read (short only at the end), or a
  * negative status. The reading position of flame__input_read does not move. */
 long flame__input_pread(flame_input *in, void *buf, size_t n, uint64_t off, flame_err *err);
-
-/** Where a generated input's bytes come from: up to `cap` bytes into `buf`, 0 at the
- * end, or a negative status with `err` filled. */
-typedef long (*flame__input_pull_fn)(void *ud, char *buf, size_t cap, flame_err *err);
-
-/** An input whose bytes `fn` makes as they are read (a parser that turns one format into
- * another's text hands it to that format's parser): never gzip, never rewound. */
-int flame__input_open_pull(flame_input **out, const char *name, flame__input_pull_fn fn,
-                           void *ud, flame_err *err);
 #endif

@@ -42,6 +42,7 @@
 #include "../core/prefetch.h"
 #include "binary.h"
 #include "parser.h"
+#include "perf-feed.h"
 #include "perf-name.h"
 #include "scan.h"
 
@@ -827,6 +828,7 @@ typedef struct agg {
 	int seen_event;
 	uint32_t orphan_root;  /* process frame for orphan frames: "# cmdline" target or "perf" */
 	uint64_t base;         /* lines before the current block */
+	int at_byte;           /* places are byte offsets (samples fed from perf.data) */
 	uint32_t *ids;
 	size_t cap;
 } agg;
@@ -854,20 +856,39 @@ static int keep_event(agg *a, uint32_t g)
 	return a->keep[g];
 }
 
+/* A warning at `where`: an absolute line of the text, or a byte of a perf.data file. */
+static void warn_at(agg *a, int kind, uint64_t where, const char *msg)
+{
+	if (a->at_byte)
+		flame__warn(a->o->warn, a->o->warn_ud, warn_kinds[kind], a->src, 0,
+		            "at byte %llu: %s", (unsigned long long)where, msg);
+	else
+		flame__warn(a->o->warn, a->o->warn_ud, warn_kinds[kind], a->src, where, "%s", msg);
+}
+
 static void warn(agg *a, int kind, uint64_t line, const char *msg)
 {
-	flame__warn(a->o->warn, a->o->warn_ud, warn_kinds[kind], a->src, a->base + line, "%s", msg);
+	warn_at(a, kind, a->base + line, msg);
 }
 
 /* `line` is absolute (a->base added) */
 static void warn_event(agg *a, uint32_t skipped, uint64_t line)
 {
 	const flame__name *k = flame__intern_get(&a->events, a->filter);
-	flame__warn(a->o->warn, a->o->warn_ud, warn_kinds[W_EVENT], a->src, line,
-	            "skipped a sample of event '%s': only '%s', the first %sevent seen, is kept "
-	            "(choose one with --event-filter)",
-	            flame__intern_get(&a->events, skipped)->ptr, k->ptr,
-	            is_tracepoint(k->ptr, k->len) ? "" : "sampling ");
+	char msg[512];
+	snprintf(msg, sizeof msg,
+	         "skipped a sample of event '%s': only '%s', the first %sevent seen, is kept "
+	         "(choose one with --event-filter)",
+	         flame__intern_get(&a->events, skipped)->ptr, k->ptr,
+	         is_tracepoint(k->ptr, k->len) ? "" : "sampling ");
+	warn_at(a, W_EVENT, line, msg);
+}
+
+/* An error at `where` (as warn_at's). */
+static int fail_at(agg *a, int code, uint64_t where, const char *msg, int len, flame_err *err)
+{
+	return flame__err(err, code, a->src, a->at_byte ? 0 : where,
+	                  a->at_byte ? where : FLAME__NO_OFFSET, "%.*s", len, msg);
 }
 
 static int settle_event(agg *a, int keep, flame_err *err);
@@ -898,8 +919,7 @@ static inline int put_stack(agg *a, const uint32_t *ids, size_t n, uint64_t weig
 		return pend_stack(a, ids, n, weight, line, err);
 	int rc = flame__sink_add(&a->k, ids, n, weight, 0, err);
 	if (rc == FLAME_ERANGE)
-		return flame__err(err, rc, a->src, line, FLAME__NO_OFFSET,
-		                  "the sample counts add up to more than 64 bits");
+		return fail_at(a, rc, line, "the sample counts add up to more than 64 bits", -1, err);
 	return rc;
 }
 
@@ -1025,15 +1045,16 @@ static int aggregate(agg *a, worker *w, const recbuf *b, flame_err *err)
 			if (a->orphan_root == FLAME__ID_NONE)
 				return flame__err_nomem(err);
 			break;
-		case R_WARN:
-			flame__warn(a->o->warn, a->o->warn_ud, warn_kinds[r->root], a->src, a->base + r->line,
-			            "%.*s", (int)r->n, (const char *)pay);
+		case R_WARN: {
+			char msg[512];
+			snprintf(msg, sizeof msg, "%.*s", (int)r->n, (const char *)pay);
+			warn(a, (int)r->root, r->line, msg);
 			break;
+		}
 		case R_ERROR:
 			if (r->root == (uint32_t)-FLAME_ENOMEM)
 				return flame__err_nomem(err);
-			return flame__err(err, -(int)r->root, a->src, a->base + r->line, FLAME__NO_OFFSET,
-			                  "%.*s", (int)r->n, (const char *)pay);
+			return fail_at(a, -(int)r->root, a->base + r->line, pay, (int)r->n, err);
 		case R_END:
 			a->base += r->line;
 			bytes = 0;
@@ -1331,6 +1352,100 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	free(a.ids);
 	flame__intern_free(&a.events);
 	return rc < 0 ? rc : 0;
+}
+
+/* ------------------------------------------------------------------ samples fed */
+
+/* perf.data's samples come decoded (perfdata.c): each event line's fields and each frame's
+ * text go straight to the block parser's steps and the aggregator, one sample at a time,
+ * so every option means what it means on text, without making and re-reading the text. */
+struct flame__perf_feed {
+	agg a;
+	worker w;
+	recbuf out;
+	sample s;
+};
+
+int flame__perf_feed_new(flame__perf_feed **out, flame_tree *t, const flame_parse_opts *o,
+                         const char *src, flame_err *err)
+{
+	flame__perf_feed *f = calloc(1, sizeof *f);
+	if (!f)
+		return flame__err_nomem(err);
+	flame__sink_init(&f->a.k, t);
+	f->a.o = o;
+	f->a.src = src;
+	f->a.at_byte = 1;
+	f->a.filter = f->a.orphan_root = f->a.kept = FLAME__ID_NONE;
+	flame__intern_init(&f->a.events);
+	worker_init(&f->w, o, f->a.k.names);
+	*out = f;
+	return 0;
+}
+
+/* The records one step left (an error record, when it failed) into the tree or `err`. */
+static int feed_flush(flame__perf_feed *f, int rc, flame_err *err)
+{
+	int arc = aggregate(&f->a, &f->w, &f->out, err);
+	f->out.len = 0;
+	if (arc)
+		return arc;
+	return rc ? flame__err_nomem(err) : 0; /* failed with no record: out of memory */
+}
+
+int flame__perf_feed_sample(flame__perf_feed *f, const flame__perf_event *ev, uint64_t off,
+                            flame_err *err)
+{
+	int rc = finish(&f->w, &f->out, &f->s);
+	if (!rc)
+		rc = open_sample(&f->w, &f->out, &f->s, ev, off);
+	return rc || f->out.len ? feed_flush(f, rc, err) : 0;
+}
+
+int flame__perf_feed_frame(flame__perf_feed *f, const char *p, size_t n, flame_err *err)
+{
+	if (!f->s.open || f->s.skip)
+		return 0;
+	int rc = tab_frame(&f->w, &f->s, p, n, 0, lc_hash(p, n));
+	if (rc > 0)
+		return 0;
+	if (rc == 0) { /* no frame line: the text would have been skipped with this warning */
+		char msg[160];
+		int k = snprintf(msg, sizeof msg,
+		                 "skipped a frame that fits no perf script grammar: '%.*s%s'",
+		                 (int)(n > 60 ? 60 : n), p, n > 60 ? "..." : "");
+		rc = warn_rec(&f->out, W_UNRECOGNIZED, f->s.line, msg,
+		              k < 0 ? 0 : (size_t)k < sizeof msg ? (size_t)k : sizeof msg - 1);
+	}
+	return feed_flush(f, rc, err);
+}
+
+void flame__perf_feed_drop_frames(flame__perf_feed *f)
+{
+	f->w.nids = 0;
+}
+
+int flame__perf_feed_finish(flame__perf_feed *f, flame_err *err)
+{
+	int rc = finish(&f->w, &f->out, &f->s);
+	if ((rc = feed_flush(f, rc, err)))
+		return rc;
+	if (f->a.provisional && (rc = settle_event(&f->a, 1, err)))
+		return rc;
+	return f->a.periods ? record_unit(&f->a, err) : 0;
+}
+
+void flame__perf_feed_free(flame__perf_feed *f)
+{
+	if (!f)
+		return;
+	worker_free(&f->w);
+	free(f->out.w);
+	free(f->a.pend);
+	free(f->a.keep);
+	free(f->a.ids);
+	flame__intern_free(&f->a.events);
+	free(f);
 }
 
 /* Auto-detect: an event line with a timestamp or followed by a frame line (indented

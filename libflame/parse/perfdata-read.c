@@ -316,6 +316,9 @@ static int set_name(flame__pd *r, flame__pd_attr *a, const char *s, size_t n, fl
 		return flame__err_nomem(err);
 	memcpy(c, s, n);
 	c[n] = '\0';
+	for (size_t i = 0; i < n; i++) /* printed in messages: no control bytes */
+		if ((unsigned char)c[i] < 32 || c[i] == 127)
+			c[i] = c[i] ? '?' : c[i];
 	free(a->name);
 	a->name = c;
 	(void)r;

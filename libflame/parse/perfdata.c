@@ -2,26 +2,25 @@
  * the output of `perf script -F comm,pid,tid,time,period,event,ip,sym,dso | flame-collapse`.
  *
  * Flow: perfdata-read.c gives the records in perf's order; COMM, FORK and MMAP records
- * update the threads and maps of perfdata-sym.c; each SAMPLE is written as the text perf
- * script prints for it (event line, then one line per callchain frame, resolved through
- * the context markers as perf resolves them; less what the reader makes no use of: the
- * symbol's offset, the path of a plain file whose frame is named), and that text streams
- * through the perf
- * script parser (perf.c) from a generated input, so every option (--pid, --tid, --kernel,
- * --jit, --all, --addrs, --event-filter, --time, name tidying, -j) means exactly what it
- * means on perf script text. The text never exists whole: it is made a block at a time as
- * perf.c reads. A frame's text is made once per distinct address (perfdata-sym.c's
- * cache), so the cost per sample is a copy of short lines.
+ * update the threads and maps of perfdata-sym.c; each SAMPLE goes to the perf script
+ * parser's steps (perf-feed.h) as the fields of its event line and the text of each
+ * callchain frame, resolved through the context markers as perf resolves them, so every
+ * option (--pid, --tid, --kernel, --jit, --all, --addrs, --event-filter, --time, name
+ * tidying) means exactly what it means on perf script text, with no text made and read
+ * again. A frame's text is made once per distinct address (perfdata-sym.c's cache) and
+ * tidied once per distinct text (perf.c's line cache), so the cost per frame is two
+ * lookups.
  *
  * The one difference from `perf script | flame-collapse`: the event line carries the pid
  * as well as the tid (perf script's default fields have only the tid, so --pid there
- * gives "comm-?"); with -F comm,pid,tid,... the outputs are the same bytes.
+ * gives "comm-?"); with -F comm,pid,tid,... the outputs are the same bytes. Warnings name
+ * the byte offset of the sample's record.
  * Recordings with user stacks to unwind (--call-graph dwarf) or compressed records
  * (-z) are refused with a message that names perf script. */
 #include <stdio.h>
 #include <string.h>
-#include "../core/array.h"
 #include "parser.h"
+#include "perf-feed.h"
 #include "perfdata-read.h"
 #include "perfdata-sym.h"
 
@@ -34,34 +33,30 @@ enum { MAX_STACK = 127, MISC_MMAP_DATA = 1 << 13, MISC_MMAP_BUILD_ID = 1 << 14 }
 typedef struct gen {
 	flame__pd *r;
 	flame__pdsym *s;
-	char *buf;
-	size_t len, pos, cap;
-	int done;
+	flame__perf_feed *f;
 } gen;
 
-static int put(gen *g, const char *p, size_t n)
-{
-	if (!n) /* an empty name: nothing to add, and no buffer may exist yet */
-		return 0;
-	if (flame__array_reserve_min(g->buf, g->cap, g->len + n, 1 << 16))
-		return -1;
-	memcpy(g->buf + g->len, p, n);
-	g->len += n;
-	return 0;
-}
-
-static int frame(gen *g, uint32_t pid, int mode, int fallback, uint64_t ip, char lead)
+static int frame(gen *g, uint32_t pid, int mode, int fallback, uint64_t ip, flame_err *err)
 {
 	const char *p;
 	size_t n;
-	if (flame__pdsym_frame(g->s, pid, mode, fallback, ip, &p, &n) ||
-	    flame__array_reserve_min(g->buf, g->cap, g->len + n + 2, 1 << 16))
-		return -1;
-	g->buf[g->len++] = lead;
-	memcpy(g->buf + g->len, p, n);
-	g->len += n;
-	g->buf[g->len++] = '\n';
-	return 0;
+	if (flame__pdsym_frame(g->s, pid, mode, fallback, ip, &p, &n))
+		return flame__err_nomem(err);
+	return flame__perf_feed_frame(g->f, p, n, err);
+}
+
+/* A pid or tid as perf script prints it (%d): the digits end at `end`. */
+static const char *decimal(char *end, int32_t v, size_t *n)
+{
+	char *p = end;
+	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	*n = (size_t)(end - p);
+	return p;
 }
 
 static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
@@ -70,29 +65,37 @@ static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 	int rc = flame__pd_decode(g->r, rec, &sm, err);
 	if (rc)
 		return rc;
-	size_t cn;
-	const char *comm = flame__pdsym_thread_comm(g->s, sm.pid, sm.tid, &cn);
-	char head[160];
-	if (!comm || put(g, comm, cn))
+	flame__perf_event ev;
+	memset(&ev, 0, sizeof ev);
+	ev.comm = flame__pdsym_thread_comm(g->s, sm.pid, sm.tid, &ev.comm_len);
+	if (!ev.comm)
 		return flame__err_nomem(err);
-	int k = snprintf(head, sizeof head, " %d/%d ", (int32_t)sm.pid, (int32_t)sm.tid);
-	if (sm.has_time)
-		k += snprintf(head + k, sizeof head - (size_t)k, "%llu.%06llu: ",
-		              (unsigned long long)(sm.time / 1000000000u),
-		              (unsigned long long)(sm.time % 1000000000u / 1000u));
-	if (sm.has_period)
-		k += snprintf(head + k, sizeof head - (size_t)k, "%llu ", (unsigned long long)sm.period);
-	if (put(g, head, (size_t)k) || put(g, sm.attr->name, strlen(sm.attr->name)) || put(g, ":", 1))
-		return flame__err_nomem(err);
+	/* the event line's comm, as its parser trims it */
+	while (ev.comm_len && ev.comm[0] == ' ')
+		ev.comm++, ev.comm_len--;
+	while (ev.comm_len && ev.comm[ev.comm_len - 1] == ' ')
+		ev.comm_len--;
+	char pid[12], tid[12];
+	ev.pid = decimal(pid + sizeof pid, (int32_t)sm.pid, &ev.pid_len);
+	ev.tid = decimal(tid + sizeof tid, (int32_t)sm.tid, &ev.tid_len);
+	if ((ev.has_time = sm.has_time)) /* "SECS.USECS:" read back: the same double */
+		ev.time = (double)(sm.time / 1000000000u) + (double)(sm.time % 1000000000u / 1000u) / 1e6;
+	if ((ev.has_period = sm.has_period)) {
+		ev.period = sm.period;
+		ev.period_str = sm.period ? "" : "0"; /* the "0 counts 1" rule reads the digits */
+		ev.period_len = sm.period ? 0 : 1;
+	}
+	ev.event = sm.attr->name;
+	ev.event_len = strlen(sm.attr->name);
+	if ((rc = flame__perf_feed_sample(g->f, &ev, rec->off, err)))
+		return rc;
 	if (!sm.has_chain) {
 		int mode = (rec->misc & 7) == 1 ? FLAME__PD_KERNEL
 		           : (rec->misc & 7) == 3 ? FLAME__PD_HV : FLAME__PD_USER;
-		return frame(g, sm.pid, mode, 1, sm.ip, ' ') ? flame__err_nomem(err) : 0;
+		return frame(g, sm.pid, mode, 1, sm.ip, err);
 	}
-	if (put(g, "\n", 1))
-		return flame__err_nomem(err);
 	int mode = FLAME__PD_USER;
-	size_t frames = 0, mark = g->len;
+	size_t frames = 0;
 	for (uint64_t i = 0; i < sm.nchain && frames < MAX_STACK; i++) {
 		uint64_t ip;
 		memcpy(&ip, sm.chain + 8 * i, 8);
@@ -104,16 +107,16 @@ static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 			else if (ip == CTX_USER)
 				mode = FLAME__PD_USER;
 			else {
-				g->len = mark; /* perf drops a chain with a context it does not know */
+				flame__perf_feed_drop_frames(g->f); /* perf drops a chain with a context it does not know */
 				break;
 			}
 			continue;
 		}
 		frames++;
-		if (frame(g, sm.pid, mode, 0, ip, '\t'))
-			return flame__err_nomem(err);
+		if ((rc = frame(g, sm.pid, mode, 0, ip, err)))
+			return rc;
 	}
-	return put(g, "\n", 1) ? flame__err_nomem(err) : 0;
+	return 0;
 }
 
 static int record(gen *g, const flame__pd_rec *rec, flame_err *err)
@@ -173,34 +176,6 @@ static int record(gen *g, const flame__pd_rec *rec, flame_err *err)
 	return rc ? flame__err_nomem(err) : 0;
 }
 
-/* The generated input's bytes: perf script text, made as it is read. */
-static long pull(void *ud, char *buf, size_t cap, flame_err *err)
-{
-	gen *g = ud;
-	while (g->pos == g->len && !g->done) {
-		g->pos = g->len = 0;
-		while (g->len < (1 << 16)) {
-			flame__pd_rec rec;
-			int rc = flame__pd_next(g->r, &rec, err);
-			if (rc < 0)
-				return rc;
-			if (rc == 0) {
-				g->done = 1;
-				break;
-			}
-			if ((rc = record(g, &rec, err)))
-				return rc;
-		}
-	}
-	size_t n = g->len - g->pos;
-	if (n > cap)
-		n = cap;
-	if (n) /* nothing made yet: the buffer may not exist */
-		memcpy(buf, g->buf + g->pos, n);
-	g->pos += n;
-	return (long)n;
-}
-
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
 	gen g;
@@ -208,9 +183,9 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	int rc = flame__pd_open(&g.r, in, err);
 	if (rc)
 		return rc;
+	const char *name = flame_input_name(in);
 	for (size_t i = 0; i < flame__pd_attr_count(g.r); i++)
 		if (flame__pd_attr_at(g.r, i)->sample_type & FLAME__PD_S_STACK_USER) {
-			const char *name = flame_input_name(in);
 			rc = flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET,
 			                "this perf.data was recorded with --call-graph dwarf (user stacks "
 			                "that need unwinding), which is not read here: use 'perf script -i "
@@ -218,19 +193,23 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 			                name[0] == '<' ? "FILE" : name);
 			goto done;
 		}
-	flame_input *text = NULL;
 	if (!(g.s = flame__pdsym_new(g.r))) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
-	if ((rc = flame__input_open_pull(&text, flame_input_name(in), pull, &g, err)))
+	if ((rc = flame__perf_feed_new(&g.f, t, o, name, err)))
 		goto done;
-	rc = flame__parser_perf.parse(t, text, o, err);
-	flame_input_free(text);
+	for (;;) {
+		flame__pd_rec rec;
+		if ((rc = flame__pd_next(g.r, &rec, err)) <= 0 || (rc = record(&g, &rec, err)))
+			break;
+	}
+	if (rc == 0)
+		rc = flame__perf_feed_finish(g.f, err);
 done:
+	flame__perf_feed_free(g.f);
 	flame__pdsym_free(g.s);
 	flame__pd_free(g.r);
-	free(g.buf);
 	return rc;
 }
 

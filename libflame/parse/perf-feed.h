@@ -1,0 +1,27 @@
+/* perf script samples given as decoded fields instead of text (parse/perf.c): perfdata.c
+ * feeds each sample of a perf.data file here, so the options and the output are those of
+ * `perf script | flame-collapse` with no text made and parsed again. Places in warnings
+ * and errors are byte offsets of the recording. */
+#ifndef FLAME_PARSE_PERF_FEED_H
+#define FLAME_PARSE_PERF_FEED_H
+#include "../flame.h"
+#include "perf-name.h"
+
+typedef struct flame__perf_feed flame__perf_feed;
+
+/** Start adding samples to `t` with the perf options of `o`; `src` names the input. */
+int flame__perf_feed_new(flame__perf_feed **out, flame_tree *t, const flame_parse_opts *o,
+                         const char *src, flame_err *err);
+/** The next sample, from what its event line would hold (`rest` unused); `off` is its
+ * record's byte offset. Ends the sample before it. */
+int flame__perf_feed_sample(flame__perf_feed *f, const flame__perf_event *ev, uint64_t off,
+                            flame_err *err);
+/** A frame of the current sample, leaf first: the text of a frame line after its indent
+ * ("ADDR SYMBOL (DSO)"). */
+int flame__perf_feed_frame(flame__perf_feed *f, const char *p, size_t n, flame_err *err);
+/** Forget the current sample's frames (perf drops a callchain it cannot read whole). */
+void flame__perf_feed_drop_frames(flame__perf_feed *f);
+/** End the last sample and settle what waits for the end (the event kept, the unit). */
+int flame__perf_feed_finish(flame__perf_feed *f, flame_err *err);
+void flame__perf_feed_free(flame__perf_feed *f);
+#endif
