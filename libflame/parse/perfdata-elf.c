@@ -89,7 +89,13 @@ void flame__symtab_finish(flame__symtab *t, int kallsyms)
 {
 	if (!t->n)
 		return;
-	qsort(t->v, t->n, sizeof *t->v, by_start);
+	/* kallsyms and most symbol tables come in address order: sorting them again costs
+	 * more than the rest of loading (the order is total, so skipping is the same) */
+	size_t run = 1;
+	while (run < t->n && by_start(&t->v[run - 1], &t->v[run]) < 0)
+		run++;
+	if (run < t->n)
+		qsort(t->v, t->n, sizeof *t->v, by_start);
 	/* perf extends the zero sizes first, then keeps one symbol per address: of two at one
 	 * address the first gets no size (it ends where the second starts), so the second,
 	 * sized now, is kept */

@@ -15,6 +15,7 @@
  * Each distinct (file, address) is named once and its text kept in a cache (bounded:
  * it starts again when full). Names, comms and paths are hostile: control bytes are
  * written as '?', so the text perf.c reads stays text. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,7 @@ struct flame__pdsym {
 	const flame__pd_build_id **bids; /* r's, sorted by path */
 	size_t nbids;
 	table th, pr; /* threads, processes */
+	proc *last_proc; /* the last process found in `pr` (see proc_get) */
 	proc kernel;
 	dso **dsos; /* the files, by name (core/slots.h) */
 	size_t ndsos, dcap;
@@ -145,9 +147,19 @@ static thread *thread_get(flame__pdsym *s, uint32_t tid, int create)
 	return table_get(&s->th, tid, create);
 }
 
+/* Every frame of a sample looks up one process: the last one found is asked first. It
+ * stays valid, since the table only moves in a call here, which makes its result the
+ * last. */
 static proc *proc_get(flame__pdsym *s, uint32_t pid, int create)
 {
-	return pid == UINT32_MAX ? &s->kernel : table_get(&s->pr, pid, create);
+	if (pid == UINT32_MAX)
+		return &s->kernel;
+	if (s->last_proc && s->last_proc->pid == pid)
+		return s->last_proc;
+	proc *p = table_get(&s->pr, pid, create);
+	if (p || create)
+		s->last_proc = p;
+	return p;
 }
 
 flame__pdsym *flame__pdsym_new(const flame__pd *r)
@@ -541,44 +553,84 @@ static void load_elf(flame__pdsym *s, dso *d)
 		flame__symtab_free(&d->syms);
 }
 
-/* kallsyms text: "ADDR TYPE NAME[\t[MODULE]]" lines; T, W, D, B symbols of the kernel
- * itself (modules have maps of their own, which recordings here do not name). */
-static void load_kallsyms(dso *d, const char *path)
+/* One kallsyms line, "ADDR TYPE NAME[\t[MODULE]]": the kernel's own T, W, D, B symbols are
+ * added (modules have maps of their own, which recordings here do not name); the
+ * reference symbol's address is noted. 0, or -1 when out of memory. */
+static int kallsyms_line(dso *d, const char *p, size_t n, uint64_t *ref, int *have_ref)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return;
-	char line[1024];
+	uint64_t a = 0;
+	size_t i = 0;
+	for (; i < n && i < 16; i++) {
+		unsigned c = (unsigned char)p[i], v = c - '0' < 10 ? c - '0' : (c | 32) - 'a' < 6 ? (c | 32) - 'a' + 10 : 16;
+		if (v > 15)
+			break;
+		a = a << 4 | v;
+	}
+	if (i == 0 || i + 3 > n || p[i] != ' ' || p[i + 2] != ' ')
+		return 0;
+	char t = p[i + 1];
+	const char *name = p + i + 3;
+	size_t k = n - i - 3;
+	if (memchr(name, '\t', k))
+		return 0; /* a module's symbol */
+	if (!*have_ref && strlen(d->ref) == k && memcmp(name, d->ref, k) == 0) {
+		*ref = a;
+		*have_ref = 1;
+	}
+	char u = t >= 'a' && t <= 'z' ? (char)(t - 32) : t;
+	if (u != 'T' && u != 'W' && u != 'D' && u != 'B')
+		return 0;
+	int bind = u == 'W' ? 2 : t >= 'A' && t <= 'Z' ? 1 : 0;
+	return flame__symtab_add(&d->syms, a, 0, bind, name, k);
+}
+
+/* The kernel's symbols from a kallsyms file, read in large blocks and split by hand: the
+ * 100 k-odd lines are a fixed cost of every recording with kernel frames. 0, or -1 when
+ * the file cannot be opened. */
+static int load_kallsyms(dso *d, const char *path)
+{
+	enum { CHUNK = 256 << 10, LINE_MAX_ = 4096 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	char *buf = malloc(CHUNK + LINE_MAX_);
 	uint64_t ref = 0;
-	int have_ref = 0;
-	while (fgets(line, sizeof line, f)) {
-		char *e;
-		unsigned long long a = strtoull(line, &e, 16);
-		if (e == line || e[0] != ' ' || !e[1] || e[2] != ' ')
-			continue;
-		char t = e[1] >= 'a' && e[1] <= 'z' ? (char)(e[1] - 32) : e[1];
-		char *name = e + 3;
-		size_t n = strcspn(name, "\t\n");
-		if (name[n] == '\t')
-			continue; /* a module's symbol */
-		if (!have_ref && strlen(d->ref) == n && memcmp(name, d->ref, n) == 0) {
-			ref = a;
-			have_ref = 1;
-		}
-		if (t != 'T' && t != 'W' && t != 'D' && t != 'B')
-			continue;
-		int bind = e[1] == 'W' || e[1] == 'w' ? 2 : e[1] >= 'A' && e[1] <= 'Z' ? 1 : 0;
-		if (flame__symtab_add(&d->syms, a, 0, bind, name, n)) {
-			flame__symtab_free(&d->syms);
+	int have_ref = 0, full = 0;
+	size_t have = 0;
+	while (buf) {
+		ssize_t k = read(fd, buf + have, CHUNK + LINE_MAX_ - have);
+		if (k <= 0) {
+			if (have && !full && kallsyms_line(d, buf, have, &ref, &have_ref))
+				goto nomem;
 			break;
 		}
+		have += (size_t)k;
+		char *p = buf, *end = buf + have, *nl;
+		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+			if (!full && kallsyms_line(d, p, (size_t)(nl - p), &ref, &have_ref))
+				goto nomem;
+			full = 0;
+			p = nl + 1;
+		}
+		have = (size_t)(end - p);
+		if (have >= LINE_MAX_) { /* a line longer than any symbol's: skipped */
+			have = 0;
+			full = 1;
+		}
+		memmove(buf, p, have);
 	}
-	fclose(f);
+	if (0) {
+	nomem:
+		flame__symtab_free(&d->syms);
+	}
+	free(buf);
+	close(fd);
 	/* the kernel may sit elsewhere now (KASLR): move the symbols to where it was */
 	if (have_ref && d->ref_addr && ref != d->ref_addr)
 		for (size_t i = 0; i < d->syms.n; i++)
 			d->syms.v[i].start -= ref - d->ref_addr;
 	flame__symtab_finish(&d->syms, 1);
+	return 0;
 }
 
 static void load_kernel(flame__pdsym *s, dso *d)
@@ -610,10 +662,20 @@ static void load_kernel(flame__pdsym *s, dso *d)
 			}
 		}
 		/* another kernel than the recorded one: its kallsyms from the cache, else none
-		 * ([unknown] frames), as perf does */
+		 * ([unknown] frames), as perf does. The same kernel: perf reads /proc/kallsyms,
+		 * whose kernel symbols the cache's copy (written by perf record from it) holds
+		 * too, and a file reads many times faster than /proc formats its lines; a copy
+		 * made without the right to see addresses (all zero) is passed over. */
 		hex(h, d->bid, d->bidlen);
-		if (!same)
-			snprintf(path, sizeof path, "%s/[kernel.kallsyms]/%s/kallsyms", s->debug_dir, h);
+		snprintf(path, sizeof path, "%s/[kernel.kallsyms]/%s/kallsyms", s->debug_dir, h);
+		if (!same) {
+			load_kallsyms(d, path);
+			return;
+		}
+		if (load_kallsyms(d, path) == 0 && d->syms.n && d->syms.v[d->syms.n - 1].start)
+			return;
+		flame__symtab_free(&d->syms);
+		snprintf(path, sizeof path, "/proc/kallsyms");
 	}
 	load_kallsyms(d, path);
 }
