@@ -38,6 +38,7 @@ struct flame_input {
 	flame_progress_fn progress;
 	void *progress_ud;
 	const flame_tree *watched;  /* the tree being parsed from here: its stacks so far */
+	uint64_t reported;          /* the most bytes reported done (progress never goes back) */
 };
 
 static void set_name(flame_input *in, const char *name)
@@ -281,10 +282,19 @@ static long read_decoded(flame_input *in, void *buf, size_t cap, flame_err *err)
 			return rc;
 	}
 	long r = in->gz ? gz_read(in, buf, cap, err) : raw_read(in, NULL, buf, cap, err);
-	if (r > 0 && in->progress)
-		in->progress(in->progress_ud, in->raw_offset + in->raw_start, in->size,
-		             in->watched ? flame__tree_stacks_seen(in->watched) : 0);
+	if (r > 0)
+		flame__input_report(in, in->raw_offset + in->raw_start);
 	return r;
+}
+
+void flame__input_report(flame_input *in, uint64_t done)
+{
+	if (done < in->reported)
+		done = in->reported; /* a reader at offsets may read behind what it read first */
+	in->reported = done;
+	if (in->progress)
+		in->progress(in->progress_ud, done, in->size,
+		             in->watched ? flame__tree_stacks_seen(in->watched) : 0);
 }
 
 void flame_input_set_limit(flame_input *in, uint64_t max_bytes) { in->limit = max_bytes; }

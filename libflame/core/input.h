@@ -45,4 +45,7 @@ uint64_t flame__input_size(const flame_input *in);
  * binary formats that point into themselves): bytes read (short only at the end), or a
  * negative status. The reading position of flame__input_read does not move. */
 long flame__input_pread(flame_input *in, void *buf, size_t n, uint64_t off, flame_err *err);
+/** Report `done` bytes of the input read to its progress callback, for a reader whose
+ * reads go through flame__input_pread (which reports nothing: its offsets jump). */
+void flame__input_report(flame_input *in, uint64_t done);
 #endif

@@ -659,6 +659,8 @@ static int need(flame__pd *r, size_t n, flame_err *err)
 			k = room ? flame__input_pread(r->mem_in ? r->mem_in : r->in, r->buf + r->blen,
 			                              room, at, err)
 			         : 0;
+			if (k > 0 && !r->mem_in) /* (read whole first: its reads were reported) */
+				flame__input_report(r->in, at + (uint64_t)k);
 		} else {
 			k = flame__input_read(r->in, r->buf + r->blen, room, err);
 		}
