@@ -6,7 +6,8 @@
 # option compares `flame-collapse OPTS FILE` with
 # `perf script -F comm,pid,tid,time,period,event,ip,sym,dso -i FILE | flame-collapse OPTS`
 # byte for byte (and with plain `perf script` where the pid plays no part). Recordings: -g,
-# two events, no callchain, pipe mode (-o -), --call-graph dwarf (refused); then the binary
+# two events, no callchain, pipe mode (-o -), Rust symbol names (tests/progs/pd-rust.c),
+# --call-graph dwarf (refused); then the binary
 # changed on disk (read through the build-id cache) and missing ([unknown], as perf does).
 # Exit 77 (skipped) with the reason when perf cannot record here.
 set -u
@@ -100,6 +101,19 @@ if [ "$(uname -m)" = x86_64 ]; then
 	has fp.data --all 'pd_jit_loop_\[j\]'            # the JIT map file
 fi
 has two.data '--event-filter task-clock' 'pd_lib_spin'
+
+# Rust names (legacy with its hash, legacy with $-escapes, v0) as perf script demangles them
+if cc $cflags -o pd-rust "$src/tests/progs/pd-rust.c" &&
+   perf record -q -e cpu-clock -F 999 -g -o rust.data ./pd-rust 300 2>rust.err >/dev/null; then
+	same rust.data "-F $fields"
+	same rust.data "-F $fields" --raw-names
+	has rust.data "" ';core::fmt::write( |;)'
+	has rust.data "" ';<alloc::vec::Vec<T> as core::clone::Clone>::clone( |;)'
+	has rust.data "" ';mycrate::spin( |;)'
+else
+	echo "FAIL: cannot build or record tests/progs/pd-rust.c: $(head -c 300 rust.err 2>/dev/null)"
+	fail=1
+fi
 
 # --call-graph dwarf: refused, naming perf script
 rec dw.data -e cpu-clock -F 499 --call-graph dwarf
