@@ -387,6 +387,20 @@ int cli_input_format(const char *arg, flame_format *out)
 	return 0;
 }
 
+int cli_input_opt(cli_input *in, int id, const char *arg)
+{
+	switch (id) {
+	case CLI_IN_FORMAT: return cli_input_format(arg, &in->format);
+	case CLI_IN_QUIET: in->quiet = 1; break;
+	case CLI_IN_IGNORE_UNITS: in->ignore_units = 1; break;
+	case CLI_IN_PROGRESS: in->progress.mode = CLI_PROGRESS_ON; break;
+	case CLI_IN_NO_PROGRESS: in->progress.mode = CLI_PROGRESS_OFF; break;
+	case CLI_IN_MAX_INFLATE: return cli_max_inflate(arg, &in->max_inflate);
+	default: return cli_usage_error("internal: unknown input option %d", id);
+	}
+	return 0;
+}
+
 void cli_warn(void *ud, const char *kind, const char *source, uint64_t line, const char *msg)
 {
 	cli_warnings *w = ud;

@@ -154,6 +154,39 @@ void cli_progress_next(cli_progress_state *p);
 /** Clear the line, if one was drawn. */
 void cli_progress_finish(cli_progress_state *p);
 
+/* The input options flame-diff, flame-merge and flame-top share, defined once: each tool
+ * lists the rows in its own order (which --help, the man page and the completions follow),
+ * so there is a macro for each row, and CLI_INPUT_OPTS for the run flame-merge and
+ * flame-top list together. The rows carry the ids below, which the tool hands to
+ * cli_input_opt. --input-format takes the input format names: {CLI_IN_FORMAT,
+ * CLI_INPUT_FORMATS, "auto"} in the tool's cli_format table. */
+enum {
+	CLI_IN_FORMAT = 900, /* above a tool's own ids, below render-opts.h's RENDER_OPT_BASE */
+	CLI_IN_QUIET, CLI_IN_IGNORE_UNITS, CLI_IN_PROGRESS, CLI_IN_NO_PROGRESS, CLI_IN_MAX_INFLATE
+};
+#define CLI_INPUT_FORMAT_OPT                                                                   \
+	{"input-format", 0, CLI_ARG, CLI_IN_FORMAT, "FMT", "read the inputs as FMT: {}"}
+#define CLI_QUIET_OPT {"quiet", 'q', CLI_NOARG, CLI_IN_QUIET, NULL, "do not print warnings"}
+#define CLI_IGNORE_UNITS_OPT                                                                   \
+	{"ignore-units", 0, CLI_NOARG, CLI_IN_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP}
+/* --quiet, --ignore-units, --progress, --no-progress and --max-inflate, in that order */
+#define CLI_INPUT_OPTS                                                                         \
+	CLI_QUIET_OPT, CLI_IGNORE_UNITS_OPT,                                                   \
+	CLI_PROGRESS_OPTS(CLI_IN_PROGRESS, CLI_IN_NO_PROGRESS),                                \
+	CLI_MAX_INFLATE_OPT(CLI_IN_MAX_INFLATE)
+
+/* What those options ask for; zero is each one's default. */
+typedef struct cli_input {
+	flame_format format; /* FLAME_FORMAT_AUTO: told from the content */
+	int quiet;
+	int ignore_units;
+	cli_progress_state progress;
+	uint64_t max_inflate; /* 0: the library's defaults */
+} cli_input;
+
+/** Set `in` from input option `id` (CLI_IN_*): 0, or a usage error (2) after printing. */
+int cli_input_opt(cli_input *in, int id, const char *arg);
+
 /** Append `arg` to a growing list of an option's values (--tag): 0, or 2 after printing. */
 int cli_push_arg(const char ***v, size_t *n, const char *arg);
 

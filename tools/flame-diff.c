@@ -13,9 +13,7 @@
 
 enum {
 	O_NORMALIZE = 1, O_STRIP_HEX, O_REQUESTS, O_NORMALIZE_FRAME, O_FAIL_ABOVE, O_MIN_DELTA,
-	O_TOP, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_NO_REMOVED, O_INPUT_FORMAT, O_IGNORE_UNITS,
-	O_BEFORE_TAG, O_AFTER_TAG, O_TAG,
-	O_PROGRESS, O_NO_PROGRESS, O_MAX_INFLATE
+	O_TOP, O_OUTPUT, O_FORMAT, O_JOBS, O_NO_REMOVED, O_BEFORE_TAG, O_AFTER_TAG, O_TAG
 };
 /* the output formats flame-diff writes: those that show a diff (folded text, pictures) */
 #define OUTPUTS FLAME_OUTPUT_DIFF
@@ -49,9 +47,9 @@ static const cli_opt own_options[] = {
 	 "of the result); 1: one after the other into one tree"},
 	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
 	 "no panel of the frames found only in BEFORE, and no names of them in the subtitle"},
-	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT", "read the inputs as FMT: {}"},
-	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
-	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
+	CLI_INPUT_FORMAT_OPT,
+	CLI_QUIET_OPT,
+	CLI_IGNORE_UNITS_OPT,
 	{"before-tag", 0, CLI_ARG, O_BEFORE_TAG, "KEY=REGEX",
 	 "pprof: diff two slices of the same profile(s), read once: BEFORE is the samples with a "
 	 "label matching (KEY=MIN:MAX for numbers; repeatable, a sample must match all); the "
@@ -61,14 +59,14 @@ static const cli_opt own_options[] = {
 	 "version=v1 --after-tag version=v2 fleet.pb.gz)"},
 	{"tag", 0, CLI_ARG, O_TAG, "KEY=REGEX",
 	 "pprof: keep only samples with a label matching, on both sides; repeatable"},
-	CLI_PROGRESS_OPTS(O_PROGRESS, O_NO_PROGRESS),
-	CLI_MAX_INFLATE_OPT(O_MAX_INFLATE),
+	CLI_PROGRESS_OPTS(CLI_IN_PROGRESS, CLI_IN_NO_PROGRESS),
+	CLI_MAX_INFLATE_OPT(CLI_IN_MAX_INFLATE),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
 static const cli_format formats[] = {
 	{O_FORMAT, OUTPUTS, "svg"},
-	{O_INPUT_FORMAT, CLI_INPUT_FORMATS, "auto"},
+	{CLI_IN_FORMAT, CLI_INPUT_FORMATS, "auto"},
 	{0, 0, NULL},
 };
 
@@ -81,15 +79,11 @@ typedef struct args {
 	uint64_t top;
 	const char *output;
 	flame_output_format format;
-	int quiet;
-	int ignore_units;
-	flame_format input_format;
 	uint64_t jobs;
 	int no_removed;
 	const char **tags, **side_tags[2]; /* --tag, --before-tag, --after-tag */
 	size_t n_tags, n_side_tags[2];
-	cli_progress_state progress;
-	uint64_t max_inflate; /* 0: the library's defaults */
+	cli_input inputs;
 } args;
 
 static int set_norm(args *a, flame_diff_norm n, const char *opt)
@@ -142,12 +136,6 @@ static int on_opt(void *ud, int id, const char *arg)
 		break;
 	case O_OUTPUT: a->output = arg; break;
 	case O_FORMAT: return cli_output_format("--format", arg, OUTPUTS, &a->format);
-	case O_QUIET: a->quiet = 1; break;
-	case O_IGNORE_UNITS: a->ignore_units = 1; break;
-	case O_PROGRESS: a->progress.mode = CLI_PROGRESS_ON; break;
-	case O_NO_PROGRESS: a->progress.mode = CLI_PROGRESS_OFF; break;
-	case O_MAX_INFLATE: return cli_max_inflate(arg, &a->max_inflate);
-	case O_INPUT_FORMAT: return cli_input_format(arg, &a->input_format);
 	case O_NO_REMOVED: a->no_removed = 1; a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
 	case O_BEFORE_TAG: return cli_push_arg(&a->side_tags[0], &a->n_side_tags[0], arg);
 	case O_AFTER_TAG: return cli_push_arg(&a->side_tags[1], &a->n_side_tags[1], arg);
@@ -156,6 +144,7 @@ static int on_opt(void *ud, int id, const char *arg)
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 2)
 			return cli_usage_error("--jobs wants 1 or 2, got '%s'", arg);
 		break;
+	default: return cli_input_opt(&a->inputs, id, arg);
 	}
 	return 0;
 }
@@ -423,14 +412,14 @@ static flame_parse_opts parse_opts(const args *a, cli_warnings *w)
 	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
 	po.warn = cli_warn;
 	po.warn_ud = w;
-	po.format = a->input_format;
+	po.format = a->inputs.format;
 	po.pprof.tags = a->tags;
 	po.pprof.n_tags = a->n_tags;
 	for (int i = 0; i < 2; i++) {
 		po.pprof.side_tags[i] = a->side_tags[i];
 		po.pprof.n_side_tags[i] = a->n_side_tags[i];
 	}
-	w->quiet = a->quiet;
+	w->quiet = a->inputs.quiet;
 	w->defer = 1; /* inputs are read at once: their warnings print in order */
 	return po;
 }
@@ -461,11 +450,11 @@ static int diff_by_tags(args *a, char **paths, int n, flame_output_format fmt, i
 	}
 	if (!code) {
 		flame_merge_request_threads(req, (unsigned)a->jobs);
-		flame_merge_request_ignore_units(req, a->ignore_units);
-		flame_merge_request_limit(req, a->max_inflate);
-		flame_merge_request_progress(req, cli_progress, &a->progress);
+		flame_merge_request_ignore_units(req, a->inputs.ignore_units);
+		flame_merge_request_limit(req, a->inputs.max_inflate);
+		flame_merge_request_progress(req, cli_progress, &a->inputs.progress);
 		rc = flame_merge_request_tree(req, &t, &err);
-		cli_progress_finish(&a->progress);
+		cli_progress_finish(&a->inputs.progress);
 		for (int i = 0; i < n; i++)
 			cli_warnings_finish(&w[i]);
 		if (rc)
@@ -569,9 +558,9 @@ int main(int argc, char **argv)
 		rc = flame_diff_request_input(req, i, s[i].path, NULL, &po, &err);
 	}
 	flame_diff_request_threads(req, (unsigned)a.jobs);
-	flame_diff_request_ignore_units(req, a.ignore_units);
-	flame_diff_request_limit(req, a.max_inflate);
-	flame_diff_request_progress(req, cli_progress, &a.progress);
+	flame_diff_request_ignore_units(req, a.inputs.ignore_units);
+	flame_diff_request_limit(req, a.inputs.max_inflate);
+	flame_diff_request_progress(req, cli_progress, &a.inputs.progress);
 	if (rc) {
 		code = cli_report(&err);
 		goto done;
@@ -582,7 +571,7 @@ int main(int argc, char **argv)
 			goto done;
 		}
 		rc = flame_diff_request_write_folded(req, out, &err);
-		cli_progress_finish(&a.progress);
+		cli_progress_finish(&a.inputs.progress);
 		finish_warnings(s, a.jobs == 1);
 		if (rc) {
 			cli_output_abort(out);
@@ -593,7 +582,7 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	rc = flame_diff_request_tree(req, &t, &err);
-	cli_progress_finish(&a.progress);
+	cli_progress_finish(&a.inputs.progress);
 	finish_warnings(s, a.jobs == 1);
 	if (rc) {
 		code = request_failed(req, s, &err);

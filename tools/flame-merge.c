@@ -11,8 +11,7 @@
 #include <sys/stat.h>
 #include "render-opts.h"
 
-enum { O_NORMALIZE = 1, O_OUTPUT, O_FORMAT, O_QUIET, O_JOBS, O_INPUT_FORMAT, O_IGNORE_UNITS,
-       O_PROGRESS, O_NO_PROGRESS, O_MAX_INFLATE };
+enum { O_NORMALIZE = 1, O_OUTPUT, O_FORMAT, O_JOBS };
 /* the output formats flame-merge writes: the stacks (folded text, pprof) and pictures */
 #define OUTPUTS (FLAME_OUTPUT_STACKS | FLAME_OUTPUT_PICTURE)
 
@@ -26,17 +25,14 @@ static const cli_opt own_options[] = {
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N",
 	 "parse N inputs at a time (default 2); folded inputs are read in blocks, a thread each "
 	 "(sorted folded files to folded text: a merge of their lines, checked on 2 threads)"},
-	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT", "read the inputs as FMT: {}"},
-	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
-	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
-	CLI_PROGRESS_OPTS(O_PROGRESS, O_NO_PROGRESS),
-	CLI_MAX_INFLATE_OPT(O_MAX_INFLATE),
+	CLI_INPUT_FORMAT_OPT,
+	CLI_INPUT_OPTS,
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
 static const cli_format formats[] = {
 	{O_FORMAT, OUTPUTS, "folded"},
-	{O_INPUT_FORMAT, CLI_INPUT_FORMATS, "auto"},
+	{CLI_IN_FORMAT, CLI_INPUT_FORMATS, "auto"},
 	{0, 0, NULL},
 };
 
@@ -45,12 +41,8 @@ typedef struct args {
 	int normalize;
 	const char *output;
 	flame_output_format format;
-	int quiet;
-	int ignore_units;
-	flame_format input_format;
 	uint64_t jobs;
-	cli_progress_state progress;
-	uint64_t max_inflate; /* 0: the library's defaults */
+	cli_input inputs;
 } args;
 
 static int on_opt(void *ud, int id, const char *arg)
@@ -66,12 +58,7 @@ static int on_opt(void *ud, int id, const char *arg)
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 64)
 			return cli_usage_error("--jobs wants a number from 1 to 64, got '%s'", arg);
 		break;
-	case O_QUIET: a->quiet = 1; break;
-	case O_IGNORE_UNITS: a->ignore_units = 1; break;
-	case O_PROGRESS: a->progress.mode = CLI_PROGRESS_ON; break;
-	case O_NO_PROGRESS: a->progress.mode = CLI_PROGRESS_OFF; break;
-	case O_MAX_INFLATE: return cli_max_inflate(arg, &a->max_inflate);
-	case O_INPUT_FORMAT: return cli_input_format(arg, &a->input_format);
+	default: return cli_input_opt(&a->inputs, id, arg);
 	}
 	return 0;
 }
@@ -202,8 +189,8 @@ int main(int argc, char **argv)
 		flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
 		po.warn = cli_warn;
 		po.warn_ud = &in[i].warn;
-		po.format = a.input_format;
-		in[i].warn.quiet = a.quiet;
+		po.format = a.inputs.format;
+		in[i].warn.quiet = a.inputs.quiet;
 		in[i].warn.defer = 1; /* inputs are read at once: their warnings print in order */
 		if (flame_merge_request_input(req, in[i].path, NULL, &po, in[i].num, in[i].dec, &err)) {
 			code = cli_report(&err);
@@ -212,9 +199,9 @@ int main(int argc, char **argv)
 	}
 	flame_merge_request_threads(req, (unsigned)a.jobs);
 	flame_merge_request_normalize(req, a.normalize);
-	flame_merge_request_ignore_units(req, a.ignore_units);
-	flame_merge_request_limit(req, a.max_inflate);
-	flame_merge_request_progress(req, cli_progress, &a.progress);
+	flame_merge_request_ignore_units(req, a.inputs.ignore_units);
+	flame_merge_request_limit(req, a.inputs.max_inflate);
+	flame_merge_request_progress(req, cli_progress, &a.inputs.progress);
 	if ((rc = cli_output_open(&out, a.output, &err))) {
 		code = cli_report(&err);
 		goto done;
@@ -224,7 +211,7 @@ int main(int argc, char **argv)
 	} else if (!(rc = flame_merge_request_tree(req, &t, &err))) {
 		rc = render_cli_write(&a.r, fmt, t, out, &err);
 	}
-	cli_progress_finish(&a.progress);
+	cli_progress_finish(&a.inputs.progress);
 	for (size_t i = 0; i < n; i++)
 		cli_warnings_finish(&in[i].warn);
 	if (rc) {

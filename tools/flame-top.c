@@ -10,8 +10,7 @@
 
 enum {
 	O_ROWS = 1, O_SORT, O_BY, O_OWNERS, O_FREQUENCY, O_WINDOW, O_CORE_PRICE, O_OUTPUT_FORMAT,
-	O_FAIL_ABOVE_SHARE, O_TAG, O_TAG_IGNORE, O_SAMPLE_TYPE, O_OUTPUT, O_INPUT_FORMAT, O_QUIET,
-	O_JOBS, O_IGNORE_UNITS, O_PROGRESS, O_NO_PROGRESS, O_MAX_INFLATE
+	O_FAIL_ABOVE_SHARE, O_TAG, O_TAG_IGNORE, O_SAMPLE_TYPE, O_OUTPUT, O_JOBS
 };
 
 static const cli_opt options[] = {
@@ -38,17 +37,14 @@ static const cli_opt options[] = {
 	CLI_PPROF_TAG_OPTS(O_TAG, O_TAG_IGNORE),
 	CLI_SAMPLE_TYPE_OPT(O_SAMPLE_TYPE),
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE", "write to FILE (atomically) instead of stdout"},
-	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT", "read the inputs as FMT: {}"},
+	CLI_INPUT_FORMAT_OPT,
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N", "parse N inputs at a time (default 2)"},
-	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
-	{"ignore-units", 0, CLI_NOARG, O_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP},
-	CLI_PROGRESS_OPTS(O_PROGRESS, O_NO_PROGRESS),
-	CLI_MAX_INFLATE_OPT(O_MAX_INFLATE),
+	CLI_INPUT_OPTS,
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
 static const cli_format formats[] = {
-	{O_INPUT_FORMAT, CLI_INPUT_FORMATS, "auto"},
+	{CLI_IN_FORMAT, CLI_INPUT_FORMATS, "auto"},
 	{0, 0, NULL},
 };
 
@@ -60,9 +56,8 @@ typedef struct args {
 	flame_cost_format format;
 	double fail_above; /* < 0: off */
 	uint64_t jobs;
-	int quiet, ignore_units, by_owner;
-	cli_progress_state progress;
-	uint64_t max_inflate; /* 0: the library's defaults */
+	int by_owner;
+	cli_input inputs; /* the format goes on to po.format */
 } args;
 
 /* "90s", "5m", "1h", "250ms", "1.5" (seconds) */
@@ -158,16 +153,11 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_TAG_IGNORE: return cli_push_arg(&a->tags_ignore, &a->po.pprof.n_tags_ignore, arg);
 	case O_SAMPLE_TYPE: a->po.pprof.sample_type = arg; break;
 	case O_OUTPUT: a->output = arg; break;
-	case O_INPUT_FORMAT: return cli_input_format(arg, &a->po.format);
 	case O_JOBS:
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 64)
 			return cli_usage_error("--jobs wants 1 to 64, got '%s'", arg);
 		break;
-	case O_QUIET: a->quiet = 1; break;
-	case O_IGNORE_UNITS: a->ignore_units = 1; break;
-	case O_PROGRESS: a->progress.mode = CLI_PROGRESS_ON; break;
-	case O_NO_PROGRESS: a->progress.mode = CLI_PROGRESS_OFF; break;
-	case O_MAX_INFLATE: return cli_max_inflate(arg, &a->max_inflate);
+	default: return cli_input_opt(&a->inputs, id, arg);
 	}
 	return 0;
 }
@@ -244,6 +234,7 @@ int main(int argc, char **argv)
 		}
 		a.co.owners = owners;
 	}
+	a.po.format = a.inputs.format;
 	a.po.pprof.tags = a.tags;
 	a.po.pprof.tags_ignore = a.tags_ignore;
 	if (flame_pprof_opts_check(&a.po, &err)) {
@@ -264,7 +255,7 @@ int main(int argc, char **argv)
 		flame_parse_opts po = a.po;
 		po.warn = cli_warn;
 		po.warn_ud = &warns[i];
-		warns[i].quiet = a.quiet;
+		warns[i].quiet = a.inputs.quiet;
 		warns[i].defer = 1; /* inputs are read at once: their warnings print in order */
 		if (flame_merge_request_input(req, path, NULL, &po, 0, 0, &err)) {
 			code = cli_report(&err);
@@ -272,11 +263,11 @@ int main(int argc, char **argv)
 		}
 	}
 	flame_merge_request_threads(req, (unsigned)a.jobs);
-	flame_merge_request_ignore_units(req, a.ignore_units);
-	flame_merge_request_limit(req, a.max_inflate);
-	flame_merge_request_progress(req, cli_progress, &a.progress);
+	flame_merge_request_ignore_units(req, a.inputs.ignore_units);
+	flame_merge_request_limit(req, a.inputs.max_inflate);
+	flame_merge_request_progress(req, cli_progress, &a.inputs.progress);
 	rc = flame_merge_request_tree(req, &t, &err);
-	cli_progress_finish(&a.progress);
+	cli_progress_finish(&a.inputs.progress);
 	for (int i = 0; i < n; i++)
 		cli_warnings_finish(&warns[i]);
 	code = rc ? cli_report(&err) : report(&a, t);
