@@ -12,6 +12,10 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+from checks import check, done  # noqa: E402
+
 CHUNKS, LINES = 16, 20000
 # every chunk adds 1..CHUNKS-1 to the same LINES distinct stacks
 WANT = ''.join(sorted('a;b;c%d %d\n' % (j, sum(range(CHUNKS))) for j in range(LINES)))
@@ -75,18 +79,6 @@ def run(tool, args, tty, slow=True):
     return err, got
 
 
-fail = 0
-n = 0
-
-
-def check(what, ok, detail=''):
-    global fail, n
-    n += 1
-    if not ok:
-        print('FAIL: %s %s' % (what, detail))
-        fail = 1
-
-
 for tool in sys.argv[1:]:
     name = os.path.basename(tool)
     prog = name.encode()
@@ -110,6 +102,4 @@ for tool in sys.argv[1:]:
     check(name + ': --progress into a pipe', b' read, ' in err and err.endswith(b'\r\x1b[K'), repr(err[:200]))
     err, got = run(tool, [], tty=True, slow=False)
     check(name + ': nothing for a short job', err == b'' and got == WANT, repr(err[:200]))
-if not fail:
-    print('ok: %d checks of the progress line' % n)
-sys.exit(fail)
+done('the progress line')

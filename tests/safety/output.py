@@ -22,21 +22,14 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+from checks import check, done  # noqa: E402
+
 build = os.path.abspath(sys.argv[1])
 tools = {t: os.path.join(build, 'tools', t)
          for t in ('flame-collapse', 'flame-render', 'flame-diff', 'flame-merge')}
 work = tempfile.mkdtemp()
-fail = 0
-n = 0
-
-
-def check(what, ok, detail=''):
-    global fail, n
-    n += 1
-    if not ok:
-        print('FAIL: %s %s' % (what, detail))
-        fail = 1
-
 
 # 400 k distinct stacks: folded output of ~12 MB, written in 256 KiB blocks
 big = os.path.join(work, 'big.folded')
@@ -133,13 +126,13 @@ def run(cmd, **kw):
 bad = os.path.join(work, 'bad.bin')
 with open(bad, 'wb') as f:
     f.write(b'main;a 1\n\x00\x01\x02garbage\n')
-for tool, args, code in (('flame-collapse', ['--format', 'folded', bad], 1),
-                         ('flame-collapse', [os.path.join(work, 'missing')], 1),
-                         ('flame-render', [bad], 1),
-                         ('flame-diff', [big, bad], 1),
-                         ('flame-merge', [big, bad], 1),
-                         ('flame-collapse', ['--max-inflate', 'x', big], 2)):
-    d, target = fresh_dir('err-%d' % n, tool)
+for i, (tool, args, code) in enumerate((('flame-collapse', ['--format', 'folded', bad], 1),
+                                        ('flame-collapse', [os.path.join(work, 'missing')], 1),
+                                        ('flame-render', [bad], 1),
+                                        ('flame-diff', [big, bad], 1),
+                                        ('flame-merge', [big, bad], 1),
+                                        ('flame-collapse', ['--max-inflate', 'x', big], 2))):
+    d, target = fresh_dir('err-%d' % i, tool)
     rc, _, err = run([tools[tool], *args, '-o', target])
     what = '%s %s' % (tool, ' '.join(os.path.basename(a) for a in args))
     check(what + ': fails', rc == code, 'exit %d: %r' % (rc, err[:200]))
@@ -172,6 +165,4 @@ for tool, args in (('flame-collapse', [big]), ('flame-render', ['--minwidth', '0
         check(what + ': no temp files', set(os.listdir(work)) == before)
 
 subprocess.run(['rm', '-rf', work])
-if not fail:
-    print('ok: %d checks of output and process safety' % n)
-sys.exit(fail)
+done('output and process safety')
