@@ -11,6 +11,8 @@
  *     .symtab, else the first that opens; the kernel's from /proc/kallsyms (the cache's
  *     kallsyms, or none, when the running kernel is not the recorded one), moved by the distance
  *     between the recorded and the present address of the map's reference symbol (_text);
+ *   - a kernel module's map (pid -1, a .ko path or "[NAME]") is "[NAME]", its symbols the
+ *     kallsyms lines of that module;
  *   - no map: "[unknown] ([unknown])"; a map but no symbol: "[unknown] (DSO)".
  * Each distinct (file, address) is named once and its text kept in a cache (bounded:
  * it starts again when full). Names, comms and paths are hostile: control bytes are
@@ -29,7 +31,7 @@
 #include "perfdata-elf.h"
 #include "perfdata-sym.h"
 
-enum { D_ELF, D_KERNEL, D_PERFMAP, D_NONE };
+enum { D_ELF, D_KERNEL, D_KMOD, D_PERFMAP, D_NONE };
 enum { FC_MAX = 1 << 20, FC_BYTES = 64 << 20, MAX_MAPS = 1 << 17 };
 
 typedef struct dso {
@@ -86,6 +88,7 @@ struct flame__pdsym {
 	size_t nbids;
 	table th, pr; /* threads, processes */
 	proc *last_proc; /* the last process found in `pr` (see proc_get) */
+	dso *kernel_dso; /* [kernel.kallsyms], whose kallsyms also name the modules' symbols */
 	proc kernel;
 	dso **dsos; /* the files, by name (core/slots.h) */
 	size_t ndsos, dcap;
@@ -409,6 +412,42 @@ static int prefix(const char *s, size_t n, const char *p)
 	return n >= k && memcmp(s, p, k) == 0;
 }
 
+/* The name perf gives a kernel module's map (kmod_path__parse_name): "[NAME]" from
+ * ".../NAME.ko" (compressed too) or "[NAME]" itself, '-' made '_'; another file keeps its
+ * base name. The length written to out[0..cap). */
+static size_t module_name(const char *file, size_t n, char *out, size_t cap)
+{
+	const char *sl = memrchr(file, '/', n), *b = sl ? sl + 1 : file, *e = file + n;
+	const char *dot = memrchr(b, '.', (size_t)(e - b));
+	size_t k;
+	if (b < e && b[0] == '[') {
+		k = (size_t)(e - b);
+		k = k < cap ? k : cap - 1;
+		memcpy(out, b, k);
+	} else {
+		const char *ext = dot;
+		if (ext && (e - ext == 3 || e - ext == 4) &&
+		    (prefix(ext, (size_t)(e - ext), ".gz") || prefix(ext, (size_t)(e - ext), ".xz") ||
+		     prefix(ext, (size_t)(e - ext), ".zst")))
+			ext -= 3; /* perf steps back three, whatever the suffix's length */
+		int kmod = ext && ext > b && e - ext >= 3 && memcmp(ext, ".ko", 3) == 0;
+		size_t len = kmod ? (size_t)(ext - b) : (size_t)(e - b);
+		if (len > cap - 3)
+			len = cap - 3;
+		k = 0;
+		if (kmod)
+			out[k++] = '[';
+		memcpy(out + k, b, len);
+		k += len;
+		if (kmod)
+			out[k++] = ']';
+	}
+	for (size_t i = 0; i < k; i++)
+		if (out[i] == '-')
+			out[i] = '_';
+	return k;
+}
+
 int flame__pdsym_mmap(flame__pdsym *s, uint32_t pid, uint64_t start, uint64_t len,
                       uint64_t pgoff, int exec, const char *file, size_t n, const uint8_t *bid,
                       size_t bidlen)
@@ -425,6 +464,14 @@ int flame__pdsym_mmap(flame__pdsym *s, uint32_t pid, uint64_t start, uint64_t le
 		memcpy(m.d->ref, file + 17, r);
 		m.d->ref[r] = '\0';
 		m.d->ref_addr = pgoff;
+		m.identity = 1;
+		s->kernel_dso = m.d;
+	} else if (pid == UINT32_MAX && n && (file[0] == '/' || file[0] == '[')) {
+		/* a kernel module: named as perf names it, its symbols from kallsyms */
+		char name[256];
+		size_t k = module_name(file, n, name, sizeof name);
+		if (!(m.d = dso_get(s, name, k, D_KMOD)))
+			return -1;
 		m.identity = 1;
 	} else {
 		int anon = (n == 6 && memcmp(file, "//anon", 6) == 0) || prefix(file, n, "/dev/zero") ||
@@ -553,9 +600,9 @@ static void load_elf(flame__pdsym *s, dso *d)
 		flame__symtab_free(&d->syms);
 }
 
-/* One kallsyms line, "ADDR TYPE NAME[\t[MODULE]]": the kernel's own T, W, D, B symbols are
- * added (modules have maps of their own, which recordings here do not name); the
- * reference symbol's address is noted. 0, or -1 when out of memory. */
+/* One kallsyms line, "ADDR TYPE NAME[\t[MODULE]]": its T, W, D, B symbols are added, a
+ * module's with "\t[MODULE]" still in the name (split_modules moves them); the reference
+ * symbol's address is noted. 0, or -1 when out of memory. */
 static int kallsyms_line(dso *d, const char *p, size_t n, uint64_t *ref, int *have_ref)
 {
 	uint64_t a = 0;
@@ -571,8 +618,6 @@ static int kallsyms_line(dso *d, const char *p, size_t n, uint64_t *ref, int *ha
 	char t = p[i + 1];
 	const char *name = p + i + 3;
 	size_t k = n - i - 3;
-	if (memchr(name, '\t', k))
-		return 0; /* a module's symbol */
 	if (!*have_ref && strlen(d->ref) == k && memcmp(name, d->ref, k) == 0) {
 		*ref = a;
 		*have_ref = 1;
@@ -584,30 +629,33 @@ static int kallsyms_line(dso *d, const char *p, size_t n, uint64_t *ref, int *ha
 	return flame__symtab_add(&d->syms, a, 0, bind, name, k);
 }
 
-/* The kernel's symbols from a kallsyms file, read in large blocks and split by hand: the
- * 100 k-odd lines are a fixed cost of every recording with kernel frames. 0, or -1 when
- * the file cannot be opened. */
-static int load_kallsyms(dso *d, const char *path)
+/* The symbols of a kallsyms file into d (the kernel's), sorted and sized as perf sizes
+ * them before it splits off the modules' (a module's last symbol ends a page on, the
+ * kernel's too); *ref the file's address of d's reference symbol, when *have_ref. Read in
+ * large blocks and split by hand: the 100 k-odd lines are a fixed cost of every recording
+ * with kernel frames. 0, or -1 when the file cannot be opened. */
+static int load_kallsyms(dso *d, const char *path, uint64_t *ref, int *have_ref)
 {
 	enum { CHUNK = 256 << 10, LINE_MAX_ = 4096 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	char *buf = malloc(CHUNK + LINE_MAX_);
-	uint64_t ref = 0;
-	int have_ref = 0, full = 0;
+	int full = 0;
+	*ref = 0;
+	*have_ref = 0;
 	size_t have = 0;
 	while (buf) {
 		ssize_t k = read(fd, buf + have, CHUNK + LINE_MAX_ - have);
 		if (k <= 0) {
-			if (have && !full && kallsyms_line(d, buf, have, &ref, &have_ref))
+			if (have && !full && kallsyms_line(d, buf, have, ref, have_ref))
 				goto nomem;
 			break;
 		}
 		have += (size_t)k;
 		char *p = buf, *end = buf + have, *nl;
 		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
-			if (!full && kallsyms_line(d, p, (size_t)(nl - p), &ref, &have_ref))
+			if (!full && kallsyms_line(d, p, (size_t)(nl - p), ref, have_ref))
 				goto nomem;
 			full = 0;
 			p = nl + 1;
@@ -625,17 +673,59 @@ static int load_kallsyms(dso *d, const char *path)
 	}
 	free(buf);
 	close(fd);
-	/* the kernel may sit elsewhere now (KASLR): move the symbols to where it was */
-	if (have_ref && d->ref_addr && ref != d->ref_addr)
-		for (size_t i = 0; i < d->syms.n; i++)
-			d->syms.v[i].start -= ref - d->ref_addr;
 	flame__symtab_finish(&d->syms, 1);
 	return 0;
+}
+
+/* perf's dso__split_kallsyms: each module's symbols ("NAME\t[MODULE]") go to the module's
+ * map of that name, where there is one (else nowhere), at their addresses; the kernel's
+ * own move by `delta`, the distance the kernel sits from where it was recorded (KASLR).
+ * (perf drops a module's first symbol when that module's map was looked up before the
+ * kernel's: not copied.) 0, or -1 when out of memory. */
+static int split_modules(flame__pdsym *s, dso *kd, uint64_t delta)
+{
+	flame__symtab *t = &kd->syms;
+	dso *last = NULL;
+	size_t k = 0;
+	int rc = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		flame__sym y = t->v[i];
+		const char *name = flame__sym_name(t, &y), *tab = strchr(name, '\t');
+		if (!tab) {
+			y.start -= delta;
+			y.end = y.end == UINT64_MAX ? y.end : y.end - delta;
+			t->v[k++] = y;
+			continue;
+		}
+		size_t mn = strlen(tab + 1);
+		if (!last || strlen(last->name) != mn || memcmp(last->name, tab + 1, mn) != 0) {
+			struct dso_ctx c = {s, tab + 1, mn};
+			uint64_t sl = s->d_slots ? s->d_slots[flame__slots_probe(
+			                               s->d_slots, s->d_mask,
+			                               (uint32_t)flame__hash_bytes(tab + 1, mn), dso_eq, &c)]
+			                         : 0;
+			last = sl ? s->dsos[flame__slot_entry(sl)] : NULL;
+			if (last && last->kind != D_KMOD)
+				last = NULL;
+		}
+		if (last && !rc)
+			rc = flame__symtab_add(&last->syms, y.start, y.end - y.start, y.binding, name,
+			                       (size_t)(tab - name));
+	}
+	t->n = k;
+	for (size_t i = 0; i < s->ndsos; i++)
+		if (s->dsos[i]->kind == D_KMOD) {
+			flame__symtab_finish(&s->dsos[i]->syms, 0);
+			s->dsos[i]->loaded = 1;
+		}
+	return rc;
 }
 
 static void load_kernel(flame__pdsym *s, dso *d)
 {
 	char path[4200] = "/proc/kallsyms", h[41];
+	uint64_t ref = 0;
+	int have_ref = 0;
 	if (d->bidlen) {
 		/* the running kernel's build-id is in /sys/kernel/notes (an ELF note) */
 		uint8_t id[64];
@@ -669,15 +759,20 @@ static void load_kernel(flame__pdsym *s, dso *d)
 		hex(h, d->bid, d->bidlen);
 		snprintf(path, sizeof path, "%s/[kernel.kallsyms]/%s/kallsyms", s->debug_dir, h);
 		if (!same) {
-			load_kallsyms(d, path);
-			return;
+			load_kallsyms(d, path, &ref, &have_ref);
+			goto split;
 		}
-		if (load_kallsyms(d, path) == 0 && d->syms.n && d->syms.v[d->syms.n - 1].start)
-			return;
+		if (load_kallsyms(d, path, &ref, &have_ref) == 0 && d->syms.n &&
+		    d->syms.v[d->syms.n - 1].start)
+			goto split;
 		flame__symtab_free(&d->syms);
 		snprintf(path, sizeof path, "/proc/kallsyms");
 	}
-	load_kallsyms(d, path);
+	load_kallsyms(d, path, &ref, &have_ref);
+split:
+	/* the kernel may sit elsewhere now (KASLR): its symbols move to where it was */
+	if (split_modules(s, d, have_ref && d->ref_addr ? ref - d->ref_addr : 0))
+		flame__symtab_free(&d->syms);
 }
 
 /* /tmp/perf-PID.map: "START SIZE NAME" lines, hex. */
@@ -752,6 +847,8 @@ static void load(flame__pdsym *s, dso *d)
 		load_elf(s, d);
 	else if (d->kind == D_KERNEL)
 		load_kernel(s, d);
+	else if (d->kind == D_KMOD && s->kernel_dso && !s->kernel_dso->loaded)
+		load(s, s->kernel_dso); /* which names the modules' symbols too */
 	else if (d->kind == D_PERFMAP)
 		load_perfmap(d);
 }

@@ -7,6 +7,7 @@
 # `perf script -F comm,pid,tid,time,period,event,ip,sym,dso -i FILE | flame-collapse OPTS`
 # byte for byte (and with plain `perf script` where the pid plays no part). Recordings: -g,
 # two events, no callchain, pipe mode (-o -), Rust symbol names (tests/progs/pd-rust.c),
+# kernel modules (a recording tests/perfdata/module.py writes),
 # --call-graph dwarf (refused); then the binary
 # changed on disk (read through the build-id cache) and missing ([unknown], as perf does).
 # Exit 77 (skipped) with the reason when perf cannot record here.
@@ -113,6 +114,25 @@ if cc $cflags -o pd-rust "$src/tests/progs/pd-rust.c" &&
 else
 	echo "FAIL: cannot build or record tests/progs/pd-rust.c: $(head -c 300 rust.err 2>/dev/null)"
 	fail=1
+fi
+
+# kernel modules, which the machines here have none of: a recording written by
+# tests/perfdata/module.py, with its kallsyms in a build-id cache of its own
+if command -v python3 >/dev/null; then
+	HOME=$tmp/modhome KFIRST=1 python3 "$src/tests/perfdata/module.py" mod.data "$tmp/modhome"
+	HOME=$tmp/modhome python3 "$src/tests/perfdata/module.py" modfirst.data "$tmp/modhome"
+	HOME=$tmp/modhome
+	for o in "" --kernel --all --addrs; do
+		same mod.data "-F $fields" $o
+	done
+	has mod.data "" '^modload;entry_fn;mod_mid;mod_leaf '             # named from kallsyms
+	has mod.data --kernel ';mod_mid_\[k\];mod_leaf_\[k\] '          # a kernel's frames
+	has mod.data "" ';\[\[fakefs\]\] '                               # in the module, no symbol
+	has mod.data "" ';\[unknown\] '                                    # past it: no map
+	# perf script loses a module's first symbol when the module was looked up before the
+	# kernel's symbols were loaded (the README's differences): named here all the same
+	has modfirst.data "" '^modload;entry_fn;mod_mid;mod_leaf '
+	HOME=$tmp
 fi
 
 # --call-graph dwarf: refused, naming perf script
