@@ -43,6 +43,22 @@ static inline int flame__array_grow(void *pp, size_t *cap, size_t need, size_t s
 #define flame__array_reserve_min(p, cap, need, min)                                         \
 	((size_t)(need) <= (cap) ? 0 : flame__array_grow(&(p), &(cap), (need), sizeof *(p), (min)))
 
+/** memcpy of `bytes` that takes an empty copy from or to an array not yet grown (NULL):
+ * memcpy may not be handed NULL even for 0 bytes. */
+static inline void flame__copy(void *dst, const void *src, size_t bytes)
+{
+	if (bytes)
+		memcpy(dst, src, bytes);
+}
+
+/** qsort that takes an empty array not yet grown (NULL), which qsort may not. */
+static inline void flame__sort(void *base, size_t n, size_t size,
+                               int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 /** A typed array with its length, for code that appends: `flame__array(uint32_t) ids;`
  * zero-initialized is empty. */
 #define flame__array(T) \

@@ -45,8 +45,7 @@ uint32_t flame__intern_put_hashed(flame__intern *in, const char *p, size_t n, ui
 	char *copy = flame__arena_alloc(&in->arena, n + 1);
 	if (!copy)
 		return FLAME__ID_NONE;
-	if (n)
-		memcpy(copy, p, n);
+	flame__copy(copy, p, n);
 	copy[n] = '\0';
 	uint32_t id = in->count++;
 	in->names[id] = (flame__name){copy, (uint32_t)n, h};

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../flame.h"
+#include "array.h"
 #include "err.h"
 #include "hash.h"
 #include "stacks.h"
@@ -109,8 +110,7 @@ static flame__stack *append(flame__stacks *s, const uint32_t *ids, size_t n, uin
 	uint32_t *copy = flame__arena_alloc(&s->arena, n * sizeof *ids);
 	if (!copy && n)
 		return NULL;
-	if (n)
-		memcpy(copy, ids, n * sizeof *ids);
+	flame__copy(copy, ids, n * sizeof *ids);
 	flame__stack *st = &s->v[s->count];
 	*st = (flame__stack){copy, (uint32_t)n, h, {0, 0}};
 	return st;
@@ -199,8 +199,7 @@ int flame__stacks_append_sorted(flame__stacks *s, const uint32_t *ids, size_t n,
 	uint32_t *copy = flame__arena_alloc(&s->arena, n * sizeof *ids);
 	if (!copy && n)
 		return FLAME_ENOMEM;
-	if (n)
-		memcpy(copy, ids, n * sizeof *ids);
+	flame__copy(copy, ids, n * sizeof *ids);
 	return flame__stacks_append_ref(s, copy, n, w0, w1);
 }
 

@@ -430,8 +430,7 @@ static int append(flame__perf_names *o, const char *p, size_t n)
 {
 	if (reserve(o, n))
 		return -1;
-	if (n)
-		memcpy(o->buf + o->len, p, n);
+	flame__copy(o->buf + o->len, p, n);
 	o->len += n;
 	return 0;
 }

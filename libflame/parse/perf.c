@@ -1123,8 +1123,7 @@ static int fill(reader *r, job *j, flame_err *err)
 	 * kernel copy to a destination a few bytes past the source's page offset stalls on
 	 * 4K aliasing (4x slower reads, measured). */
 	j->off = (size_t)(flame__input_offset(r->in) - r->carry_len - (uintptr_t)j->buf) & (PAGE - 1);
-	if (r->carry_len)
-		memcpy(j->buf + j->off, r->carry, r->carry_len);
+	flame__copy(j->buf + j->off, r->carry, r->carry_len);
 	j->len = r->carry_len;
 	r->carry_len = 0;
 	for (;;) {
@@ -1148,8 +1147,7 @@ static int fill(reader *r, job *j, flame_err *err)
 			size_t tail = j->len - cut;
 			if (flame__array_reserve_min(r->carry, r->carry_cap, tail, BLOCK))
 				return flame__err_nomem(err);
-			if (tail)
-				memcpy(r->carry, b + cut, tail);
+			flame__copy(r->carry, b + cut, tail);
 			r->carry_len = tail;
 			j->len = cut;
 			memset(b + cut, 0, 8);

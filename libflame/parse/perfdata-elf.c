@@ -95,7 +95,7 @@ void flame__symtab_finish(flame__symtab *t, int kallsyms)
 	while (run < t->n && by_start(&t->v[run - 1], &t->v[run]) < 0)
 		run++;
 	if (run < t->n)
-		qsort(t->v, t->n, sizeof *t->v, by_start);
+		flame__sort(t->v, t->n, sizeof *t->v, by_start);
 	/* perf extends the zero sizes first, then keeps one symbol per address: of two at one
 	 * address the first gets no size (it ends where the second starts), so the second,
 	 * sized now, is kept */
@@ -318,8 +318,8 @@ static int add_plt(Elf *rt, flame__symtab *t)
 		v[i] = (plt_rel){off, (uint32_t)(eh.e_ident[EI_CLASS] == ELFCLASS64 ? GELF_R_SYM(info)
 		                                                                   : ELF32_R_SYM(info))};
 	}
-	if (lazy && n > 1)
-		qsort(v, n, sizeof *v, by_got);
+	if (lazy)
+		flame__sort(v, n, sizeof *v, by_got);
 	int rc = 0;
 	char buf[512];
 	for (size_t i = 0; i < n && !rc; i++, at += entry) {

@@ -750,8 +750,7 @@ static int qcmp(const void *x, const void *y)
 /* Release the queued records up to `limit` (all: UINT64_MAX), at most `most`. */
 static void release(flame__pd *r, uint64_t limit, size_t most)
 {
-	if (r->qn > 1) /* an empty queue has no array yet, and qsort may not take NULL */
-		qsort(r->q, r->qn, sizeof *r->q, qcmp);
+	flame__sort(r->q, r->qn, sizeof *r->q, qcmp);
 	size_t k = 0;
 	while (k < r->qn && k < most && r->q[k].time <= limit)
 		k++;

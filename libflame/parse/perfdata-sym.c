@@ -247,8 +247,7 @@ static int copy_maps(proc *dst, const proc *src)
 	map *v = NULL;
 	if (src->n && !(v = malloc(src->n * sizeof *v)))
 		return -1;
-	if (src->n)
-		memcpy(v, src->v, src->n * sizeof *v);
+	flame__copy(v, src->v, src->n * sizeof *v);
 	free(dst->v);
 	dst->v = v;
 	dst->n = dst->cap = src->n;
@@ -820,7 +819,7 @@ static const flame__pd_build_id *recorded_id(flame__pdsym *s, const char *name)
 			return NULL; /* no build-id: the file on disk is read as it is */
 		for (size_t i = 0; i < nb; i++)
 			v[i] = &b[i];
-		qsort(v, nb, sizeof *v, by_path);
+		flame__sort(v, nb, sizeof *v, by_path);
 		s->bids = v;
 		s->nbids = nb;
 	}
