@@ -18,7 +18,8 @@ build=${BUILD:-$src/build-fuzz}
 work=${WORK:-$build/campaign}
 # absolute, since each target runs in its own directory below
 mkdir -p "$work" && work=$(cd "$work" && pwd)
-targets=${*:-perf folded pprof offcpu jfr svg auto writers diffmerge perfdata perfdata-elf}
+targets=${*:-perf folded pprof offcpu jfr svg auto writers diffmerge perfdata perfdata-read perfdata-sym
+	perfdata-elf}
 
 if [ ! -f "$build/build.ninja" ]; then
 	CC=${CC:-clang} meson setup "$build" "$src" -Dfuzzing=enabled -Dbrowser_tests=disabled \
@@ -26,10 +27,13 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 nice ninja -C "$build" $(for t in $targets; do printf 'tests/fuzz-%s ' "$t"; done) >/dev/null
 
-# the format dictionaries each target's inputs are written in
+# the format dictionaries each target's inputs are written in (none for perfdata-sym,
+# whose inputs are operations, not a format)
 dicts() {
 	case $1 in
 	perf | pprof | offcpu | jfr | svg | folded | perfdata | perfdata-elf) echo "$1" ;;
+	perfdata-read) echo perfdata ;;
+	perfdata-sym) ;;
 	writers | diffmerge) echo folded ;;
 	auto) echo perf folded pprof offcpu jfr svg ;;
 	*) echo "$0: no target '$1'" >&2; exit 2 ;;
@@ -44,11 +48,14 @@ for t in $targets; do
 	dir=$work/$t
 	rm -rf "$dir" && mkdir -p "$dir/new" "$dir/findings"
 	for d in $(dicts "$t"); do cat "$here/dict/$d.dict"; done >"$dir/dict"
+	# libFuzzer refuses an empty dictionary
+	dict=-dict=$dir/dict
+	[ -s "$dir/dict" ] || dict=
 	corpus=$here/corpus/$t
 	before=$(ls "$corpus" | wc -l)
 	# -jobs=1 runs the fuzzer in a child that logs to fuzz-0.log in the working directory
 	(cd "$dir" && LSAN_OPTIONS=$lsan "$build/tests/fuzz-$t" -max_total_time="$secs" \
-		-timeout=10 -rss_limit_mb=2048 -max_len=8192 -dict="$dir/dict" -jobs=1 \
+		-timeout=10 -rss_limit_mb=2048 -max_len=8192 ${dict:+"$dict"} -jobs=1 \
 		-print_final_stats=1 -artifact_prefix="$dir/findings/" "$dir/new" "$corpus" \
 		>"$dir/run.log" 2>&1) || true
 	log=$dir/fuzz-0.log
@@ -78,10 +85,10 @@ for t in $targets; do
 "
 done
 printf '%s' "$rows" | awk -v s="$secs" 'BEGIN {
-		printf "%-10s %10s %8s %6s %10s %7s %8s\n", "target", "execs", "exec/s", "cov",
+		printf "%-13s %10s %8s %6s %10s %7s %8s\n", "target", "execs", "exec/s", "cov",
 			"corpus", "size", "findings"
 	}
-	{ printf "%-10s %10s %8s %6s %10s %7s %8s\n", $1, $2, $3, $4, $5, $6, $7; n += $2 }
+	{ printf "%-13s %10s %8s %6s %10s %7s %8s\n", $1, $2, $3, $4, $5, $6, $7; n += $2 }
 	END { printf "%d s per target, %d execs in all\n", s, n }'
 echo "findings, logs and new inputs: $work/TARGET/{findings,fuzz-0.log,new}"
 exit $status
