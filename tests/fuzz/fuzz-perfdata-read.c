@@ -1,13 +1,13 @@
 /* Fuzz target for the perf.data record reader alone (parse/perfdata-read.c): any bytes
  * must open as a recording or be refused, then give records until the end or an error,
  * never crash, hang or allocate without bound. Each record delivered must be one the
- * reader hands on, whole (its header saying its type and size); each SAMPLE is decoded
- * and its callchain must lie inside the record; the accessors must give what perfdata.c
- * relies on. The input is read twice, from memory (random access) and gzipped (a stream,
- * as from a pipe: read whole, or record by record in pipe mode), and both must give the
- * same records. Built as a libFuzzer target with -Dfuzzing=enabled; otherwise
- * (FLAME_FUZZ_MAIN) a program that runs the target once per file named on the command
- * line. */
+ * reader hands on, whole (its header saying its type and size), found at the byte offset
+ * it gives; each SAMPLE is decoded against a named event and its callchain must lie
+ * inside the record; the accessors must give what perfdata.c relies on. The input is read
+ * twice, from memory (random access) and gzipped (a stream, as from a pipe: read whole,
+ * or record by record in pipe mode), and both must give the same records. Built as a
+ * libFuzzer target with -Dfuzzing=enabled; otherwise (FLAME_FUZZ_MAIN) a program that
+ * runs the target once per file named on the command line. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +76,9 @@ static uint64_t run(flame_input *in, const uint8_t *data, size_t size)
 		memcpy(&misc, rec.p + 4, 2);
 		memcpy(&sz, rec.p + 6, 2);
 		CHECK(type == rec.type && misc == rec.misc && sz == rec.size);
+		/* and is at the byte it says, which messages name */
+		CHECK(!data || (rec.off <= size && rec.size <= size - rec.off &&
+		                memcmp(data + rec.off, rec.p, rec.size) == 0));
 		/* perf's own records (64 and up) and the ones with nothing to draw are consumed */
 		CHECK(type == FLAME__PD_SAMPLE || type == FLAME__PD_MMAP || type == FLAME__PD_MMAP2 ||
 		      type == FLAME__PD_COMM || type == FLAME__PD_FORK || type == FLAME__PD_EXIT);
@@ -92,7 +95,8 @@ static uint64_t run(flame_input *in, const uint8_t *data, size_t size)
 			CHECK(drc < 0);
 			continue;
 		}
-		CHECK(s.attr);
+		/* perfdata.c gives the event's name with every sample */
+		CHECK(s.attr && s.attr->name);
 		size_t ai = attr_index(r, s.attr);
 		MIX(&h, ai);
 		if (s.has_chain) {
