@@ -1014,6 +1014,8 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 /* Consume one block's records, in file order. */
 static int aggregate(agg *a, worker *w, const recbuf *b, flame_err *err)
 {
+	if (!b->len) /* (nothing written: there may be no buffer yet) */
+		return 0;
 	const uint64_t *p = b->w, *end = b->w + b->len;
 	while (p < end) {
 		const rec *r = (const rec *)p;

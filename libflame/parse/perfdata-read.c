@@ -786,13 +786,15 @@ static int compact(flame__pd *r, flame_err *err)
 	return 0;
 }
 
-static int enqueue(flame__pd *r, const unsigned char *p, size_t size, uint64_t t, flame_err *err)
+/* Queue the record at byte `off` (of `size` bytes, time `t`) until its round is released. */
+static int enqueue(flame__pd *r, const unsigned char *p, size_t size, uint64_t t, uint64_t off,
+                   flame_err *err)
 {
 	if (flame__array_reserve(r->q, r->qcap, r->qn + 1) ||
 	    flame__array_reserve_min(r->qbuf, r->qcap_bytes, r->qlen + size, 1 << 20))
 		return flame__err_nomem(err);
 	memcpy(r->qbuf + r->qlen, p, size);
-	r->q[r->qn++] = (qent){t, r->seq++, r->qlen, r->pos, (uint32_t)size};
+	r->q[r->qn++] = (qent){t, r->seq++, r->qlen, off, (uint32_t)size};
 	r->qlen += size;
 	if (t > r->max_time)
 		r->max_time = t;
@@ -846,6 +848,9 @@ int flame__pd_next(flame__pd *r, flame__pd_rec *rec, flame_err *err)
 	int rc;
 	for (;;) {
 		if (r->ready < r->nready) {
+			/* attributes may have come (pipe mode) since the record was queued */
+			if (!r->attrs_ready && (rc = attrs_done(r, err)))
+				return rc;
 			const qent *e = &r->q[r->ready++];
 			const unsigned char *p = r->qbuf + e->off;
 			*rec = (flame__pd_rec){u32at(p), 0, p, e->size, e->foff};
@@ -913,7 +918,7 @@ int flame__pd_next(flame__pd *r, flame__pd_rec *rec, flame_err *err)
 			continue; /* LOST, THROTTLE, SWITCH, KSYMBOL...: nothing to draw; unknown: skipped as perf does */
 		uint64_t t;
 		if (rec_time(r, p, size, &t)) {
-			if ((rc = enqueue(r, p, size, t, err)))
+			if ((rc = enqueue(r, p, size, t, off, err)))
 				return rc;
 			if (r->qlen > QUEUE_MAX)
 				release(r, UINT64_MAX, r->qn / 2);
