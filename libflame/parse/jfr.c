@@ -26,6 +26,7 @@
 #include <string.h>
 #include "../core/array.h"
 #include "../core/stacks.h"
+#include "frame-region.h"
 #include "parser.h"
 #include "scan.h"
 
@@ -62,17 +63,13 @@ typedef struct jfr {
 	uint64_t amount;
 	uint32_t thread;
 	int thread_prio;
-	uint32_t *ids;          /* frames, leaf first */
-	size_t n, cap;
 	uint32_t *key;
 	size_t key_cap;
 	char *scratch;
 	size_t scratch_cap;
 	uint64_t events;
 	uint64_t line_no, off;  /* the current line */
-	const char *reg;        /* frame lines not interned yet (in the current chunk) */
-	size_t reg_len;
-	flame__idcache cache;   /* a stack trace's lines -> ids */
+	flame__region fr;       /* frames of the stack trace: ids (leaf first), lines */
 	uint32_t truncated;     /* id of "[truncated]", FLAME__ID_NONE until needed */
 } jfr;
 
@@ -245,7 +242,7 @@ static int event_start(jfr *s, const char *p, size_t n, flame_err *err)
 	s->amount = 0;
 	s->thread = FLAME__ID_NONE;
 	s->thread_prio = 0;
-	s->n = 0;
+	s->fr.n = 0;
 	if (ty >= 0 && s->o->jfr.event)
 		ty = ty == s->want ? ty : -1;
 	else if (ty >= 0 && s->exec >= 0 && ty != s->exec)
@@ -347,87 +344,31 @@ static int frame(jfr *s, const char *f, size_t fn, flame_err *err)
 		}
 		name = s->scratch;
 	}
-	if (flame__array_reserve_min(s->ids, s->cap, s->n + 1, 256))
-		return flame__err_nomem(err);
-	uint32_t id = flame__sink_intern(&s->k, name, nn);
-	if (id == FLAME__ID_NONE)
-		return flame__err_nomem(err);
-	s->ids[s->n++] = id;
-	return 0;
+	return flame__region_intern(&s->fr, &s->k, name, nn, err);
 }
 
-/* Intern the pending frame lines (they live in the current chunk). */
-static int materialize(jfr *s, flame_err *err)
+/* One line of a stack trace (`n`: without its CR) onto the ids: the region's callback. */
+static int frame_line(void *ctx, const char *q, size_t n, flame_err *err)
 {
-	if (s->reg_len == 0)
-		return 0;
-	const char *q = s->reg, *end = s->reg + s->reg_len;
-	s->reg_len = 0;
-	while (q < end) {
-		const char *nl = memchr(q, '\n', (size_t)(end - q));
-		size_t n = (size_t)((nl ? nl : end) - q);
-		if (n && q[n - 1] == '\r')
-			n--;
-		int rc;
-		if (n == 7 && memcmp(q + 4, "...", 3) == 0) { /* cut short: a root of its own */
-			if (s->truncated == FLAME__ID_NONE &&
-			    (s->truncated = flame__sink_intern(&s->k, "[truncated]", 11)) == FLAME__ID_NONE)
-				return flame__err_nomem(err);
-			if (flame__array_reserve_min(s->ids, s->cap, s->n + 1, 256))
-				return flame__err_nomem(err);
-			s->ids[s->n++] = s->truncated;
-		} else if ((rc = frame(s, q + 4, n - 4, err))) {
-			return rc;
-		}
-		q = nl ? nl + 1 : end;
-	}
-	return 0;
-}
-
-/* `  ]`: the same stack traces come again and again, so a whole trace's lines are looked
- * up by their bytes (one hash) before interning frame by frame. */
-static int close_region(jfr *s, flame_err *err)
-{
-	if (s->reg_len == 0)
-		return 0;
-	if (s->n != 0)
-		return materialize(s, err);
-	const char *r = s->reg;
-	size_t len = s->reg_len;
-	uint64_t h = flame__idcache_hash(r, len);
-	const flame__idcache_ent *e = flame__idcache_find(&s->cache, r, len, h);
-	if (e) {
-		if (flame__array_reserve_min(s->ids, s->cap, e->nids + 1, 256))
+	jfr *s = ctx;
+	if (n == 7 && memcmp(q + 4, "...", 3) == 0) { /* cut short: a root of its own */
+		if (s->truncated == FLAME__ID_NONE &&
+		    (s->truncated = flame__sink_intern(&s->k, "[truncated]", 11)) == FLAME__ID_NONE)
 			return flame__err_nomem(err);
-		memcpy(s->ids, e->ids, e->nids * sizeof *s->ids);
-		s->n = e->nids;
-		s->reg_len = 0;
-		return 0;
+		return flame__region_push(&s->fr, s->truncated, err);
 	}
-	int rc = materialize(s, err);
-	if (!rc && flame__idcache_put(&s->cache, r, len, h, s->ids, s->n))
-		rc = flame__err_nomem(err);
-	return rc;
+	return frame(s, q + 4, n - 4, err);
 }
 
 static int stack_line(jfr *s, const char *p, size_t n, size_t raw, flame_err *err)
 {
 	if (n == 3 && p[0] == ' ' && p[1] == ' ' && p[2] == ']') {
 		s->in_stack = 0;
-		return close_region(s, err);
+		/* the same stack traces come again and again: whole ones are looked up by bytes */
+		return flame__region_close(&s->fr, err);
 	}
-	if (n > 4 && memcmp(p, "    ", 4) == 0 && p[4] != ' ') {
-		if (s->ty < 0)
-			return 0;
-		if (s->reg_len && p == s->reg + s->reg_len + 1) {
-			s->reg_len += 1 + raw;
-			return 0;
-		}
-		int rc = materialize(s, err);
-		s->reg = p;
-		s->reg_len = raw;
-		return rc;
-	}
+	if (n > 4 && memcmp(p, "    ", 4) == 0 && p[4] != ' ')
+		return s->ty < 0 ? 0 : flame__region_add(&s->fr, p, raw, err);
 	return flame__err(err, FLAME_EDATA, s->src, s->line_no, s->off,
 	                  "expected a frame (4 spaces, then 'pkg.Class.method(...)') or '  ]' "
 	                  "closing the stack trace of the event at line %llu",
@@ -443,14 +384,16 @@ static int event_end(jfr *s, flame_err *err)
 		return 0;
 	evtype *e = &s->types[s->ty];
 	e->events++;
-	if (s->n == 0)
+	const uint32_t *ids = s->fr.ids;
+	size_t n = s->fr.n;
+	if (n == 0)
 		return 0;
-	if (s->ids[s->n - 1] == s->truncated) {
+	if (ids[n - 1] == s->truncated) {
 		e->truncated++;
-		e->deep += s->n - 1 >= RECORDER_DEPTH;
+		e->deep += n - 1 >= RECORDER_DEPTH;
 	}
 	size_t lead = 1 + ((s->flags & FLAME_JFR_THREADS) != 0);
-	if (flame__array_reserve_min(s->key, s->key_cap, s->n + lead, 256))
+	if (flame__array_reserve_min(s->key, s->key_cap, n + lead, 256))
 		return flame__err_nomem(err);
 	s->key[0] = (uint32_t)s->ty;
 	if (lead == 2) {
@@ -459,10 +402,10 @@ static int event_end(jfr *s, flame_err *err)
 			return flame__err_nomem(err);
 		s->key[1] = s->thread;
 	}
-	for (size_t i = 0; i < s->n; i++)
-		s->key[lead + i] = s->ids[s->n - 1 - i];
+	for (size_t i = 0; i < n; i++)
+		s->key[lead + i] = ids[n - 1 - i];
 	e->has_stacks = 1;
-	int rc = flame__stacks_add(&s->loc, s->key, s->n + lead, s->amount, 1);
+	int rc = flame__stacks_add(&s->loc, s->key, n + lead, s->amount, 1);
 	if (rc == FLAME_ERANGE)
 		return flame__err(err, rc, s->src, s->line_no, s->off,
 		                  "the total weight overflows 64 bits");
@@ -577,29 +520,20 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	if (rc)
 		return rc;
 	flame__stacks_init(&s.loc);
-	flame__idcache_init(&s.cache, 64 << 20);
+	flame__region_init(&s.fr, frame_line, &s);
 	s.src = flame__lines_source(&s.cur);
-	const char *chunk;
-	size_t clen;
-	/* chunks of whole lines, scanned here: no per-line call into the cursor */
-	while ((rc = flame__lines_block(&s.cur, 1 << 20, &chunk, &clen, err)) > 0) {
-		const char *q = chunk, *end = chunk + clen;
-		uint64_t base = s.cur.offset;
-		s.line_no = s.cur.block_first_line;
-		flame__nlscan sc;
-		flame__nlscan_init(&sc, chunk, clen);
-		while (q < end) {
-			const char *nl = flame__nlscan_next(&sc);
-			s.off = base + (uint64_t)(q - chunk);
-			if ((rc = line(&s, q, (size_t)((nl ? nl : end) - q), err)))
+	/* a chunk of whole lines at a time, numbered as they are found (scan.h) */
+	flame__linewalk w;
+	flame__linewalk_init(&w, &s.cur);
+	while ((rc = flame__linewalk_chunk(&w, err)) > 0) {
+		const char *q;
+		size_t raw;
+		while ((q = flame__linewalk_next(&w, &raw, &s.line_no))) {
+			s.off = flame__linewalk_offset(&w, q);
+			if ((rc = line(&s, q, raw, err)))
 				break;
-			s.line_no++;
-			q = nl ? nl + 1 : end;
 		}
-		if (rc)
-			break;
-		s.line_no--;
-		if ((rc = materialize(&s, err))) /* the chunk's bytes go away */
+		if (rc || (rc = flame__region_flush(&s.fr, err))) /* the chunk's bytes go away */
 			break;
 	}
 	if (rc == 0 && s.in_event)
@@ -612,11 +546,10 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	for (size_t i = 0; i < s.ntypes; i++)
 		free(s.types[i].name);
 	free(s.types);
-	free(s.ids);
 	free(s.key);
 	free(s.scratch);
 	flame__stacks_free(&s.loc);
-	flame__idcache_free(&s.cache);
+	flame__region_free(&s.fr);
 	flame__lines_free(&s.cur);
 	return rc < 0 ? rc : 0;
 }

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
+#include "frame-region.h"
 #include "parser.h"
 #include "scan.h"
 
@@ -40,8 +41,6 @@ typedef struct offcpu {
 	const flame_parse_opts *o;
 	const char *src;
 	flame__lines cur;
-	uint32_t *ids;          /* frames of the current block, leaf first */
-	size_t n, cap;
 	uint32_t *stack;        /* root-first copy handed to the tree */
 	size_t stack_cap;
 	uint64_t block_line;    /* first line of the current block (0: none open) */
@@ -51,9 +50,7 @@ typedef struct offcpu {
 	uint64_t mult;          /* 10^tree scale */
 	char name[64];          /* "comm-TID" */
 	uint64_t line_no, off;  /* the current line */
-	const char *reg;        /* pending frame lines not interned yet (in the chunk) */
-	size_t reg_len;
-	flame__idcache cache;   /* frame lines of a block -> ids */
+	flame__region fr;       /* frames of the current block: ids (leaf first), lines */
 	char *head;             /* the part of a line before a glued stderr message */
 	size_t head_len, head_cap;
 	int glued;              /* a head waits for the rest of its line */
@@ -90,13 +87,7 @@ static int is_value_line(const char *p, size_t n)
 
 static int push(offcpu *s, const char *p, size_t n, flame_err *err)
 {
-	if (flame__array_reserve_min(s->ids, s->cap, s->n + 1, 256))
-		return flame__err_nomem(err);
-	uint32_t id = flame__sink_intern(&s->k, p, n);
-	if (id == FLAME__ID_NONE)
-		return flame__err_nomem(err);
-	s->ids[s->n++] = id;
-	return 0;
+	return flame__region_intern(&s->fr, &s->k, p, n, err);
 }
 
 /* libbpf-tools -v frame: `#N  0xADDR [sym+0xOFF] [(dso+0xOFF)]` -> `sym+0xOFF`.
@@ -225,13 +216,13 @@ static int value_line(offcpu *s, const char *p, size_t n, flame_err *err)
 		root = s->comm;
 	} else {
 		/* old format: the line above the value is just the comm */
-		if (s->n == 0)
+		if (s->fr.n == 0)
 			return flame__err(err, FLAME_EDATA, s->src, s->line_no, s->off,
 			                  "a value line without a process line above it");
-		root = s->ids[--s->n];
+		root = s->fr.ids[--s->fr.n];
 	}
-	int rc = add_stack(s, root, s->ids, s->n, v, err);
-	s->n = 0;
+	int rc = add_stack(s, root, s->fr.ids, s->fr.n, v, err);
+	s->fr.n = 0;
 	s->has_proc = 0;
 	s->block_line = 0;
 	return rc;
@@ -255,7 +246,7 @@ static int folded_line(offcpu *s, const char *p, size_t n, flame_err *err)
 		flame__warn(s->o->warn, s->o->warn_ud, "offcpu-folded-no-id", s->src, s->line_no,
 		            "-f output carries no thread ids: --pid/--tid do not apply");
 	}
-	s->n = 0;
+	s->fr.n = 0;
 	const char *f = p, *end = p + m;
 	for (;;) {
 		const char *q = memchr(f, ';', (size_t)(end - f));
@@ -267,13 +258,14 @@ static int folded_line(offcpu *s, const char *p, size_t n, flame_err *err)
 		f = q + 1;
 	}
 	/* ids are root first here; add_stack wants the root apart and the rest leaf first */
-	for (size_t i = 1, j = s->n - 1; i < j; i++, j--) {
-		uint32_t x = s->ids[i];
-		s->ids[i] = s->ids[j];
-		s->ids[j] = x;
+	uint32_t *ids = s->fr.ids;
+	for (size_t i = 1, j = s->fr.n - 1; i < j; i++, j--) {
+		uint32_t x = ids[i];
+		ids[i] = ids[j];
+		ids[j] = x;
 	}
-	int rc = add_stack(s, s->ids[0], s->ids + 1, s->n - 1, v, err);
-	s->n = 0;
+	int rc = add_stack(s, ids[0], ids + 1, s->fr.n - 1, v, err);
+	s->fr.n = 0;
 	return rc;
 }
 
@@ -351,9 +343,11 @@ static int top_line(offcpu *s, const char *p, size_t n, flame_err *err)
 	return 0;
 }
 
-/* One frame line (4 spaces, not the process line) onto the block's ids. */
-static int frame_line(offcpu *s, const char *p, size_t n, flame_err *err)
+/* One frame line (4 spaces, not the process line) onto the block's ids: the region's
+ * callback. */
+static int frame_line(void *ctx, const char *p, size_t n, flame_err *err)
 {
+	offcpu *s = ctx;
 	const char *f = p + 4;
 	size_t fn = n - 4;
 	if (fn == 2 && f[0] == '-' && f[1] == '-')
@@ -363,67 +357,6 @@ static int frame_line(offcpu *s, const char *p, size_t n, flame_err *err)
 	if (f[0] == '#' && verbose_frame(f, fn, &vp, &vn))
 		return push(s, vp, vn, err);
 	return push(s, f, fn, err);
-}
-
-/* Intern the frame lines of the pending region (they live in the current chunk). */
-static int materialize(offcpu *s, flame_err *err)
-{
-	if (s->reg_len == 0)
-		return 0;
-	const char *q = s->reg, *end = s->reg + s->reg_len;
-	s->reg_len = 0;
-	while (q < end) {
-		const char *nl = memchr(q, '\n', (size_t)(end - q));
-		size_t n = (size_t)((nl ? nl : end) - q);
-		if (n && q[n - 1] == '\r')
-			n--;
-		int rc = frame_line(s, q, n, err);
-		if (rc)
-			return rc;
-		q = nl ? nl + 1 : end;
-	}
-	return 0;
-}
-
-/* The block's frames end here. Blocks repeat (one entry per thread, and the same stack
- * in many entries), so when the region is all of the block's frames, its ids are looked
- * up by the region's bytes: one hash and one memcmp instead of one intern per frame. */
-static int close_region(offcpu *s, flame_err *err)
-{
-	if (s->reg_len == 0)
-		return 0;
-	if (s->n != 0)
-		return materialize(s, err);
-	const char *r = s->reg;
-	size_t len = s->reg_len;
-	uint64_t h = flame__idcache_hash(r, len);
-	const flame__idcache_ent *e = flame__idcache_find(&s->cache, r, len, h);
-	if (e) {
-		if (flame__array_reserve_min(s->ids, s->cap, e->nids, 256))
-			return flame__err_nomem(err);
-		memcpy(s->ids, e->ids, e->nids * sizeof *s->ids);
-		s->n = e->nids;
-		s->reg_len = 0;
-		return 0;
-	}
-	int rc = materialize(s, err);
-	if (!rc && flame__idcache_put(&s->cache, r, len, h, s->ids, s->n))
-		rc = flame__err_nomem(err);
-	return rc;
-}
-
-/* A frame line of the chunk onto the pending region: extended when the line follows it
- * directly, else the region is interned and the line starts a new one. */
-static int region_add(offcpu *s, const char *p, size_t raw, flame_err *err)
-{
-	if (s->reg_len && p == s->reg + s->reg_len + 1) {
-		s->reg_len += 1 + raw;
-		return 0;
-	}
-	int rc = materialize(s, err);
-	s->reg = p;
-	s->reg_len = raw;
-	return rc;
 }
 
 /* A missed-stack marker is a frame of BCC's stdout where BCC prints it: the kernel one
@@ -443,8 +376,8 @@ static int resolve_marker(offcpu *s, const char *p, size_t n, flame_err *err)
 		return 0;
 	}
 	if (s->marker_p)
-		return region_add(s, s->marker_p, s->marker_raw, err);
-	int rc = materialize(s, err);
+		return flame__region_add(&s->fr, s->marker_p, s->marker_raw, err);
+	int rc = flame__region_flush(&s->fr, err);
 	return rc ? rc
 	          : kind == M_USER ? push(s, "[Missed User Stack]", 19, err)
 	                           : push(s, "[Missed Kernel Stack]", 21, err);
@@ -472,10 +405,10 @@ static int indented_line(offcpu *s, const char *p, size_t n, size_t raw, flame_e
 		return 0;
 	}
 	if (is_process_line(p, n)) {
-		int rc = close_region(s, err);
+		int rc = flame__region_close(&s->fr, err);
 		return rc ? rc : process_line(s, p, n, err);
 	}
-	return region_add(s, p, raw, err);
+	return flame__region_add(&s->fr, p, raw, err);
 }
 
 /* A line by the rules of offcputime's output (`n`: without its CR). */
@@ -487,15 +420,14 @@ static int classify(offcpu *s, const char *p, size_t n, size_t raw, flame_err *e
 			flame__warn(s->o->warn, s->o->warn_ud, "offcpu-dropped-block", s->src, s->line_no,
 			            "dropped the stack that starts at line %llu: it has no value line",
 			            (unsigned long long)s->block_line);
-			s->reg_len = 0;
-			s->n = 0;
+			flame__region_drop(&s->fr);
 			s->has_proc = 0;
 			s->block_line = 0;
 		}
 		return 0;
 	}
 	if (is_value_line(p, n)) {
-		int rc = close_region(s, err);
+		int rc = flame__region_close(&s->fr, err);
 		return rc ? rc : value_line(s, p, n, err);
 	}
 	if (n > 4 && memcmp(p, "    ", 4) == 0 && p[4] != ' ')
@@ -565,7 +497,7 @@ static int one_line(offcpu *s, const char *p, size_t raw, flame_err *err)
 	}
 	int rc = classify(s, p, n, raw, err);
 	if (!rc && p == s->head)
-		rc = materialize(s, err); /* the head buffer is reused */
+		rc = flame__region_flush(&s->fr, err); /* the head buffer is reused */
 	return rc;
 }
 
@@ -576,7 +508,7 @@ static int one_line(offcpu *s, const char *p, size_t raw, flame_err *err)
  * process line yet in the block (it closes the region). */
 static inline int extends_region(const offcpu *s, const char *p, size_t raw)
 {
-	if (p != s->reg + s->reg_len + 1 || !s->reg_len || raw < 6 ||
+	if (!flame__region_follows(&s->fr, p) || raw < 6 ||
 	    (s->glued | s->marker | s->has_proc))
 		return 0;
 	char b = p[raw - 1];
@@ -592,39 +524,30 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	int rc = flame__lines_init(&s.cur, in, err);
 	if (rc)
 		return rc;
-	flame__idcache_init(&s.cache, 64 << 20);
+	flame__region_init(&s.fr, frame_line, &s);
 	s.src = flame__lines_source(&s.cur);
 	s.mult = flame__pow10[flame__sink_scale(&s.k)];
 	if ((rc = flame__sink_units(&s.k, "us", NULL, s.src, err)))
 		goto done;
-	const char *chunk;
-	size_t clen;
-	/* chunks of whole lines, scanned and counted here: no per-line call into the cursor */
-	uint64_t next_line = 1;
-	while ((rc = flame__lines_chunk(&s.cur, 1 << 20, &chunk, &clen, err)) > 0) {
-		const char *q = chunk, *end = chunk + clen;
-		uint64_t base = s.cur.offset;
-		s.line_no = next_line;
-		s.chunk = chunk;
-		s.chunk_end = end;
-		flame__nlscan sc;
-		flame__nlscan_init(&sc, chunk, clen);
-		while (q < end) {
-			const char *nl = flame__nlscan_next(&sc);
-			size_t raw = (size_t)((nl ? nl : end) - q);
+	/* a chunk of whole lines at a time, numbered as they are found (scan.h) */
+	flame__linewalk w;
+	flame__linewalk_init(&w, &s.cur);
+	while ((rc = flame__linewalk_chunk(&w, err)) > 0) {
+		s.chunk = w.chunk;
+		s.chunk_end = w.sc.end;
+		const char *q;
+		size_t raw;
+		while ((q = flame__linewalk_next(&w, &raw, &s.line_no))) {
 			if (extends_region(&s, q, raw)) {
-				s.reg_len += 1 + raw;
+				flame__region_extend(&s.fr, raw);
 			} else {
-				s.off = base + (uint64_t)(q - chunk);
+				s.off = flame__linewalk_offset(&w, q);
 				if ((rc = one_line(&s, q, raw, err)))
 					goto done;
 			}
-			s.line_no++;
-			q = nl ? nl + 1 : end;
 		}
-		next_line = s.line_no--;
 		s.marker_p = NULL;
-		if ((rc = materialize(&s, err))) /* the chunk's bytes go away */
+		if ((rc = flame__region_flush(&s.fr, err))) /* the chunk's bytes go away */
 			goto done;
 	}
 	if (rc == 0 && s.marker)
@@ -640,9 +563,8 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		                (unsigned long long)s.block_line);
 done:
 	free(s.head);
-	free(s.ids);
 	free(s.stack);
-	flame__idcache_free(&s.cache);
+	flame__region_free(&s.fr);
 	flame__lines_free(&s.cur);
 	return rc < 0 ? rc : 0;
 }

@@ -1,7 +1,8 @@
 /* Shared by the line-oriented text readers (offcpu, jfr): a newline scanner over a chunk
  * of whole lines (64 bytes at a time as a bit mask: lines of ~20-60 bytes cost more in
- * memchr calls than in scanning), and a cache from the bytes of a run of frame lines to
- * their interned ids, because profiles repeat the same stacks many times. */
+ * memchr calls than in scanning), a walk over an input's lines a chunk at a time that
+ * numbers them as the scanner finds them, and a cache from the bytes of a run of frame
+ * lines to their interned ids, because profiles repeat the same stacks many times. */
 #ifndef FLAME_PARSE_SCAN_H
 #define FLAME_PARSE_SCAN_H
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #endif
 #include "../core/arena.h"
 #include "../core/hash.h"
+#include "../core/lines.h"
 #include "../core/slots.h"
 
 /* ---- newline scanner ---- */
@@ -70,6 +72,64 @@ static inline const char *flame__nlscan_next(flame__nlscan *sc)
 	const char *nl = sc->win + __builtin_ctzll(sc->mask);
 	sc->mask &= sc->mask - 1;
 	return nl;
+}
+
+/* ---- numbered lines, a chunk at a time ---- */
+
+/* The chunks come from flame__lines_chunk, which does not count lines: the walk counts
+ * them as it finds them, so each line is scanned once. */
+typedef struct flame__linewalk {
+	flame__lines *cur;
+	const char *chunk;         /* the current chunk, up to sc.end */
+	const char *q;             /* its next line */
+	flame__nlscan sc;
+} flame__linewalk;
+
+/** Walk the lines of `cur` from where it stands. */
+static inline void flame__linewalk_init(flame__linewalk *w, flame__lines *cur)
+{
+	/* field by field: after a memset GCC kept the walk's state in memory, not registers */
+	w->cur = cur;
+	w->chunk = w->q = w->sc.p = w->sc.end = w->sc.win = NULL;
+	w->sc.mask = 0;
+}
+
+/** The next chunk of whole lines (about 1 MiB): 1, 0 at the end, negative on error. Its
+ * bytes, [chunk, sc.end), stay valid until the next call. */
+static inline int flame__linewalk_chunk(flame__linewalk *w, flame_err *err)
+{
+	const char *p;
+	size_t n;
+	/* into locals: with the address of a field of w passed out, no field of w would stay
+	 * in a register across the reader's calls */
+	int rc = flame__lines_chunk(w->cur, 1 << 20, &p, &n, err);
+	if (rc <= 0)
+		return rc;
+	w->chunk = w->q = p;
+	flame__nlscan_init(&w->sc, p, n);
+	return 1;
+}
+
+/** The next line of the chunk, `*raw` bytes (a CR kept, no '\n'), counted in `*line_no`
+ * (the number of the line last given: 0 before the first); NULL when the chunk has no
+ * more. */
+static inline const char *flame__linewalk_next(flame__linewalk *w, size_t *raw,
+                                               uint64_t *line_no)
+{
+	const char *p = w->q, *end = w->sc.end;
+	if (p >= end)
+		return NULL;
+	const char *nl = flame__nlscan_next(&w->sc);
+	*raw = (size_t)((nl ? nl : end) - p);
+	w->q = nl ? nl + 1 : end;
+	++*line_no;
+	return p;
+}
+
+/** The byte offset in the input of `p`, a line of the current chunk. */
+static inline uint64_t flame__linewalk_offset(const flame__linewalk *w, const char *p)
+{
+	return w->cur->offset + (uint64_t)(p - w->chunk);
 }
 
 /* ---- text -> ids cache ---- */
