@@ -17,8 +17,10 @@ int flame__perf_feed_new(flame__perf_feed **out, flame_tree *t, const flame_pars
 int flame__perf_feed_sample(flame__perf_feed *f, const flame__perf_event *ev, uint64_t off,
                             flame_err *err);
 /** A frame of the current sample, leaf first: the text of a frame line after its indent
- * ("ADDR SYMBOL (DSO)"). */
-int flame__perf_feed_frame(flame__perf_feed *f, const char *p, size_t n, flame_err *err);
+ * ("ADDR SYMBOL (DSO)"). `memo` (or NULL): a word the caller keeps with this text, 0 at
+ * first; the feed fills it, and the next time skips the text's lookup while it holds. */
+int flame__perf_feed_frame(flame__perf_feed *f, const char *p, size_t n, uint64_t *memo,
+                           flame_err *err);
 /** Forget the current sample's frames (perf drops a callchain it cannot read whole). */
 void flame__perf_feed_drop_frames(flame__perf_feed *f);
 /** End the last sample and settle what waits for the end (the event kept, the unit). */

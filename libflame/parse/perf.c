@@ -131,6 +131,7 @@ struct line_cache {
 	size_t mask, count;
 	char *bytes;
 	size_t blen, bcap;
+	uint32_t gen; /* counts the restarts: a value kept outside is good for one generation */
 };
 
 /* The cache's hash: flame__hash_lanes (core/hash.h), built for long lines. */
@@ -155,6 +156,7 @@ static void lc_free(struct line_cache *c)
 
 static void lc_clear(struct line_cache *c)
 {
+	c->gen++;
 	c->count = c->blen = 0;
 	if (c->slots)
 		memset(c->slots, 0, (c->mask + 1) * sizeof *c->slots);
@@ -485,9 +487,13 @@ static int push_value(worker *w, uint32_t v)
 	return 0;
 }
 
-/* A tab-indented line in a sample: 1 a frame (added), 0 not a frame, or an error. */
-static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, uint64_t h)
+/* A tab-indented line in a sample: 1 a frame (added), 0 not a frame, or an error. With
+ * `kept`, the line's cache value when the cache keeps it (else LINE_NOT_FRAME). */
+static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, uint64_t h,
+                     uint32_t *kept)
 {
+	if (kept)
+		*kept = LINE_NOT_FRAME;
 	if (n - i > LC_KEY_MAX) { /* too long to keep: parsed each time */
 		flame__perf_frame f;
 		if (!flame__perf_parse_frame(p, n, &f))
@@ -519,6 +525,8 @@ static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, ui
 		return FLAME_ENOMEM;
 	if (forget != SIZE_MAX)
 		w->multi_len = forget;
+	else if (kept)
+		*kept = v;
 	return 1;
 }
 
@@ -707,7 +715,7 @@ static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
 				continue;
 			}
 			if (s.open) {
-				if ((rc = tab_frame(w, &s, p, n, L->ind, L->h)) < 0)
+				if ((rc = tab_frame(w, &s, p, n, L->ind, L->h, NULL)) < 0)
 					goto fail;
 				if (rc) {
 					rc = 0;
@@ -1402,13 +1410,26 @@ int flame__perf_feed_sample(flame__perf_feed *f, const flame__perf_event *ev, ui
 	return rc || f->out.len ? feed_flush(f, rc, err) : 0;
 }
 
-int flame__perf_feed_frame(flame__perf_feed *f, const char *p, size_t n, flame_err *err)
+int flame__perf_feed_frame(flame__perf_feed *f, const char *p, size_t n, uint64_t *memo,
+                           flame_err *err)
 {
 	if (!f->s.open || f->s.skip)
 		return 0;
-	int rc = tab_frame(&f->w, &f->s, p, n, 0, lc_hash(p, n));
-	if (rc > 0)
+	/* the memo: the line cache's generation (30 bits), a bit set, the java bit (a tidying
+	 * input), the value */
+	uint64_t key = (uint64_t)(f->w.lines.gen & 0x3fffffffu) << 34 | 1ull << 33 |
+	               (uint64_t)((f->s.tidy & FLAME__PERF_JAVA) != 0) << 32;
+	if (memo && *memo >> 32 == key >> 32) {
+		uint32_t v = (uint32_t)*memo;
+		return v == LINE_SKIPPED || !push_value(&f->w, v) ? 0 : flame__err_nomem(err);
+	}
+	uint32_t kept;
+	int rc = tab_frame(&f->w, &f->s, p, n, 0, lc_hash(p, n), &kept);
+	if (rc > 0) {
+		if (memo && kept != LINE_NOT_FRAME)
+			*memo = key | kept;
 		return 0;
+	}
 	if (rc == 0) { /* no frame line: the text would have been skipped with this warning */
 		char msg[160];
 		int k = snprintf(msg, sizeof msg,

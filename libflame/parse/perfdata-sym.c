@@ -71,6 +71,7 @@ typedef struct fentry {
 	uint64_t key;
 	const dso *d;
 	uint32_t off, len;
+	uint64_t memo; /* the caller's (flame__pdsym_frame) */
 } fentry;
 
 /* Entries of `size` bytes keyed by the uint32_t they start with (threads by tid, processes
@@ -883,13 +884,13 @@ static int fc_put(flame__pdsym *s, uint64_t key, const dso *d, const char *p, si
 	uint32_t h = fhash(key, d);
 	s->fc_slots[flame__slots_probe(s->fc_slots, s->fc_mask, h, fkey_eq, &k)] =
 		flame__slot_make(h, (uint32_t)s->fc_n);
-	s->fc[s->fc_n++] = (fentry){key, d, (uint32_t)s->flen, (uint32_t)n};
+	s->fc[s->fc_n++] = (fentry){key, d, (uint32_t)s->flen, (uint32_t)n, 0};
 	memcpy(s->fbuf + s->flen, p, n);
 	s->flen += n;
 	return 0;
 }
 
-static const fentry *fc_get(const flame__pdsym *s, uint64_t key, const dso *d)
+static fentry *fc_get(const flame__pdsym *s, uint64_t key, const dso *d)
 {
 	if (!s->fc_slots)
 		return NULL;
@@ -910,7 +911,7 @@ static int ends_in_offset(const char *name, size_t n)
 }
 
 int flame__pdsym_frame(flame__pdsym *s, uint32_t pid, int mode, int fallback, uint64_t ip,
-                       const char **p, size_t *n)
+                       const char **p, size_t *n, uint64_t **memo)
 {
 	const map *m = NULL;
 	if (mode == FLAME__PD_USER)
@@ -928,10 +929,11 @@ int flame__pdsym_frame(flame__pdsym *s, uint32_t pid, int mode, int fallback, ui
 	}
 	uint64_t addr = m ? (m->identity ? ip : ip - m->start + m->pgoff) : ip;
 	const dso *d = m ? m->d : NULL;
-	const fentry *f = fc_get(s, addr, d);
+	fentry *f = fc_get(s, addr, d);
 	if (f) {
 		*p = s->fbuf + f->off;
 		*n = f->len;
+		*memo = &f->memo;
 		return 0;
 	}
 	dso *dd = m ? m->d : NULL;
@@ -966,5 +968,6 @@ int flame__pdsym_frame(flame__pdsym *s, uint32_t pid, int mode, int fallback, ui
 		return -1;
 	*p = s->line;
 	*n = (size_t)k;
+	*memo = &s->fc[s->fc_n - 1].memo;
 	return 0;
 }

@@ -31,8 +31,8 @@ const char *flame__pdsym_thread_comm(flame__pdsym *s, uint32_t pid, uint32_t tid
 
 /** The text of the frame at `ip` in process `pid` (`mode`: FLAME__PD_USER, _KERNEL, _HV;
  * `fallback`: try the other space when the address is not mapped in this one, as perf does
- * for a sample's own ip): "ADDR SYM+0xOFF (DSO)", valid until the next call. 0, or -1 when
- * out of memory. */
+ * for a sample's own ip): "ADDR SYM+0xOFF (DSO)", valid until the next call, and in *memo a
+ * word the caller may keep with this frame (0 when new). 0, or -1 when out of memory. */
 int flame__pdsym_frame(flame__pdsym *s, uint32_t pid, int mode, int fallback, uint64_t ip,
-                       const char **p, size_t *n);
+                       const char **p, size_t *n, uint64_t **memo);
 #endif

@@ -40,9 +40,10 @@ static int frame(gen *g, uint32_t pid, int mode, int fallback, uint64_t ip, flam
 {
 	const char *p;
 	size_t n;
-	if (flame__pdsym_frame(g->s, pid, mode, fallback, ip, &p, &n))
+	uint64_t *memo;
+	if (flame__pdsym_frame(g->s, pid, mode, fallback, ip, &p, &n, &memo))
 		return flame__err_nomem(err);
-	return flame__perf_feed_frame(g->f, p, n, err);
+	return flame__perf_feed_frame(g->f, p, n, memo, err);
 }
 
 /* A pid or tid as perf script prints it (%d): the digits end at `end`. */

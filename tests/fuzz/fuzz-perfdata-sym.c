@@ -286,7 +286,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint64_t ip = num(&in);
 			const char *p = NULL;
 			size_t n = 0, i = 0;
-			CHECK(flame__pdsym_frame(s, pid, mode, fallback, ip, &p, &n) == 0);
+			uint64_t *memo = NULL;
+			CHECK(flame__pdsym_frame(s, pid, mode, fallback, ip, &p, &n, &memo) == 0);
+			/* the caller's word goes with the frame's text: 0 when named afresh, else what
+			 * was written for the same text (here its hash) */
+			uint64_t h = 1469598103934665603ull;
+			for (size_t k = 0; k < n; k++)
+				h = (h ^ (unsigned char)p[k]) * 1099511628211ull;
+			CHECK(memo && (*memo == 0 || *memo == (h | 1)));
+			*memo = h | 1;
 			/* "ADDR SYM (DSO)": text, on one line */
 			CHECK(p && n >= 5 && is_text(p, n) && p[n - 1] == ')' && memchr(p, ' ', n));
 			for (; p[i] != ' '; i++)
