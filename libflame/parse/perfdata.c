@@ -8,8 +8,8 @@
  * option (--pid, --tid, --kernel, --jit, --all, --addrs, --event-filter, --time, name
  * tidying) means exactly what it means on perf script text, with no text made and read
  * again. A frame's text is made once per distinct address (perfdata-sym.c's cache) and
- * tidied once per distinct text (perf.c's line cache), so the cost per frame is two
- * lookups.
+ * tidied once per distinct text (perf.c's line cache), whose value the frame then keeps
+ * (the memo word), so the cost per frame is one lookup.
  *
  * The one difference from `perf script | flame-collapse`: the event line carries the pid
  * as well as the tid (perf script's default fields have only the tid, so --pid there
