@@ -3,7 +3,8 @@
 # ASan+UBSan) in their own build directory, runs each target for MINUTES on one core, one
 # target at a time, over its committed corpus (tests/fuzz/corpus/TARGET) plus a scratch
 # directory, replaces the committed corpus with the smallest set of inputs (-merge=1) that
-# reaches every edge the old corpus and the new inputs reach, then prints a table per target.
+# reaches every edge the old corpus and the new inputs reach (keeping the named regress-* and
+# seed-* inputs as they are), then prints a table per target.
 # Findings (crash-, leak-, timeout-, oom- files) are left in the scratch directory.
 # Usage: tests/fuzz/campaign.sh MINUTES [TARGET...]   (MINUTES may be fractional: 0.2)
 # Environment: BUILD (default build-fuzz), WORK (default BUILD/campaign).
@@ -71,7 +72,16 @@ for t in $targets; do
 	if (cd "$dir" && LSAN_OPTIONS=$lsan "$build/tests/fuzz-$t" -merge=1 -use_counters=0 -timeout=10 \
 		-rss_limit_mb=2048 "$dir/merged" "$corpus" "$dir/new" >"$dir/merge.log" 2>&1) &&
 		[ -n "$(ls "$dir/merged")" ]; then
+		# the named inputs (regress-*: a finding's input, which its test replays; seed-*)
+		# stay under their names whatever the merge keeps
+		mkdir -p "$dir/named"
+		for f in "$corpus"/regress-* "$corpus"/seed-*; do
+			if [ -e "$f" ]; then cp "$f" "$dir/named"/; fi
+		done
 		rm -f "$corpus"/* && cp "$dir/merged"/* "$corpus"/
+		for f in "$dir/named"/*; do
+			if [ -e "$f" ]; then cp "$f" "$corpus"/; fi
+		done
 	else
 		echo "$0: $t: merge failed, corpus left as it was; see $dir/merge.log" >&2
 	fi
