@@ -44,7 +44,8 @@ static inline int flame__array_grow(void *pp, size_t *cap, size_t need, size_t s
 	((size_t)(need) <= (cap) ? 0 : flame__array_grow(&(p), &(cap), (need), sizeof *(p), (min)))
 
 /** memcpy of `bytes` that takes an empty copy from or to an array not yet grown (NULL):
- * memcpy may not be handed NULL even for 0 bytes. */
+ * memcpy may not be handed NULL even for 0 bytes. (A pointer formed as NULL + offset is
+ * already undefined: such a caller returns early itself.) */
 static inline void flame__copy(void *dst, const void *src, size_t bytes)
 {
 	if (bytes)

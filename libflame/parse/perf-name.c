@@ -428,9 +428,11 @@ static int push_piece(flame__perf_names *o, const char *ptr, size_t off, size_t 
 
 static int append(flame__perf_names *o, const char *p, size_t n)
 {
+	if (!n) /* the buffer may not exist yet: not even buf + len may be formed */
+		return 0;
 	if (reserve(o, n))
 		return -1;
-	flame__copy(o->buf + o->len, p, n);
+	memcpy(o->buf + o->len, p, n);
 	o->len += n;
 	return 0;
 }
