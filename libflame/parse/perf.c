@@ -1316,15 +1316,37 @@ static int record_unit(agg *a, flame_err *err)
 	return rc;
 }
 
+/* An aggregator adding to `t`, for the input named `src` (text, or perf.data fed). */
+static void agg_init(agg *a, flame_tree *t, const flame_parse_opts *o, const char *src)
+{
+	memset(a, 0, sizeof *a);
+	flame__sink_init(&a->k, t);
+	a->o = o;
+	a->src = src;
+	a->filter = a->orphan_root = a->kept = FLAME__ID_NONE;
+	flame__intern_init(&a->events);
+}
+
+/* What waits for the input's end: a provisional tracepoint kept (no sampling event came),
+ * the unit the kept samples are in. */
+static int agg_end(agg *a, flame_err *err)
+{
+	int rc = a->provisional ? settle_event(a, 1, err) : 0;
+	return !rc && a->periods ? record_unit(a, err) : rc;
+}
+
+static void agg_free(agg *a)
+{
+	free(a->pend);
+	free(a->keep);
+	free(a->ids);
+	flame__intern_free(&a->events);
+}
+
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
 	agg a;
-	memset(&a, 0, sizeof a);
-	flame__sink_init(&a.k, t);
-	a.o = o;
-	a.src = flame_input_name(in);
-	a.filter = a.orphan_root = a.kept = FLAME__ID_NONE;
-	flame__intern_init(&a.events);
+	agg_init(&a, t, o, flame_input_name(in));
 	reader rd = {in, NULL, 0, 0, 0};
 	job j0;
 	memset(&j0, 0, sizeof j0);
@@ -1345,20 +1367,15 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 			rc = fill(&rd, &j0, err);
 		}
 	}
-	if (rc >= 0 && a.provisional) { /* no sampling event came: the tracepoint stays */
-		int src = settle_event(&a, 1, err);
-		rc = src ? src : rc;
+	if (rc >= 0) {
+		int erc = agg_end(&a, err);
+		rc = erc ? erc : rc;
 	}
-	if (rc >= 0 && a.periods)
-		rc = record_unit(&a, err);
 	worker_free(&w);
-	free(a.pend);
+	agg_free(&a);
 	free(j0.buf);
 	free(j0.out.w);
 	free(rd.carry);
-	free(a.keep);
-	free(a.ids);
-	flame__intern_free(&a.events);
 	return rc < 0 ? rc : 0;
 }
 
@@ -1380,12 +1397,8 @@ int flame__perf_feed_new(flame__perf_feed **out, flame_tree *t, const flame_pars
 	flame__perf_feed *f = calloc(1, sizeof *f);
 	if (!f)
 		return flame__err_nomem(err);
-	flame__sink_init(&f->a.k, t);
-	f->a.o = o;
-	f->a.src = src;
+	agg_init(&f->a, t, o, src);
 	f->a.at_byte = 1;
-	f->a.filter = f->a.orphan_root = f->a.kept = FLAME__ID_NONE;
-	flame__intern_init(&f->a.events);
 	worker_init(&f->w, o, f->a.k.names);
 	*out = f;
 	return 0;
@@ -1449,11 +1462,7 @@ void flame__perf_feed_drop_frames(flame__perf_feed *f)
 int flame__perf_feed_finish(flame__perf_feed *f, flame_err *err)
 {
 	int rc = finish(&f->w, &f->out, &f->s);
-	if ((rc = feed_flush(f, rc, err)))
-		return rc;
-	if (f->a.provisional && (rc = settle_event(&f->a, 1, err)))
-		return rc;
-	return f->a.periods ? record_unit(&f->a, err) : 0;
+	return (rc = feed_flush(f, rc, err)) ? rc : agg_end(&f->a, err);
 }
 
 void flame__perf_feed_free(flame__perf_feed *f)
@@ -1462,10 +1471,7 @@ void flame__perf_feed_free(flame__perf_feed *f)
 		return;
 	worker_free(&f->w);
 	free(f->out.w);
-	free(f->a.pend);
-	free(f->a.keep);
-	free(f->a.ids);
-	flame__intern_free(&f->a.events);
+	agg_free(&f->a);
 	free(f);
 }
 

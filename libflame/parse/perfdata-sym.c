@@ -17,7 +17,6 @@
  * Each distinct (file, address) is named once and its text kept in a cache (bounded:
  * it starts again when full). Names, comms and paths are hostile: control bytes are
  * written as '?', so the text perf.c reads stays text. */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 #include <unistd.h>
 #include "../core/array.h"
 #include "../core/hash.h"
+#include "../core/lines.h"
 #include "../core/slots.h"
 #include "perf-name.h"
 #include "perfdata-elf.h"
@@ -325,6 +325,17 @@ static int dso_eq(const void *ctx, uint32_t e)
 	return strncmp(nm, k->name, k->n) == 0 && nm[k->n] == '\0';
 }
 
+/* The file called name[0..n) (as cleaned), or NULL. */
+static dso *dso_find(const flame__pdsym *s, const char *name, size_t n)
+{
+	struct dso_ctx k = {s, name, n};
+	uint64_t sl = s->d_slots ? s->d_slots[flame__slots_probe(s->d_slots, s->d_mask,
+	                                                         (uint32_t)flame__hash_bytes(name, n),
+	                                                         dso_eq, &k)]
+	                         : 0;
+	return sl ? s->dsos[flame__slot_entry(sl)] : NULL;
+}
+
 /* The file called name[0..n) (control bytes as '?'), made when new. */
 static dso *dso_get(flame__pdsym *s, const char *name, size_t n, int kind)
 {
@@ -333,16 +344,13 @@ static dso *dso_get(flame__pdsym *s, const char *name, size_t n, int kind)
 		return NULL;
 	clean(c, name, n);
 	c[n] = '\0';
+	dso *d = dso_find(s, c, n);
+	if (d) {
+		free(c);
+		return d;
+	}
 	struct dso_ctx k = {s, c, n};
 	uint32_t h = (uint32_t)flame__hash_bytes(c, n);
-	if (s->d_slots) {
-		uint64_t sl = s->d_slots[flame__slots_probe(s->d_slots, s->d_mask, h, dso_eq, &k)];
-		if (sl) {
-			free(c);
-			return s->dsos[flame__slot_entry(sl)];
-		}
-	}
-	dso *d = NULL;
 	if (s->ndsos >= UINT32_MAX - 1 || flame__slots_reserve(&s->d_slots, &s->d_mask, s->ndsos, 64) ||
 	    flame__array_reserve(s->dsos, s->dcap, s->ndsos + 1) || !(d = calloc(1, sizeof *d))) {
 		free(c);
@@ -631,48 +639,27 @@ static int kallsyms_line(dso *d, const char *p, size_t n, uint64_t *ref, int *ha
 
 /* The symbols of a kallsyms file into d (the kernel's), sorted and sized as perf sizes
  * them before it splits off the modules' (a module's last symbol ends a page on, the
- * kernel's too); *ref the file's address of d's reference symbol, when *have_ref. Read in
- * large blocks and split by hand: the 100 k-odd lines are a fixed cost of every recording
- * with kernel frames. 0, or -1 when the file cannot be opened. */
+ * kernel's too); *ref the file's address of d's reference symbol, when *have_ref. Read
+ * through core/lines.h and split by hand: the 100 k-odd lines are a fixed cost of every
+ * recording with kernel frames. 0, or -1 when the file cannot be opened. */
 static int load_kallsyms(dso *d, const char *path, uint64_t *ref, int *have_ref)
 {
-	enum { CHUNK = 256 << 10, LINE_MAX_ = 4096 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	char *buf = malloc(CHUNK + LINE_MAX_);
-	int full = 0;
+	flame_input *in = NULL;
+	flame_err err;
+	flame__lines c;
 	*ref = 0;
 	*have_ref = 0;
-	size_t have = 0;
-	while (buf) {
-		ssize_t k = read(fd, buf + have, CHUNK + LINE_MAX_ - have);
-		if (k <= 0) {
-			if (have && !full && kallsyms_line(d, buf, have, ref, have_ref))
-				goto nomem;
-			break;
-		}
-		have += (size_t)k;
-		char *p = buf, *end = buf + have, *nl;
-		while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
-			if (!full && kallsyms_line(d, p, (size_t)(nl - p), ref, have_ref))
-				goto nomem;
-			full = 0;
-			p = nl + 1;
-		}
-		have = (size_t)(end - p);
-		if (have >= LINE_MAX_) { /* a line longer than any symbol's: skipped */
-			have = 0;
-			full = 1;
-		}
-		memmove(buf, p, have);
+	if (flame_input_open(&in, path, &err))
+		return -1;
+	if (flame__lines_init(&c, in, &err) == 0) {
+		while (flame__lines_next(&c, &err) > 0)
+			if (kallsyms_line(d, c.line, c.len, ref, have_ref)) {
+				flame__symtab_free(&d->syms);
+				break;
+			}
+		flame__lines_free(&c);
 	}
-	if (0) {
-	nomem:
-		flame__symtab_free(&d->syms);
-	}
-	free(buf);
-	close(fd);
+	flame_input_free(in);
 	flame__symtab_finish(&d->syms, 1);
 	return 0;
 }
@@ -699,12 +686,7 @@ static int split_modules(flame__pdsym *s, dso *kd, uint64_t delta)
 		}
 		size_t mn = strlen(tab + 1);
 		if (!last || strlen(last->name) != mn || memcmp(last->name, tab + 1, mn) != 0) {
-			struct dso_ctx c = {s, tab + 1, mn};
-			uint64_t sl = s->d_slots ? s->d_slots[flame__slots_probe(
-			                               s->d_slots, s->d_mask,
-			                               (uint32_t)flame__hash_bytes(tab + 1, mn), dso_eq, &c)]
-			                         : 0;
-			last = sl ? s->dsos[flame__slot_entry(sl)] : NULL;
+			last = dso_find(s, tab + 1, mn);
 			if (last && last->kind != D_KMOD)
 				last = NULL;
 		}
