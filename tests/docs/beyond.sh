@@ -53,7 +53,7 @@ s.serve_forever()
 PY
 server=$!
 trap 'kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
-for _ in $(seq 100); do [ -f port ] && break; sleep 0.05; done
+for _ in $(seq 600); do [ -f port ] && break; sleep 0.05; done  # up to 30 s on a busy machine
 sed "s|http://pyroscope:4040|http://127.0.0.1:$(cat port)|" upload.sh >upload-local.sh
 bash -e upload-local.sh >/dev/null || { echo "FAIL: the README's upload block failed"; cat server.log; fail=1; }
 python3 - <<'PY' || fail=1

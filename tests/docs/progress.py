@@ -19,6 +19,8 @@ from checks import check, done  # noqa: E402
 CHUNKS, LINES = 16, 20000
 # every chunk adds 1..CHUNKS-1 to the same LINES distinct stacks
 WANT = ''.join(sorted('a;b;c%d %d\n' % (j, sum(range(CHUNKS))) for j in range(LINES)))
+# made before any run, so a short job's input arrives at once, not at Python's pace
+DATA = [b''.join(b'a;b;c%d %d\n' % (j, i) for j in range(LINES)) for i in range(CHUNKS)]
 EMPTY = tempfile.NamedTemporaryFile(suffix='.folded', delete=False).name
 
 
@@ -46,8 +48,8 @@ def run(tool, args, tty, slow=True):
     env = dict(os.environ, TERM='xterm')
     p = subprocess.Popen([tool, *args, *operands(tool), '-o', out], stdin=subprocess.PIPE,
                          stderr=err_fd, env=env)
-    for i in range(CHUNKS):
-        p.stdin.write(b''.join(b'a;b;c%d %d\n' % (j, i) for j in range(LINES)))
+    for chunk in DATA:
+        p.stdin.write(chunk)
         p.stdin.flush()
         if slow:
             time.sleep(0.1)
