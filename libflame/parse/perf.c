@@ -487,6 +487,13 @@ static int push_value(worker *w, uint32_t v)
 	return 0;
 }
 
+/* A frame line's value (not LINE_NOT_FRAME) added to the sample: nothing for a frame
+ * the options skip. 0, or FLAME_ENOMEM. */
+static int use_value(worker *w, uint32_t v)
+{
+	return v == LINE_SKIPPED ? 0 : push_value(w, v);
+}
+
 /* A tab-indented line in a sample: 1 a frame (added), 0 not a frame, or an error. With
  * `kept`, the line's cache value when the cache keeps it (else LINE_NOT_FRAME). */
 static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, uint64_t h,
@@ -521,7 +528,7 @@ static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, ui
 	}
 	if (v == LINE_NOT_FRAME)
 		return 0; /* (frame_value put nothing in `multi` for it) */
-	if (v != LINE_SKIPPED && push_value(w, v))
+	if (use_value(w, v))
 		return FLAME_ENOMEM;
 	if (forget != SIZE_MAX)
 		w->multi_len = forget;
@@ -1434,7 +1441,7 @@ int flame__perf_feed_frame(flame__perf_feed *f, const char *p, size_t n, uint64_
 	               (uint64_t)((f->s.tidy & FLAME__PERF_JAVA) != 0) << 32;
 	if (memo && *memo >> 32 == key >> 32) {
 		uint32_t v = (uint32_t)*memo;
-		return v == LINE_SKIPPED || !push_value(&f->w, v) ? 0 : flame__err_nomem(err);
+		return use_value(&f->w, v) ? flame__err_nomem(err) : 0;
 	}
 	uint32_t kept;
 	int rc = tab_frame(&f->w, &f->s, p, n, 0, lc_hash(p, n), &kept);

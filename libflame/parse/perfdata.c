@@ -19,6 +19,7 @@
  * (-z) are refused with a message that names perf script. */
 #include <stdio.h>
 #include <string.h>
+#include "../core/numfmt.h"
 #include "parser.h"
 #include "perf-feed.h"
 #include "perfdata-read.h"
@@ -46,18 +47,13 @@ static int frame(gen *g, uint32_t pid, int mode, int fallback, uint64_t ip, flam
 	return flame__perf_feed_frame(g->f, p, n, memo, err);
 }
 
-/* A pid or tid as perf script prints it (%d): the digits end at `end`. */
-static const char *decimal(char *end, int32_t v, size_t *n)
+/* A pid or tid as perf script prints it (%d) at buf: its length (at most 11). */
+static size_t decimal(char *buf, int32_t v)
 {
-	char *p = end;
-	uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
+	size_t k = 0;
 	if (v < 0)
-		*--p = '-';
-	*n = (size_t)(end - p);
-	return p;
+		buf[k++] = '-';
+	return k + flame__fmt_u64(buf + k, v < 0 ? 0u - (uint32_t)v : (uint32_t)v);
 }
 
 static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
@@ -77,8 +73,10 @@ static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 	while (ev.comm_len && ev.comm[ev.comm_len - 1] == ' ')
 		ev.comm_len--;
 	char pid[12], tid[12];
-	ev.pid = decimal(pid + sizeof pid, (int32_t)sm.pid, &ev.pid_len);
-	ev.tid = decimal(tid + sizeof tid, (int32_t)sm.tid, &ev.tid_len);
+	ev.pid_len = decimal(pid, (int32_t)sm.pid);
+	ev.tid_len = decimal(tid, (int32_t)sm.tid);
+	ev.pid = pid;
+	ev.tid = tid;
 	if ((ev.has_time = sm.has_time)) /* "SECS.USECS:" read back: the same double */
 		ev.time = (double)(sm.time / 1000000000u) + (double)(sm.time % 1000000000u / 1000u) / 1e6;
 	if ((ev.has_period = sm.has_period)) {

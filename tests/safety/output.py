@@ -22,7 +22,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
@@ -81,32 +80,27 @@ def default_signals():
         signal.signal(sig, signal.SIG_DFL)
 
 
-def stop_mid_write(cmd, d, target):
-    """Start cmd with the shim, wait until it stops after its first write to d;
-    (process, link of its file there) or (process, None) when it ended first."""
+def stop_mid_write(cmd, d):
+    """Start cmd with the shim and wait until it stops after its first write to d (the
+    test's timeout bounds the wait); (process, link of its file there) or (process, None)
+    when it ended first."""
     env = dict(os.environ, LD_PRELOAD=shim, FLAME_TEST_STOP_DIR=d)
     # gcc's ASan (a shared runtime) wants to be first; clang's is in the executable
     env['ASAN_OPTIONS'] = env.get('ASAN_OPTIONS', '') + ':verify_asan_link_order=0'
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
                          preexec_fn=default_signals)
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        pid, status = os.waitpid(p.pid, os.WUNTRACED | os.WNOHANG)
-        if pid == 0:
-            time.sleep(0.005)
-            continue
-        if os.WIFSTOPPED(status):
-            t = temp_fd(p.pid, d)
-            return p, t[1] if t and t[2] > 0 else None
-        p.returncode = os.waitstatus_to_exitcode(status)  # ended: reaped here
-        return p, None
+    _, status = os.waitpid(p.pid, os.WUNTRACED)
+    if os.WIFSTOPPED(status):
+        t = temp_fd(p.pid, d)
+        return p, t[1] if t and t[2] > 0 else None
+    p.returncode = os.waitstatus_to_exitcode(status)  # ended: reaped here
     return p, None
 
 
 def signal_case(tool, args, sig):
     name = '%s %s' % (tool, signal.Signals(sig).name)
     d, target = fresh_dir('%s-%s' % (tool, signal.Signals(sig).name), tool)
-    p, link = stop_mid_write([tools[tool], *args, '-o', target], d, target)
+    p, link = stop_mid_write([tools[tool], *args, '-o', target], d)
     check(name + ': caught mid-write', link is not None, '(it never stopped after a write to '
           'the directory of FILE: exit %s)' % p.returncode)
     if link is None:

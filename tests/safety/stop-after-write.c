@@ -2,7 +2,9 @@
  * right after its first write to a file in the directory FLAME_TEST_STOP_DIR names. The
  * test then finds the tool mid-write for certain, however fast the tool and however busy
  * the machine: a tool that writes its output in one call leaves no window to poll for. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,8 +20,8 @@ ssize_t write(int fd, const void *buf, size_t len)
 	if (!real)
 		real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
 	ssize_t n = real(fd, buf, len);
-	const char *dir = getenv("FLAME_TEST_STOP_DIR");
-	if (n > 0 && fd > 2 && dir && !stopped) {
+	const char *dir;
+	if (n > 0 && fd > 2 && !stopped && (dir = getenv("FLAME_TEST_STOP_DIR"))) {
 		char proc[64], link[4096];
 		snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
 		ssize_t k = readlink(proc, link, sizeof link - 1);
