@@ -190,6 +190,15 @@ void cli_input_emptied(const cli_input *in, char *buf, size_t cap);
  * perf.data recorded with --call-graph dwarf, a PNG: their message stands). */
 int cli_undetected(int rc, const flame_err *e);
 
+/* ---- folded output: its first line says what the counts measure (`# countname=UNIT
+ * type=TYPE`, when they are not plain samples), so the unit survives a pipe into the next
+ * tool; --no-header leaves it out, for stackcollapse-perf.pl's bytes. The same row in every
+ * tool that writes folded text (flame-collapse, flame-merge, flame-diff), with its id. */
+#define CLI_NO_HEADER_OPT(id)                                                                  \
+	{"no-header", 0, CLI_NOARG, id, NULL,                                                      \
+	 "folded output: no '# countname=UNIT' first line (stackcollapse-perf.pl's bytes; the "    \
+	 "next tool then takes nanoseconds or bytes for samples)"}
+
 /* ---- an empty profile: folded text (or pprof) of nothing is an empty output, not an
  * error; a picture of nothing is one. */
 

@@ -10,7 +10,7 @@
 /* unique-stack storage kept in memory before a sorted run goes to a temp file */
 enum { SPILL_LIMIT = 4 << 20 };
 
-enum { O_JOBS = 1, O_OUTPUT, O_FORMAT, O_OUTPUT_FORMAT };
+enum { O_JOBS = 1, O_OUTPUT, O_FORMAT, O_OUTPUT_FORMAT, O_NO_HEADER };
 /* the output formats flame-collapse writes: stacks (folded text, pprof) */
 #define OUTPUTS FLAME_OUTPUT_STACKS
 
@@ -24,6 +24,7 @@ static const cli_opt own_options[] = {
 	 "output format: {}. As before, a name that is also an input format means "
 	 "--input-format, unless --input-format is given too: --format pprof reads pprof"},
 	{"output-format", 0, CLI_ARG, O_OUTPUT_FORMAT, "FMT", "output format, always: {}"},
+	CLI_NO_HEADER_OPT(O_NO_HEADER),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -40,6 +41,7 @@ typedef struct args {
 	const char *output;
 	const char *format;      /* --format, resolved once all options are read */
 	flame_output_format out; /* --output-format, or --format as the output */
+	int no_header;
 } args;
 
 static int on_opt(void *ud, int id, const char *arg)
@@ -55,6 +57,7 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_OUTPUT: a->output = arg; break;
 	case O_FORMAT: a->format = arg; break;
 	case O_OUTPUT_FORMAT: return cli_output_format("--output-format", arg, OUTPUTS, &a->out);
+	case O_NO_HEADER: a->no_header = 1; break;
 	default: return cli_input_opt(&a->in, id, arg);
 	}
 	return 0;
@@ -149,6 +152,8 @@ int main(int argc, char **argv)
 	rc = read_inputs(&a, t, argv + first, argc - first, &warns, &err);
 	if (!rc)
 		rc = cli_input_transform(&a.in, t, &err);
+	if (!rc && a.no_header && a.out == FLAME_OUTPUT_FOLDED)
+		flame_tree_set_count_name(t, NULL); /* no unit: no header line */
 	if (!rc)
 		rc = cli_output_open(&out, a.output, &err);
 	if (!rc) {

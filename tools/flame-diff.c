@@ -13,7 +13,7 @@
 
 enum {
 	O_NORMALIZE = 1, O_STRIP_HEX, O_REQUESTS, O_NORMALIZE_FRAME, O_FAIL_ABOVE, O_MIN_DELTA,
-	O_TOP, O_OUTPUT, O_FORMAT, O_JOBS, O_NO_REMOVED, O_BEFORE_TAG, O_AFTER_TAG
+	O_TOP, O_OUTPUT, O_FORMAT, O_JOBS, O_NO_REMOVED, O_BEFORE_TAG, O_AFTER_TAG, O_NO_HEADER
 };
 /* the output formats flame-diff writes: those that show a diff (folded text, pictures) */
 #define OUTPUTS FLAME_OUTPUT_DIFF
@@ -42,6 +42,7 @@ static const cli_opt own_options[] = {
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE",
 	 "write to FILE (atomically); the format from its extension (see Output formats)"},
 	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "output format: {} (folded: stack before after)"},
+	CLI_NO_HEADER_OPT(O_NO_HEADER),
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N",
 	 "2 (default): read both inputs at once (two sorted folded files to folded text: a merge "
 	 "of their lines; other folded inputs in blocks, merged as they come: about the memory "
@@ -75,6 +76,7 @@ typedef struct args {
 	flame_output_format format;
 	uint64_t jobs;
 	int no_removed;
+	int no_header;
 	const char **side_tags[2]; /* --before-tag, --after-tag */
 	size_t n_side_tags[2];
 	cli_input inputs;
@@ -105,6 +107,7 @@ static int on_opt(void *ud, int id, const char *arg)
 	switch (id) {
 	case O_NORMALIZE: return set_norm(a, FLAME_DIFF_NORM_TOTAL, "--normalize");
 	case O_STRIP_HEX: a->d.strip_hex = 1; break;
+	case O_NO_HEADER: a->no_header = 1; break;
 	case O_REQUESTS: {
 		const char *comma = strchr(arg, ',');
 		char b[32];
@@ -378,6 +381,8 @@ static int write_tree(args *a, flame_tree *t, uint64_t before_raw, flame_output_
 	int rc, write, code = transform(a, t, draw, &write);
 	if (!write)
 		return code;
+	if (a->no_header && fmt == FLAME_OUTPUT_FOLDED)
+		flame_tree_set_count_name(t, NULL); /* no unit: no header line */
 	if ((a->top || a->fail_above >= 0 || (draw && !a->no_removed)) &&
 	    (rc = flame_diff_report(t, &rows, &nrows, &err))) {
 		code = cli_report(&err);
@@ -552,7 +557,7 @@ static int diff_pair(args *a, flame_diff_request *req, char **paths, flame_outpu
 		return cli_report(&err);
 	/* text only: no tree needed */
 	if (fmt == FLAME_OUTPUT_FOLDED && !a->top && a->fail_above < 0 &&
-	    !cli_input_transforms(&a->inputs)) {
+	    !cli_input_transforms(&a->inputs) && !a->no_header) {
 		if ((rc = cli_output_open(&out, a->output, &err)))
 			return cli_report(&err);
 		rc = flame_diff_request_write_folded(req, out, &err);

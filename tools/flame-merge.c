@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include "render-opts.h"
 
-enum { O_NORMALIZE = 1, O_OUTPUT, O_FORMAT, O_JOBS };
+enum { O_NORMALIZE = 1, O_OUTPUT, O_FORMAT, O_JOBS, O_NO_HEADER };
 /* the output formats flame-merge writes: the stacks (folded text, pprof) and pictures */
 #define OUTPUTS (FLAME_OUTPUT_STACKS | FLAME_OUTPUT_PICTURE)
 
@@ -26,6 +26,7 @@ static const cli_opt own_options[] = {
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N",
 	 "parse N inputs at a time (default 2); folded inputs are read in blocks, a thread each "
 	 "(sorted folded files to folded text: a merge of their lines, checked on 2 threads)"},
+	CLI_NO_HEADER_OPT(O_NO_HEADER),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -41,6 +42,7 @@ typedef struct args {
 	const char *output;
 	flame_output_format format;
 	uint64_t jobs;
+	int no_header;
 	cli_input inputs;
 	char what[600]; /* the inputs, as messages name them */
 } args;
@@ -52,6 +54,7 @@ static int on_opt(void *ud, int id, const char *arg)
 		return render_cli_opt(&a->r, id, arg);
 	switch (id) {
 	case O_NORMALIZE: a->normalize = 1; break;
+	case O_NO_HEADER: a->no_header = 1; break;
 	case O_OUTPUT: a->output = arg; break;
 	case O_FORMAT: return cli_output_format("--format", arg, OUTPUTS, &a->format);
 	case O_JOBS:
@@ -191,13 +194,15 @@ static int run(args *a, flame_merge_request *req, input *in, size_t n, flame_out
 	char why[128] = "";
 	if ((rc = cli_output_open(&out, a->output, &err)))
 		return cli_report(&err);
-	if (fmt == FLAME_OUTPUT_FOLDED && !cli_input_transforms(&a->inputs)) {
+	if (fmt == FLAME_OUTPUT_FOLDED && !cli_input_transforms(&a->inputs) && !a->no_header) {
 		rc = flame_merge_request_write_folded(req, out, &err);
 	} else if (!(rc = flame_merge_request_tree(req, &t, &err))) {
 		int had = flame_tree_total(t, 0) || flame_tree_total(t, 1);
 		rc = cli_input_transform(&a->inputs, t, &err);
 		if (!rc && had)
 			cli_input_emptied(&a->inputs, why, sizeof why);
+		if (!rc && a->no_header && fmt == FLAME_OUTPUT_FOLDED)
+			flame_tree_set_count_name(t, NULL); /* no unit: no header line */
 		if (!rc && draw && !flame_tree_total(t, 0) && !flame_tree_total(t, 1))
 			code = cli_no_stacks(a->what, why); /* a picture of nothing */
 		if (!rc && (!code || cli_to_stdout(a->output)))

@@ -196,13 +196,76 @@ static int probe(const char *buf, size_t len)
 			bad++;
 		}
 	}
+	/* nothing but blank lines and comments (a header), all of the input (shorter than the
+	 * 64 KiB flame_parse peeks): folded text of no stacks, as an empty input is */
+	if (good + bad == 0)
+		return i >= len && len < 64 * 1024;
 	return good > 0 && (bad == 0 || (semi && bad * 4 <= good + bad));
+}
+
+/* The header line p[0..n): `# countname=UNIT` and, in any order after it, `type=TYPE`
+ * (pprof's sample type: "cpu") and `duration=NS` (the wall time covered); unknown keys are
+ * skipped, for later versions. The unit is recorded as a parser of that format records
+ * it (an input in other units than the tree's is refused). 1 when the line is one, 0 when
+ * it is not (an ordinary comment), or a negative status. */
+static int header(state *S, const char *p, size_t n, flame_err *err)
+{
+	static const char key[] = "# countname=";
+	char unit[64] = "", type[64] = "";
+	uint64_t duration = 0;
+	if (n < sizeof key - 1 || memcmp(p, key, sizeof key - 1))
+		return 0;
+	while (n && (p[n - 1] == '\r' || p[n - 1] == ' '))
+		n--;
+	for (size_t i = 2; i < n;) {
+		size_t j = i;
+		while (j < n && p[j] != ' ')
+			j++;
+		const char *eq = memchr(p + i, '=', j - i);
+		size_t k = eq ? (size_t)(eq - (p + i)) : 0, vn = eq ? j - i - k - 1 : 0;
+		char *to = k == 9 && !memcmp(p + i, "countname", 9) ? unit
+		           : k == 4 && !memcmp(p + i, "type", 4) ? type : NULL;
+		if (to && vn < sizeof unit) {
+			memcpy(to, eq + 1, vn);
+			to[vn] = '\0';
+		} else if (k == 8 && !memcmp(p + i, "duration", 8)) {
+			for (size_t d = 0; d < vn && eq[1 + d] >= '0' && eq[1 + d] <= '9' &&
+			                   duration <= (UINT64_MAX - 9) / 10; d++)
+				duration = duration * 10 + (uint64_t)(eq[1 + d] - '0');
+		}
+		i = j + 1;
+	}
+	if (!unit[0])
+		return 0;
+	int rc = flame__sink_units(&S->k, unit, type[0] ? type : NULL, S->src, err);
+	if (!rc && type[0])
+		rc = flame__units_set_pprof(S->k.t, type, NULL, NULL, 0, 0);
+	if (!rc)
+		flame__units_set_duration(S->k.t, duration);
+	return rc ? rc : 1;
 }
 
 /* Binary data read as folded would make junk stacks: stop at its first line. */
 static int binary(const state *S, uint64_t line_no, uint64_t offset, flame_err *err)
 {
 	return flame__err(err, FLAME_EDATA, S->src, line_no, offset, FLAME__BINARY_MSG("folded text"));
+}
+
+/* How many bytes p[0..n) and q[0..m) share at their start, 8 at a time. */
+static inline size_t shared_bytes(const char *p, size_t n, const char *q, size_t m)
+{
+	size_t same = 0, lim = n < m ? n : m;
+	while (same + 8 <= lim) {
+		uint64_t a, b;
+		memcpy(&a, p + same, 8);
+		memcpy(&b, q + same, 8);
+		if (a != b)
+			return same + ((unsigned)__builtin_ctzll(a ^ b) >> 3);
+		same += 8;
+	}
+	while (same < lim && p[same] == q[same])
+		same++;
+	return same;
 }
 
 /* One line p[0..n) (no '\n'). 0, or a negative status with *err set. */
@@ -213,6 +276,9 @@ static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint6
 	flame__count c[2];
 	int ncounts = 1;
 	size_t all = n;
+	int h = n && p[0] == '#' ? header(S, p, n, err) : 0;
+	if (h)
+		return h < 0 ? h : 0;
 	int cr = flame__folded_line(p, &n, c, &ncounts);
 	if (cr == -1 && n == 0)
 		return 0; /* a blank line */
@@ -246,20 +312,7 @@ static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint6
 	/* frames shared with the previous line keep their ids */
 	const char *prev = S->prev;
 	size_t prev_n = S->prev_n;
-	size_t same = 0, lim = n < prev_n ? n : prev_n;
-	while (same + 8 <= lim) {
-		uint64_t a, b;
-		memcpy(&a, p + same, 8);
-		memcpy(&b, prev + same, 8);
-		if (a != b) {
-			same += (unsigned)__builtin_ctzll(a ^ b) >> 3;
-			goto found;
-		}
-		same += 8;
-	}
-	while (same < lim && p[same] == prev[same])
-		same++;
-found:;
+	size_t same = shared_bytes(p, n, prev, prev_n);
 	/* a line whose stack sorts after the table's last one is appended unlooked-up */
 	if (scale != flame__sink_scale(t) && t->limit)
 		S->last_ok = 0; /* rescaling read spilled runs back: a new table */

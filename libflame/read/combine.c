@@ -408,6 +408,9 @@ static int stream_all(flame_tree *t, flame__source *src, size_t n, int diff, fla
 		pthread_cond_broadcast(&f->cv);
 		pthread_mutex_unlock(&f->mu);
 		flame__pool_wait(pool, &tasks[i]);
+		/* what the input's counts measure (a folded header), with the units rule */
+		if (!rc && !f->src->rc)
+			rc = flame__units_join(t, f->pt, err);
 		if (f->stopped) { /* its rc says only that it was stopped */
 			f->src->rc = 0;
 			memset(&f->src->err, 0, sizeof f->src->err);

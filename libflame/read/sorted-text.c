@@ -4,7 +4,8 @@
  * sorted files, or the sum of several, is a merge of their lines: no names to intern, no
  * tree to build, no lines to rebuild from ids. A first pass checks that every file
  * qualifies (plain files, every line `stack count` with a whole count, stacks strictly
- * increasing) and sums it (for the normalizations and to rule out overflow); the second
+ * increasing, perhaps after a header line as write/folded.c writes it, the same in every
+ * file that has one) and sums it (for the normalizations and to rule out overflow); the second
  * merges them. What does not qualify is left to the tree (flame__read_pair,
  * flame__read_sum), which prints the same lines and reports what is wrong. Both passes
  * stream through fixed buffers. Part of the read layer: it reads inputs and writes
@@ -20,6 +21,9 @@
 #include "../parse/binary.h"
 #include "../parse/folded-line.h"
 #include "read.h"
+
+/* 128-bit products of counts (GCC and Clang) */
+__extension__ typedef unsigned __int128 u128;
 
 enum {
 	CHUNK = 256 * 1024,      /* bytes of lines per read, for one or two inputs */
@@ -49,6 +53,45 @@ static int split_line(const char *p, size_t n, row *r)
 	return 1;
 }
 
+/* 1 when `s[0..n)` is a word of a header as the folded writer writes it: printable ASCII,
+ * no space or '='. */
+static int header_word(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] <= ' ' || s[i] > '~' || s[i] == '=')
+			return 0;
+	return n > 0;
+}
+
+/* 1 when p[0..n) is a header line exactly as write/folded.c writes it (`# countname=UNIT[
+ * type=TYPE][ duration=NS]`, UNIT not samples), so the merge can write it as the tree
+ * would; any other '#' line is left to the tree. */
+static int header_line(const char *p, size_t n)
+{
+	static const char key[] = "# countname=";
+	static const char *const keys[] = {" type=", " duration="};
+	if (n < sizeof key - 1 || memcmp(p, key, sizeof key - 1))
+		return 0;
+	size_t i = sizeof key - 1, j = i;
+	while (j < n && p[j] != ' ')
+		j++;
+	if (!header_word(p + i, j - i) || (j - i == 7 && !memcmp(p + i, "samples", 7)) ||
+	    (j - i == 5 && !memcmp(p + i, "count", 5)))
+		return 0;
+	for (int k = 0; k < 2 && j < n; k++) {
+		size_t kl = strlen(keys[k]);
+		if (n - j < kl || memcmp(p + j, keys[k], kl))
+			continue;
+		i = j + kl;
+		j = i;
+		while (j < n && p[j] != ' ')
+			j++;
+		if (!header_word(p + i, j - i) || (k == 1 && (p[i] == '0' || strspn(p + i, "0123456789") < j - i)))
+			return 0;
+	}
+	return j == n;
+}
+
 /* Bytewise order of the stacks (a stack before those it is a prefix of). */
 static int cmp_rows(const row *a, const row *b)
 {
@@ -67,6 +110,7 @@ typedef struct cursor {
 	const char *b;
 	size_t bn, pos; /* the block of whole lines, and the next line in it */
 	row r;
+	int started;    /* a line was read: a header line can only come first */
 } cursor;
 
 /* The next non-blank line (the tree skips blank lines too): 1 with (*p, *n), 0 at the
@@ -96,6 +140,7 @@ typedef struct check {
 	size_t chunk;
 	uint64_t total;
 	int verdict; /* 1: qualifies, 0: not (or failed to read: the tree will say why) */
+	char header[160]; /* its header line, "" when it has none */
 } check;
 
 static void check_one(check *c)
@@ -128,6 +173,11 @@ static void check_one(check *c)
 		}
 		if ((rc = next_line(&cu, &p, &n, &err)) <= 0)
 			break;
+		if (!cu.started++ && n < sizeof c->header && header_line(p, n)) {
+			memcpy(c->header, p, n);
+			c->header[n] = '\0';
+			continue;
+		}
 		row r;
 		/* binary data goes to the folded parser, which names its first line */
 		if (!split_line(p, n, &r) || sum + r.v < sum || (have && cmp_rows(&prev, &r) >= 0) ||
@@ -165,6 +215,8 @@ static int advance(cursor *c, flame_err *err)
 	const char *p;
 	size_t n;
 	int rc = next_line(c, &p, &n, err);
+	if (rc > 0 && !c->started++ && header_line(p, n))
+		rc = next_line(c, &p, &n, err); /* checked by the first pass */
 	if (rc <= 0)
 		return rc;
 	if (!split_line(p, n, &c->r))
@@ -173,14 +225,14 @@ static int advance(cursor *c, flame_err *err)
 	return 1;
 }
 
-typedef struct out {
+typedef struct outbuf {
 	flame_output *o;
 	flame_err *err;
 	char buf[OUT_CAP];
 	size_t len;
-} out;
+} outbuf;
 
-static int flush(out *w)
+static int flush(outbuf *w)
 {
 	int rc = w->len ? flame_output_write(w->o, w->buf, w->len, w->err) : 0;
 	w->len = 0;
@@ -188,7 +240,7 @@ static int flush(out *w)
 }
 
 /* `stack count`, or `stack before after` when ncol is 2 */
-static int emit(out *w, const row *r, const uint64_t *col, int ncol)
+static int emit(outbuf *w, const row *r, const uint64_t *col, int ncol)
 {
 	size_t need = r->n + 2 * 21 + 1;
 	if (w->len + need > OUT_CAP) {
@@ -221,6 +273,7 @@ typedef struct combine {
 	int diff;
 	uint64_t num, den;
 	const uint64_t *mul;
+	const char *header; /* the header line to write first, or NULL */
 } combine;
 
 typedef struct merger {
@@ -237,9 +290,15 @@ static inline int before(const cursor *c, size_t a, size_t b)
 
 FLAME__HEAP(inputs, cursor, before)
 
-static int merge_lines(merger *m, size_t n, const combine *cb, out *w, flame_err *err)
+static int merge_lines(merger *m, size_t n, const combine *cb, outbuf *w, flame_err *err)
 {
 	int rc = 0;
+	if (cb->header) { /* first, as the folded writer writes it */
+		size_t hn = strlen(cb->header);
+		memcpy(w->buf, cb->header, hn);
+		w->buf[hn] = '\n';
+		w->len = hn + 1;
+	}
 	for (size_t i = 0; i < n && !rc; i++) {
 		int a = advance(&m->c[i], err);
 		if (a < 0)
@@ -259,7 +318,7 @@ static int merge_lines(merger *m, size_t n, const combine *cb, out *w, flame_err
 			if (!cb->diff)
 				col[0] += v * cb->mul[i]; /* the first pass ruled out overflow */
 			else if (i == 0)
-				col[0] = (uint64_t)((unsigned __int128)v * cb->num / cb->den);
+				col[0] = (uint64_t)((u128)v * cb->num / cb->den);
 			else
 				col[1] = v;
 		}
@@ -282,7 +341,7 @@ static int merge(flame__source *src, size_t n, size_t chunk, const combine *cb, 
 	m.c = calloc(n, sizeof *m.c);
 	m.heap = (flame__heap){calloc(n, sizeof *m.heap.h), 0};
 	m.eq = calloc(n, sizeof *m.eq);
-	out *w = malloc(sizeof *w);
+	outbuf *w = malloc(sizeof *w);
 	size_t ready = 0;
 	int rc = m.c && m.heap.h && m.eq && w ? 0 : flame__err_nomem(err);
 	for (; ready < n && !rc; ready++) {
@@ -307,6 +366,20 @@ static int merge(flame__source *src, size_t n, size_t chunk, const combine *cb, 
 
 /* ---- both passes */
 
+/* The header line the inputs share (those with none count in any unit, as a tree of
+ * unknown unit takes any), "" when none has one, or NULL when two differ: the tree then
+ * says whether their units can be added. */
+static const char *common_header(const check *c, size_t n)
+{
+	const char *h = "";
+	for (size_t i = 0; i < n; i++)
+		if (c[i].header[0] && h[0] && strcmp(h, c[i].header))
+			return NULL;
+		else if (c[i].header[0])
+			h = c[i].header;
+	return h;
+}
+
 /* Check the inputs: 0 when they all qualify (totals in c[]), 1 when not, or an error.
  * The inputs are at their start afterwards: format detection only peeks, and what the
  * check read is read again. */
@@ -324,7 +397,7 @@ static int check_inputs(flame__source *src, size_t n, check *c, flame_err *err)
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		c[i] = (check){src[i].in, n > 2 ? CHUNK_MANY : CHUNK, 0, 0};
+		c[i] = (check){.in = src[i].in, .chunk = n > 2 ? CHUNK_MANY : CHUNK};
 	check_all(c, n);
 	int ok = 1;
 	for (size_t i = 0; i < n; i++) {
@@ -333,7 +406,7 @@ static int check_inputs(flame__source *src, size_t n, check *c, flame_err *err)
 			return flame__err(err, FLAME_EIO, flame_input_name(src[i].in), 0, FLAME__NO_OFFSET,
 			                  "cannot read the file again from its start");
 	}
-	return !ok;
+	return !ok || !common_header(c, n);
 }
 
 int flame__text_diff(flame__source src[2], const flame_diff_opts *o, flame_output *out,
@@ -343,15 +416,20 @@ int flame__text_diff(flame__source src[2], const flame_diff_opts *o, flame_outpu
 	int rc;
 	if ((rc = check_inputs(src, 2, c, err)))
 		return rc;
-	combine cb = {1, 1, 1, NULL};
+	combine cb = {1, 1, 1, NULL, NULL};
 	uint64_t t0 = c[0].total, t1 = c[1].total;
+	const char *h = common_header(c, 2);
+	if (h[0] && o->norm != FLAME_DIFF_NORM_NONE)
+		return 1; /* whether the tree has any count left to write one is the tree's to say */
+	if (h[0] && (t0 || t1))
+		cb.header = h; /* the folded writer's, for a tree with counts */
 	if (o->norm == FLAME_DIFF_NORM_TOTAL && t0 && t0 != t1) {
 		cb.num = t1;
 		cb.den = t0;
 	} else if (o->norm == FLAME_DIFF_NORM_REQUESTS) {
 		cb.num = o->requests_after;
 		cb.den = o->requests_before;
-		if ((unsigned __int128)t0 * cb.num / cb.den > UINT64_MAX)
+		if ((u128)t0 * cb.num / cb.den > UINT64_MAX)
 			return 1; /* the tree reports the overflow */
 	}
 	src[0].total = t0;
@@ -367,16 +445,17 @@ int flame__text_sum(flame__source *src, size_t n, flame_output *out, flame_err *
 	check *c = calloc(n ? n : 1, sizeof *c);
 	uint64_t *mul = calloc(n ? n : 1, sizeof *mul);
 	int rc = c && mul ? check_inputs(src, n, c, err) : flame__err_nomem(err);
-	unsigned __int128 sum = 0;
+	u128 sum = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		mul[i] = src[i].weight ? src[i].weight : 1;
 		src[i].total = c[i].total * mul[i];
-		sum += (unsigned __int128)c[i].total * mul[i];
+		sum += (u128)c[i].total * mul[i];
 		if (sum > UINT64_MAX)
 			rc = 1; /* the tree reports the overflow */
 	}
 	if (!rc) {
-		combine cb = {0, 1, 1, mul};
+		const char *h = common_header(c, n);
+		combine cb = {0, 1, 1, mul, h[0] && sum ? h : NULL};
 		rc = merge(src, n, n > 2 ? CHUNK_MANY : CHUNK, &cb, out, err);
 	}
 	free(c);

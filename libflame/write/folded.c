@@ -5,7 +5,10 @@
  * written in a few big calls; sorted neighbours share long prefixes, so a line starts
  * with one copy of its prefix from the line before; big tables are formatted by two
  * threads, a chunk each in turn, written in order. A tree that spilled runs to disk is
- * merged as it is written. */
+ * merged as it is written. A tree whose counts are known not to be plain samples starts
+ * with the line `# countname=UNIT [type=TYPE] [duration=NS]` (header), which
+ * parse/folded.c reads back: the unit survives `flame-collapse | flame-render`. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
@@ -15,6 +18,7 @@
 #include "../core/pool.h"
 #include "../core/prefetch.h"
 #include "../core/tree.h"
+#include "../core/units.h"
 
 enum { BUF_CAP = 512 * 1024 }; /* flushed in pieces past the output's own buffer: no copy */
 
@@ -252,6 +256,37 @@ static int write_pair(line_writer *lw, const flame__stack *v, const uint32_t *id
 	return rc;
 }
 
+/* 1 when `s` reads back whole as a header value: printable ASCII, no space or '=' */
+static int header_word(const char *s)
+{
+	for (; *s; s++)
+		if (*s <= ' ' || *s > '~' || *s == '=')
+			return 0;
+	return 1;
+}
+
+/* The header line: what the counts measure, when the tree knows and it is not samples
+ * (a unit with a byte that would not read back is left out, as it was before), and
+ * there are stacks to measure. */
+static int header(const flame_tree *t, flame_output *o, flame_err *err)
+{
+	const char *unit = flame_tree_count_name(t);
+	const flame__units *u = flame__tree_units(t);
+	if (!unit || !strcmp(unit, "samples") || !strcmp(unit, "count") || !header_word(unit))
+		return 0;
+	if (!flame_tree_total(t, 0) && !flame_tree_total(t, 1))
+		return 0; /* no stacks: an empty output, as for an empty input */
+	char line[256];
+	int n = snprintf(line, sizeof line, "# countname=%s", unit);
+	if (u->type[0] && header_word(u->type))
+		n += snprintf(line + n, sizeof line - (size_t)n, " type=%s", u->type);
+	if (u->duration_ns)
+		n += snprintf(line + n, sizeof line - (size_t)n, " duration=%llu",
+		              (unsigned long long)u->duration_ns);
+	line[n++] = '\n';
+	return flame_output_write(o, line, (size_t)n, err);
+}
+
 int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err)
 {
 	const flame__intern *names = flame__tree_names(t);
@@ -261,8 +296,10 @@ int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err)
 		if (names->names[i].len > lw.maxlen)
 			lw.maxlen = names->names[i].len;
 	/* spilled runs come merged in text order; else the table, ordered here */
-	flame__stacks *mem;
-	int rc = flame__tree_stream_sorted(t, &mem, emit_line, &lw, err);
+	flame__stacks *mem = NULL;
+	int rc = header(t, o, err);
+	if (!rc)
+		rc = flame__tree_stream_sorted(t, &mem, emit_line, &lw, err);
 	if (!rc && mem) {
 		size_t n = mem->count;
 		const flame__stack *v = mem->v;

@@ -3,7 +3,8 @@
 # against `go tool pprof -traces -sample_index=TYPE` for EVERY sample type (converted to
 # folded by pprof-traces2folded.awk), and `go tool pprof -traces` on the pprof files we
 # write from every profile and perf input. Exit 77 (skip) without go unless
-# FLAME_REQUIRE_GO=1. The references without go are golden cases (fixtures/pprof).
+# FLAME_REQUIRE_GO=1. The references without go are golden cases (fixtures/pprof). Our
+# folded text is read without its header line (--no-header): -traces names no unit.
 # Usage: pprof-go.sh FLAME_COLLAPSE CORPUS_DIR
 set -u
 T=$1
@@ -46,7 +47,7 @@ for f in "${profiles[@]}"; do
 	"$T" --list-sample-types "$f" | sed 's/ (default)$//' >"$tmp/types"
 	while IFS=/ read -r ty unit; do
 		traces "$f" "$ty" "$unit" >"$tmp/want"
-		"$T" --sample-type "$ty" "$f" >"$tmp/out" 2>/dev/null
+		"$T" --no-header --sample-type "$ty" "$f" >"$tmp/out" 2>/dev/null
 		same "$b -sample_index=$ty vs go tool pprof -traces" "$tmp/want" "$tmp/out"
 	done <"$tmp/types"
 done
@@ -54,7 +55,7 @@ done
 for f in "${profiles[@]}" "$C/../perf/"*.txt; do
 	[ -f "$f" ] || continue
 	b=$(basename "$f")
-	"$T" -q "$f" >"$tmp/a.folded" 2>/dev/null || continue
+	"$T" -q --no-header "$f" >"$tmp/a.folded" 2>/dev/null || continue
 	"$T" -q --output-format pprof -o "$tmp/w.pb.gz" "$f" || { ko "$b: write failed"; continue; }
 	# the value is the last sample type (samples/count may come first, as in Go's)
 	st=$(go tool pprof -raw "$tmp/w.pb.gz" 2>/dev/null | sed -n '/^Samples:/{n;p;q}' | sed 's/\[dflt\]//g; s/ *$//')

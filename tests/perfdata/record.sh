@@ -94,6 +94,24 @@ checks=$((checks + 1))
 "$fc" - < pipe.data > got && "$fc" pipe.data > want && cmp -s got want ||
 	{ echo "FAIL: pipe mode read from stdin differs from the file"; fail=1; }
 
+# the unit survives the README's pipeline: `perf script | flame-collapse | flame-render`
+# draws seconds of CPU as flame-render does on perf.data (the folded text's first line
+# says nanoseconds of cpu), and flame-top on that folded text gives cores
+fr=$build/tools/flame-render ft=$build/tools/flame-top
+checks=$((checks + 1))
+perf script -i fp.data 2>/dev/null | "$fc" > piped.folded
+want=$("$fr" fp.data | grep -o '<title>all ([^)]*)')
+got=$("$fr" piped.folded | grep -o '<title>all ([^)]*)')
+if [ "$(head -1 piped.folded)" != "# countname=nanoseconds type=cpu" ] || [ "$got" != "$want" ] ||
+   ! grep -q '<title>all ([0-9.]* [mu]*s, 100%)' <<<"$got"; then
+	echo "FAIL: perf script | flame-collapse | flame-render: '$got', on perf.data '$want'"
+	fail=1
+fi
+checks=$((checks + 1))
+"$ft" --window 10s -n 3 piped.folded > got.top && "$ft" --window 10s -n 3 fp.data > want.top &&
+	cmp -s got.top want.top && grep -q 'cores' got.top ||
+	{ echo "FAIL: flame-top on the piped folded text: $(head -1 got.top)"; fail=1; }
+
 # what the recordings must show, so a comparison of two empty outputs cannot pass
 has fp.data --all '^pd-user;.*pd_lib_spin'           # the shared library
 has fp.data --all '^pd-user;.*user_leaf'             # the executable (PIE)

@@ -34,7 +34,7 @@ per_function='{ c = $NF; s = $0; sub(/ [^ ]*$/, "", s); k = split(s, f, ";"); de
 	self[f[k]] += c; all[f[k]] = 1; for (i = 1; i <= k; i++) all[f[i]] = 1 }
 	END { for (x in all) printf "%s\t%.0f\t%.0f\n", x, self[x], tot[x] }'
 
-"$B/flame-collapse" "$P" >"$tmp/all.folded" || { ko "flame-collapse reads $P"; exit 1; }
+"$B/flame-collapse" --no-header "$P" >"$tmp/all.folded" || { ko "flame-collapse reads $P"; exit 1; }
 total=$(awk '{ t += $NF } END { printf "%.0f\n", t }' "$tmp/all.folded")
 
 # 1. functions: self and total as counted from the stacks; -n 0 lists them all
@@ -71,7 +71,7 @@ awk '{ s = $0; sub(/;.*/, "", s); sub(/ [^ ]*$/, "", s); t[s] += $NF } END { for
 csv_rows "$tmp/r.csv" >"$tmp/got"
 same "--by root" "$tmp/want" "$tmp/got"
 for key in service endpoint version; do
-	"$B/flame-collapse" --group-by $key "$P" |
+	"$B/flame-collapse" --no-header --group-by $key "$P" |
 		awk '{ s = $0; sub(/;.*/, "", s); t[s] += $NF } END { for (x in t) printf "%s\t%.0f\t%.0f\n", x, t[x], t[x] }' |
 		utf8 | sort >"$tmp/want"
 	"$B/flame-top" -n 0 --by label:$key --output-format csv "$P" >"$tmp/l.csv"
@@ -244,8 +244,9 @@ read -r _ r1 <<<"$(grep '^v1 ' "$REQ")"
 read -r _ r2 <<<"$(grep '^v2 ' "$REQ")"
 "$B/flame-collapse" --output-format pprof -o "$tmp/v1.pb.gz" --tag service=api --tag version=v1 "$P"
 "$B/flame-collapse" --output-format pprof -o "$tmp/v2.pb.gz" --tag service=api --tag version=v2 "$P"
-for opts in "--format folded" "-n --format folded" "--requests $r1,$r2 --format folded" \
-	"--normalize-frame main\\.handle --format folded" "-n --top 5" "--requests $r1,$r2 --top 3 --min-delta 1" \
+# (the pprof written loses the duration: folded text without its header line)
+for opts in "--no-header --format folded" "-n --no-header --format folded" "--requests $r1,$r2 --no-header --format folded" \
+	"--normalize-frame main\\.handle --no-header --format folded" "-n --top 5" "--requests $r1,$r2 --top 3 --min-delta 1" \
 	"--fail-above 5 --top 2" "-n --format svg"; do
 	# shellcheck disable=SC2086
 	"$B/flame-diff" $opts "$tmp/v1.pb.gz" "$tmp/v2.pb.gz" >"$tmp/want" 2>"$tmp/want.err"
@@ -264,17 +265,17 @@ done
 # --tag in a diff of two inputs filters both
 "$B/flame-collapse" --output-format pprof -o "$tmp/api.pb.gz" --tag service=api "$P"
 "$B/flame-collapse" --output-format pprof -o "$tmp/bill.pb.gz" --tag service=billing "$P"
-"$B/flame-diff" --format folded "$tmp/api.pb.gz" "$tmp/api.pb.gz" >"$tmp/want"
-"$B/flame-diff" --format folded --tag service=api "$P" "$P" >"$tmp/got"
+"$B/flame-diff" --no-header --format folded "$tmp/api.pb.gz" "$tmp/api.pb.gz" >"$tmp/want"
+"$B/flame-diff" --no-header --format folded --tag service=api "$P" "$P" >"$tmp/got"
 same "--tag filters both inputs of a two-input diff" "$tmp/want" "$tmp/got"
-"$B/flame-diff" --format folded "$tmp/bill.pb.gz" "$tmp/bill.pb.gz" >"$tmp/want"
-"$B/flame-diff" --format folded --tag service=billing "$P" "$P" >"$tmp/got"
+"$B/flame-diff" --no-header --format folded "$tmp/bill.pb.gz" "$tmp/bill.pb.gz" >"$tmp/want"
+"$B/flame-diff" --no-header --format folded --tag service=billing "$P" "$P" >"$tmp/got"
 same "--tag filters both inputs of a two-input diff (billing)" "$tmp/want" "$tmp/got"
 # several inputs are summed first; a version=v regex takes both sides' samples
 "$B/flame-collapse" --output-format pprof -o "$tmp/all2.pb.gz" --tag version=v2 "$P" "$P"
 "$B/flame-collapse" --output-format pprof -o "$tmp/all1.pb.gz" --tag endpoint=orders "$P" "$P"
-"$B/flame-diff" --format folded "$tmp/all1.pb.gz" "$tmp/all2.pb.gz" >"$tmp/want"
-"$B/flame-diff" --format folded --before-tag endpoint=orders --after-tag version=v2 "$P" "$P" >"$tmp/got"
+"$B/flame-diff" --no-header --format folded "$tmp/all1.pb.gz" "$tmp/all2.pb.gz" >"$tmp/want"
+"$B/flame-diff" --no-header --format folded --before-tag endpoint=orders --after-tag version=v2 "$P" "$P" >"$tmp/got"
 same "diff by tags: several inputs summed, overlapping slices" "$tmp/want" "$tmp/got"
 # v2 made main.hashOrder slower per request (4x the work): its self grows by more than 2x
 # (not "the top growth": a fresh recording's small leaves can grow more by chance)

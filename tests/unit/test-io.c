@@ -229,6 +229,66 @@ static void test_folded(void)
 	flame_tree_free(t);
 }
 
+/* The header line of folded text: what the counts measure, written when the tree knows it
+ * (and it is not samples), read back into the tree's unit; the stacks are unchanged. */
+static void test_folded_header(void)
+{
+	flame_err err;
+	const char *text = "# countname=nanoseconds type=cpu duration=5000000000 later=x\n"
+	                   "a;b 10\na 5\n";
+	flame_tree *t = parse_str(text, FLAME_FORMAT_AUTO, &err);
+	CHECK(t != NULL);
+	CHECK_STR(flame_tree_count_name(t), "nanoseconds");
+	CHECK_EQ_U64(flame_tree_duration(t), 5000000000u);
+	CHECK_EQ_U64(flame_tree_total(t, 0), 15);
+	char *s = folded_all(t);
+	CHECK_STR(s, "# countname=nanoseconds type=cpu duration=5000000000\na 5\na;b 10\n");
+	free(s);
+	flame_tree_free(t);
+	/* no header: plain samples, an unknown unit, a unit that would not read back */
+	t = parse_str("# countname=samples\na 1\n", FLAME_FORMAT_FOLDED, &err);
+	s = folded_all(t);
+	CHECK_STR(s, "a 1\n");
+	free(s);
+	CHECK(flame_tree_set_count_name(t, "two words") == 0);
+	s = folded_all(t);
+	CHECK_STR(s, "a 1\n");
+	free(s);
+	flame_tree_free(t);
+	t = parse_str("a 1\n", FLAME_FORMAT_FOLDED, &err);
+	s = folded_all(t);
+	CHECK_STR(s, "a 1\n");
+	CHECK(flame_tree_count_name(t) == NULL);
+	free(s);
+	flame_tree_free(t);
+	/* CRLF; the header anywhere (files joined with cat); other comments warn */
+	t = parse_str("a 1\r\n# countname=bytes\r\n", FLAME_FORMAT_FOLDED, &err);
+	CHECK_STR(flame_tree_count_name(t), "bytes");
+	flame_tree_free(t);
+	warn_count = 0;
+	flame_tree *u = flame_tree_new();
+	flame_input *in;
+	const char *other = "# countname=\n# a comment\na 1\n";
+	flame_input_open_mem(&in, other, strlen(other), "other", &err);
+	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
+	o.warn = count_warn;
+	CHECK(flame_parse(u, in, &o, &err) == 0);
+	CHECK_EQ_U64(warn_count, 2);
+	CHECK(flame_tree_count_name(u) == NULL);
+	flame_input_free(in);
+	flame_tree_free(u);
+	/* two units in one input: refused, as two inputs in different units are */
+	t = parse_str("# countname=bytes\na 1\n# countname=nanoseconds\nb 1\n", FLAME_FORMAT_FOLDED,
+	              &err);
+	CHECK(t == NULL && err.code == FLAME_EDATA && strstr(err.msg, "different units"));
+	/* a header alone, or blank lines alone, is folded text of no stacks (not "cannot tell") */
+	CHECK(flame_detect("# countname=bytes\n", 18) == FLAME_FORMAT_FOLDED);
+	CHECK(flame_detect("\n\n", 2) == FLAME_FORMAT_FOLDED);
+	t = parse_str("\n\n", FLAME_FORMAT_AUTO, &err);
+	CHECK(t && flame_tree_total(t, 0) == 0);
+	flame_tree_free(t);
+}
+
 static void test_detect(void)
 {
 	CHECK(flame_detect("a;b 1\n", 6) == FLAME_FORMAT_FOLDED);
@@ -300,6 +360,7 @@ int main(void)
 	RUN(test_open_errors);
 	RUN(test_lines);
 	RUN(test_folded);
+	RUN(test_folded_header);
 	RUN(test_detect);
 	RUN(test_output);
 	RUN(test_transforms);

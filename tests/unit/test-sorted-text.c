@@ -101,7 +101,7 @@ static char *tree_text(flame__source *src, size_t n, const flame_diff_opts *o, i
 {
 	flame_tree *t = NULL;
 	*rc = request(src, n, o, &t, NULL);
-	char *s = *rc ? NULL : folded_str(t);
+	char *s = *rc ? NULL : folded_all(t); /* the header line too */
 	flame_tree_free(t);
 	return s;
 }
@@ -300,6 +300,36 @@ static void test_merge(void)
 		free(in[i]);
 }
 
+/* The header line write/folded.c writes (what the counts measure): the text path takes it
+ * first in a file, the same in every file that has one, and writes what the tree writes */
+static void test_header(void)
+{
+	const char *h = "# countname=nanoseconds type=cpu\n";
+	char *b = malloc(4096), *a = malloc(4096);
+	snprintf(b, 4096, "%sa 1\nb 2\n", h);
+	snprintf(a, 4096, "%sa 3\nc 4\n", h);
+	diff2(b, a, NULL, 0, "a header on both sides");
+	diff2(b, "a 3\nc 4\n", NULL, 0, "a header on one side");
+	diff2("a 3\nc 4\n", a, NULL, 0, "a header on the other side");
+	flame_diff_opts o = FLAME_DIFF_OPTS_INIT;
+	o.norm = FLAME_DIFF_NORM_TOTAL;
+	diff2(b, a, &o, 1, "a header with -n is the tree's");
+	diff2(b, "# countname=bytes\na 3\n", NULL, 1, "headers of two units: the tree's refusal");
+	diff2("# countname=nanoseconds type=cpu duration=5\na 1\n",
+	      "# countname=nanoseconds type=cpu duration=7\na 1\n", NULL, 1, "two durations");
+	diff2("# countname=nanoseconds type=cpu\na 0\n", "a 0\n", NULL, 0, "no counts: no header");
+	diff2("# countname=nanoseconds  type=cpu\na 1\n", "a 1\n", NULL, 1, "not as written");
+	diff2("# countname=samples\na 1\n", "a 1\n", NULL, 1, "samples: no header written");
+	diff2("# countname=us duration=012\na 1\n", "a 1\n", NULL, 1, "a zero-padded duration");
+	diff2("a 1\n# countname=us\nb 1\n", "a 1\n", NULL, 1, "not first");
+	const char *t[3] = {"# countname=bytes type=inuse_space duration=9\na 1\nb 2\n", "a 5\n",
+	                    "# countname=bytes type=inuse_space duration=9\nb 1\nc 2\n"};
+	uint64_t w[3] = {1, 3, 2};
+	check_case(t, 3, NULL, w, NULL, 0, "a merge, two with the header");
+	free(b);
+	free(a);
+}
+
 /* Small random inputs from an alphabet of the grammar's corners (blanks, tabs, '.', ';',
  * digits, bytes below ' ', CR): whatever the text path takes must print what the tree
  * prints, and whatever it declines the tree reads as if alone. */
@@ -374,6 +404,7 @@ int main(void)
 	test_big_diff();
 	test_corners();
 	test_merge();
+	test_header();
 	test_random();
 	return harness_done();
 }

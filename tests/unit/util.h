@@ -91,7 +91,21 @@ static inline char *written_str(flame_tree *t, const flame_render_opts *ro)
 	return written(t, FLAME_OUTPUT_NONE, ro, NULL);
 }
 
+/* The stacks of `t` as folded text: flame_write_folded's lines after its header line
+ * (`# countname=...`, when the tree knows its unit; test-io checks it), so a parser's
+ * tests compare stacks whatever unit the parser records. */
 static inline char *folded_str(flame_tree *t)
+{
+	char *s = written_str(t, NULL);
+	if (s && !strncmp(s, "# countname=", 12)) {
+		char *nl = strchr(s, '\n');
+		memmove(s, nl ? nl + 1 : s + strlen(s), strlen(nl ? nl + 1 : s + strlen(s)) + 1);
+	}
+	return s;
+}
+
+/* All of flame_write_folded's output, header line included. */
+static inline char *folded_all(flame_tree *t)
 {
 	return written_str(t, NULL);
 }

@@ -2,8 +2,8 @@
 # --format keeps its old meaning, the input format, so a script's command line writes what
 # it always wrote: --format pprof reads pprof and writes folded text
 p=$CORPUS/pprof/go-cpu-labels.pb.gz
-flame-collapse --format pprof "$p" > a.folded; echo "--format pprof: exit $?"
-flame-collapse --input-format pprof "$p" | cmp - a.folded && echo "  = --input-format pprof, folded text:"
+flame-collapse --no-header --format pprof "$p" > a.folded; echo "--format pprof: exit $?"
+flame-collapse --no-header --input-format pprof "$p" | cmp - a.folded && echo "  = --input-format pprof, folded text:"
 head -c 40 a.folded; echo
 # --format folded forces the folded reader, as before: perf script text read as folded
 # stacks is not what auto-detection makes of it
@@ -14,8 +14,8 @@ flame-collapse -q "$perf" | cmp -s - b.folded || echo "  (not what auto-detectio
 # with --input-format given, --format is only the output format
 flame-collapse --input-format pprof --format pprof "$p" -o c.pb.gz; echo "--input-format pprof --format pprof: exit $?"
 od -An -tx1 -N2 c.pb.gz
-flame-collapse c.pb.gz | cmp - a.folded && echo "  reads back as the same stacks"
-flame-collapse --input-format auto --format folded "$p" | cmp - a.folded && echo "--input-format auto --format folded: folded"
+flame-collapse --no-header c.pb.gz | cmp - a.folded && echo "  reads back as the same stacks"
+flame-collapse --no-header --input-format auto --format folded "$p" | cmp - a.folded && echo "--input-format auto --format folded: folded"
 # a name no output of flame-collapse has is refused as an output format once --input-format is given
 flame-collapse --input-format auto --format svg "$p"; echo "exit $?"
 flame-collapse --input-format auto --format perf "$p"; echo "exit $?"

@@ -7,8 +7,8 @@ flame-collapse --list-sample-types go-cpu.pb.gz
 echo "--- written back"
 flame-collapse --output-format pprof -o w.pb.gz go-cpu.pb.gz
 flame-collapse --list-sample-types w.pb.gz
-flame-collapse go-cpu.pb.gz > a.folded
-flame-collapse --sample-type cpu w.pb.gz | cmp - a.folded && echo "cpu: same stacks"
+flame-collapse --no-header go-cpu.pb.gz > a.folded
+flame-collapse --no-header --sample-type cpu w.pb.gz | cmp - a.folded && echo "cpu: same stacks"
 # samples = cpu / period (10 ms), stack by stack
 flame-collapse --sample-type samples w.pb.gz | awk '{ print $NF * 10000000 }' > s.txt
 awk '{ print $NF }' a.folded | cmp - s.txt && echo "samples: cpu / 10 ms"

@@ -5,8 +5,8 @@
 titles() { grep -o '<title>[^<]*' "$1" | sed 's/<title>//'; }
 # INPUT SVG: the SVG reads back as the stacks and counts of INPUT, and renders to itself
 reads_back() {
-  flame-collapse -q "$1" | sort > want.folded
-  flame-collapse -q --format svg "$2" | sort > got.folded
+  flame-collapse --no-header -q "$1" | sort > want.folded
+  flame-collapse --no-header -q --format svg "$2" | sort > got.folded
   cmp -s want.folded got.folded && echo "read back: same stacks and counts" || diff want.folded got.folded | head -5
   flame-render -q --minwidth 0 "$2" > again.svg
   cmp -s "$2" again.svg && echo "re-rendered: byte-identical (unit kept)" || echo "re-rendered: DIFFERS"
@@ -31,9 +31,9 @@ flame-diff -q --minwidth 0 --requests 10,20 "$FIXTURES/example/workload.perf.txt
   "$FIXTURES/example/workload.perf.txt" > nsdiff.svg
 titles nsdiff.svg | sed -n '1,2p'
 echo "'e+': $(grep -c 'e+' nsdiff.svg)"
-flame-diff -q --requests 10,20 --format folded "$FIXTURES/example/workload.perf.txt" \
+flame-diff -q --requests 10,20 --no-header --format folded "$FIXTURES/example/workload.perf.txt" \
   "$FIXTURES/example/workload.perf.txt" | sort > want.folded
-flame-collapse -q --format svg nsdiff.svg | sort > got.folded
+flame-collapse --no-header -q --format svg nsdiff.svg | sort > got.folded
 cmp -s want.folded got.folded && echo "read back: same before and after counts" || diff want.folded got.folded | head -5
 
 echo "== sample counts: flamegraph.pl's form, per request without exponents, no data-v"
