@@ -253,9 +253,6 @@ typedef enum flame_format {
 	FLAME_FORMAT_PERFDATA  /* perf.data (perf record's file or pipe); built with -Dperfdata */
 } flame_format;
 
-/** "folded", "perf"... -> format; -1 when unknown. And back. */
-FLAME_EXPORT int flame_format_from_name(const char *name);
-FLAME_EXPORT const char *flame_format_name(flame_format f);
 
 /* ---- Format tables: the input formats flame_parse reads and the output formats flame_write
  * writes, each with its name, its file extensions and a line saying what it is. Tools build
@@ -286,7 +283,11 @@ FLAME_EXPORT int flame_input_format_find(const char *name, flame_format *out, fl
 /** The input format whose extension `path` ends with (".pb.gz", case-insensitive; the
  * longest wins), or FLAME_FORMAT_AUTO: a hint only, flame_parse tells formats from the
  * content. */
-FLAME_EXPORT flame_format flame_input_format_of_path(const char *path);
+FLAME_EXPORT flame_format flame_input_format_from_path(const char *path);
+
+/** The name of input format `f` ("auto" for FLAME_FORMAT_AUTO; a format this build does not
+ * read keeps its name), NULL for a number that is no format. */
+FLAME_EXPORT const char *flame_input_format_name(flame_format f);
 
 /* perf flags (stackcollapse-perf.pl's options, and ours) */
 #define FLAME_PERF_PID 0x01            /* comm-PID as root */

@@ -340,4 +340,4 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	return rc < 0 ? rc : 0;
 }
 
-const struct flame__parser flame__parser_folded = {"folded", FLAME_FORMAT_FOLDED, probe, parse};
+const struct flame__parser flame__parser_folded = {probe, parse};

@@ -581,4 +581,4 @@ static int probe(const char *buf, size_t len)
 	return 0;
 }
 
-const struct flame__parser flame__parser_jfr = {"jfr", FLAME_FORMAT_JFR, probe, parse};
+const struct flame__parser flame__parser_jfr = {probe, parse};

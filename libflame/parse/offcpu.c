@@ -594,4 +594,4 @@ static int probe(const char *buf, size_t len)
 	return 0;
 }
 
-const struct flame__parser flame__parser_offcpu = {"offcpu", FLAME_FORMAT_OFFCPU, probe, parse};
+const struct flame__parser flame__parser_offcpu = {probe, parse};

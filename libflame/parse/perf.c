@@ -1517,4 +1517,4 @@ static int probe(const char *buf, size_t len)
 	return 0;
 }
 
-const struct flame__parser flame__parser_perf = {"perf", FLAME_FORMAT_PERF, probe, parse};
+const struct flame__parser flame__parser_perf = {probe, parse};

@@ -217,5 +217,4 @@ static int probe(const char *buf, size_t len)
 	return len >= 8 && memcmp(buf, "PERFILE2", 8) == 0;
 }
 
-const struct flame__parser flame__parser_perfdata = {"perfdata", FLAME_FORMAT_PERFDATA, probe,
-                                                     parse};
+const struct flame__parser flame__parser_perfdata = {probe, parse};

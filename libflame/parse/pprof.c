@@ -1900,8 +1900,6 @@ static int probe_pprof(const char *buf, size_t len)
 }
 
 const struct flame__parser flame__parser_pprof = {
-	.name = "pprof",
-	.format = FLAME_FORMAT_PPROF,
 	.probe = probe_pprof,
 	.parse = parse_pprof,
 };

@@ -1471,4 +1471,4 @@ static int probe(const char *buf, size_t len)
 	       memchr(" \n\r\t>", buf[r + 4], 5) != NULL;
 }
 
-const struct flame__parser flame__parser_svg = {"svg", FLAME_FORMAT_SVG, probe, parse};
+const struct flame__parser flame__parser_svg = {probe, parse};
