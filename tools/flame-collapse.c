@@ -124,20 +124,20 @@ static int on_opt(void *ud, int id, const char *arg)
 	uint64_t u;
 	switch (id) {
 	case O_PID:
-		a->popts.perf.flags |= FLAME_PERF_PID;
-		a->popts.offcpu.flags |= FLAME_OFFCPU_PID;
+		a->popts.perf_flags |= FLAME_PERF_PID;
+		a->popts.offcpu_flags |= FLAME_OFFCPU_PID;
 		break;
 	case O_TID:
-		a->popts.perf.flags |= FLAME_PERF_TID;
-		a->popts.offcpu.flags |= FLAME_OFFCPU_TID;
+		a->popts.perf_flags |= FLAME_PERF_TID;
+		a->popts.offcpu_flags |= FLAME_OFFCPU_TID;
 		break;
-	case O_KERNEL: a->popts.perf.flags |= FLAME_PERF_KERNEL; break;
-	case O_JIT: a->popts.perf.flags |= FLAME_PERF_JIT; break;
-	case O_ALL: a->popts.perf.flags |= FLAME_PERF_KERNEL | FLAME_PERF_JIT; break;
-	case O_ADDRS: a->popts.perf.flags |= FLAME_PERF_ADDRS; break;
-	case O_KEEP_TEMPLATES: a->popts.perf.flags |= FLAME_PERF_KEEP_TEMPLATES; break;
-	case O_RAW_NAMES: a->popts.perf.flags |= FLAME_PERF_RAW_NAMES; break;
-	case O_EVENT: a->popts.perf.event_filter = arg; break;
+	case O_KERNEL: a->popts.perf_flags |= FLAME_PERF_KERNEL; break;
+	case O_JIT: a->popts.perf_flags |= FLAME_PERF_JIT; break;
+	case O_ALL: a->popts.perf_flags |= FLAME_PERF_KERNEL | FLAME_PERF_JIT; break;
+	case O_ADDRS: a->popts.perf_flags |= FLAME_PERF_ADDRS; break;
+	case O_KEEP_TEMPLATES: a->popts.perf_flags |= FLAME_PERF_KEEP_TEMPLATES; break;
+	case O_RAW_NAMES: a->popts.perf_flags |= FLAME_PERF_RAW_NAMES; break;
+	case O_EVENT: a->popts.perf_event_filter = arg; break;
 	case O_SKIP_AFTER: {
 		const char **v = realloc(a->skip_after, (a->n_skip + 1) * sizeof *v);
 		if (!v)
@@ -158,9 +158,9 @@ static int on_opt(void *ud, int id, const char *arg)
 		first[comma - arg] = '\0';
 		if (cli_parse_double(first, &s) || cli_parse_double(comma + 1, &e) || s < 0 || e < s)
 			return cli_usage_error("--time wants START,END with 0 <= START <= END, got '%s'", arg);
-		a->popts.perf.has_time_range = 1;
-		a->popts.perf.time_start = s;
-		a->popts.perf.time_end = e;
+		a->popts.has_time_range = 1;
+		a->popts.time_start = s;
+		a->popts.time_end = e;
 		break;
 	}
 	case O_JOBS:
@@ -174,27 +174,27 @@ static int on_opt(void *ud, int id, const char *arg)
 		a->input_format_given = 1;
 		return cli_input_format(arg, &a->popts.format);
 	case O_SRCLINE: break;
-	case O_JFR_EVENT: a->popts.jfr.event = arg; break;
-	case O_SIGNATURES: a->popts.jfr.flags |= FLAME_JFR_SIGNATURES; break;
-	case O_THREADS: a->popts.jfr.flags |= FLAME_JFR_THREADS; break;
+	case O_JFR_EVENT: a->popts.jfr_event = arg; break;
+	case O_SIGNATURES: a->popts.jfr_flags |= FLAME_JFR_SIGNATURES; break;
+	case O_THREADS: a->popts.jfr_flags |= FLAME_JFR_THREADS; break;
 	case O_LINES:
-		a->popts.jfr.flags |= FLAME_JFR_LINES;
-		a->popts.pprof.flags |= FLAME_PPROF_LINES;
+		a->popts.jfr_flags |= FLAME_JFR_LINES;
+		a->popts.pprof_flags |= FLAME_PPROF_LINES;
 		break;
-	case O_ANNOTATE: a->popts.jfr.flags |= FLAME_JFR_ANNOTATE; break;
+	case O_ANNOTATE: a->popts.jfr_flags |= FLAME_JFR_ANNOTATE; break;
 	case O_QUIET: a->quiet = 1; break;
 	case O_PROGRESS: a->progress.mode = CLI_PROGRESS_ON; break;
 	case O_NO_PROGRESS: a->progress.mode = CLI_PROGRESS_OFF; break;
 	case O_MAX_INFLATE: return cli_max_inflate(arg, &a->max_inflate);
 	case O_IGNORE_UNITS: a->ignore_units = 1; break;
-	case O_SAMPLE_TYPE: a->popts.pprof.sample_type = arg; break;
+	case O_SAMPLE_TYPE: a->popts.pprof_sample_type = arg; break;
 	case O_LIST_TYPES: a->list_types = 1; break;
-	case O_TAG: return cli_push_arg(&a->tags, &a->popts.pprof.n_tags, arg);
-	case O_TAG_IGNORE: return cli_push_arg(&a->tags_ignore, &a->popts.pprof.n_tags_ignore, arg);
-	case O_GROUP_BY: a->popts.pprof.group_by = arg; break;
-	case O_INLINE_ANNOTATE: a->popts.pprof.flags |= FLAME_PPROF_INLINE_ANNOTATE; break;
-	case O_ADDRESSES: a->popts.pprof.flags |= FLAME_PPROF_ADDRESSES; break;
-	case O_SYSTEM_NAMES: a->popts.pprof.flags |= FLAME_PPROF_SYSTEM_NAMES; break;
+	case O_TAG: return cli_push_arg(&a->tags, &a->popts.n_tags, arg);
+	case O_TAG_IGNORE: return cli_push_arg(&a->tags_ignore, &a->popts.n_tags_ignore, arg);
+	case O_GROUP_BY: a->popts.group_by = arg; break;
+	case O_INLINE_ANNOTATE: a->popts.pprof_flags |= FLAME_PPROF_INLINE_ANNOTATE; break;
+	case O_ADDRESSES: a->popts.pprof_flags |= FLAME_PPROF_ADDRESSES; break;
+	case O_SYSTEM_NAMES: a->popts.pprof_flags |= FLAME_PPROF_SYSTEM_NAMES; break;
 	case O_OUTPUT_FORMAT: return cli_output_format("--output-format", arg, OUTPUTS, &a->out);
 	}
 	return 0;
@@ -249,9 +249,9 @@ int main(int argc, char **argv)
 		free_args(&a);
 		return cli_report(&err);
 	}
-	a.popts.pprof.tags = a.tags;
-	a.popts.pprof.tags_ignore = a.tags_ignore;
-	if (flame_pprof_opts_check(&a.popts, &err)) {
+	a.popts.tags = a.tags;
+	a.popts.tags_ignore = a.tags_ignore;
+	if (flame_parse_opts_check(&a.popts, &err)) {
 		free_args(&a);
 		return cli_report(&err);
 	}
@@ -274,11 +274,10 @@ int main(int argc, char **argv)
 	a.popts.warn = cli_warn;
 	a.popts.warn_ud = &warns;
 	flame_output *out = NULL;
-	flame_tree *t = flame_tree_new();
-	if (!t) {
-		fprintf(stderr, "%s: out of memory\n", cli_prog());
+	flame_tree *t = NULL;
+	if (flame_tree_new(&t, &err)) {
 		free_args(&a);
-		return 1;
+		return cli_report(&err);
 	}
 	flame_tree_set_ignore_units(t, a.ignore_units);
 	/* folded output merges spilled runs as it writes: memory stays flat on any input */

@@ -134,11 +134,9 @@ int main(int argc, char **argv)
 	flame_err err = {0};
 	flame_output *out = NULL;
 	int code = 0;
-	flame_tree *t = flame_tree_new();
-	if (!t) {
-		fprintf(stderr, "%s: out of memory\n", cli_prog());
-		return 1;
-	}
+	flame_tree *t = NULL;
+	if (flame_tree_new(&t, &err))
+		return cli_report(&err);
 	/* options, --nameattr and the --cp palette are checked before any input is read */
 	if ((rc = render_cli_prepare(&a.r, &err)))
 		goto done;

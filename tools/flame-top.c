@@ -104,7 +104,7 @@ static int on_opt(void *ud, int id, const char *arg)
 		break;
 	case O_BY:
 		a->co.group_name = NULL;
-		a->po.pprof.group_by = NULL;
+		a->po.group_by = NULL;
 		a->by_owner = 0;
 		if (!strcmp(arg, "function")) {
 			a->co.by = FLAME_COST_BY_FUNCTION;
@@ -115,7 +115,7 @@ static int on_opt(void *ud, int id, const char *arg)
 		} else if (!strncmp(arg, "label:", 6) && arg[6]) {
 			a->co.by = FLAME_COST_BY_ROOT; /* the label's value as the root frame */
 			a->co.group_name = arg + 6;
-			a->po.pprof.group_by = arg + 6;
+			a->po.group_by = arg + 6;
 		} else {
 			return cli_usage_error("--by wants function, root, label:KEY or owner, got '%s'", arg);
 		}
@@ -149,9 +149,9 @@ static int on_opt(void *ud, int id, const char *arg)
 			return cli_usage_error("--fail-above-share wants a percentage from 0 to 100, got '%s'",
 			                       arg);
 		break;
-	case O_TAG: return cli_push_arg(&a->tags, &a->po.pprof.n_tags, arg);
-	case O_TAG_IGNORE: return cli_push_arg(&a->tags_ignore, &a->po.pprof.n_tags_ignore, arg);
-	case O_SAMPLE_TYPE: a->po.pprof.sample_type = arg; break;
+	case O_TAG: return cli_push_arg(&a->tags, &a->po.n_tags, arg);
+	case O_TAG_IGNORE: return cli_push_arg(&a->tags_ignore, &a->po.n_tags_ignore, arg);
+	case O_SAMPLE_TYPE: a->po.pprof_sample_type = arg; break;
 	case O_OUTPUT: a->output = arg; break;
 	case O_JOBS:
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 64)
@@ -173,9 +173,9 @@ static int offender(void *ud, const char *line, size_t len)
 static int report(args *a, flame_tree *t)
 {
 	flame_err err = {0};
-	flame_cost *c = NULL;
+	flame_cost_report *c = NULL;
 	flame_output *out = NULL;
-	int rc = flame_cost_new(&c, t, &a->co, &err);
+	int rc = flame_cost_report_new(&c, t, &a->co, &err);
 	if (!rc && !(rc = cli_output_open(&out, a->output, &err))) {
 		cli_text_out w = {out, &err};
 		if ((rc = flame_write_cost(c, a->format, cli_text_to_output, &w, &err)) != 0) {
@@ -186,7 +186,7 @@ static int report(args *a, flame_tree *t)
 	}
 	int code = rc ? cli_report(&err) : 0;
 	if (!code && a->fail_above >= 0) {
-		int bad = flame_cost_gate(c, a->fail_above, offender, NULL, &err);
+		int bad = flame_cost_report_gate(c, a->fail_above, offender, NULL, &err);
 		if (bad < 0) {
 			code = cli_report(&err);
 		} else if (bad > 0) {
@@ -195,7 +195,7 @@ static int report(args *a, flame_tree *t)
 			code = 1;
 		}
 	}
-	flame_cost_free(c);
+	flame_cost_report_free(c);
 	return code;
 }
 
@@ -228,16 +228,16 @@ int main(int argc, char **argv)
 	}
 	if (a.owners && (a.by_owner || a.co.by == FLAME_COST_BY_FUNCTION) && !a.co.group_name) {
 		a.co.by = FLAME_COST_BY_OWNER;
-		if (flame_owners_load(&owners, a.owners, &err)) {
+		if (flame_owners_new(&owners, a.owners, &err)) {
 			code = cli_report(&err);
 			goto done;
 		}
 		a.co.owners = owners;
 	}
 	a.po.format = a.inputs.format;
-	a.po.pprof.tags = a.tags;
-	a.po.pprof.tags_ignore = a.tags_ignore;
-	if (flame_pprof_opts_check(&a.po, &err)) {
+	a.po.tags = a.tags;
+	a.po.tags_ignore = a.tags_ignore;
+	if (flame_parse_opts_check(&a.po, &err)) {
 		code = cli_report(&err);
 		goto done;
 	}

@@ -171,15 +171,12 @@ int render_cli_prepare(render_cli *r, flame_err *err)
 	int rc = flame_render_opts_check(&r->ro, err);
 	if (rc)
 		return rc;
-	if (r->nameattr_file && !r->na && (rc = flame_nameattr_load(&r->na, r->nameattr_file, err)))
+	if (r->nameattr_file && !r->na && (rc = flame_nameattr_new(&r->na, r->nameattr_file, err)))
 		return rc;
 	r->ro.nameattr = r->na;
 	if (r->cp && !r->pal) {
-		if (!(r->pal = flame_palette_new())) {
-			err->code = FLAME_ENOMEM;
-			snprintf(err->msg, sizeof err->msg, "out of memory");
-			return FLAME_ENOMEM;
-		}
+		if ((rc = flame_palette_new(&r->pal, err)))
+			return rc;
 		if ((rc = flame_palette_load(r->pal, r->palette_file ? r->palette_file : "palette.map",
 		                             err)))
 			return rc;

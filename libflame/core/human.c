@@ -106,7 +106,7 @@ size_t flame__human(char *buf, size_t cap, double v, const char *unit, int sign)
 	}
 }
 
-size_t flame_format_count(char *buf, size_t cap, uint64_t v, unsigned scale, const char *unit)
+size_t flame_amount_print(char *buf, size_t cap, uint64_t v, unsigned scale, const char *unit)
 {
 	if (scale > 19)
 		scale = 19;
@@ -127,13 +127,13 @@ size_t flame_format_count(char *buf, size_t cap, uint64_t v, unsigned scale, con
 	return len;
 }
 
-size_t flame_format_delta(char *buf, size_t cap, uint64_t before, uint64_t after, unsigned scale,
+size_t flame_amount_print_delta(char *buf, size_t cap, uint64_t before, uint64_t after, unsigned scale,
                           const char *unit)
 {
 	if (cap < 2)
 		return cap ? (buf[0] = '\0', 0) : 0;
 	buf[0] = after >= before ? '+' : '-';
-	return 1 + flame_format_count(buf + 1, cap - 1, after >= before ? after - before : before - after,
+	return 1 + flame_amount_print(buf + 1, cap - 1, after >= before ? after - before : before - after,
 	                              scale, unit);
 }
 

@@ -9,7 +9,7 @@
 #include "spill.h"
 #include "tree-private.h"
 
-flame_tree *flame_tree_new(void)
+flame_tree *flame__tree_new(void)
 {
 	flame_tree *t = calloc(1, sizeof *t);
 	if (!t)
@@ -22,6 +22,12 @@ flame_tree *flame_tree_new(void)
 		return NULL;
 	}
 	return t;
+}
+
+int flame_tree_new(flame_tree **out, flame_err *err)
+{
+	*out = flame__tree_new();
+	return *out ? 0 : flame__err_nomem(err);
 }
 
 void flame_tree_free(flame_tree *t)
@@ -296,7 +302,7 @@ uint32_t flame__tree_intern(flame_tree *t, const char *p, size_t n)
 
 flame_tree *flame__tree_new_like(const flame_tree *t)
 {
-	flame_tree *r = flame_tree_new();
+	flame_tree *r = flame__tree_new();
 	if (r) {
 		r->scale = t->scale;
 		r->differential = t->differential;
@@ -410,7 +416,7 @@ uint64_t flame_tree_total(const flame_tree *t, int col)
 {
 	return (col == 0 || col == 1) ? t->stacks.total[col] : 0;
 }
-unsigned flame_tree_scale(const flame_tree *t) { return t->scale; }
+unsigned flame_tree_decimals(const flame_tree *t) { return t->scale; }
 int flame_tree_is_differential(const flame_tree *t)
 {
 	return t->differential || t->stacks.total[1] != 0;

@@ -43,6 +43,10 @@ const flame__intern *flame__tree_names(const flame_tree *t);
 /** A new empty tree with the scale, differential mark and count name of `t` (a writer's
  * private tree: reversed stacks, the removed-frames panel). NULL on out of memory. */
 flame_tree *flame__tree_new_like(const flame_tree *t);
+
+/** A new empty tree, or NULL when out of memory (flame_tree_new for the library's own
+ * callers, which report the failure themselves). */
+flame_tree *flame__tree_new(void);
 /** The nodes of the built tree (`*n` of them), or NULL when it is not built or stale. */
 const flame__node *flame__tree_nodes(const flame_tree *t, size_t *n);
 /** The id of the root's name ("all"). */

@@ -225,7 +225,7 @@ static int type_index(jfr *s, const char *p, size_t n, flame_err *err)
 		}
 	if (strcmp(e->name, "jdk.ExecutionSample") == 0)
 		s->exec = (int)s->ntypes;
-	if (s->o->jfr.event && strcmp(e->name, s->o->jfr.event) == 0)
+	if (s->o->jfr_event && strcmp(e->name, s->o->jfr_event) == 0)
 		s->want = (int)s->ntypes;
 	return (int)s->ntypes++;
 }
@@ -243,7 +243,7 @@ static int event_start(jfr *s, const char *p, size_t n, flame_err *err)
 	s->thread = FLAME__ID_NONE;
 	s->thread_prio = 0;
 	s->fr.n = 0;
-	if (ty >= 0 && s->o->jfr.event)
+	if (ty >= 0 && s->o->jfr_event)
 		ty = ty == s->want ? ty : -1;
 	else if (ty >= 0 && s->exec >= 0 && ty != s->exec)
 		ty = -1; /* default: jdk.ExecutionSample wins once seen */
@@ -415,15 +415,15 @@ static int event_end(jfr *s, flame_err *err)
 /* Hand the chosen type's stacks to the tree, in its unit and scale. */
 static int flush(jfr *s, flame_err *err)
 {
-	int ty = s->o->jfr.event ? s->want : s->exec;
-	if (ty < 0 && !s->o->jfr.event)
+	int ty = s->o->jfr_event ? s->want : s->exec;
+	if (ty < 0 && !s->o->jfr_event)
 		for (size_t i = 0; i < s->ntypes && ty < 0; i++)
 			if (s->types[i].has_stacks)
 				ty = (int)i;
 	if (ty < 0) {
-		if (s->o->jfr.event)
+		if (s->o->jfr_event)
 			flame__warn(s->o->warn, s->o->warn_ud, "jfr-no-such-event", s->src, 0,
-			            "no '%s' event with a stack trace in the input", s->o->jfr.event);
+			            "no '%s' event with a stack trace in the input", s->o->jfr_event);
 		else if (s->events)
 			flame__warn(s->o->warn, s->o->warn_ud, "jfr-no-stacks", s->src, 0,
 			            "none of the %llu events has a stack trace: nothing to draw",
@@ -513,7 +513,7 @@ static int line(jfr *s, const char *p, size_t raw, flame_err *err)
 
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
-	jfr s = {.o = o, .flags = o->jfr.flags, .want = -1, .exec = -1,
+	jfr s = {.o = o, .flags = o->jfr_flags, .want = -1, .exec = -1,
 	         .truncated = FLAME__ID_NONE};
 	flame__sink_init(&s.k, t);
 	int rc = flame__lines_init(&s.cur, in, err);

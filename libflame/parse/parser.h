@@ -11,6 +11,12 @@
 
 /* struct flame__parser (probe and parse) is core/formats.h's, the descriptor's half that
  * reads; parse/registry.c's table gives each its name, extensions and description. */
+/** flame_parse_opts_check's pprof part: the label expressions of `o` (current layout) compile. */
+int flame__pprof_check_tags(const flame_parse_opts *o, flame_err *err);
+
+/** A caller's parse options (NULL: the defaults) as the current layout (core/version.h). */
+int flame__parse_opts_read(flame_parse_opts *dst, const flame_parse_opts *src, flame_err *err);
+
 extern const struct flame__parser flame__parser_folded;
 extern const struct flame__parser flame__parser_perf;
 extern const struct flame__parser flame__parser_pprof;

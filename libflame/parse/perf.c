@@ -619,11 +619,11 @@ static int open_sample(worker *w, recbuf *out, sample *s, const flame__perf_even
 		s->event = intern_recent(&w->events, &w->recent_event, ev->event, ev->event_len);
 		if (s->event == FLAME__ID_NONE)
 			return FLAME_ENOMEM;
-		if (o->perf.event_filter && !event_matches(o->perf.event_filter, ev->event, ev->event_len))
+		if (o->perf_event_filter && !event_matches(o->perf_event_filter, ev->event, ev->event_len))
 			s->skip = 1; /* the aggregator drops it too; spare the tidying */
 	}
-	if (o->perf.has_time_range &&
-	    (!ev->has_time || ev->time < o->perf.time_start || ev->time > o->perf.time_end)) {
+	if (o->has_time_range &&
+	    (!ev->has_time || ev->time < o->time_start || ev->time > o->time_end)) {
 		s->flags |= S_OUT_OF_TIME;
 		s->skip = 1;
 	}
@@ -866,7 +866,7 @@ static int keep_event(agg *a, uint32_t g)
 	}
 	if (a->keep[g] < 0) {
 		const flame__name *nm = flame__intern_get(&a->events, g);
-		a->keep[g] = (signed char)event_matches(a->o->perf.event_filter, nm->ptr, nm->len);
+		a->keep[g] = (signed char)event_matches(a->o->perf_event_filter, nm->ptr, nm->len);
 	}
 	return a->keep[g];
 }
@@ -966,7 +966,7 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 		a->seen_event = 1;
 		if (r->event != FLAME__ID_NONE) {
 			uint32_t g = w->emap[r->event];
-			if (a->o->perf.event_filter) {
+			if (a->o->perf_event_filter) {
 				int k = keep_event(a, g);
 				if (k < 0)
 					return flame__err_nomem(err);
@@ -1000,7 +1000,7 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 			     "sample?): skipped");
 			return 0;
 		}
-		if (a->o->perf.has_time_range)
+		if (a->o->has_time_range)
 			return 0; /* no timestamp */
 		if (a->orphan_root == FLAME__ID_NONE) {
 			a->orphan_root = flame__sink_intern(&a->k, "perf", 4);
@@ -1200,7 +1200,7 @@ static void worker_init(worker *w, const flame_parse_opts *o, flame__intern *nam
 {
 	memset(w, 0, sizeof *w);
 	w->o = o;
-	w->flags = o->perf.flags;
+	w->flags = o->perf_flags;
 	flame__intern_init(&w->own);
 	flame__intern_init(&w->events);
 	w->names = names ? names : &w->own;
@@ -1302,7 +1302,7 @@ done:
 static int record_unit(agg *a, flame_err *err)
 {
 	char ev[64] = "";
-	uint32_t kept = a->o->perf.event_filter ? a->kept : a->filter;
+	uint32_t kept = a->o->perf_event_filter ? a->kept : a->filter;
 	if (kept != FLAME__ID_NONE) {
 		const flame__name *nm = flame__intern_get(&a->events, kept);
 		if (is_tracepoint(nm->ptr, nm->len))

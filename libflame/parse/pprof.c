@@ -1240,7 +1240,7 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 	flame__pbuf sb;
 	flame__pfield g;
 	int r;
-	int want_labels = s->nfocus || s->nignore || s->split || s->o->pprof.group_by;
+	int want_labels = s->nfocus || s->nignore || s->split || s->o->group_by;
 	size_t nvals = 0;
 	int64_t v = 0;
 	s->nloc = s->nlab = 0;
@@ -1315,7 +1315,7 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 		depth += p->locs[s->locids[i]].fcount;
 	if (depth == 0)
 		return 0;
-	depth += s->o->pprof.group_by != NULL;
+	depth += s->o->group_by != NULL;
 	if (depth > PPROF_MAX_DEPTH)
 		return flame__err(err, FLAME_ERANGE, p->src, 0, f->off,
 		                  "invalid pprof: a stack of more than %zu frames", PPROF_MAX_DEPTH);
@@ -1327,8 +1327,8 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 	if (flame__array_reserve_min(s->ids, s->capids, depth, 256))
 		return flame__err_nomem(err);
 	size_t d = 0;
-	if (s->o->pprof.group_by &&
-	    group_frame(&s->k, p, s->o->pprof.group_by, s->labels, s->nlab, &s->nb, &s->ids[d++]))
+	if (s->o->group_by &&
+	    group_frame(&s->k, p, s->o->group_by, s->labels, s->nlab, &s->nb, &s->ids[d++]))
 		return flame__err_nomem(err);
 	for (size_t i = s->nloc; i-- > lo;) {
 		const loc *l = &p->locs[s->locids[i]];
@@ -1577,29 +1577,26 @@ static int compile_tagfs(const char *const *specs, size_t n, const char *what, t
 static const char *const SIDE_OPT[2] = {"--before-tag", "--after-tag"};
 static size_t n_side(const flame_parse_opts *o, int c)
 {
-	return o->version >= 2 ? o->pprof.n_side_tags[c] : 0;
+	return o->n_side_tags[c];
 }
 static const char *const *side_specs(const flame_parse_opts *o, int c)
 {
-	return o->version >= 2 ? o->pprof.side_tags[c] : NULL;
+	return o->side_tags[c];
 }
 
-int flame_pprof_opts_check(const flame_parse_opts *o, flame_err *err)
+int flame__pprof_check_tags(const flame_parse_opts *o, flame_err *err)
 {
 	tagf *a = NULL, *b = NULL;
-	int r = flame__opts_version(o->version, FLAME_PARSE_OPTS_VERSION, "flame_parse_opts", err);
-	if (r)
-		return r;
-	r = compile_tagfs(o->pprof.tags, o->pprof.n_tags, "--tag", &a, err);
+	int r = compile_tagfs(o->tags, o->n_tags, "--tag", &a, err);
 	if (!r)
-		r = compile_tagfs(o->pprof.tags_ignore, o->pprof.n_tags_ignore, "--tag-ignore", &b, err);
-	free_tagfs(a, o->pprof.n_tags);
-	free_tagfs(b, o->pprof.n_tags_ignore);
+		r = compile_tagfs(o->tags_ignore, o->n_tags_ignore, "--tag-ignore", &b, err);
+	free_tagfs(a, o->n_tags);
+	free_tagfs(b, o->n_tags_ignore);
 	for (int c = 0; !r && c < 2; c++) {
 		r = compile_tagfs(side_specs(o, c), n_side(o, c), SIDE_OPT[c], &a, err);
 		free_tagfs(a, n_side(o, c));
 	}
-	if (!r && o->pprof.group_by && !*o->pprof.group_by)
+	if (!r && o->group_by && !*o->group_by)
 		r = flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET, "--group-by wants a label key");
 	return r;
 }
@@ -1659,7 +1656,7 @@ static int pass_samples(sampler *s, flame_err *err)
 	flame__pbuf b;
 	flame__pfield f;
 	int r;
-	int fast = !s->nfocus && !s->nignore && !s->split && !s->o->pprof.group_by;
+	int fast = !s->nfocus && !s->nignore && !s->split && !s->o->group_by;
 	if (fast && !(s->pend = calloc(PIPE, sizeof *s->pend)))
 		return flame__err_nomem(err);
 	r = 0;
@@ -1778,16 +1775,16 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 	if ((r = load(&p, err)))
 		goto done;
 	/* no sample types is only valid without values (pass 3 checks each sample) */
-	if (p.nst && ((r = pick_type(&p, o->pprof.sample_type, &s.vidx, err)) ||
+	if (p.nst && ((r = pick_type(&p, o->pprof_sample_type, &s.vidx, err)) ||
 	              (r = check_unit(t, &p, s.vidx, err))))
 		goto done;
-	if ((r = compile_tagfs(o->pprof.tags, o->pprof.n_tags, "--tag", &s.focus, err)))
+	if ((r = compile_tagfs(o->tags, o->n_tags, "--tag", &s.focus, err)))
 		goto done;
-	s.nfocus = o->pprof.n_tags;
-	if ((r = compile_tagfs(o->pprof.tags_ignore, o->pprof.n_tags_ignore, "--tag-ignore",
+	s.nfocus = o->n_tags;
+	if ((r = compile_tagfs(o->tags_ignore, o->n_tags_ignore, "--tag-ignore",
 	                       &s.ignore, err)))
 		goto done;
-	s.nignore = o->pprof.n_tags_ignore;
+	s.nignore = o->n_tags_ignore;
 	for (int c = 0; c < 2; c++) {
 		if ((r = compile_tagfs(side_specs(o, c), n_side(o, c), SIDE_OPT[c], &s.side[c], err)))
 			goto done;
@@ -1797,7 +1794,7 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 	if (s.split)
 		flame__sink_set_differential(&s.k);
 	flame__units_set_duration(t, p.duration);
-	if ((r = mark_prune(&p, err)) || (r = name_frames(&s.k, &p, o->pprof.flags, err)) ||
+	if ((r = mark_prune(&p, err)) || (r = name_frames(&s.k, &p, o->pprof_flags, err)) ||
 	    (r = build_lone(&p, err)) ||
 	    (r = pass_samples(&s, err)) || (r = subtract_negative(&s, err)))
 		goto done;

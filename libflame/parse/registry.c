@@ -227,28 +227,40 @@ static int diagnose(const char *p, size_t n, const char *name, int binary_only, 
 	return 1;
 }
 
+/* flame_parse_opts' layouts by version (core/version.h): a field added after 1.0 goes at the
+ * end, with a new version whose size is the struct's then */
+static const flame_parse_opts parse_defaults = FLAME_PARSE_OPTS_INIT;
+static const size_t parse_sizes[] = {0, sizeof(flame_parse_opts)};
+static const struct flame__opts_layout parse_layout = {
+	"flame_parse_opts", &parse_defaults, sizeof parse_defaults, parse_sizes,
+	FLAME_PARSE_OPTS_VERSION};
+_Static_assert(sizeof parse_sizes / sizeof parse_sizes[0] == FLAME_PARSE_OPTS_VERSION + 1,
+               "a size for every version of flame_parse_opts");
+
 int flame_parse_opts_init(flame_parse_opts *o, unsigned version)
 {
-	static const flame_parse_opts defaults = FLAME_PARSE_OPTS_INIT;
-	if (flame__opts_version(version, FLAME_PARSE_OPTS_VERSION, "flame_parse_opts", NULL))
-		return FLAME_EUSAGE;
-	/* a caller of version 1 has the struct up to the side tags of version 2 */
-	size_t size = version >= 2 ? sizeof *o
-	                           : offsetof(flame_parse_opts, pprof) +
-	                                 offsetof(flame_pprof_opts, side_tags);
-	memcpy(o, &defaults, size);
-	o->version = version;
-	return 0;
+	return flame__opts_init(&parse_layout, o, version);
 }
 
-int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
+int flame__parse_opts_read(flame_parse_opts *dst, const flame_parse_opts *src, flame_err *err)
 {
-	static const flame_parse_opts defaults = FLAME_PARSE_OPTS_INIT;
-	if (!o)
-		o = &defaults;
-	int rc = flame__opts_version(o->version, FLAME_PARSE_OPTS_VERSION, "flame_parse_opts", err);
+	return flame__opts_read(&parse_layout, dst, src, err);
+}
+
+int flame_parse_opts_check(const flame_parse_opts *o, flame_err *err)
+{
+	flame_parse_opts cur;
+	int rc = flame__parse_opts_read(&cur, o, err);
+	return rc ? rc : flame__pprof_check_tags(&cur, err);
+}
+
+int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *opts, flame_err *err)
+{
+	flame_parse_opts cur;
+	int rc = flame__parse_opts_read(&cur, opts, err);
 	if (rc)
 		return rc;
+	const flame_parse_opts *o = &cur;
 	flame_format f = o->format;
 	const char *p;
 	long n = flame__input_peek(in, &p, PEEK, err);

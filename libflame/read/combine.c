@@ -92,7 +92,7 @@ static int drain(void *ud, flame_tree *t, flame_err *err)
 	if (!b)
 		return flame__err_nomem(err);
 	flame__tree_take_stacks(t, &b->stacks);
-	b->scale = flame_tree_scale(t);
+	b->scale = flame_tree_decimals(t);
 	b->differential = flame__tree_marked_differential(t);
 	b->names_from = from;
 	b->names_to = to;
@@ -201,7 +201,7 @@ static int next_block(merger *m, feed *f)
 		if (!b->stacks.sorted)
 			m->stacks->sorted = 0; /* a block out of order: hashing from here on */
 		int rc = flame__tree_rescale(m->t, b->scale, m->err);
-		m->scale = flame_tree_scale(m->t);
+		m->scale = flame_tree_decimals(m->t);
 		if (!rc && flame__array_reserve_min(f->map, f->map_cap, b->names_to, 1024))
 			rc = flame__err_nomem(m->err);
 		for (uint32_t id = b->names_from; !rc && id < b->names_to; id++) {
@@ -383,7 +383,7 @@ static int stream_all(flame_tree *t, flame__source *src, size_t n, int diff, fla
 	for (size_t i = 0; i < n; i++) {
 		feeds[i].src = &src[i];
 		feeds[i].to_after = diff && i == 1;
-		all &= !!(feeds[i].pt = flame_tree_new());
+		all &= !!(feeds[i].pt = flame__tree_new());
 		pthread_mutex_init(&feeds[i].mu, NULL);
 		pthread_cond_init(&feeds[i].cv, NULL);
 	}
@@ -397,7 +397,7 @@ static int stream_all(flame_tree *t, flame__source *src, size_t n, int diff, fla
 		pthread_cond_broadcast(&feeds[i].cv);
 		pthread_mutex_unlock(&feeds[i].mu);
 	}
-	merger m = {t, NULL, NULL, flame_tree_scale(t), feeds, n, diff, err};
+	merger m = {t, NULL, NULL, flame_tree_decimals(t), feeds, n, diff, err};
 	size_t limit;
 	flame__tree_sink_open(t, &m.names, &m.stacks, &limit);
 	rc = all ? merge_feeds(&m) : 1;
@@ -461,7 +461,7 @@ int flame__read_pair(flame_tree *t, flame_tree **after, flame__source src[2], fl
 		return 0;
 	}
 	/* whole trees, read at once */
-	flame_tree *u = flame_tree_new();
+	flame_tree *u = flame__tree_new();
 	if (!u)
 		return flame__err_nomem(err);
 	flame__parse_job job[2] = {{t, src[0].in, src[0].opts, 0, {0}}, {u, src[1].in, src[1].opts, 0, {0}}};
@@ -502,10 +502,10 @@ static int add_tree(flame_tree *t, flame_tree *u, flame_err *err)
 		return flame_tree_merge(t, u, err);
 	int rc = flame__units_join(t, u, err);
 	if (!rc)
-		rc = flame__tree_rescale(t, flame_tree_scale(u), err);
+		rc = flame__tree_rescale(t, flame_tree_decimals(u), err);
 	if (!rc)
 		rc = flame__tree_adopt_ids(t, u, err); /* u is ours: compare and copy ids as they are */
-	if (!rc && (rc = flame__tree_join_sorted(t, u, flame__pow10[flame_tree_scale(t) - flame_tree_scale(u)],
+	if (!rc && (rc = flame__tree_join_sorted(t, u, flame__pow10[flame_tree_decimals(t) - flame_tree_decimals(u)],
 	                                         FLAME__JOIN_SAME_NAMES, err)) == 1)
 		rc = flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET, /* excluded above */
 		                "two stacks of different frames have the same text");
@@ -540,7 +540,7 @@ static void parse_input(void *ud, unsigned thread)
 	if (__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
 		return;
 	flame__source *s = &p->src[i];
-	flame_tree *u = i == 0 && p->t_empty ? p->t : flame_tree_new();
+	flame_tree *u = i == 0 && p->t_empty ? p->t : flame__tree_new();
 	if (!u)
 		s->rc = flame__err_nomem(&s->err);
 	else

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "../core/err.h"
+#include "../core/tree.h"
 #include "request.h"
 
 enum { GROUP = 16 }; /* inputs open at a time */
@@ -168,7 +169,7 @@ static int read_groups(flame_merge_request *r, flame_tree *t, flame__source *src
 			break;
 		if (r->normalize) {
 			for (size_t i = 0; i < k && !rc; i++) {
-				if (!(own[at + i] = flame_tree_new()))
+				if (!(own[at + i] = flame__tree_new()))
 					rc = flame__err_nomem(err);
 				job[i] = (flame__parse_job){own[at + i], src[at + i].in, src[at + i].opts, 0, {0}};
 			}
@@ -178,7 +179,7 @@ static int read_groups(flame_merge_request *r, flame_tree *t, flame__source *src
 					src[at + i].err = job[i].err;
 				}
 			rc = rc ? rc : source_failed(src, at, k, 0, err);
-		} else if (!(u = at ? flame_tree_new() : t)) {
+		} else if (!(u = at ? flame__tree_new() : t)) {
 			rc = flame__err_nomem(err);
 		} else {
 			flame_tree_set_ignore_units(u, r->ignore_units);
@@ -221,7 +222,7 @@ static int run(flame_merge_request *r, flame_tree **tree, flame_output *out, fla
 			goto done;
 		rc = 0;
 	}
-	if (!rc && !(t = flame_tree_new()))
+	if (!rc && !(t = flame__tree_new()))
 		rc = flame__err_nomem(err);
 	if (!rc) {
 		flame_tree_set_ignore_units(t, r->ignore_units);

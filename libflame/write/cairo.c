@@ -432,10 +432,14 @@ done:
 
 int flame_write_png(flame_tree *t, const flame_render_opts *o, flame_output *out, flame_err *err)
 {
-	return render(t, o, out, err, KIND_PNG);
+	flame_render_opts cur;
+	int rc = flame__render_opts_read(&cur, o, err);
+	return rc ? rc : render(t, &cur, out, err, KIND_PNG);
 }
 
 int flame_write_pdf(flame_tree *t, const flame_render_opts *o, flame_output *out, flame_err *err)
 {
-	return render(t, o, out, err, KIND_PDF);
+	flame_render_opts cur;
+	int rc = flame__render_opts_read(&cur, o, err);
+	return rc ? rc : render(t, &cur, out, err, KIND_PDF);
 }

@@ -256,12 +256,14 @@ struct flame_palette {
 	size_t cap;
 };
 
-flame_palette *flame_palette_new(void)
+int flame_palette_new(flame_palette **out, flame_err *err)
 {
 	flame_palette *p = calloc(1, sizeof *p);
-	if (p)
-		flame__intern_init(&p->names);
-	return p;
+	if (!p)
+		return flame__err_nomem(err);
+	flame__intern_init(&p->names);
+	*out = p;
+	return 0;
 }
 
 void flame_palette_free(flame_palette *p)

@@ -256,7 +256,7 @@ int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err)
 {
 	const flame__intern *names = flame__tree_names(t);
 	line_writer lw = {.names = names, .o = o, .err = err,
-	                  .diff = flame_tree_is_differential(t), .scale = flame_tree_scale(t)};
+	                  .diff = flame_tree_is_differential(t), .scale = flame_tree_decimals(t)};
 	for (uint32_t i = 0; i < names->count; i++)
 		if (names->names[i].len > lw.maxlen)
 			lw.maxlen = names->names[i].len;

@@ -29,6 +29,7 @@
 #include "../core/tree.h"
 #include "color.h"
 #include "escape.h"
+#include "layout.h"
 #include "template.h"
 
 /* zlib level 1: about twice as fast as the default, and the page a few percent larger */
@@ -209,14 +210,14 @@ static void put_header(hw *w)
 	put_meta_num(w, "fontsize", o->font_size);
 	put_meta_num(w, "fontwidth", o->font_width);
 	put_meta_num(w, "frameheight", o->frame_height);
-	put_meta_num(w, "scale", flame_tree_scale(t));
+	put_meta_num(w, "scale", flame_tree_decimals(t));
 	put_meta_num(w, "factor", o->factor);
-	put_meta_num(w, "total", o->total * (double)flame__pow10[flame_tree_scale(t)]);
+	put_meta_num(w, "total", o->total * (double)flame__pow10[flame_tree_decimals(t)]);
 	put_meta(w, "inverted", o->flags & FLAME_RENDER_INVERTED ? "1" : "0");
 	put_meta(w, "differential", diff ? "1" : "0");
 	put_meta(w, "negate", o->flags & FLAME_RENDER_NEGATE ? "1" : "0");
 	put_meta(w, "diffmode", o->diff_mode == FLAME_DIFF_TOTAL ? "total" : "self");
-	put_meta_num(w, "mindelta", o->diff_min_delta * (double)flame__pow10[flame_tree_scale(t)]);
+	put_meta_num(w, "mindelta", o->diff_min_delta * (double)flame__pow10[flame_tree_decimals(t)]);
 	put_meta_num(w, "diffper", o->diff_per);
 	/* colours: background, search, and the root's (flamegraph.pl's nameless frame) */
 	flame__bgcolors(o->bgcolors, o->colors, &top, &bottom);
@@ -452,9 +453,10 @@ static int on_key(void *ud, const char *k, size_t n)
 int flame_write_html(flame_tree *t, const flame_render_opts *o, flame_output *out,
                      flame_err *err)
 {
-	flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
-	if (!o)
-		o = &defaults;
+	flame_render_opts cur;
+	if (flame__render_opts_read(&cur, o, err))
+		return FLAME_EUSAGE; /* the only failure: a version not known */
+	o = &cur;
 	int rc = flame_render_opts_check(o, err);
 	if (rc)
 		return rc;

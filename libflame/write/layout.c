@@ -20,19 +20,28 @@
 #include "../core/version.h"
 #include "layout.h"
 
+static const flame_render_opts render_defaults = FLAME_RENDER_OPTS_INIT;
+static const size_t render_sizes[] = {0, sizeof(flame_render_opts)};
+static const struct flame__opts_layout render_layout = {"flame_render_opts", &render_defaults,
+                                                        sizeof render_defaults, render_sizes,
+                                                        FLAME_RENDER_OPTS_VERSION};
+
 int flame_render_opts_init(flame_render_opts *o, unsigned version)
 {
-	static const flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
-	return flame__opts_init(o, &defaults, sizeof defaults, version, FLAME_RENDER_OPTS_VERSION,
-	                        "flame_render_opts");
+	return flame__opts_init(&render_layout, o, version);
 }
 
-int flame_render_opts_check(const flame_render_opts *o, flame_err *err)
+int flame__render_opts_read(flame_render_opts *dst, const flame_render_opts *src, flame_err *err)
+{
+	return flame__opts_read(&render_layout, dst, src, err);
+}
+
+int flame_render_opts_check(const flame_render_opts *opts, flame_err *err)
 {
 	flame__rgb a, b;
-	if (!o)
-		return 0;
-	int rc = flame__opts_version(o->version, FLAME_RENDER_OPTS_VERSION, "flame_render_opts", err);
+	flame_render_opts cur;
+	const flame_render_opts *o = &cur;
+	int rc = flame__render_opts_read(&cur, opts, err);
 	if (rc)
 		return rc;
 	if (flame__palette_lookup(o->colors ? o->colors : "hot") < 0)
@@ -417,7 +426,7 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 	L->human = !o->count_name && flame__unit_kind_of(L->count_name, NULL) != FLAME__UNIT_COUNT;
 	L->name_type = o->name_type ? o->name_type : "Function:";
 	L->search_color = o->search_color ? o->search_color : "rgb(230,0,230)";
-	L->scale = flame_tree_scale(t);
+	L->scale = flame_tree_decimals(t);
 	L->factor = o->factor;
 	L->title_x = floor(L->width / 2);
 	L->title_y = o->font_size * 2;

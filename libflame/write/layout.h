@@ -81,4 +81,7 @@ size_t flame__frame_info(const flame__layout *L, const flame__frame *f, char *bu
 /** Format a count (tree scale, times factor) with thousands separators, as the tooltip
  * does. Returns the length. */
 size_t flame__format_count(const flame__layout *L, uint64_t v, char *buf, size_t cap);
+/** A caller's render options (NULL: the defaults) as the current layout (core/version.h):
+ * every public writer reads its options through this first. */
+int flame__render_opts_read(flame_render_opts *dst, const flame_render_opts *src, flame_err *err);
 #endif

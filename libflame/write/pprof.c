@@ -135,10 +135,10 @@ static void make_head(const flame_tree *t, int diff, int samples, head *h)
 
 int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 {
-	if (flame_tree_scale(t))
+	if (flame_tree_decimals(t))
 		return flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET,
 		                  "pprof values are integers: the input has fractional counts "
-		                  "(%u decimals)", flame_tree_scale(t));
+		                  "(%u decimals)", flame_tree_decimals(t));
 	flame__stacks *st;
 	int rc = flame__tree_stacks(t, &st, err), diff = flame_tree_is_differential(t);
 	if (rc)

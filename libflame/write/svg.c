@@ -114,7 +114,7 @@ static int na_set(struct na_entry *e, const char *k, size_t kn, const char *v, s
 	return 0;
 }
 
-int flame_nameattr_load(flame_nameattr **out, const char *path, flame_err *err)
+int flame_nameattr_new(flame_nameattr **out, const char *path, flame_err *err)
 {
 	*out = NULL;
 	FILE *f = fopen(path, "r");
@@ -929,9 +929,10 @@ static void put_error_svg(sw *w)
 int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out,
                     flame_err *err)
 {
-	flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
-	if (!o)
-		o = &defaults;
+	flame_render_opts cur;
+	if (flame__render_opts_read(&cur, o, err))
+		return FLAME_EUSAGE; /* the only failure: a version not known */
+	o = &cur;
 	flame__layout L;
 	int rc = flame__layout_compute(&L, t, o, err);
 	if (rc)

@@ -32,13 +32,13 @@ fixture=$src/fixtures/example/workload.perf.txt
 "$build/tools/flame-collapse" "$fixture" >"$tmp/want"
 [ -s "$tmp/want" ] || { echo "FAIL: flame-collapse printed nothing"; exit 1; }
 
-# shared: it must load the staged libflame.so.0, not another one
+# shared: it must load the staged libflame.so.1, not another one
 n=$((n + 1))
 if ! (cd "$tmp" && $cc demo.c -o demo $(pkg-config --cflags --libs libflame)) 2>"$tmp/err"; then
 	echo "FAIL: cc demo.c \$(pkg-config --cflags --libs libflame):"; cat "$tmp/err"; fail=1
 else
-	lib=$(LD_LIBRARY_PATH=$libdir ldd "$tmp/demo" | awk '$1 == "libflame.so.0" {print $3}')
-	case $lib in "$stage"/*) ;; *) echo "FAIL: demo loads libflame.so.0 from '$lib'"; fail=1 ;; esac
+	lib=$(LD_LIBRARY_PATH=$libdir ldd "$tmp/demo" | awk '$1 == "libflame.so.1" {print $3}')
+	case $lib in "$stage"/*) ;; *) echo "FAIL: demo loads libflame.so.1 from '$lib'"; fail=1 ;; esac
 	LD_LIBRARY_PATH=$libdir "$tmp/demo" "$fixture" >"$tmp/got" 2>"$tmp/err"
 	cmp -s "$tmp/got" "$tmp/want" || { echo "FAIL: shared demo output differs:"; diff "$tmp/want" "$tmp/got" | head; cat "$tmp/err"; fail=1; }
 fi

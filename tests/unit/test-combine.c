@@ -270,7 +270,7 @@ static void test_diff_lines(void)
 /* A merge request of n inputs (weights w/10^d) against parse + weight + flame_tree_merge. */
 static void check_merge(char **in, size_t n, const uint64_t *w, const unsigned *d)
 {
-	flame_tree *want_t = flame_tree_new();
+	flame_tree *want_t = test_tree_new();
 	for (size_t i = 0; i < n; i++) {
 		flame_tree *u = parse_str(in[i], FLAME_FORMAT_AUTO, NULL);
 		CHECK(u != NULL);

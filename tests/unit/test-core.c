@@ -240,7 +240,7 @@ static flame_tree *parse_lines(char **lines, size_t n, size_t memory_limit)
 	for (size_t i = 0; i < n; i++)
 		o += sprintf(o, "%s\n", lines[i]);
 	*o = '\0';
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_input *in = NULL;
 	flame_err err;
 	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
@@ -477,7 +477,7 @@ static void test_iter(void)
 	flame_str *fr = malloc(DEPTH * sizeof *fr);
 	for (int i = 0; i < DEPTH; i++)
 		fr[i] = (flame_str){i % 2 ? "odd" : "even", i % 2 ? 3u : 4u};
-	t = flame_tree_new();
+	t = test_tree_new();
 	CHECK(flame_tree_add(t, fr, DEPTH, 0, 1, 0, &err) == 0);
 	CHECK(flame_tree_build(t, FLAME_ORDER_NAME, &err) == 0);
 	CHECK_EQ_U64(flame_tree_node_count(t), DEPTH + 1);
@@ -507,7 +507,7 @@ static void test_merge_and_scale(void)
 	char *s = folded_str(a);
 	CHECK_STR(s, "m;x 1\nm;y 2.5\nm;z 3\n");
 	free(s);
-	CHECK_EQ_U64(flame_tree_scale(a), 1);
+	CHECK_EQ_U64(flame_tree_decimals(a), 1);
 	CHECK_EQ_U64(flame_tree_total(a, 0), 65);
 	CHECK(flame_tree_scale_column(a, 0, 2, 1, &err) == 0);
 	s = folded_str(a);
@@ -553,7 +553,7 @@ static int cmp_text(const void *a, const void *b)
 static void check_text_order(const char *const *pool, size_t npool, int stacks, int semis)
 {
 	flame_err err;
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	struct text_line *lines = calloc((size_t)stacks, sizeof *lines);
 	CHECK(t && lines);
 	unsigned x = 777;
@@ -756,7 +756,7 @@ static void test_order_update_stacks(void)
 static void test_spill(void)
 {
 	flame_err err;
-	flame_tree *mem = flame_tree_new(), *disk = flame_tree_new();
+	flame_tree *mem = test_tree_new(), *disk = test_tree_new();
 	CHECK(flame_tree_set_memory_limit(disk, 1) == 0); /* a run after every new stack */
 	char names[4][8] = {"a", "a-b", "b", "ab"};
 	unsigned x = 12345;
@@ -781,8 +781,8 @@ static void test_spill(void)
 	flame_tree_free(disk);
 	flame_tree_free(mem);
 	/* names that keep arriving between runs, ranked anew into the runs' order */
-	mem = flame_tree_new();
-	disk = flame_tree_new();
+	mem = test_tree_new();
+	disk = test_tree_new();
 	flame_tree_set_memory_limit(disk, 2048);
 	for (int i = 0; i < 6000; i++) {
 		char nm[3][16];
@@ -804,9 +804,9 @@ static void test_spill(void)
 	free(b);
 	flame_tree_free(disk);
 	flame_tree_free(mem);
-	mem = flame_tree_new();
+	mem = test_tree_new();
 	/* read back for other consumers: counts and the node tree agree */
-	disk = flame_tree_new();
+	disk = test_tree_new();
 	flame_tree_set_memory_limit(disk, 1);
 	flame_str s1[] = {{"m", 1}, {"x", 1}}, s2[] = {{"m", 1}, {"y", 1}};
 	flame_tree_add(disk, s1, 2, 0, 2, 0, &err);

@@ -184,7 +184,7 @@ static void test_write_dispatch(void)
 	/* pprof through the table reads back as the same stacks */
 	a = written_as(t, FLAME_OUTPUT_PPROF, NULL, &n);
 	flame_input *in = NULL;
-	flame_tree *back = flame_tree_new();
+	flame_tree *back = test_tree_new();
 	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
 	CHECK(a && flame_input_open_mem(&in, a, n, "pprof", &err) == 0 &&
 	      flame_parse(back, in, &po, &err) == 0);

@@ -94,7 +94,7 @@ static void test_gzip_limit(void)
 	CHECK(r == 0 && total == LIMIT);
 	flame_input_free(in);
 	/* through the parser: a pprof bomb is refused at the limit, not at 1 GiB */
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	CHECK(t != NULL);
 	CHECK(flame_input_open_mem(&in, bomb, nb, "bomb.pb.gz", &err) == 0);
 	flame_input_set_limit(in, LIMIT);
@@ -194,7 +194,7 @@ static void test_folded(void)
 	flame_tree_free(t);
 	/* fractional counts are exact */
 	t = parse_str("a 0.1\na 0.2\nb 1.25\nc 3.\nd 2.50\n", FLAME_FORMAT_FOLDED, &err);
-	CHECK_EQ_U64(flame_tree_scale(t), 2);
+	CHECK_EQ_U64(flame_tree_decimals(t), 2);
 	s = folded_str(t);
 	CHECK_STR(s, "a 0.3\nb 1.25\nc 3\nd 2.5\n");
 	free(s);
@@ -207,7 +207,7 @@ static void test_folded(void)
 	t = parse_str("a 0.0000000001\n", FLAME_FORMAT_FOLDED, &err);
 	CHECK(t == NULL && err.code == FLAME_ERANGE);
 	/* invalid lines warn (one call per line, the CLI counts them) and are skipped */
-	flame_tree *u = flame_tree_new();
+	flame_tree *u = test_tree_new();
 	flame_input *in;
 	const char *bad = "no count here\na 1\n 5\nx;y -3\n";
 	flame_input_open_mem(&in, bad, strlen(bad), "bad", &err);

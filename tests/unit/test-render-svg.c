@@ -244,7 +244,7 @@ static void test_hostile(void)
 
 static void test_empty(void)
 {
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	size_t len;
 	char *svg = svg_of(t, NULL, &len);
 	doc D;

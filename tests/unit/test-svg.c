@@ -7,7 +7,7 @@
 
 static flame_tree *tree_of(const char *text, flame_format fmt, flame_err *err)
 {
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_input *in = NULL;
 	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 	o.format = fmt;

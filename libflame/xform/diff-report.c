@@ -1,0 +1,355 @@
+/* The diff report: one row per function of a differential tree (self and total, before
+ * and after), the attribution of a caller's change to the callee that carries it, and the
+ * regression gate that names what grew. Sits in xform/ beside the diff that makes the tree;
+ * the --top tables that print a report are write/report.c's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/diff-report.h"
+#include "../core/err.h"
+#include "../core/human.h"
+#include "../core/tree.h"
+
+/* ---- per-function report */
+
+static int report_rows(flame_tree *t, flame_diff_row **rows_out, size_t *n_out, flame_err *err)
+{
+	*rows_out = NULL;
+	*n_out = 0;
+	flame__stacks *st;
+	int rc = flame__tree_stacks(t, &st, err);
+	if (rc)
+		return rc;
+	const flame__intern *names = flame__tree_names(t);
+	uint32_t nn = names->count;
+	uint32_t *row_of = malloc((nn ? nn : 1) * sizeof *row_of);
+	size_t *stamp = malloc((nn ? nn : 1) * sizeof *stamp);
+	flame_diff_row *rows = malloc((nn ? nn : 1) * sizeof *rows);
+	if (!row_of || !stamp || !rows) {
+		free(row_of);
+		free(stamp);
+		free(rows);
+		return flame__err_nomem(err);
+	}
+	size_t n = 0;
+	for (uint32_t id = 0; id < nn; id++) {
+		row_of[id] = UINT32_MAX;
+		stamp[id] = SIZE_MAX;
+	}
+	for (size_t k = 0; k < st->count; k++) {
+		const flame__stack *s = &st->v[k];
+		for (uint32_t i = 0; i < s->depth; i++) {
+			uint32_t id = s->ids[i];
+			if (row_of[id] == UINT32_MAX) {
+				const flame__name *nm = flame__intern_get(names, id);
+				row_of[id] = (uint32_t)n;
+				rows[n++] = (flame_diff_row){{nm->ptr, nm->len}, {0, 0}, {0, 0}, SIZE_MAX};
+			}
+			flame_diff_row *r = &rows[row_of[id]];
+			if (stamp[id] != k) { /* once per stack, however deep the recursion */
+				stamp[id] = k;
+				r->total[0] += s->w[0];
+				r->total[1] += s->w[1];
+			}
+			if (i + 1 == s->depth) {
+				r->self[0] += s->w[0];
+				r->self[1] += s->w[1];
+			}
+		}
+	}
+	free(row_of);
+	free(stamp);
+	*rows_out = rows;
+	*n_out = n;
+	return 0;
+}
+
+/* ---- attribution: callers whose total change lies inside one callee */
+
+#define MAX_CAND 512
+
+static double total_delta(const flame_diff_row *r)
+{
+	return r->total[1] >= r->total[0] ? (double)(r->total[1] - r->total[0])
+	                                  : -(double)(r->total[0] - r->total[1]);
+}
+
+static int cmp_abs_delta(const void *a, const void *b, void *ud)
+{
+	const flame_diff_row *rows = ud;
+	double x = total_delta(&rows[*(const size_t *)a]), y = total_delta(&rows[*(const size_t *)b]);
+	x = x < 0 ? -x : x;
+	y = y < 0 ? -y : y;
+	if (x != y)
+		return x > y ? -1 : 1;
+	/* ties by name: the same attribution whatever the order of the stack table */
+	const flame_diff_row *p = &rows[*(const size_t *)a], *q = &rows[*(const size_t *)b];
+	size_t n = p->name.len < q->name.len ? p->name.len : q->name.len;
+	int r = memcmp(p->name.ptr, q->name.ptr, n);
+	return r ? r : (p->name.len > q->name.len) - (p->name.len < q->name.len);
+}
+
+static int attribute(flame_tree *t, flame_diff_row *rows, size_t n, double limit, flame_err *err)
+{
+	flame__stacks *ts;
+	int rc = flame__tree_stacks(t, &ts, err);
+	if (rc)
+		return rc;
+	const flame__intern *names = flame__tree_names(t);
+	size_t k = 0, nn = names->count ? names->count : 1;
+	size_t *cand = malloc((n ? n : 1) * sizeof *cand);
+	int32_t *cand_of = malloc(nn * sizeof *cand_of);
+	uint32_t *cnt = NULL, *together = NULL, *pos = NULL;
+	int8_t *deeper = NULL;
+	size_t *stamp = NULL, *present = NULL, *cur = NULL;
+	uint32_t *present_pos = NULL, *cur_pos = NULL;
+	if (!cand || !cand_of) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double d = total_delta(&rows[i]);
+		rows[i].inside = SIZE_MAX;
+		if ((d < 0 ? -d : d) > limit)
+			cand[k++] = i;
+	}
+	qsort_r(cand, k, sizeof *cand, cmp_abs_delta, rows);
+	if (k > MAX_CAND)
+		k = MAX_CAND;
+	for (size_t i = 0; i < nn; i++)
+		cand_of[i] = -1;
+	for (size_t c = 0; c < k; c++) {
+		uint32_t id = flame__intern_find(names, rows[cand[c]].name.ptr, rows[cand[c]].name.len);
+		if (id != FLAME__ID_NONE)
+			cand_of[id] = (int32_t)c;
+	}
+	cnt = calloc(k ? k : 1, sizeof *cnt);
+	size_t kk = k * k + 1;
+	together = calloc(kk, sizeof *together);
+	deeper = malloc(kk);
+	pos = malloc((k ? k : 1) * sizeof *pos);
+	stamp = malloc((k ? k : 1) * sizeof *stamp);
+	present = malloc((k ? k : 1) * sizeof *present);
+	cur = malloc((k ? k : 1) * sizeof *cur);
+	present_pos = malloc((k ? k : 1) * sizeof *present_pos);
+	cur_pos = malloc((k ? k : 1) * sizeof *cur_pos);
+	if (!cnt || !together || !deeper || !pos || !stamp || !present || !cur || !present_pos ||
+	    !cur_pos) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	memset(deeper, -1, k * k);
+	for (size_t c = 0; c < k; c++)
+		stamp[c] = SIZE_MAX;
+	/* Neighbouring stacks (sorted tables) often hold the same candidates at the same depths:
+	 * such a run is counted once, times its length (the first-seen order is the same). */
+	size_t np = 0, run = 0;
+	for (size_t si = 0; si <= ts->count && k > 1; si++) {
+		size_t nq = 0;
+		if (si < ts->count) {
+			const flame__stack *st = &ts->v[si];
+			for (uint32_t i = 0; i < st->depth; i++) {
+				int32_t c = cand_of[st->ids[i]];
+				if (c < 0)
+					continue;
+				if (stamp[c] != si) {
+					stamp[c] = si;
+					cur[nq++] = (size_t)c;
+				}
+				pos[c] = i; /* the deepest occurrence */
+			}
+			for (size_t a = 0; a < nq; a++)
+				cur_pos[a] = pos[cur[a]];
+			if (run && nq == np && !memcmp(cur, present, np * sizeof *cur) &&
+			    !memcmp(cur_pos, present_pos, np * sizeof *cur_pos)) {
+				run++;
+				continue;
+			}
+		}
+		for (size_t a = 0; a < np && run; a++) { /* the run before this stack */
+			size_t x = present[a];
+			cnt[x] += (uint32_t)run;
+			for (size_t b = 0; b < np; b++) {
+				size_t y = present[b];
+				if (x == y)
+					continue;
+				together[x * k + y] += (uint32_t)run;
+				if (deeper[x * k + y] < 0)
+					deeper[x * k + y] = present_pos[b] > present_pos[a];
+			}
+		}
+		memcpy(present, cur, nq * sizeof *cur);
+		memcpy(present_pos, cur_pos, nq * sizeof *cur_pos);
+		np = nq;
+		run = 1;
+	}
+	for (size_t x = 0; x < k; x++) {
+		double dx = total_delta(&rows[cand[x]]);
+		size_t best = SIZE_MAX;
+		double best_abs = 0;
+		for (size_t y = 0; y < k; y++) {
+			double dy = total_delta(&rows[cand[y]]);
+			if (y == x || (dx > 0) != (dy > 0) || together[x * k + y] != cnt[y])
+				continue; /* not the same direction, or y is also called elsewhere */
+			if (cnt[x] == cnt[y] && deeper[x * k + y] != 1)
+				continue; /* always together: only the deeper one carries the change */
+			double ay = dy < 0 ? -dy : dy;
+			if (ay > best_abs) {
+				best_abs = ay;
+				best = y;
+			}
+		}
+		if (best != SIZE_MAX && (dx < 0 ? -dx : dx) - best_abs <= limit)
+			rows[cand[x]].inside = cand[best];
+	}
+	/* chains (main -> serve -> handle -> hot) resolve to their end */
+	for (size_t x = 0; x < k; x++) {
+		flame_diff_row *r = &rows[cand[x]];
+		for (size_t hops = 0; r->inside != SIZE_MAX && rows[r->inside].inside != SIZE_MAX &&
+		                      hops < k;
+		     hops++)
+			r->inside = rows[r->inside].inside;
+	}
+done:
+	free(cand);
+	free(cand_of);
+	free(cnt);
+	free(together);
+	free(deeper);
+	free(pos);
+	free(stamp);
+	free(present);
+	free(cur);
+	free(present_pos);
+	free(cur_pos);
+	return rc;
+}
+
+/* ---- the report object */
+
+int flame_diff_report_new(flame_diff_report **out, flame_tree *t, flame_err *err)
+{
+	flame_diff_report *r = calloc(1, sizeof *r);
+	if (!r)
+		return flame__err_nomem(err);
+	int rc = report_rows(t, &r->rows, &r->n, err);
+	if (rc) {
+		free(r);
+		return rc;
+	}
+	r->tree = t;
+	*out = r;
+	return 0;
+}
+
+void flame_diff_report_free(flame_diff_report *r)
+{
+	if (!r)
+		return;
+	free(r->rows);
+	free(r);
+}
+
+size_t flame_diff_report_count(const flame_diff_report *r)
+{
+	return r->n;
+}
+
+const flame_diff_row *flame_diff_report_row(const flame_diff_report *r, size_t i)
+{
+	return i < r->n ? &r->rows[i] : NULL;
+}
+
+int flame_diff_report_attribute(flame_diff_report *r, double limit, flame_err *err)
+{
+	return attribute(r->tree, r->rows, r->n, limit, err);
+}
+
+/* ---- the gate */
+
+static double delta_of(const uint64_t v[2])
+{
+	return v[1] >= v[0] ? (double)(v[1] - v[0]) : -(double)(v[0] - v[1]);
+}
+
+/* Offenders by their larger growth (self or total), largest first, ties by name: the same
+ * report however the inputs were ordered or read. */
+static double growth(const flame_diff_row *r)
+{
+	double s = delta_of(r->self), t = r->inside == SIZE_MAX ? delta_of(r->total) : s;
+	return s > t ? s : t;
+}
+
+static int cmp_growth(const void *pa, const void *pb, void *ud)
+{
+	const flame_diff_row *rows = ud;
+	const flame_diff_row *x = &rows[*(const size_t *)pa], *y = &rows[*(const size_t *)pb];
+	double gx = growth(x), gy = growth(y);
+	if (gx != gy)
+		return gx > gy ? -1 : 1;
+	size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
+	int c = memcmp(x->name.ptr, y->name.ptr, n);
+	return c ? c : (x->name.len > y->name.len) - (x->name.len < y->name.len);
+}
+
+/* The offender line of row `r` into `line` (its length; 0 when it did not grow past limit). */
+static int offense(const flame_diff_row *r, double limit, double t0, unsigned scale,
+                   const char *unit, char *line, size_t cap)
+{
+	int len = snprintf(line, cap, "%.*s: ", (int)(r->name.len > 400 ? 400 : r->name.len),
+	                   r->name.ptr);
+	int any = 0;
+	for (int k = 0; k < 2; k++) {
+		const uint64_t *v = k ? r->total : r->self;
+		double d = delta_of(v);
+		if (!(d > 0 && d > limit) || (k && r->inside != SIZE_MAX))
+			continue;
+		char b[64], af[64], dd[64];
+		flame_amount_print(b, sizeof b, v[0], scale, unit);
+		flame_amount_print(af, sizeof af, v[1], scale, unit);
+		flame_amount_print_delta(dd, sizeof dd, v[0], v[1], scale, unit);
+		int m = snprintf(line + len, cap - (size_t)len,
+		                 "%s%s %s -> %s (%s, %.2f%% of the before total)", any ? "; " : "",
+		                 k ? "total" : "self", b, af, dd, t0 > 0 ? 100.0 * d / t0 : 100.0);
+		if (m > 0)
+			len += m < (int)cap - len ? m : (int)cap - len - 1;
+		any = 1;
+	}
+	return any ? len : 0;
+}
+
+int flame_diff_report_gate(const flame_diff_report *rep, double limit_pct, flame_text_fn fn,
+                           void *ud, flame_err *err)
+{
+	flame_tree *t = rep->tree;
+	double t0 = (double)flame_tree_total(t, 0);
+	double limit = limit_pct / 100.0 * t0;
+	size_t n = rep->n;
+	/* a copy, attributed at the gate's limit: a caller that grew only because a named callee
+	 * grew is not named again */
+	flame_diff_row *rows = malloc((n ? n : 1) * sizeof *rows);
+	size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+	int bad = 0, rc = 0;
+	if (!rows || !idx) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+	memcpy(rows, rep->rows, n * sizeof *rows);
+	if ((rc = attribute(t, rows, n, limit, err)))
+		goto done;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	qsort_r(idx, n, sizeof *idx, cmp_growth, rows);
+	for (size_t i = 0; i < n && !rc; i++) {
+		char line[1024];
+		int len = offense(&rows[idx[i]], limit, t0, flame_tree_decimals(t),
+		                  flame_tree_count_name(t), line, sizeof line);
+		if (len && (rc = fn(ud, line, (size_t)len)))
+			rc = rc < 0 ? rc : -rc;
+		bad += len > 0;
+	}
+done:
+	free(rows);
+	free(idx);
+	return rc ? rc : bad;
+}
