@@ -89,109 +89,158 @@ static int cmp_abs_delta(const void *a, const void *b, void *ud)
 	return r ? r : (p->name.len > q->name.len) - (p->name.len < q->name.len);
 }
 
-static int attribute(flame_tree *t, flame_diff_row *rows, size_t n, double limit, flame_err *err)
+/* The working state of one attribution: k candidates (the largest changes) and, for each
+ * pair, how often they share a stack and which is deeper. */
+typedef struct attrib {
+	flame_diff_row *rows;
+	size_t *cand;         /* candidate -> row */
+	int32_t *cand_of;     /* name id -> candidate, or -1 */
+	size_t k;
+	uint32_t *cnt;        /* candidate -> stacks it is in */
+	uint32_t *together;   /* [x * k + y] -> stacks holding both */
+	int8_t *deeper;       /* [x * k + y] -> y deeper than x where first seen together (-1: not yet) */
+	uint32_t *pos;        /* candidate -> its deepest position in the current stack */
+	size_t *stamp, *present, *cur;
+	uint32_t *present_pos, *cur_pos;
+} attrib;
+
+static void attrib_free(attrib *A)
 {
-	flame__stacks *ts;
-	int rc = flame__tree_stacks(t, &ts, err);
-	if (rc)
-		return rc;
-	const flame__intern *names = flame__tree_names(t);
-	size_t k = 0, nn = names->count ? names->count : 1;
-	size_t *cand = malloc((n ? n : 1) * sizeof *cand);
-	int32_t *cand_of = malloc(nn * sizeof *cand_of);
-	uint32_t *cnt = NULL, *together = NULL, *pos = NULL;
-	int8_t *deeper = NULL;
-	size_t *stamp = NULL, *present = NULL, *cur = NULL;
-	uint32_t *present_pos = NULL, *cur_pos = NULL;
-	if (!cand || !cand_of) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
+	free(A->cand);
+	free(A->cand_of);
+	free(A->cnt);
+	free(A->together);
+	free(A->deeper);
+	free(A->pos);
+	free(A->stamp);
+	free(A->present);
+	free(A->cur);
+	free(A->present_pos);
+	free(A->cur_pos);
+}
+
+/* The candidates: rows whose total changed by more than `limit`, the MAX_CAND largest. */
+static int attrib_init(attrib *A, const flame__intern *names, flame_diff_row *rows, size_t n,
+                       double limit, flame_err *err)
+{
+	size_t nn = names->count ? names->count : 1, k = 0;
+	A->rows = rows;
+	A->cand = malloc((n ? n : 1) * sizeof *A->cand);
+	A->cand_of = malloc(nn * sizeof *A->cand_of);
+	if (!A->cand || !A->cand_of)
+		return flame__err_nomem(err);
 	for (size_t i = 0; i < n; i++) {
 		double d = total_delta(&rows[i]);
 		rows[i].inside = SIZE_MAX;
 		if ((d < 0 ? -d : d) > limit)
-			cand[k++] = i;
+			A->cand[k++] = i;
 	}
-	qsort_r(cand, k, sizeof *cand, cmp_abs_delta, rows);
-	if (k > MAX_CAND)
-		k = MAX_CAND;
+	qsort_r(A->cand, k, sizeof *A->cand, cmp_abs_delta, rows);
+	A->k = k = k > MAX_CAND ? MAX_CAND : k;
 	for (size_t i = 0; i < nn; i++)
-		cand_of[i] = -1;
+		A->cand_of[i] = -1;
 	for (size_t c = 0; c < k; c++) {
-		uint32_t id = flame__intern_find(names, rows[cand[c]].name.ptr, rows[cand[c]].name.len);
+		const flame_str *nm = &rows[A->cand[c]].name;
+		uint32_t id = flame__intern_find(names, nm->ptr, nm->len);
 		if (id != FLAME__ID_NONE)
-			cand_of[id] = (int32_t)c;
+			A->cand_of[id] = (int32_t)c;
 	}
-	cnt = calloc(k ? k : 1, sizeof *cnt);
-	size_t kk = k * k + 1;
-	together = calloc(kk, sizeof *together);
-	deeper = malloc(kk);
-	pos = malloc((k ? k : 1) * sizeof *pos);
-	stamp = malloc((k ? k : 1) * sizeof *stamp);
-	present = malloc((k ? k : 1) * sizeof *present);
-	cur = malloc((k ? k : 1) * sizeof *cur);
-	present_pos = malloc((k ? k : 1) * sizeof *present_pos);
-	cur_pos = malloc((k ? k : 1) * sizeof *cur_pos);
-	if (!cnt || !together || !deeper || !pos || !stamp || !present || !cur || !present_pos ||
-	    !cur_pos) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	memset(deeper, -1, k * k);
+	size_t k1 = k ? k : 1, kk = k * k + 1;
+	A->cnt = calloc(k1, sizeof *A->cnt);
+	A->together = calloc(kk, sizeof *A->together);
+	A->deeper = malloc(kk);
+	A->pos = malloc(k1 * sizeof *A->pos);
+	A->stamp = malloc(k1 * sizeof *A->stamp);
+	A->present = malloc(k1 * sizeof *A->present);
+	A->cur = malloc(k1 * sizeof *A->cur);
+	A->present_pos = malloc(k1 * sizeof *A->present_pos);
+	A->cur_pos = malloc(k1 * sizeof *A->cur_pos);
+	if (!A->cnt || !A->together || !A->deeper || !A->pos || !A->stamp || !A->present ||
+	    !A->cur || !A->present_pos || !A->cur_pos)
+		return flame__err_nomem(err);
+	memset(A->deeper, -1, k * k);
 	for (size_t c = 0; c < k; c++)
-		stamp[c] = SIZE_MAX;
-	/* Neighbouring stacks (sorted tables) often hold the same candidates at the same depths:
-	 * such a run is counted once, times its length (the first-seen order is the same). */
+		A->stamp[c] = SIZE_MAX;
+	return 0;
+}
+
+/* The candidates of stack `si` into A->cur (first-seen order) with their deepest positions;
+ * their count. */
+static size_t stack_candidates(attrib *A, const flame__stack *st, size_t si)
+{
+	size_t nq = 0;
+	for (uint32_t i = 0; i < st->depth; i++) {
+		int32_t c = A->cand_of[st->ids[i]];
+		if (c < 0)
+			continue;
+		if (A->stamp[c] != si) {
+			A->stamp[c] = si;
+			A->cur[nq++] = (size_t)c;
+		}
+		A->pos[c] = i; /* the deepest occurrence */
+	}
+	for (size_t a = 0; a < nq; a++)
+		A->cur_pos[a] = A->pos[A->cur[a]];
+	return nq;
+}
+
+/* Count a run of `run` stacks holding the np candidates of A->present. */
+static void count_run(attrib *A, size_t np, size_t run)
+{
+	size_t k = A->k;
+	for (size_t a = 0; a < np; a++) {
+		size_t x = A->present[a];
+		A->cnt[x] += (uint32_t)run;
+		for (size_t b = 0; b < np; b++) {
+			size_t y = A->present[b];
+			if (x == y)
+				continue;
+			A->together[x * k + y] += (uint32_t)run;
+			if (A->deeper[x * k + y] < 0)
+				A->deeper[x * k + y] = A->present_pos[b] > A->present_pos[a];
+		}
+	}
+}
+
+/* Neighbouring stacks (sorted tables) often hold the same candidates at the same depths:
+ * such a run is counted once, times its length (the first-seen order is the same). */
+static void count_stacks(attrib *A, const flame__stacks *ts)
+{
 	size_t np = 0, run = 0;
-	for (size_t si = 0; si <= ts->count && k > 1; si++) {
+	for (size_t si = 0; si <= ts->count && A->k > 1; si++) {
 		size_t nq = 0;
 		if (si < ts->count) {
-			const flame__stack *st = &ts->v[si];
-			for (uint32_t i = 0; i < st->depth; i++) {
-				int32_t c = cand_of[st->ids[i]];
-				if (c < 0)
-					continue;
-				if (stamp[c] != si) {
-					stamp[c] = si;
-					cur[nq++] = (size_t)c;
-				}
-				pos[c] = i; /* the deepest occurrence */
-			}
-			for (size_t a = 0; a < nq; a++)
-				cur_pos[a] = pos[cur[a]];
-			if (run && nq == np && !memcmp(cur, present, np * sizeof *cur) &&
-			    !memcmp(cur_pos, present_pos, np * sizeof *cur_pos)) {
+			nq = stack_candidates(A, &ts->v[si], si);
+			if (run && nq == np && !memcmp(A->cur, A->present, np * sizeof *A->cur) &&
+			    !memcmp(A->cur_pos, A->present_pos, np * sizeof *A->cur_pos)) {
 				run++;
 				continue;
 			}
 		}
-		for (size_t a = 0; a < np && run; a++) { /* the run before this stack */
-			size_t x = present[a];
-			cnt[x] += (uint32_t)run;
-			for (size_t b = 0; b < np; b++) {
-				size_t y = present[b];
-				if (x == y)
-					continue;
-				together[x * k + y] += (uint32_t)run;
-				if (deeper[x * k + y] < 0)
-					deeper[x * k + y] = present_pos[b] > present_pos[a];
-			}
-		}
-		memcpy(present, cur, nq * sizeof *cur);
-		memcpy(present_pos, cur_pos, nq * sizeof *cur_pos);
+		if (run)
+			count_run(A, np, run);
+		memcpy(A->present, A->cur, nq * sizeof *A->cur);
+		memcpy(A->present_pos, A->cur_pos, nq * sizeof *A->cur_pos);
 		np = nq;
 		run = 1;
 	}
+}
+
+/* Each candidate's change goes to the largest callee that changed the same way, is only
+ * ever called under it, and carries all of it but `limit`; chains resolve to their end. */
+static void choose_callees(attrib *A, double limit)
+{
+	size_t k = A->k;
+	flame_diff_row *rows = A->rows;
 	for (size_t x = 0; x < k; x++) {
-		double dx = total_delta(&rows[cand[x]]);
+		double dx = total_delta(&rows[A->cand[x]]);
 		size_t best = SIZE_MAX;
 		double best_abs = 0;
 		for (size_t y = 0; y < k; y++) {
-			double dy = total_delta(&rows[cand[y]]);
-			if (y == x || (dx > 0) != (dy > 0) || together[x * k + y] != cnt[y])
+			double dy = total_delta(&rows[A->cand[y]]);
+			if (y == x || (dx > 0) != (dy > 0) || A->together[x * k + y] != A->cnt[y])
 				continue; /* not the same direction, or y is also called elsewhere */
-			if (cnt[x] == cnt[y] && deeper[x * k + y] != 1)
+			if (A->cnt[x] == A->cnt[y] && A->deeper[x * k + y] != 1)
 				continue; /* always together: only the deeper one carries the change */
 			double ay = dy < 0 ? -dy : dy;
 			if (ay > best_abs) {
@@ -200,28 +249,31 @@ static int attribute(flame_tree *t, flame_diff_row *rows, size_t n, double limit
 			}
 		}
 		if (best != SIZE_MAX && (dx < 0 ? -dx : dx) - best_abs <= limit)
-			rows[cand[x]].inside = cand[best];
+			rows[A->cand[x]].inside = A->cand[best];
 	}
 	/* chains (main -> serve -> handle -> hot) resolve to their end */
 	for (size_t x = 0; x < k; x++) {
-		flame_diff_row *r = &rows[cand[x]];
+		flame_diff_row *r = &rows[A->cand[x]];
 		for (size_t hops = 0; r->inside != SIZE_MAX && rows[r->inside].inside != SIZE_MAX &&
 		                      hops < k;
 		     hops++)
 			r->inside = rows[r->inside].inside;
 	}
-done:
-	free(cand);
-	free(cand_of);
-	free(cnt);
-	free(together);
-	free(deeper);
-	free(pos);
-	free(stamp);
-	free(present);
-	free(cur);
-	free(present_pos);
-	free(cur_pos);
+}
+
+static int attribute(flame_tree *t, flame_diff_row *rows, size_t n, double limit, flame_err *err)
+{
+	flame__stacks *ts;
+	int rc = flame__tree_stacks(t, &ts, err);
+	if (rc)
+		return rc;
+	attrib A = {0};
+	rc = attrib_init(&A, flame__tree_names(t), rows, n, limit, err);
+	if (!rc) {
+		count_stacks(&A, ts);
+		choose_callees(&A, limit);
+	}
+	attrib_free(&A);
 	return rc;
 }
 
