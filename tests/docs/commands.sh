@@ -34,7 +34,7 @@ read -r -a words <<<"$ninja_step"
 targets=()
 for ((i = 1; i < ${#words[@]}; i++)); do
 	case ${words[i]} in
-	-C) i=$((i + 1)) ;;
+	-C | -j | -l | -k | -f) i=$((i + 1)) ;;  # an option and its value
 	-*) ;;
 	*) targets+=("${words[i]}") ;;
 	esac
