@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 			flame__human(out, sizeof out, strtod(value, NULL), strcmp(a, "-") ? a : NULL,
 			             n == 4 && !strcmp(b, "+"));
 		} else if (n == 4 && !strcmp(kind, "count")) {
-			flame_format_count(out, sizeof out, strtoull(value, NULL, 10), (unsigned)atoi(a),
+			flame_amount_print(out, sizeof out, strtoull(value, NULL, 10), (unsigned)atoi(a),
 			                   strcmp(b, "-") ? b : NULL);
 		} else {
 			fprintf(stderr, "human-values: not a case: %s", line);
