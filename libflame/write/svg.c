@@ -15,6 +15,7 @@
 #include "../core/array.h"
 #include "../core/err.h"
 #include "../core/intern.h"
+#include "../core/output.h"
 #include "../core/tree.h"
 #include "escape.h"
 #include "layout.h"
@@ -174,13 +175,11 @@ int flame_nameattr_load(flame_nameattr **out, const char *path, flame_err *err)
 	return 0;
 }
 
-/* ---- buffered writing */
+/* ---- writing, straight into the output's buffer (core/output.h) */
 
 typedef struct sw {
 	flame_output *out;
 	flame_err *err;
-	char *buf;
-	size_t len, cap;
 	int rc;
 	const flame__layout *L;
 	const flame_render_opts *o;
@@ -193,39 +192,20 @@ typedef struct sw {
 	const flame__panel *panel;
 } sw;
 
-static int flush(sw *w)
+/* Room for n more bytes (then advance() by what was written), or NULL with w->rc set. */
+static inline char *room(sw *w, size_t n)
 {
-	if (!w->rc && w->len)
-		w->rc = flame_output_write(w->out, w->buf, w->len, w->err);
-	w->len = 0;
-	return w->rc;
+	return flame__output_reserve(w->out, n, &w->rc, w->err);
 }
 
-/* Make room for n more bytes (flushing first, growing for huge items). */
-static char *room(sw *w, size_t n)
-{
-	if (w->len + n > w->cap) {
-		if (flush(w))
-			return NULL;
-		if (n > w->cap) {
-			char *b = realloc(w->buf, n);
-			if (!b) {
-				w->rc = flame__err_nomem(w->err);
-				return NULL;
-			}
-			w->buf = b;
-			w->cap = n;
-		}
-	}
-	return w->buf + w->len;
-}
+static inline void advance(sw *w, size_t n) { flame__output_advance(w->out, n); }
 
 static void put(sw *w, const char *p, size_t n)
 {
 	char *d = room(w, n);
 	if (d) {
 		memcpy(d, p, n);
-		w->len += n;
+		advance(w, n);
 	}
 }
 
@@ -273,7 +253,7 @@ static void put_esc(sw *w, const char *p, size_t n)
 	}
 	char *d = room(w, FLAME__ESCAPE_MAX(n));
 	if (d)
-		w->len += flame__xml_escape(d, p, n);
+		advance(w, flame__xml_escape(d, p, n));
 }
 
 static void puts_esc(sw *w, const char *s) { put_esc(w, s, s ? strlen(s) : 0); }
@@ -330,7 +310,7 @@ static void put_num(sw *w, double v)
 {
 	char *d = room(w, 32);
 	if (d)
-		w->len += fmt_tenths(d, tenths(v));
+		advance(w, fmt_tenths(d, tenths(v)));
 }
 
 /* Text in the scratch buffer, grown as needed. */
@@ -413,7 +393,7 @@ static void put_pct(sw *w, const char *p, size_t n)
 			*o++ = (char)c;
 		}
 	}
-	w->len += (size_t)(o - d);
+	advance(w, (size_t)(o - d));
 }
 
 /* A count in the tree's scale as plain decimal text ("12", "0.25"). */
@@ -578,7 +558,7 @@ static void put_frame(sw *w, const flame__frame *f)
 	memcpy(p, hex, 7);
 	p += 7;
 	*p++ = '"';
-	w->len += (size_t)(p - d);
+	advance(w, (size_t)(p - d));
 	put_exact(w, f);
 	if (na) {
 		for (size_t i = 0; i < na->n; i++) {
@@ -634,7 +614,7 @@ static void put_label(sw *w, const flame__frame *f)
 			p += fmt_tenths(p, tenths(f->y + f->h / 2 + 3));
 			memcpy(p, "\">", 2);
 			p += 2;
-			w->len += (size_t)(p - d);
+			advance(w, (size_t)(p - d));
 			put_esc(w, t, n);
 			puts_(w, "</text>\n");
 		}
@@ -699,7 +679,7 @@ static void put_picture(sw *w)
 		*p++ = 'h';
 		p += fmt_tenths(p, x1 - x2);
 		*p++ = 'z';
-		w->len += (size_t)(p - d);
+		advance(w, (size_t)(p - d));
 	}
 	if (L->count)
 		puts_(w, "\"/>\n");
@@ -730,7 +710,7 @@ static void put_geom(sw *w, size_t from)
 		p += fmt_tenths(p, x2 - x1);
 		*p++ = ',';
 		p += fmt_tenths(p, tenths(f->y));
-		w->len += (size_t)(p - d);
+		advance(w, (size_t)(p - d));
 	}
 	puts_(w, "\"");
 }
@@ -942,7 +922,7 @@ int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out
 		flame__layout_free(&L);
 		return rc;
 	}
-	sw w = {out, err, NULL, 0, 1 << 18, 0, &L, o, NULL, 0, (iconv_t)-1, NULL, 0, L.own ? L.own : t, &P};
+	sw w = {out, err, 0, &L, o, NULL, 0, (iconv_t)-1, NULL, 0, L.own ? L.own : t, &P};
 	if (!is_utf8_name(o->encoding)) {
 		w.cd = iconv_open("UTF-8", o->encoding);
 		if (w.cd == (iconv_t)-1) {
@@ -950,11 +930,6 @@ int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out
 			                "--encoding: unknown encoding '%s'", o->encoding);
 			goto done;
 		}
-	}
-	w.buf = malloc(w.cap);
-	if (!w.buf) {
-		rc = flame__err_nomem(err);
-		goto done;
 	}
 	if (L.empty) {
 		put_error_svg(&w);
@@ -964,13 +939,11 @@ int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out
 		if (rc && !w.rc)
 			w.rc = rc;
 	}
-	flush(&w);
 	rc = w.rc;
 done:
 	if (w.cd != (iconv_t)-1)
 		iconv_close(w.cd);
 	free(w.conv);
-	free(w.buf);
 	free(w.tmp);
 	flame__panel_free(&P);
 	flame__layout_free(&L);
