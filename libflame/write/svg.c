@@ -3,7 +3,8 @@
  * tools that scrape its titles keep working), and the labels in a group of their own.
  * Compact: one element per frame (half the layout objects a browser has to paint when
  * zooming), no empty labels, colours as #rrggbb. Every untrusted string passes through
- * escape.c; the script is static and reads its data from the document. Also --nameattr. */
+ * escape.c; the script is static and reads its data from the document. The attributes of
+ * --nameattr (nameattr.c reads the file) go on the frames they name, those that are safe. */
 #include <ctype.h>
 #include <errno.h>
 #include <iconv.h>
@@ -19,47 +20,11 @@
 #include "../core/tree.h"
 #include "escape.h"
 #include "layout.h"
+#include "nameattr.h"
 #include "removed.h"
 #include "template.h"
 
-/* ---- --nameattr */
-
-struct na_attr {
-	char *key, *value;
-};
-
-struct na_entry {
-	struct na_attr *attrs;
-	size_t n;
-};
-
-struct flame_nameattr {
-	flame__intern names; /* id -> name */
-	struct na_entry *v;  /* id -> its attributes */
-	size_t cap;
-};
-
-static const struct na_entry *na_find(const flame_nameattr *na, const char *name, size_t len)
-{
-	uint32_t id = na ? flame__intern_find(&na->names, name, len) : FLAME__ID_NONE;
-	return id == FLAME__ID_NONE ? NULL : &na->v[id];
-}
-
-void flame_nameattr_free(flame_nameattr *na)
-{
-	if (!na)
-		return;
-	for (size_t i = 0; i < na->names.count; i++) {
-		for (size_t k = 0; k < na->v[i].n; k++) {
-			free(na->v[i].attrs[k].key);
-			free(na->v[i].attrs[k].value);
-		}
-		free(na->v[i].attrs);
-	}
-	free(na->v);
-	flame__intern_free(&na->names);
-	free(na);
-}
+/* ---- --nameattr (read by nameattr.c): what of it is written */
 
 /* An attribute name we write: XML-name-like, not an event handler, not style, no
  * namespace prefix, and not one of flamegraph.pl's raw-markup keys. */
@@ -87,92 +52,6 @@ static int href_ok(const char *v)
 	size_t n = (size_t)(colon - v);
 	return (n == 4 && strncasecmp(v, "http", 4) == 0) || (n == 5 && strncasecmp(v, "https", 5) == 0) ||
 	       (n == 6 && strncasecmp(v, "mailto", 6) == 0) || (n == 3 && strncasecmp(v, "ftp", 3) == 0);
-}
-
-static int na_set(struct na_entry *e, const char *k, size_t kn, const char *v, size_t vn)
-{
-	char *key = strndup(k, kn), *value = strndup(v, vn);
-	if (!key || !value) {
-		free(key);
-		free(value);
-		return FLAME_ENOMEM;
-	}
-	for (size_t i = 0; i < e->n; i++)
-		if (strcmp(e->attrs[i].key, key) == 0) { /* later wins, as in a Perl hash */
-			free(e->attrs[i].value);
-			free(key);
-			e->attrs[i].value = value;
-			return 0;
-		}
-	struct na_attr *a = realloc(e->attrs, (e->n + 1) * sizeof *a);
-	if (!a) {
-		free(key);
-		free(value);
-		return FLAME_ENOMEM;
-	}
-	e->attrs = a;
-	e->attrs[e->n++] = (struct na_attr){key, value};
-	return 0;
-}
-
-int flame_nameattr_load(flame_nameattr **out, const char *path, flame_err *err)
-{
-	*out = NULL;
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return flame__err(err, FLAME_EIO, path, 0, FLAME__NO_OFFSET, "cannot open: %m");
-	flame_nameattr *na = calloc(1, sizeof *na);
-	if (na)
-		flame__intern_init(&na->names);
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	uint64_t no = 0;
-	int rc = na ? 0 : flame__err_nomem(err);
-	while (!rc && (len = getline(&line, &cap, f)) >= 0) {
-		no++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (len == 0)
-			continue;
-		char *tab = memchr(line, '\t', (size_t)len);
-		if (!tab) {
-			rc = flame__err(err, FLAME_EDATA, path, no, FLAME__NO_OFFSET,
-			                "expected NAME<TAB>attr=value...");
-			break;
-		}
-		size_t nlen = (size_t)(tab - line);
-		uint32_t had = na->names.count;
-		uint32_t id = FLAME__ID_NONE;
-		if (!flame__array_reserve(na->v, na->cap, (size_t)had + 1))
-			id = flame__intern_put(&na->names, line, nlen);
-		if (id == FLAME__ID_NONE) {
-			rc = flame__err_nomem(err);
-			break;
-		}
-		struct na_entry *e = &na->v[id];
-		if (id == had)
-			*e = (struct na_entry){NULL, 0};
-		for (char *p = tab + 1; p <= line + len && !rc;) {
-			char *end = memchr(p, '\t', (size_t)(line + len - p));
-			if (!end)
-				end = line + len;
-			char *eq = memchr(p, '=', (size_t)(end - p));
-			if (eq && eq > p)
-				rc = na_set(e, p, (size_t)(eq - p), eq + 1, (size_t)(end - eq - 1));
-			if (rc)
-				rc = flame__err_nomem(err);
-			p = end + 1;
-		}
-	}
-	free(line);
-	fclose(f);
-	if (rc) {
-		flame_nameattr_free(na);
-		return rc;
-	}
-	*out = na;
-	return 0;
 }
 
 /* ---- writing, straight into the output's buffer (core/output.h) */
@@ -516,8 +395,8 @@ static void put_exact(sw *w, const flame__frame *f)
 static void put_frame(sw *w, const flame__frame *f)
 {
 	const flame__layout *L = w->L;
-	const struct na_entry *na =
-	    w->o->nameattr ? na_find(w->o->nameattr, f->name, f->name_len) : NULL;
+	const flame__nameattr_entry *na =
+	    w->o->nameattr ? flame__nameattr_find(w->o->nameattr, f->name, f->name_len) : NULL;
 	const char *title = NULL, *href = NULL, *target = NULL;
 	if (na)
 		for (size_t i = 0; i < na->n; i++) {
