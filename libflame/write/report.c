@@ -1,12 +1,14 @@
 /* Text for people about a diff: the --top tables of the functions whose self and total
- * cost grew and shrank most, and the regression gate's offender lines. Both read the
- * per-function report (flame_diff_report) of a differential tree and print amounts in its
- * unit through core/human.c ("1.42 s", "3.2 MiB", "12,345"). */
+ * cost grew and shrank most, and the regression gate's offender lines. Both print the
+ * per-function report (flame_diff_report) of a differential tree, its rows already
+ * attributed (xform's flame_diff_attribute, called by request/report.c before these run),
+ * with amounts in its unit through core/human.c ("1.42 s", "3.2 MiB", "12,345"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
 #include "../core/human.h"
+#include "report.h"
 
 static double delta_of(const uint64_t v[2])
 {
@@ -48,20 +50,15 @@ static void amount(char *buf, size_t cap, uint64_t v, unsigned scale, const char
 		snprintf(buf + n, cap - n, " %s", unit && strcmp(unit, "count") ? unit : "samples");
 }
 
-int flame_write_top(flame_tree *t, flame_diff_row *rows, size_t n, const flame_top_opts *o,
-                    flame_text_fn fn, void *ud, flame_err *err)
+int flame__report_top(flame_tree *t, const flame_diff_row *rows, size_t n,
+                       const flame_top_opts *o, flame_text_fn fn, void *ud, flame_err *err)
 {
 	size_t *idx = malloc((n ? n : 1) * sizeof *idx);
 	if (!idx)
 		return flame__err_nomem(err);
 	unsigned scale = flame_tree_scale(t);
 	const char *unit = flame_tree_count_name(t);
-	/* callers whose total change lies inside a listed callee are left to it */
-	int rc = flame_diff_attribute(t, rows, n, o->min_delta, err);
-	if (rc) {
-		free(idx);
-		return rc;
-	}
+	int rc = 0;
 	char tb[96], ta[96], tr[96];
 	amount(tb, sizeof tb, flame_tree_total(t, 0), scale, unit);
 	amount(ta, sizeof ta, flame_tree_total(t, 1), scale, unit);
@@ -131,17 +128,19 @@ static int cmp_growth(const void *pa, const void *pb)
 	return cmp_name(x, y);
 }
 
-int flame_gate(flame_tree *t, flame_diff_row *rows, size_t n, double limit_pct, flame_text_fn fn,
-               void *ud, flame_err *err)
+double flame__report_gate_limit(flame_tree *t, double limit_pct)
+{
+	return limit_pct / 100.0 * (double)flame_tree_total(t, 0);
+}
+
+int flame__report_gate(flame_tree *t, flame_diff_row *rows, size_t n, double limit_pct,
+                       flame_text_fn fn, void *ud)
 {
 	unsigned scale = flame_tree_scale(t);
 	const char *unit = flame_tree_count_name(t);
 	double t0 = (double)flame_tree_total(t, 0);
-	double limit = limit_pct / 100.0 * t0;
+	double limit = flame__report_gate_limit(t, limit_pct);
 	int bad = 0, rc;
-	/* a caller that grew only because a named callee grew is not named again */
-	if ((rc = flame_diff_attribute(t, rows, n, limit, err)))
-		return rc;
 	qsort(rows, n, sizeof *rows, cmp_growth); /* `inside` is resolved: rows may move */
 	for (size_t i = 0; i < n; i++) {
 		const flame_diff_row *r = &rows[i];
