@@ -397,6 +397,10 @@ FLAME_EXPORT int flame_filter_check(const char *include, const char *exclude, fl
 FLAME_EXPORT int flame_skip_after(flame_tree *t, const char *const *symbols, size_t n,
                                   flame_err *err);
 
+/** Reverse every stack (flamegraph.pl's --reverse: the leaf becomes the root), before a
+ * flame graph is drawn. Twice gives the stacks back. */
+FLAME_EXPORT int flame_reverse_stacks(flame_tree *t, flame_err *err);
+
 /* ---------------------------------------------------------------- Output */
 
 /** A buffered output: stdout, or a file written atomically (a temp file renamed over
@@ -791,7 +795,7 @@ FLAME_EXPORT int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *er
 
 #define FLAME_RENDER_HASH 0x01             /* --hash: colours from a hash of the name */
 #define FLAME_RENDER_RANDOM 0x02           /* --random: random colours (not deterministic) */
-#define FLAME_RENDER_REVERSE 0x04          /* --reverse: reverse each stack (leaf becomes root) */
+#define FLAME_RENDER_REVERSE 0x04          /* reserved: --reverse is flame_reverse_stacks */
 #define FLAME_RENDER_INVERTED 0x08         /* --inverted: icicle graph (root at the top) */
 #define FLAME_RENDER_FLAMECHART 0x10       /* --flamechart: stacks in input order, not merged */
 #define FLAME_RENDER_NEGATE 0x20           /* --negate: swap differential hues */

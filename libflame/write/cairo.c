@@ -340,7 +340,7 @@ static int render(flame_tree *t, const flame_render_opts *o, flame_output *out, 
 	int rc = flame__layout_compute(&L, t, o, err);
 	if (rc)
 		goto done;
-	if ((rc = flame__panel_compute(&R, L.own ? L.own : t, &L, o, err)))
+	if ((rc = flame__panel_compute(&R, t, &L, o, err)))
 		goto done;
 	double w = ceil(L.width - 1e-9), h = ceil(L.height - 1e-9);
 	if (w < 1 || h < 1) {

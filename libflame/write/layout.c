@@ -84,51 +84,6 @@ static inline flame__frame *push_frame_raw(flame__layout *L, size_t *cap)
 	return &L->frames[L->count++];
 }
 
-/* ---- --reverse: a private tree with every stack reversed (the caller's is untouched) */
-
-static int reversed_tree(flame_tree **out, flame_tree *t, flame_err *err)
-{
-	flame__stacks *s;
-	int rc = flame__tree_stacks(t, &s, err);
-	if (rc)
-		return rc;
-	flame_tree *r = flame__tree_new_like(t);
-	if (!r)
-		return flame__err_nomem(err);
-	const flame__intern *names = flame__tree_names(t);
-	/* the names first (each interned once, not once per frame), then the stacks as
-	 * reversed id arrays */
-	uint32_t maxd = 1;
-	for (size_t k = 0; k < s->count; k++)
-		if (s->v[k].depth > maxd)
-			maxd = s->v[k].depth;
-	uint32_t *map = malloc((names->count ? names->count : 1) * sizeof *map);
-	uint32_t *ids = malloc(maxd * sizeof *ids);
-	rc = map && ids ? 0 : flame__err_nomem(err);
-	for (uint32_t i = 0; i < names->count && !rc; i++) {
-		const flame__name *nm = flame__intern_get(names, i);
-		map[i] = flame__tree_intern(r, nm->ptr, nm->len);
-		if (map[i] == FLAME__ID_NONE)
-			rc = flame__err_nomem(err);
-	}
-	for (size_t k = 0; k < s->count && !rc; k++) {
-		const flame__stack *st = &s->v[k];
-		if (!st->depth)
-			continue;
-		for (uint32_t i = 0; i < st->depth; i++)
-			ids[i] = map[st->ids[st->depth - 1 - i]];
-		rc = flame__tree_add_ids(r, ids, st->depth, st->w[0], st->w[1], err);
-	}
-	free(map);
-	free(ids);
-	if (rc) {
-		flame_tree_free(r);
-		return rc;
-	}
-	*out = r;
-	return 0;
-}
-
 /* ---- geometry */
 
 static void place(flame__layout *L, flame__frame *f)
@@ -384,12 +339,6 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 	int rc = flame_render_opts_check(o, err);
 	if (rc)
 		return rc;
-	if (o->flags & FLAME_RENDER_REVERSE) {
-		rc = reversed_tree(&L->own, t, err);
-		if (rc)
-			return rc;
-		t = L->own;
-	}
 	L->differential = flame_tree_is_differential(t);
 	L->inverted = (o->flags & FLAME_RENDER_INVERTED) != 0;
 	L->negate = (o->flags & FLAME_RENDER_NEGATE) != 0;
@@ -504,9 +453,7 @@ fail:
 void flame__layout_free(flame__layout *L)
 {
 	free(L->frames);
-	flame_tree_free(L->own);
 	L->frames = NULL;
-	L->own = NULL;
 	L->count = 0;
 }
 

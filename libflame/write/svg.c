@@ -67,7 +67,7 @@ typedef struct sw {
 	iconv_t cd;  /* --encoding other than UTF-8: untrusted text is converted from it */
 	char *conv;  /* conversion buffer */
 	size_t conv_cap;
-	flame_tree *t; /* the tree laid out (reversed for --reverse) */
+	flame_tree *t; /* the tree laid out */
 	const flame__panel *panel;
 } sw;
 
@@ -368,7 +368,7 @@ static void put_exact(sw *w, const flame__frame *f)
 {
 	const flame__layout *L = w->L;
 	if (f->depth == 0) {
-		if (w->o->flags & FLAME_RENDER_REVERSE)
+		if (flame__tree_reversed(w->t)) /* drawn leaf-first: the reader turns them back */
 			puts_(w, " data-reverse=\"1\"");
 		put_pruned(w);
 		if (L->human) {
@@ -796,12 +796,12 @@ int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out
 	if (rc)
 		return rc;
 	flame__panel P;
-	rc = flame__panel_compute(&P, L.own ? L.own : t, &L, o, err);
+	rc = flame__panel_compute(&P, t, &L, o, err);
 	if (rc) {
 		flame__layout_free(&L);
 		return rc;
 	}
-	sw w = {out, err, 0, &L, o, NULL, 0, (iconv_t)-1, NULL, 0, L.own ? L.own : t, &P};
+	sw w = {out, err, 0, &L, o, NULL, 0, (iconv_t)-1, NULL, 0, t, &P};
 	if (!is_utf8_name(o->encoding)) {
 		w.cd = iconv_open("UTF-8", o->encoding);
 		if (w.cd == (iconv_t)-1) {

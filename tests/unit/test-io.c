@@ -291,6 +291,18 @@ static void test_transforms(void)
 	CHECK_STR(s, "p;other 4\np;work 2\np;work;sub 1\np;work;y 1\n");
 	free(s);
 	flame_tree_free(t);
+
+	/* --reverse: leaf first; twice gives the stacks back (both columns of a diff) */
+	t = parse_str("a;b;c 1 2\na;b 3 0\nd 5 5\n", FLAME_FORMAT_FOLDED, &err);
+	CHECK(flame_reverse_stacks(t, &err) == 0);
+	s = folded_str(t);
+	CHECK_STR(s, "b;a 3 0\nc;b;a 1 2\nd 5 5\n");
+	free(s);
+	CHECK(flame_reverse_stacks(t, &err) == 0);
+	s = folded_str(t);
+	CHECK_STR(s, "a;b 3 0\na;b;c 1 2\nd 5 5\n");
+	free(s);
+	flame_tree_free(t);
 }
 
 int main(void)
