@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/gzip.h"
 #include "../core/numfmt.h"
@@ -260,15 +261,9 @@ typedef struct cols {
 
 static inline void col_varint(cols *c, int k, uint64_t v)
 {
-	if (c->n[k] + 10 > c->cap[k]) {
-		size_t cap = c->cap[k] ? c->cap[k] * 2 : 1 << 16;
-		unsigned char *p = realloc(c->v[k], cap);
-		if (!p) {
-			c->nomem = 1;
-			return;
-		}
-		c->v[k] = p;
-		c->cap[k] = cap;
+	if (flame__array_reserve_min(c->v[k], c->cap[k], c->n[k] + 10, 1 << 16)) {
+		c->nomem = 1;
+		return;
 	}
 	unsigned char *d = c->v[k] + c->n[k];
 	size_t i = 0;

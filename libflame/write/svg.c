@@ -94,15 +94,9 @@ static void puts_(sw *w, const char *s) { put(w, s, strlen(s)); }
  * U+FFFD); returns the converted length in w->conv, or (size_t)-1 on out of memory. */
 static size_t convert(sw *w, const char *p, size_t n)
 {
-	size_t need = n * 4 + 16;
-	if (need > w->conv_cap) {
-		char *c = realloc(w->conv, need);
-		if (!c) {
-			w->rc = flame__err_nomem(w->err);
-			return (size_t)-1;
-		}
-		w->conv = c;
-		w->conv_cap = need;
+	if (flame__array_reserve_min(w->conv, w->conv_cap, n * 4 + 16, 256)) {
+		w->rc = flame__err_nomem(w->err);
+		return (size_t)-1;
 	}
 	char *in = (char *)p, *out = w->conv;
 	size_t inleft = n, outleft = w->conv_cap;
@@ -195,14 +189,9 @@ static void put_num(sw *w, double v)
 /* Text in the scratch buffer, grown as needed. */
 static char *scratch(sw *w, size_t n)
 {
-	if (n > w->tmp_cap) {
-		char *t = realloc(w->tmp, n);
-		if (!t) {
-			w->rc = flame__err_nomem(w->err);
-			return NULL;
-		}
-		w->tmp = t;
-		w->tmp_cap = n;
+	if (flame__array_reserve_min(w->tmp, w->tmp_cap, n, 256)) {
+		w->rc = flame__err_nomem(w->err);
+		return NULL;
 	}
 	return w->tmp;
 }
@@ -666,9 +655,10 @@ static int is_utf8_name(const char *e)
 	return !e || !strcasecmp(e, "UTF-8") || !strcasecmp(e, "UTF8");
 }
 
-static int on_key(void *ud, const char *k, size_t n)
+/* The placeholders of the document's head: sizes, fonts, colours, the style and script.
+ * 0 when `k` is not one of them. */
+static int put_head_key(sw *w, const char *k, size_t n)
 {
-	sw *w = ud;
 	const flame__layout *L = w->L;
 	char hex[8];
 	if (key_is(k, n, "encoding")) {
@@ -718,7 +708,18 @@ static int on_key(void *ud, const char *k, size_t n)
 		put(w, flame__tpl_css, flame__tpl_css_len);
 	} else if (key_is(k, n, "js")) {
 		put(w, flame__tpl_js, flame__tpl_js_len);
-	} else if (key_is(k, n, "titlex")) {
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* The placeholders of the picture: title, controls, frames, labels, the panel. 0 when `k`
+ * is not one of them. */
+static int put_body_key(sw *w, const char *k, size_t n)
+{
+	const flame__layout *L = w->L;
+	if (key_is(k, n, "titlex")) {
 		put_num(w, L->title_x);
 	} else if (key_is(k, n, "titley")) {
 		put_num(w, L->title_y);
@@ -758,9 +759,17 @@ static int on_key(void *ud, const char *k, size_t n)
 	} else if (key_is(k, n, "clipwidth")) {
 		put_num(w, L->width - 2 * L->xpad);
 	} else {
+		return 0;
+	}
+	return 1;
+}
+
+static int on_key(void *ud, const char *k, size_t n)
+{
+	sw *w = ud;
+	if (!put_head_key(w, k, n) && !put_body_key(w, k, n))
 		return flame__err(w->err, FLAME_EUSAGE, "template", 0, FLAME__NO_OFFSET,
 		                  "unknown placeholder {{%.*s}}", (int)n, k);
-	}
 	return w->rc;
 }
 
