@@ -217,8 +217,10 @@ static int write_all(flame_output *o, const char *p, size_t len, flame_err *err)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
+			/* the output is incomplete: drop what is buffered, and no room is left, so
+			 * output.h's fast path (room = lim - len) sends every write here to fail */
 			o->failed = 1;
-			o->b.lim = 0;
+			o->b.len = o->b.lim = 0;
 			return flame__err(err, FLAME_EIO, o->path ? o->path : "<stdout>", 0,
 			                  FLAME__NO_OFFSET, "write error: %s", strerror(errno));
 		}

@@ -10,7 +10,8 @@
 #include "../flame.h"
 
 /** The buffer at the start of every flame_output: bytes [0, len) not yet written, room
- * up to `lim` (0 after a write failed, so every reserve takes the slow path and fails). */
+ * up to `lim` (both 0 after a write failed, so every reserve takes the slow path and
+ * fails). */
 typedef struct flame__outbuf {
 	char *buf;
 	size_t len, lim;
