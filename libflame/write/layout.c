@@ -210,7 +210,7 @@ typedef struct flow_state {
 
 /* Close the open frames deeper than `keep`, adding each one's weight to its parent; one
  * narrower than --minwidth goes with its descendants (the array's tail). */
-static void flow_close(flow_state *fl, uint32_t keep)
+static inline void flow_close(flow_state *fl, uint32_t keep)
 {
 	flame__layout *L = fl->L;
 	for (; fl->depth > keep; fl->depth--) {
@@ -227,7 +227,7 @@ static void flow_close(flow_state *fl, uint32_t keep)
 }
 
 /* Open frames [same, open_to) of stack `st`, and add its weights at depth open_to. */
-static int flow_open(flow_state *fl, const flame__stack *st, uint32_t same, uint32_t open_to)
+static inline int flow_open(flow_state *fl, const flame__stack *st, uint32_t same, uint32_t open_to)
 {
 	for (uint32_t d = same; d < open_to; d++) {
 		flame__frame *f = push_frame_raw(fl->L, &fl->cap);

@@ -714,9 +714,8 @@ static int put_head_key(sw *w, const char *k, size_t n)
 	return 1;
 }
 
-/* The placeholders of the picture: title, controls, frames, labels, the panel. 0 when `k`
- * is not one of them. */
-static int put_body_key(sw *w, const char *k, size_t n)
+/* The placeholders of the title and the controls' positions. 0 when `k` is not one. */
+static int put_title_key(sw *w, const char *k, size_t n)
 {
 	const flame__layout *L = w->L;
 	if (key_is(k, n, "titlex")) {
@@ -738,7 +737,21 @@ static int put_body_key(sw *w, const char *k, size_t n)
 		put_num(w, L->width - L->xpad - 130);
 	} else if (key_is(k, n, "nextx")) {
 		put_num(w, L->width - L->xpad - 115);
-	} else if (key_is(k, n, "frames")) {
+	} else if (key_is(k, n, "clipwidth")) {
+		put_num(w, L->width - 2 * L->xpad);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* The frames, their labels and the panel here; the small placeholders in the functions
+ * above. */
+static int on_key(void *ud, const char *k, size_t n)
+{
+	sw *w = ud;
+	const flame__layout *L = w->L;
+	if (key_is(k, n, "frames")) {
 		for (size_t i = 0; i < L->count && !w->rc; i++)
 			put_frame(w, &L->frames[i]);
 	} else if (key_is(k, n, "geom")) {
@@ -756,20 +769,10 @@ static int put_body_key(sw *w, const char *k, size_t n)
 			put_label(w, &L->frames[i]);
 	} else if (key_is(k, n, "panel")) {
 		put_panel(w);
-	} else if (key_is(k, n, "clipwidth")) {
-		put_num(w, L->width - 2 * L->xpad);
-	} else {
-		return 0;
-	}
-	return 1;
-}
-
-static int on_key(void *ud, const char *k, size_t n)
-{
-	sw *w = ud;
-	if (!put_head_key(w, k, n) && !put_body_key(w, k, n))
+	} else if (!put_head_key(w, k, n) && !put_title_key(w, k, n)) {
 		return flame__err(w->err, FLAME_EUSAGE, "template", 0, FLAME__NO_OFFSET,
 		                  "unknown placeholder {{%.*s}}", (int)n, k);
+	}
 	return w->rc;
 }
 
