@@ -3,7 +3,9 @@
  * never leaves a half-written file. On Linux the temp file is unnamed (O_TMPFILE) until
  * commit links it in, so even SIGKILL leaves nothing beside the target. A symlink is
  * followed as `>` would (its target written or created, the link kept), and an existing
- * target keeps its mode: profiles hold paths and symbols people keep private. */
+ * target keeps its mode: profiles hold paths and symbols people keep private. The buffer
+ * is the only one between a writer and the file: writers format straight into it through
+ * core/output.h's inlines (flame__output_reserve), and flame_output_write fills it too. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,15 +15,17 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "array.h"
 #include "err.h"
+#include "output.h"
 
 enum { OUT_CAP = 256 * 1024, MAX_LINKS = 40 };
 
 struct flame_output {
+	flame__outbuf b; /* first: output.h's inlines write into it */
+	size_t cap;      /* of b.buf; b.lim is cap until a write fails */
 	int fd;
 	char *path, *tmp;  /* NULL for stdout */
-	char *buf;
-	size_t len;
 	int failed;
 	int direct; /* writing to `path` in place (not a regular file) */
 	int unnamed; /* fd is an O_TMPFILE: linked in at commit, tmp is NULL until then */
@@ -124,10 +128,11 @@ int flame_output_open(flame_output **out, const char *path, flame_err *err)
 {
 	*out = NULL;
 	flame_output *o = calloc(1, sizeof *o);
-	if (!o || !(o->buf = malloc(OUT_CAP))) {
+	if (!o || !(o->b.buf = malloc(OUT_CAP))) {
 		free(o);
 		return flame__err_nomem(err);
 	}
+	o->cap = o->b.lim = OUT_CAP;
 	o->fd = 1;
 	struct stat st;
 	char *real = NULL;
@@ -212,7 +217,10 @@ static int write_all(flame_output *o, const char *p, size_t len, flame_err *err)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
+			/* the output is incomplete: drop what is buffered, and no room is left, so
+			 * output.h's fast path (room = lim - len) sends every write here to fail */
 			o->failed = 1;
+			o->b.len = o->b.lim = 0;
 			return flame__err(err, FLAME_EIO, o->path ? o->path : "<stdout>", 0,
 			                  FLAME__NO_OFFSET, "write error: %s", strerror(errno));
 		}
@@ -224,9 +232,9 @@ static int write_all(flame_output *o, const char *p, size_t len, flame_err *err)
 
 static int flush(flame_output *o, flame_err *err)
 {
-	int rc = write_all(o, o->buf, o->len, err);
+	int rc = write_all(o, o->b.buf, o->b.len, err);
 	if (!rc)
-		o->len = 0;
+		o->b.len = 0;
 	return rc;
 }
 
@@ -241,21 +249,47 @@ int flame_output_write(flame_output *o, const void *data, size_t len, flame_err 
 {
 	if (o->failed)
 		return failed(o, err);
-	if (len > OUT_CAP - o->len) {
+	if (len > o->cap - o->b.len) {
 		int rc = flush(o, err);
 		if (rc)
 			return rc;
-		if (len >= OUT_CAP) /* large writes bypass the buffer */
+		if (len >= o->cap) /* large writes bypass the buffer */
 			return write_all(o, data, len, err);
 	}
-	memcpy(o->buf + o->len, data, len);
-	o->len += len;
+	memcpy(o->b.buf + o->b.len, data, len);
+	o->b.len += len;
 	return 0;
+}
+
+char *flame__output_room(flame_output *o, size_t n, size_t keep, int *rc, flame_err *err)
+{
+	if (o->failed) {
+		*rc = failed(o, err);
+		return NULL;
+	}
+	if (keep > o->b.len)
+		keep = o->b.len;
+	if (n > o->cap - o->b.len) {
+		size_t from = o->b.len - keep;
+		if ((*rc = write_all(o, o->b.buf, from, err)) != 0)
+			return NULL;
+		memmove(o->b.buf, o->b.buf + from, keep);
+		o->b.len = keep;
+	}
+	if (n > o->cap - o->b.len) { /* an item larger than the buffer: grow it for good */
+		if (n > SIZE_MAX - o->b.len ||
+		    flame__array_grow(&o->b.buf, &o->cap, o->b.len + n, 1, OUT_CAP)) {
+			*rc = flame__err_nomem(err);
+			return NULL;
+		}
+		o->b.lim = o->cap;
+	}
+	return o->b.buf + o->b.len;
 }
 
 static void release(flame_output *o)
 {
-	free(o->buf);
+	free(o->b.buf);
 	free(o->path);
 	free(o->tmp);
 	free(o);

@@ -253,7 +253,7 @@ static int scale_stack(void *ud, const uint32_t *ids, uint32_t depth, uint32_t *
 {
 	const struct scale *sc = ud;
 	(void)ids, (void)depth, (void)out;
-	unsigned __int128 v = (unsigned __int128)w[sc->col] * sc->num / sc->den;
+	__extension__ unsigned __int128 v = (unsigned __int128)w[sc->col] * sc->num / sc->den;
 	if (v > UINT64_MAX)
 		return FLAME_ERANGE;
 	w[sc->col] = (uint64_t)v;
@@ -1025,3 +1025,7 @@ void flame__tree_take_stacks(flame_tree *t, flame__stacks *out)
 }
 
 int flame__tree_marked_differential(const flame_tree *t) { return t->differential; }
+
+int flame__tree_reversed(const flame_tree *t) { return t->reversed; }
+
+void flame__tree_set_reversed(flame_tree *t, int reversed) { t->reversed = reversed != 0; }

@@ -66,6 +66,10 @@ void flame__tree_take_stacks(flame_tree *t, flame__stacks *out);
 int flame__tree_marked_differential(const flame_tree *t);
 /** Mark `t` differential (a diff's tree, even where column 1 is all 0). */
 void flame__tree_set_differential(flame_tree *t);
+/** 1 when the stacks of `t` are leaf-first (flame_reverse_stacks), so a picture that is
+ * read back can say so (the SVG's data-reverse). */
+int flame__tree_reversed(const flame_tree *t);
+void flame__tree_set_reversed(flame_tree *t, int reversed);
 
 /** One stack through flame__tree_rewrite: `ids[0..depth)` root-first and its weights in
  * `w` (the new weights are written back there). Rewriting ids, write the new stack into

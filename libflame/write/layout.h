@@ -50,12 +50,12 @@ typedef struct flame__layout {
 	int human;                  /* the tree's unit is time or bytes: tooltips print amounts
 	                             * as people read them ("1.42 s"), so the SVG carries the
 	                             * exact counts in data-v and the unit in data-unit */
-	flame_tree *own;            /* private reshaped tree (--reverse), freed with the layout */
 } flame__layout;
 
-/** Build the tree as needed (honouring --reverse/--flamechart/--sort) and lay it out.
- * `t` may be reshaped (reverse rebuilds its stacks). Strings in the layout point into
- * `o`, `t` or static storage: keep them alive while the layout is used. */
+/** Build the node tree as needed (honouring --flamechart and --sort) and lay it out: the
+ * stacks as they are (--reverse is a transform, xform/reverse.c, done before). Strings in
+ * the layout point into `o`, `t` or static storage: keep them alive while the layout is
+ * used. */
 int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_opts *o,
                           flame_err *err);
 void flame__layout_free(flame__layout *L);

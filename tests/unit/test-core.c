@@ -311,11 +311,19 @@ static void test_sorted_vs_shuffled(void)
 		for (int v = 0; v < 5; v++) {
 			ro.min_width = v == 1 ? 2 : v == 4 ? 200 : 0.1; /* 200 px: top-level frames hidden */
 			ro.sort = v == 2 ? FLAME_ORDER_WEIGHT : FLAME_ORDER_NAME;
-			ro.flags = v == 3 ? FLAME_RENDER_REVERSE : 0;
+			flame_err rerr;
+			if (v == 3) /* --reverse: both reversed (and turned back after) */
+				CHECK(flame_reverse_stacks(sorted, &rerr) == 0 &&
+				      flame_reverse_stacks(shuffled, &rerr) == 0);
 			a = svg_str(sorted, &ro);
 			b = svg_str(shuffled, &ro);
 			CHECK(a && b && strlen(a) > 10000);
 			CHECK(a && b && strcmp(a, b) == 0);
+			if (v == 3) {
+				CHECK(a && strstr(a, "data-reverse=\"1\"") != NULL);
+				CHECK(flame_reverse_stacks(sorted, &rerr) == 0 &&
+				      flame_reverse_stacks(shuffled, &rerr) == 0);
+			}
 			if (v == 4)
 				CHECK(a && strstr(a, "data-pruned=\"") != NULL);
 			free(a);

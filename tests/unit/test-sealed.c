@@ -393,6 +393,18 @@ static void op_strip_hex(flame_tree *t, int spill, buf *b)
 	put_summary(b, t);
 }
 
+/* --reverse: the stacks leaf-first, drawn so (data-reverse), and twice is the tree again */
+static void op_reverse(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	put_rc(b, "reverse", flame_reverse_stacks(t, &err), &err);
+	put_summary(b, t);
+	put_written(b, t, W_SVG);
+	put_rc(b, "reverse again", flame_reverse_stacks(t, &err), &err);
+	put_summary(b, t);
+}
+
 /* merge: spilled into spilled against in-memory into in-memory, both ways round */
 static void op_merge(flame_tree *t, int spill, buf *b)
 {
@@ -610,6 +622,7 @@ static const struct op {
     {"filter", op_filter, 0, "flame_filter_stacks"},
     {"skip_after", op_skip_after, 0, "flame_skip_after"},
     {"strip_hex", op_strip_hex, 1, "flame_strip_hex"},
+    {"reverse", op_reverse, 1, "flame_reverse_stacks"},
     {"merge", op_merge, 0, "flame_tree_merge"},
     {"units", op_units, 0, "flame_tree_set_ignore_units"},
     {"diff", op_diff, 0, "flame_diff"},
