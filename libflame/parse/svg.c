@@ -658,6 +658,11 @@ static const unsigned char *fast_text(const unsigned char *p, const unsigned cha
 {
 	b->n = 0;
 	b->set = 1;
+	if (!b->p) { /* an empty text ends it at once, NUL-terminated: the buffer must exist */
+		if (!(b->p = malloc(64)))
+			return NULL;
+		b->cap = 64;
+	}
 	for (;;) {
 		const unsigned char *q = p;
 		while (q < e && plain_byte[*q])
