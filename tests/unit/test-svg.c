@@ -237,6 +237,55 @@ static void test_nameattr_and_hostile(void)
 	CHECK(flame_detect("\xef\xbb\xbf <?xml version='1.0'?><svg>", 29) == FLAME_FORMAT_SVG);
 }
 
+/* The fast path reads flame-render's frame lines inside <g id="fr">; libxml2 reads every
+ * other group. An empty attribute value or title as the first text the fast path reads
+ * (its buffers not grown yet) once wrote past a NULL buffer: both readers must give the
+ * same result, here and wherever the empty text comes. */
+static void check_same_as_libxml2(const char *fmt)
+{
+	char fast[1024], slow[1024];
+	snprintf(fast, sizeof fast, fmt, "fr");
+	snprintf(slow, sizeof slow, fmt, "fx");
+	flame_err ef = {0}, es = {0};
+	flame_tree *a = tree_of(fast, FLAME_FORMAT_SVG, &ef), *b = tree_of(slow, FLAME_FORMAT_SVG, &es);
+	CHECK((a != NULL) == (b != NULL));
+	if (a && b) {
+		char *ga = folded_str(a), *gb = folded_str(b);
+		CHECK_STR(ga, gb);
+		free(ga);
+		free(gb);
+	} else if (!a && !b) {
+		CHECK_STR(ef.msg, es.msg);
+	}
+	flame_tree_free(a);
+	flame_tree_free(b);
+}
+
+static void test_fast_path_empty_text(void)
+{
+	static const char *const docs[] = {
+		/* an empty x first, then the frames */
+		"<svg xmlns='http://www.w3.org/2000/svg'>\n<g id=\"%s\">\n"
+		"<rect x=\"\" y=\"20\" width=\"100\" height=\"15\"><title>x (1 samples, 100%%)</title></rect>\n"
+		"<rect x=\"10\" y=\"20\" width=\"100\" height=\"15\"><title>all (4 samples, 100%%)</title></rect>\n"
+		"<rect x=\"10\" y=\"4\" width=\"100\" height=\"15\"><title>a (4 samples, 100.00%%)</title></rect>\n"
+		"</g>\n</svg>\n",
+		/* an empty title first: a frame named "" counted from its width */
+		"<svg xmlns='http://www.w3.org/2000/svg'>\n<g id=\"%s\">\n"
+		"<rect x=\"10\" y=\"20\" width=\"100\" height=\"15\"><title>all (4 samples, 100%%)</title></rect>\n"
+		"<rect x=\"10\" y=\"4\" width=\"50\" height=\"15\"><title></title></rect>\n"
+		"</g>\n</svg>\n",
+		"<svg xmlns='http://www.w3.org/2000/svg'>\n<g id=\"%s\">\n"
+		"<rect x=\"10\" y=\"4\" width=\"50\" height=\"15\"><title></title></rect>\n"
+		"<rect x=\"10\" y=\"20\" width=\"100\" height=\"15\"><title>all (4 samples, 100%%)</title></rect>\n"
+		"</g>\n</svg>\n"};
+	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
+		check_same_as_libxml2(docs[i]);
+	char doc[1024];
+	snprintf(doc, sizeof doc, docs[0], "fr");
+	check_svg(doc, "a 4\n");
+}
+
 int main(int argc, char **argv)
 {
 	RUN(test_round_trip);
@@ -246,5 +295,6 @@ int main(int argc, char **argv)
 		test_root_row_and_old_titles(argv[1]);
 	}
 	RUN(test_nameattr_and_hostile);
+	RUN(test_fast_path_empty_text);
 	return harness_done();
 }
