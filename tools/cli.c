@@ -13,6 +13,7 @@
 #include "cli.h"
 
 static const char *prog = "flame";
+enum { CLI_ID_HELP = -1000, CLI_ID_VERSION = -1001 }; /* getopt_long's values for them */
 /* the temp file to remove if a signal arrives (a CLI has at most one open output) */
 static const char *volatile pending_tmp;
 static char pending_buf[4096];
@@ -27,7 +28,8 @@ static const char output_text[] =
 static const char exit_text[] =
 	"0 success; 1 an input could not be read or parsed, an output could not be written (or "
 	"a gate such as flame-diff --fail-above tripped); 2 a usage error (unknown option, bad "
-	"value).";
+	"value), or a picture asked of a profile with no stacks (as flamegraph.pl: its error "
+	"picture goes to stdout, never to -o's FILE).";
 
 /* The version line of every tool: the tool (as compiled) and the library (as loaded) may
  * differ when an older libflame.so is found first; CLI_BUILT_WITH comes from meson. */
@@ -150,6 +152,12 @@ static void print_table(const cli_opt *opts, const cli_format *formats, const ch
 		putchar('\n');
 	}
 	for (const cli_opt *o = opts; o->name; o++) {
+		if (!o->name[0]) { /* a heading over the rows after it */
+			fputs("heading", stdout);
+			put_field(o->help);
+			putchar('\n');
+			continue;
+		}
 		char s[2] = {(char)o->short_name, 0};
 		fputs("opt", stdout);
 		put_field(s);
@@ -208,6 +216,10 @@ static void print_help(const cli_opt *opts, const cli_format *formats, const cha
 {
 	printf("Usage: %s %s\n\n%s\n\nOptions:\n", prog, usage, about);
 	for (const cli_opt *o = opts; o->name; o++) {
+		if (!o->name[0]) {
+			printf("\n%s\n", o->help);
+			continue;
+		}
 		char left[64];
 		if (o->short_name)
 			snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name,
@@ -228,6 +240,122 @@ static void print_help(const cli_opt *opts, const cli_format *formats, const cha
 	print_wrapped(exit_text);
 }
 
+/* The options of the Perl tools ours replace: flamegraph.pl's (in every tool that draws)
+ * and stackcollapse-perf.pl's. Perl's Getopt::Long takes any unique abbreviation of them
+ * (--ti for --title); a tool here may have more options sharing it (--time, --tid), so an
+ * abbreviation several options share means the one option of the Perl tool it abbreviates,
+ * as it did there (perl_abbrev). */
+static const char *const flamegraph_names[] = {
+	"fonttype", "width", "height", "encoding", "fontsize", "fontwidth", "minwidth", "title",
+	"subtitle", "nametype", "countname", "nameattr", "total", "factor", "colors", "bgcolors",
+	"hash", "random", "cp", "reverse", "inverted", "flamechart", "negate", "notes", NULL};
+static const char *const stackcollapse_names[] = {
+	"inline", "context", "srcline", "pid", "kernel", "jit", "all", "tid", "addrs",
+	"event-filter", NULL};
+
+static int named(const char *const *names, const char *name)
+{
+	for (; *names; names++)
+		if (!strcmp(*names, name))
+			return 1;
+	return 0;
+}
+
+static const cli_opt *find_opt(const cli_opt *opts, const char *name)
+{
+	for (; opts->name; opts++)
+		if (!strcmp(opts->name, name))
+			return opts;
+	return NULL;
+}
+
+/* `word` ("--ti" or "--ti=X") when getopt_long found it ambiguous: the one option of `opts`
+ * it abbreviates among the options of the Perl tool this tool replaces (flamegraph.pl when
+ * it has all of flamegraph.pl's, else stackcollapse-perf.pl), or NULL. */
+static const cli_opt *perl_abbrev(const cli_opt *opts, const char *word)
+{
+	if (strncmp(word, "--", 2))
+		return NULL;
+	const char *const *perl = flamegraph_names;
+	for (const char *const *p = flamegraph_names; *p; p++)
+		if (!find_opt(opts, *p))
+			perl = stackcollapse_names;
+	size_t n = strcspn(word + 2, "=");
+	const cli_opt *found = NULL;
+	for (const cli_opt *o = opts; o->name; o++) {
+		if (!o->name[0] || strncmp(o->name, word + 2, n) || !named(perl, o->name))
+			continue;
+		if (found)
+			return NULL; /* ambiguous in Perl too */
+		found = o;
+	}
+	return found;
+}
+
+/* getopt_long's option `c` (or an abbreviation perl_abbrev resolves) handed to `fn`: 0,
+ * or an exit code after a message. */
+static int one_option(int c, int argc, char **argv, const cli_opt *opts, cli_opt_fn fn,
+                      void *ud)
+{
+	const char *word = argv[optind - 1];
+	const cli_opt *o = c == '?' && !optopt && word ? perl_abbrev(opts, word) : NULL;
+	if (o) {
+		const char *eq = strchr(word, '='), *val = NULL;
+		if (o->has_arg)
+			val = eq ? eq + 1 : optind < argc ? argv[optind++] : NULL;
+		if (o->has_arg ? val != NULL : eq == NULL)
+			return fn(ud, o->id, val);
+	}
+	if (c == '?' || c == ':') {
+		if (optopt && optopt < 256)
+			fprintf(stderr, "%s: invalid option or missing argument: -%c\n", prog, optopt);
+		else
+			fprintf(stderr, "%s: invalid option or missing argument: %s\n", prog,
+			        word ? word : "?");
+		fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+		return 2;
+	}
+	int id = c;
+	for (o = opts; o->name; o++)
+		if (o->short_name && o->short_name == c)
+			id = o->id;
+	return fn(ud, id, optarg);
+}
+
+/* getopt_long's tables from `opts` (headings left out), with --help and --version; NULL
+ * on out of memory. */
+static struct option *long_options(const cli_opt *opts, char **shorts)
+{
+	size_t n = 0;
+	while (opts[n].name)
+		n++;
+	struct option *lo = calloc(n + 3, sizeof *lo);
+	char *so = calloc(2 * n + 4, 1);
+	if (!lo || !so) {
+		free(lo);
+		free(so);
+		return NULL;
+	}
+	size_t k = 0, m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!opts[i].name[0])
+			continue; /* a heading */
+		lo[m++] = (struct option){opts[i].name,
+		                          opts[i].has_arg ? required_argument : no_argument, NULL,
+		                          opts[i].id};
+		if (opts[i].short_name) {
+			so[k++] = (char)opts[i].short_name;
+			if (opts[i].has_arg)
+				so[k++] = ':';
+		}
+	}
+	lo[m] = (struct option){"help", no_argument, NULL, CLI_ID_HELP};
+	lo[m + 1] = (struct option){"version", no_argument, NULL, CLI_ID_VERSION};
+	so[k++] = 'h';
+	*shorts = so;
+	return lo;
+}
+
 int cli_parse(int argc, char **argv, const cli_opt *opts, const cli_format *formats,
               cli_opt_fn fn, void *ud, const char *usage, const char *about,
               int *first_operand)
@@ -238,61 +366,25 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, const cli_format *form
 		print_table(opts, formats, usage, about);
 		exit(0);
 	}
-	size_t n = 0;
-	while (opts[n].name)
-		n++;
-	struct option *lo = calloc(n + 3, sizeof *lo);
-	char *so = calloc(2 * n + 4, 1);
-	if (!lo || !so) {
-		free(lo);
-		free(so);
+	char *so = NULL;
+	struct option *lo = long_options(opts, &so);
+	if (!lo) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		lo[i] = (struct option){opts[i].name, opts[i].has_arg ? required_argument : no_argument,
-		                        NULL, opts[i].id};
-		if (opts[i].short_name) {
-			so[k++] = (char)opts[i].short_name;
-			if (opts[i].has_arg)
-				so[k++] = ':';
-		}
-	}
-	enum { ID_HELP = -1000, ID_VERSION = -1001 };
-	lo[n] = (struct option){"help", no_argument, NULL, ID_HELP};
-	lo[n + 1] = (struct option){"version", no_argument, NULL, ID_VERSION};
-	so[k++] = 'h';
 	int rc = 0, c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
-		if (c == 'h' || c == ID_HELP) {
+	while (!rc && (c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		if (c == 'h' || c == CLI_ID_HELP) {
 			print_help(opts, formats, usage, about);
 			exit(0);
 		}
-		if (c == ID_VERSION) {
+		if (c == CLI_ID_VERSION) {
 			print_version();
 			exit(0);
 		}
-		if (c == '?' || c == ':') {
-			const char *bad = argv[optind - 1];
-			if (optopt && optopt < 256)
-				fprintf(stderr, "%s: invalid option or missing argument: -%c\n", prog, optopt);
-			else
-				fprintf(stderr, "%s: invalid option or missing argument: %s\n", prog,
-				        bad ? bad : "?");
-			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-			rc = 2;
-			break;
-		}
-		int id = c;
-		for (size_t i = 0; i < n; i++)
-			if (opts[i].short_name == c)
-				id = opts[i].id;
-		rc = fn(ud, id, optarg);
-		if (rc)
-			break;
+		rc = one_option(c, argc, argv, opts, fn, ud);
 	}
 	*first_operand = optind;
 	free(lo);
@@ -387,18 +479,284 @@ int cli_input_format(const char *arg, flame_format *out)
 	return 0;
 }
 
+/* ---- the input options: one table, one meaning each, in every tool that reads profiles */
+
+const cli_opt cli_input_opts[] = {
+	{"", 0, 0, 0, NULL, "Reading the inputs (the same options in every tool that reads profiles):"},
+	{"input-format", 0, CLI_ARG, CLI_IN_FORMAT, "FMT", "read the inputs as FMT: {}"},
+	{"quiet", 'q', CLI_NOARG, CLI_IN_QUIET, NULL, "do not print warnings"},
+	{"ignore-units", 0, CLI_NOARG, CLI_IN_IGNORE_UNITS, NULL,
+	 "add or compare inputs whose units differ (CPU nanoseconds, heap bytes, sample counts...) "
+	 "instead of refusing them"},
+	{"progress", 0, CLI_NOARG, CLI_IN_PROGRESS, NULL,
+	 "show a progress line on stderr (default: when it is a terminal)"},
+	{"no-progress", 0, CLI_NOARG, CLI_IN_NO_PROGRESS, NULL, "never show the progress line"},
+	{"max-inflate", 0, CLI_ARG, CLI_IN_MAX_INFLATE, "SIZE",
+	 "stop with an error when a gzip input inflates past SIZE bytes (K, M, G, T: powers of "
+	 "1024; default 4G, and 1G for a pprof profile, which is read whole)"},
+	{"include", 0, CLI_ARG, CLI_IN_INCLUDE, "REGEX",
+	 "keep only stacks with a frame matching REGEX (PCRE2; of the profile as read: after a "
+	 "diff's or merge's normalization)"},
+	{"exclude", 0, CLI_ARG, CLI_IN_EXCLUDE, "REGEX", "drop stacks with a frame matching REGEX"},
+	{"skip-after", 0, CLI_ARG, CLI_IN_SKIP_AFTER, "SYMBOL",
+	 "drop the frames below SYMBOL (towards the root); repeatable"},
+	{"pid", 0, CLI_NOARG, CLI_IN_PID, NULL,
+	 "perf, offcpu: append the PID to the process name (comm-PID)"},
+	{"tid", 0, CLI_NOARG, CLI_IN_TID, NULL,
+	 "perf, offcpu: append PID and TID to the process name (comm-PID/TID)"},
+	{"kernel", 0, CLI_NOARG, CLI_IN_KERNEL, NULL, "perf: annotate kernel frames with _[k]"},
+	{"jit", 0, CLI_NOARG, CLI_IN_JIT, NULL,
+	 "perf: annotate JIT frames (/tmp/perf-N.map, jitdump's jitted-N-M.so) with _[j]"},
+	{"all", 0, CLI_NOARG, CLI_IN_ALL, NULL, "perf: all annotations (--kernel --jit)"},
+	{"addrs", 0, CLI_NOARG, CLI_IN_ADDRS, NULL, "perf: show raw addresses for unknown symbols"},
+	{"event-filter", 0, CLI_ARG, CLI_IN_EVENT_FILTER, "EVENT",
+	 "perf: keep only samples of EVENT (default: the first sampling event, else the first seen)"},
+	{"raw-names", 0, CLI_NOARG, CLI_IN_RAW_NAMES, NULL,
+	 "perf: names as stackcollapse-perf.pl leaves them (Rust's $LT$... and ::h<hash> kept)"},
+	{"keep-templates", 0, CLI_NOARG, CLI_IN_KEEP_TEMPLATES, NULL,
+	 "perf: cut arguments at the first '(' outside <>, {}, [] (keeps C++ templates whole)"},
+	{"time", 0, CLI_ARG, CLI_IN_TIME, "START,END",
+	 "perf: keep samples with START <= time <= END (seconds)"},
+	{"srcline", 0, CLI_NOARG, CLI_IN_SRCLINE, NULL,
+	 "perf: accepted for compatibility: srcline lines are always recognized"},
+	{"event", 0, CLI_ARG, CLI_IN_JFR_EVENT, "NAME",
+	 "jfr: the event type (default jdk.ExecutionSample, else the first with stacks)"},
+	{"signatures", 0, CLI_NOARG, CLI_IN_SIGNATURES, NULL, "jfr: keep parameter lists in frames"},
+	{"threads", 0, CLI_NOARG, CLI_IN_THREADS, NULL, "jfr: the thread name as the root frame"},
+	{"lines", 0, CLI_NOARG, CLI_IN_LINES, NULL,
+	 "jfr: append :LINE to frames; pprof: append ' file:line'"},
+	{"annotate", 0, CLI_NOARG, CLI_IN_ANNOTATE, NULL, "jfr: append _[j] to Java frames"},
+	{"sample-type", 0, CLI_ARG, CLI_IN_SAMPLE_TYPE, "TYPE",
+	 "pprof: the value to count (cpu, alloc_space...; default as go tool pprof)"},
+	{"list-sample-types", 0, CLI_NOARG, CLI_IN_LIST_TYPES, NULL,
+	 "pprof: print the sample types of each input (type/unit) and exit"},
+	{"tag", 0, CLI_ARG, CLI_IN_TAG, "KEY=REGEX",
+	 "pprof: keep samples with a label matching (KEY=MIN:MAX for numbers); repeatable"},
+	{"tag-ignore", 0, CLI_ARG, CLI_IN_TAG_IGNORE, "KEY=REGEX",
+	 "pprof: drop samples with a label matching; repeatable"},
+	{"group-by", 0, CLI_ARG, CLI_IN_GROUP_BY, "KEY",
+	 "pprof: the value of label KEY as the root frame"},
+	{"inline-annotate", 0, CLI_NOARG, CLI_IN_INLINE_ANNOTATE, NULL,
+	 "pprof: append _[i] to inlined frames"},
+	{"addresses", 0, CLI_NOARG, CLI_IN_ADDRESSES, NULL,
+	 "pprof: mapping+0xADDR for code with no function name"},
+	{"system-names", 0, CLI_NOARG, CLI_IN_SYSTEM_NAMES, NULL,
+	 "pprof: system (mangled) function names"},
+	{NULL, 0, 0, 0, NULL, NULL},
+};
+
+/* --time START,END */
+static int parse_time(flame_parse_opts *p, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	char first[64];
+	double s, e;
+	if (!comma || (size_t)(comma - arg) >= sizeof first)
+		return cli_usage_error("--time wants START,END in seconds, got '%s'", arg);
+	memcpy(first, arg, (size_t)(comma - arg));
+	first[comma - arg] = '\0';
+	if (cli_parse_double(first, &s) || cli_parse_double(comma + 1, &e) || s < 0 || e < s)
+		return cli_usage_error("--time wants START,END with 0 <= START <= END, got '%s'", arg);
+	p->has_time_range = 1;
+	p->time_start = s;
+	p->time_end = e;
+	return 0;
+}
+
+/* The options that set a flag of one format (or two: --pid, --tid, --lines). */
+static int input_flag(cli_input *in, int id)
+{
+	flame_parse_opts *o = &in->po;
+	switch (id) {
+	case CLI_IN_PID: o->perf_flags |= FLAME_PERF_PID; o->offcpu_flags |= FLAME_OFFCPU_PID; break;
+	case CLI_IN_TID: o->perf_flags |= FLAME_PERF_TID; o->offcpu_flags |= FLAME_OFFCPU_TID; break;
+	case CLI_IN_KERNEL: o->perf_flags |= FLAME_PERF_KERNEL; break;
+	case CLI_IN_JIT: o->perf_flags |= FLAME_PERF_JIT; break;
+	case CLI_IN_ALL: o->perf_flags |= FLAME_PERF_KERNEL | FLAME_PERF_JIT; break;
+	case CLI_IN_ADDRS: o->perf_flags |= FLAME_PERF_ADDRS; break;
+	case CLI_IN_RAW_NAMES: o->perf_flags |= FLAME_PERF_RAW_NAMES; break;
+	case CLI_IN_KEEP_TEMPLATES: o->perf_flags |= FLAME_PERF_KEEP_TEMPLATES; break;
+	case CLI_IN_SRCLINE: break;
+	case CLI_IN_SIGNATURES: o->jfr_flags |= FLAME_JFR_SIGNATURES; break;
+	case CLI_IN_THREADS: o->jfr_flags |= FLAME_JFR_THREADS; break;
+	case CLI_IN_LINES: o->jfr_flags |= FLAME_JFR_LINES; o->pprof_flags |= FLAME_PPROF_LINES; break;
+	case CLI_IN_ANNOTATE: o->jfr_flags |= FLAME_JFR_ANNOTATE; break;
+	case CLI_IN_INLINE_ANNOTATE: o->pprof_flags |= FLAME_PPROF_INLINE_ANNOTATE; break;
+	case CLI_IN_ADDRESSES: o->pprof_flags |= FLAME_PPROF_ADDRESSES; break;
+	case CLI_IN_SYSTEM_NAMES: o->pprof_flags |= FLAME_PPROF_SYSTEM_NAMES; break;
+	default: return cli_usage_error("internal: unknown input option %d", id);
+	}
+	return 0;
+}
+
 int cli_input_opt(cli_input *in, int id, const char *arg)
 {
 	switch (id) {
-	case CLI_IN_FORMAT: return cli_input_format(arg, &in->format);
+	case CLI_IN_FORMAT: in->format_given = 1; return cli_input_format(arg, &in->po.format);
 	case CLI_IN_QUIET: in->quiet = 1; break;
 	case CLI_IN_IGNORE_UNITS: in->ignore_units = 1; break;
 	case CLI_IN_PROGRESS: in->progress.mode = CLI_PROGRESS_ON; break;
 	case CLI_IN_NO_PROGRESS: in->progress.mode = CLI_PROGRESS_OFF; break;
 	case CLI_IN_MAX_INFLATE: return cli_max_inflate(arg, &in->max_inflate);
-	default: return cli_usage_error("internal: unknown input option %d", id);
+	case CLI_IN_INCLUDE: in->include = arg; break;
+	case CLI_IN_EXCLUDE: in->exclude = arg; break;
+	case CLI_IN_SKIP_AFTER: return cli_push_arg(&in->skip_after, &in->n_skip, arg);
+	case CLI_IN_EVENT_FILTER: in->po.perf_event_filter = arg; break;
+	case CLI_IN_TIME: return parse_time(&in->po, arg);
+	case CLI_IN_JFR_EVENT: in->po.jfr_event = arg; break;
+	case CLI_IN_SAMPLE_TYPE: in->po.pprof_sample_type = arg; break;
+	case CLI_IN_LIST_TYPES: in->list_types = 1; break;
+	case CLI_IN_TAG: return cli_push_arg(&in->tags, &in->po.n_tags, arg);
+	case CLI_IN_TAG_IGNORE:
+		return cli_push_arg(&in->tags_ignore, &in->po.n_tags_ignore, arg);
+	case CLI_IN_GROUP_BY: in->po.group_by = arg; break;
+	default: return input_flag(in, id);
 	}
 	return 0;
+}
+
+int cli_input_ready(cli_input *in)
+{
+	flame_err err = {0};
+	in->po.tags = in->tags;
+	in->po.tags_ignore = in->tags_ignore;
+	if (flame_filter_check(in->include, in->exclude, &err) ||
+	    flame_parse_opts_check(&in->po, &err))
+		return cli_report(&err);
+	return 0;
+}
+
+flame_parse_opts cli_input_parse_opts(const cli_input *in, cli_warnings *w)
+{
+	flame_parse_opts po = in->po;
+	po.tags = in->tags;
+	po.tags_ignore = in->tags_ignore;
+	po.warn = cli_warn;
+	po.warn_ud = w;
+	w->quiet = in->quiet;
+	return po;
+}
+
+int cli_input_transforms(const cli_input *in)
+{
+	return in->include || in->exclude || in->n_skip;
+}
+
+int cli_input_transform(const cli_input *in, flame_tree *t, flame_err *err)
+{
+	int rc = in->n_skip ? flame_skip_after(t, in->skip_after, in->n_skip, err) : 0;
+	if (!rc)
+		rc = flame_filter_stacks(t, in->include, in->exclude, err);
+	return rc;
+}
+
+static int print_type(void *ud, const char *type, const char *unit, int is_default)
+{
+	const char *file = ud;
+	printf("%s%s%s/%s%s\n", file ? file : "", file ? ": " : "", type, unit,
+	       is_default ? " (default)" : "");
+	return 0;
+}
+
+int cli_input_list_types(const cli_input *in, const char *const *paths, int n)
+{
+	flame_err err = {0};
+	int rc = 0;
+	for (int i = 0; i < (n ? n : 1) && !rc; i++) {
+		flame_input *f = NULL;
+		const char *path = n ? paths[i] : "-";
+		rc = flame_input_open(&f, path, &err);
+		if (!rc)
+			flame_input_set_limit(f, in->max_inflate);
+		if (!rc)
+			rc = flame_pprof_sample_types(f, print_type, n > 1 ? (void *)path : NULL, &err);
+		flame_input_free(f);
+	}
+	return rc ? cli_report(&err) : 0;
+}
+
+void cli_input_free(cli_input *in)
+{
+	free(in->skip_after);
+	free(in->tags);
+	free(in->tags_ignore);
+	in->skip_after = in->tags = in->tags_ignore = NULL;
+}
+
+void cli_input_emptied(const cli_input *in, char *buf, size_t cap)
+{
+	const char *given[3];
+	int n = 0;
+	if (in->include)
+		given[n++] = "--include";
+	if (in->exclude)
+		given[n++] = "--exclude";
+	if (in->n_skip)
+		given[n++] = "--skip-after";
+	buf[0] = '\0';
+	if (n)
+		snprintf(buf, cap, " (none left after %s%s%s%s%s)", given[0], n > 2 ? ", " : n > 1 ? " and " : "",
+		         n > 1 ? given[1] : "", n > 2 ? " and " : "", n > 2 ? given[2] : "");
+}
+
+/* flame_parse's words when detection fails and no rule for a known kind applied (the
+ * library's message is its contract with the tools here, as cli_report's EPIPE text) */
+int cli_undetected(int rc, const flame_err *e)
+{
+	static const char msg[] = "cannot tell the input format";
+	return rc == FLAME_EFORMAT && e->line == 0 && !strncmp(e->msg, msg, sizeof msg - 1);
+}
+
+/* ---- empty profiles */
+
+void cli_inputs_name(char *buf, size_t cap, const char *const *paths, int n)
+{
+	const char *first = n ? paths[0] : "-";
+	if (!strcmp(first, "-"))
+		first = "<stdin>";
+	if (n <= 1)
+		snprintf(buf, cap, "%s", first);
+	else if (n == 2)
+		snprintf(buf, cap, "%s, %s", first, strcmp(paths[1], "-") ? paths[1] : "<stdin>");
+	else
+		snprintf(buf, cap, "%s and %d more", first, n - 1);
+}
+
+int cli_to_stdout(const char *output)
+{
+	return !output || !strcmp(output, "-");
+}
+
+int cli_no_stacks(const char *what, const char *why)
+{
+	fprintf(stderr, "%s: %s: no stacks to draw%s\n", prog, what, why ? why : "");
+	return 2; /* flamegraph.pl's exit status for no valid input */
+}
+
+/* ---- tables */
+
+cli_opt *cli_table(const cli_opt *first, ...)
+{
+	va_list ap;
+	size_t n = 0;
+	va_start(ap, first);
+	for (const cli_opt *t = first; t; t = va_arg(ap, const cli_opt *))
+		for (; t->name; t++)
+			n++;
+	va_end(ap);
+	cli_opt *all = malloc((n + 1) * sizeof *all);
+	if (!all) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return NULL;
+	}
+	size_t k = 0;
+	va_start(ap, first);
+	for (const cli_opt *t = first; t; t = va_arg(ap, const cli_opt *))
+		for (; t->name; t++)
+			all[k++] = *t;
+	va_end(ap);
+	all[k] = (cli_opt){NULL, 0, 0, 0, NULL, NULL};
+	return all;
 }
 
 void cli_warn(void *ud, const char *kind, const char *source, uint64_t line, const char *msg)

@@ -101,19 +101,6 @@ typedef struct cli_text_out {
 } cli_text_out;
 int cli_text_to_output(void *ud, const char *text, size_t len);
 
-/* --ignore-units, the same in every tool that adds inputs (flame_tree_set_ignore_units). */
-#define CLI_IGNORE_UNITS_HELP                                                                \
-	"add or compare inputs whose units differ (CPU nanoseconds, heap bytes, sample "          \
-	"counts...) instead of refusing them"
-
-/* --max-inflate, in every tool (each reads gzip input): the most bytes a gzip input may
- * inflate to (flame_input_set_limit; a pprof profile, read whole, is bounded by it gzipped
- * or not). The errors at the limit name the option (cli_report). */
-#define CLI_MAX_INFLATE_OPT(id)                                                                \
-	{"max-inflate", 0, CLI_ARG, id, "SIZE",                                                    \
-	 "stop with an error when a gzip input inflates past SIZE bytes (K, M, G, T: powers of "   \
-	 "1024; default 4G, and 1G for a pprof profile, which is read whole)"}
-
 /** "1.5G", "512M", "4096", "2KiB" -> bytes (K/M/G/T are powers of 1024; 0 and overflow are
  * refused). A usage error (2) naming --max-inflate, or 0. */
 int cli_max_inflate(const char *arg, uint64_t *out);
@@ -132,60 +119,97 @@ typedef struct cli_progress_state {
 } cli_progress_state;
 enum { CLI_PROGRESS_AUTO = 0, CLI_PROGRESS_ON = 1, CLI_PROGRESS_OFF = 2 };
 
-/* the --progress and --no-progress rows of an option table, with the tool's ids */
-#define CLI_PROGRESS_OPTS(on_id, off_id)                                                       \
-	{"progress", 0, CLI_NOARG, on_id, NULL,                                                    \
-	 "show a progress line on stderr (default: when it is a terminal)"},                       \
-	{"no-progress", 0, CLI_NOARG, off_id, NULL, "never show the progress line"}
-
-/* pprof's label filters and sample type, the same rows in every tool that reads labels */
-#define CLI_PPROF_TAG_OPTS(tag_id, ignore_id)                                                  \
-	{"tag", 0, CLI_ARG, tag_id, "KEY=REGEX",                                                   \
-	 "pprof: keep samples with a label matching (KEY=MIN:MAX for numbers); repeatable"},        \
-	{"tag-ignore", 0, CLI_ARG, ignore_id, "KEY=REGEX",                                         \
-	 "pprof: drop samples with a label matching; repeatable"}
-#define CLI_SAMPLE_TYPE_OPT(id)                                                                \
-	{"sample-type", 0, CLI_ARG, id, "TYPE",                                                    \
-	 "pprof: the value to count (cpu, alloc_space...; default as go tool pprof)"}
-
 void cli_progress(void *ud, uint64_t done, uint64_t total, uint64_t stacks);
 /** Call when one input is finished (the next one's bytes add to the count). */
 void cli_progress_next(cli_progress_state *p);
 /** Clear the line, if one was drawn. */
 void cli_progress_finish(cli_progress_state *p);
 
-/* The input options flame-diff, flame-merge and flame-top share, defined once: each tool
- * lists the rows in its own order (which --help, the man page and the completions follow),
- * so there is a macro for each row, and CLI_INPUT_OPTS for the run flame-merge and
- * flame-top list together. The rows carry the ids below, which the tool hands to
+/* ---- reading profiles: ONE table of the options that say how inputs are read, in every
+ * tool that reads them (flame-collapse, flame-render, flame-diff, flame-merge, flame-top),
+ * so each option has one name, one meaning and one help line everywhere (and so in the man
+ * pages and completions). A tool's table is its own rows, then cli_input_opts (then
+ * render_cli_opts for those that draw), joined by cli_table; it hands the ids below to
  * cli_input_opt. --input-format takes the input format names: {CLI_IN_FORMAT,
- * CLI_INPUT_FORMATS, "auto"} in the tool's cli_format table. */
+ * CLI_INPUT_FORMATS, "auto"} in the tool's cli_format table. The perf, offcpu, jfr and
+ * pprof rows are stackcollapse-perf.pl's and our flame-collapse's; none has the name of a
+ * flamegraph.pl option (flame-render's). */
 enum {
 	CLI_IN_FORMAT = 900, /* above a tool's own ids, below render-opts.h's RENDER_OPT_BASE */
-	CLI_IN_QUIET, CLI_IN_IGNORE_UNITS, CLI_IN_PROGRESS, CLI_IN_NO_PROGRESS, CLI_IN_MAX_INFLATE
+	CLI_IN_QUIET, CLI_IN_IGNORE_UNITS, CLI_IN_PROGRESS, CLI_IN_NO_PROGRESS, CLI_IN_MAX_INFLATE,
+	CLI_IN_INCLUDE, CLI_IN_EXCLUDE, CLI_IN_SKIP_AFTER,
+	CLI_IN_PID, CLI_IN_TID, CLI_IN_KERNEL, CLI_IN_JIT, CLI_IN_ALL, CLI_IN_ADDRS, CLI_IN_EVENT_FILTER,
+	CLI_IN_RAW_NAMES, CLI_IN_KEEP_TEMPLATES, CLI_IN_TIME, CLI_IN_SRCLINE,
+	CLI_IN_JFR_EVENT, CLI_IN_SIGNATURES, CLI_IN_THREADS, CLI_IN_LINES, CLI_IN_ANNOTATE,
+	CLI_IN_SAMPLE_TYPE, CLI_IN_LIST_TYPES, CLI_IN_TAG, CLI_IN_TAG_IGNORE, CLI_IN_GROUP_BY,
+	CLI_IN_INLINE_ANNOTATE, CLI_IN_ADDRESSES, CLI_IN_SYSTEM_NAMES,
+	CLI_IN_LAST
 };
-#define CLI_INPUT_FORMAT_OPT                                                                   \
-	{"input-format", 0, CLI_ARG, CLI_IN_FORMAT, "FMT", "read the inputs as FMT: {}"}
-#define CLI_QUIET_OPT {"quiet", 'q', CLI_NOARG, CLI_IN_QUIET, NULL, "do not print warnings"}
-#define CLI_IGNORE_UNITS_OPT                                                                   \
-	{"ignore-units", 0, CLI_NOARG, CLI_IN_IGNORE_UNITS, NULL, CLI_IGNORE_UNITS_HELP}
-/* --quiet, --ignore-units, --progress, --no-progress and --max-inflate, in that order */
-#define CLI_INPUT_OPTS                                                                         \
-	CLI_QUIET_OPT, CLI_IGNORE_UNITS_OPT,                                                   \
-	CLI_PROGRESS_OPTS(CLI_IN_PROGRESS, CLI_IN_NO_PROGRESS),                                \
-	CLI_MAX_INFLATE_OPT(CLI_IN_MAX_INFLATE)
+extern const cli_opt cli_input_opts[];
 
-/* What those options ask for; zero is each one's default. */
+/* What those options ask for. Start from CLI_INPUT_INIT; free with cli_input_free. */
 typedef struct cli_input {
-	flame_format format; /* FLAME_FORMAT_AUTO: told from the content */
+	flame_parse_opts po;  /* the format and each format's options (warn set per input by
+	                       * cli_input_parse_opts) */
+	int format_given;     /* --input-format was given */
 	int quiet;
 	int ignore_units;
 	cli_progress_state progress;
 	uint64_t max_inflate; /* 0: the library's defaults */
+	const char *include, *exclude;
+	const char **skip_after;
+	size_t n_skip;
+	const char **tags, **tags_ignore; /* the pprof lists po points to */
+	int list_types;       /* --list-sample-types */
 } cli_input;
+#define CLI_INPUT_INIT {.po = FLAME_PARSE_OPTS_INIT}
 
 /** Set `in` from input option `id` (CLI_IN_*): 0, or a usage error (2) after printing. */
 int cli_input_opt(cli_input *in, int id, const char *arg);
+/** After the options: check the regexes and the pprof options before any input is read.
+ * 0, or an exit code after reporting. */
+int cli_input_ready(cli_input *in);
+/** The parse options of one input: `w` (quiet as --quiet says) gets its warnings. */
+flame_parse_opts cli_input_parse_opts(const cli_input *in, cli_warnings *w);
+/** 1 when a transform of the read profile was asked for (--include, --exclude,
+ * --skip-after): the tool needs the profile as a tree. */
+int cli_input_transforms(const cli_input *in);
+/** Apply them to `t`, the profile as read (after a diff's or merge's normalization):
+ * --skip-after, then --include and --exclude. */
+int cli_input_transform(const cli_input *in, flame_tree *t, flame_err *err);
+/** --list-sample-types: print each of the `n` inputs' pprof sample types (`type/unit`,
+ * the default marked; prefixed by the file name when n > 1) and return the exit code. */
+int cli_input_list_types(const cli_input *in, const char *const *paths, int n);
+void cli_input_free(cli_input *in);
+/** " (none left after --include)": what of --include, --exclude and --skip-after were given,
+ * for a message about a profile they emptied (`buf` is "" when none was). */
+void cli_input_emptied(const cli_input *in, char *buf, size_t cap);
+/** 1 when `rc`/`e` of flame_parse with FLAME_FORMAT_AUTO says that no reader took the input
+ * and nothing recognized it ("cannot tell the input format"), so reading it as folded text
+ * is what flamegraph.pl would do; 0 for an input told for what it is and refused (a
+ * perf.data recorded with --call-graph dwarf, a PNG: their message stands). */
+int cli_undetected(int rc, const flame_err *e);
+
+/* ---- an empty profile: folded text (or pprof) of nothing is an empty output, not an
+ * error; a picture of nothing is one. */
+
+/** "FILE", "<stdin>" or "A, B and 2 more" for the `n` inputs `paths` ("-": stdin; n == 0:
+ * stdin), for messages about all of them. */
+void cli_inputs_name(char *buf, size_t cap, const char *const *paths, int n);
+/** 1 when `output` (-o's argument, NULL: none) is standard output. */
+int cli_to_stdout(const char *output);
+/** A picture of a profile with no stacks: print "prog: WHAT: no stacks to draw" (with
+ * `why`, e.g. " after --include", when they were there before the transforms) and return
+ * flamegraph.pl's exit status, 2. The caller writes flamegraph.pl's error picture to
+ * standard output (for drop-in users), but never to -o's FILE, which is left as it was. */
+int cli_no_stacks(const char *what, const char *why);
+
+/* ---- one table from several: the tool's own rows, cli_input_opts, render_cli_opts */
+
+/** The tables given (NULL-ended list), one after the other, malloc'd; NULL on out of memory
+ * (after printing). A row whose name is "" is a heading: --help prints its help text above
+ * the rows after it, and the man page makes it a subsection. */
+cli_opt *cli_table(const cli_opt *first, ...);
 
 /** Append `arg` to a growing list of an option's values (--tag): 0, or 2 after printing. */
 int cli_push_arg(const char ***v, size_t *n, const char *arg);

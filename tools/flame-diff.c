@@ -13,11 +13,12 @@
 
 enum {
 	O_NORMALIZE = 1, O_STRIP_HEX, O_REQUESTS, O_NORMALIZE_FRAME, O_FAIL_ABOVE, O_MIN_DELTA,
-	O_TOP, O_OUTPUT, O_FORMAT, O_JOBS, O_NO_REMOVED, O_BEFORE_TAG, O_AFTER_TAG, O_TAG
+	O_TOP, O_OUTPUT, O_FORMAT, O_JOBS, O_NO_REMOVED, O_BEFORE_TAG, O_AFTER_TAG
 };
 /* the output formats flame-diff writes: those that show a diff (folded text, pictures) */
 #define OUTPUTS FLAME_OUTPUT_DIFF
 
+/* its own rows; the input options (cli_input_opts) and the drawing options follow */
 static const cli_opt own_options[] = {
 	{"normalize", 'n', CLI_NOARG, O_NORMALIZE, NULL,
 	 "scale BEFORE to AFTER's total: before = int(before * T_after / T_before)"},
@@ -47,9 +48,6 @@ static const cli_opt own_options[] = {
 	 "of the result); 1: one after the other into one tree"},
 	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
 	 "no panel of the frames found only in BEFORE, and no names of them in the subtitle"},
-	CLI_INPUT_FORMAT_OPT,
-	CLI_QUIET_OPT,
-	CLI_IGNORE_UNITS_OPT,
 	{"before-tag", 0, CLI_ARG, O_BEFORE_TAG, "KEY=REGEX",
 	 "pprof: diff two slices of the same profile(s), read once: BEFORE is the samples with a "
 	 "label matching (KEY=MIN:MAX for numbers; repeatable, a sample must match all); the "
@@ -57,10 +55,6 @@ static const cli_opt own_options[] = {
 	{"after-tag", 0, CLI_ARG, O_AFTER_TAG, "KEY=REGEX",
 	 "pprof: AFTER is the samples with a label matching, as --before-tag (e.g. --before-tag "
 	 "version=v1 --after-tag version=v2 fleet.pb.gz)"},
-	{"tag", 0, CLI_ARG, O_TAG, "KEY=REGEX",
-	 "pprof: keep only samples with a label matching, on both sides; repeatable"},
-	CLI_PROGRESS_OPTS(CLI_IN_PROGRESS, CLI_IN_NO_PROGRESS),
-	CLI_MAX_INFLATE_OPT(CLI_IN_MAX_INFLATE),
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -81,9 +75,10 @@ typedef struct args {
 	flame_output_format format;
 	uint64_t jobs;
 	int no_removed;
-	const char **tags, **side_tags[2]; /* --tag, --before-tag, --after-tag */
-	size_t n_tags, n_side_tags[2];
+	const char **side_tags[2]; /* --before-tag, --after-tag */
+	size_t n_side_tags[2];
 	cli_input inputs;
+	char what[600];            /* the inputs, as messages name them */
 } args;
 
 static int set_norm(args *a, flame_diff_norm n, const char *opt)
@@ -139,7 +134,6 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_NO_REMOVED: a->no_removed = 1; a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
 	case O_BEFORE_TAG: return cli_push_arg(&a->side_tags[0], &a->n_side_tags[0], arg);
 	case O_AFTER_TAG: return cli_push_arg(&a->side_tags[1], &a->n_side_tags[1], arg);
-	case O_TAG: return cli_push_arg(&a->tags, &a->n_tags, arg);
 	case O_JOBS:
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 2)
 			return cli_usage_error("--jobs wants 1 or 2, got '%s'", arg);
@@ -249,14 +243,10 @@ static int cmp_before_desc(const void *pa, const void *pb)
 	return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
 }
 
-static int removed_subtitle(flame_tree *t, flame_diff_report *rep, const char *user, char *buf,
-                            size_t cap, flame_err *err)
+/* The removed functions of `rep` (AFTER 0) that no removed callee names instead (a removed
+ * caller of a removed callee, old_path -> legacy, is named by the callee), into *out. */
+static int removed_rows(flame_diff_report *rep, flame_diff_row **out, size_t *k, flame_err *err)
 {
-	size_t len = 0;
-	buf[0] = '\0';
-	if (user)
-		len += (size_t)snprintf(buf, cap, "%s", user);
-	/* a removed caller of a removed callee (old_path -> legacy) is named by the callee */
 	int rc = flame_diff_report_attribute(rep, 0.0, err);
 	if (rc)
 		return rc;
@@ -273,10 +263,23 @@ static int removed_subtitle(flame_tree *t, flame_diff_report *rep, const char *u
 		    (r->inside == SIZE_MAX || flame_diff_report_row(rep, r->inside)->total[1] > 0))
 			rm[m++] = *r;
 	}
-	size_t k = m;
-	if (!k) {
+	*out = rm;
+	*k = m;
+	return 0;
+}
+
+static int removed_subtitle(flame_tree *t, flame_diff_report *rep, const char *user, char *buf,
+                            size_t cap, flame_err *err)
+{
+	size_t len = 0, k = 0;
+	buf[0] = '\0';
+	if (user)
+		len += (size_t)snprintf(buf, cap, "%s", user);
+	flame_diff_row *rm = NULL;
+	int rc = removed_rows(rep, &rm, &k, err);
+	if (rc || !k) {
 		free(rm);
-		return 0;
+		return rc;
 	}
 	qsort(rm, k, sizeof *rm, cmp_before_desc);
 	unsigned scale = flame_tree_decimals(t);
@@ -323,6 +326,51 @@ static int gate(const args *a, const flame_diff_report *rep, flame_err *err)
 
 /* ---- what is made of the differential tree: a picture, --top, folded text, the gate */
 
+/* The drawing options a differential picture of `t` takes from the diff's: a title, the
+ * --min-delta in counts, per-request tooltips, the frames only in BEFORE in the subtitle. */
+static int picture_opts(args *a, flame_tree *t, flame_diff_report *rep, flame_err *err)
+{
+	if (!a->r.ro.title)
+		a->r.ro.title = "Differential Flame Graph";
+	if (a->min_delta > 0) { /* the renderer takes it in whole counts, not tree units */
+		double unit = 1;
+		for (unsigned i = 0; i < flame_tree_decimals(t); i++)
+			unit *= 10;
+		a->r.ro.diff_min_delta = a->min_delta / 100.0 * (double)flame_tree_total(t, 0) / unit;
+	}
+	if (a->d.norm == FLAME_DIFF_NORM_REQUESTS) /* both columns are now A requests' worth */
+		a->r.ro.diff_per = (double)a->d.requests_after;
+	static char subtitle[2048];
+	if (!a->no_removed) {
+		int rc = removed_subtitle(t, rep, a->r.ro.subtitle, subtitle, sizeof subtitle, err);
+		if (rc)
+			return rc;
+		if (subtitle[0])
+			a->r.ro.subtitle = subtitle;
+	}
+	return 0;
+}
+
+/* --include, --exclude and --skip-after on the differential tree; a picture of what is
+ * then nothing is refused (flamegraph.pl's error picture on stdout, nothing in -o's FILE):
+ * 0 to go on, or the exit code (*write: whether to write that picture). */
+static int transform(args *a, flame_tree *t, int draw, int *write)
+{
+	flame_err err = {0};
+	char why[128] = "";
+	int had = flame_tree_total(t, 0) || flame_tree_total(t, 1);
+	*write = 0;
+	if (cli_input_transform(&a->inputs, t, &err))
+		return cli_report(&err);
+	*write = 1;
+	if (!draw || flame_tree_total(t, 0) || flame_tree_total(t, 1))
+		return 0;
+	if (had)
+		cli_input_emptied(&a->inputs, why, sizeof why);
+	*write = cli_to_stdout(a->output);
+	return cli_no_stacks(a->what, why);
+}
+
 /* The exit code, after reporting. */
 static int write_tree(args *a, flame_tree *t, uint64_t before_raw, flame_output_format fmt, int draw,
                       int main_out)
@@ -330,30 +378,17 @@ static int write_tree(args *a, flame_tree *t, uint64_t before_raw, flame_output_
 	flame_err err = {0};
 	flame_output *out = NULL;
 	flame_diff_report *rep = NULL;
-	int rc, code = 0;
+	int rc, write, code = transform(a, t, draw, &write);
+	if (!write)
+		return code;
 	if ((a->top || a->fail_above >= 0 || (draw && !a->no_removed)) &&
 	    (rc = flame_diff_report_new(&rep, t, &err))) {
 		code = cli_report(&err);
 		goto done;
 	}
-	if (draw && !a->r.ro.title)
-		a->r.ro.title = "Differential Flame Graph";
-	if (draw && a->min_delta > 0) { /* the renderer takes it in whole counts, not tree units */
-		double unit = 1;
-		for (unsigned i = 0; i < flame_tree_decimals(t); i++)
-			unit *= 10;
-		a->r.ro.diff_min_delta = a->min_delta / 100.0 * (double)flame_tree_total(t, 0) / unit;
-	}
-	if (draw && a->d.norm == FLAME_DIFF_NORM_REQUESTS) /* both columns are now A requests' worth */
-		a->r.ro.diff_per = (double)a->d.requests_after;
-	static char subtitle[2048];
-	if (draw && !a->no_removed) {
-		if ((rc = removed_subtitle(t, rep, a->r.ro.subtitle, subtitle, sizeof subtitle, &err))) {
-			code = cli_report(&err);
-			goto done;
-		}
-		if (subtitle[0])
-			a->r.ro.subtitle = subtitle;
+	if (draw && (rc = picture_opts(a, t, rep, &err))) {
+		code = cli_report(&err);
+		goto done;
 	}
 	flame_top_opts top = FLAME_TOP_OPTS_INIT;
 	top.rows = a->top;
@@ -393,12 +428,7 @@ static int write_tree(args *a, flame_tree *t, uint64_t before_raw, flame_output_
 			goto done;
 		}
 	}
-	if (draw && flame_tree_total(t, 0) == 0 && flame_tree_total(t, 1) == 0) {
-		fprintf(stderr, "ERROR: No stack counts found\n");
-		code = 2; /* as flame-render and flamegraph.pl: the error image, exit 2 */
-		goto done;
-	}
-	if (a->fail_above >= 0 && (rc = gate(a, rep, &err))) {
+	if (!code && a->fail_above >= 0 && (rc = gate(a, rep, &err))) {
 		if (rc < 0)
 			cli_report(&err);
 		code = 1;
@@ -408,20 +438,14 @@ done:
 	return code;
 }
 
-/* The parse options of every input: the format, --tag, and the sides' tags. */
+/* The parse options of every input: the input options, and the sides' tags. */
 static flame_parse_opts parse_opts(const args *a, cli_warnings *w)
 {
-	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
-	po.warn = cli_warn;
-	po.warn_ud = w;
-	po.format = a->inputs.format;
-	po.tags = a->tags;
-	po.n_tags = a->n_tags;
+	flame_parse_opts po = cli_input_parse_opts(&a->inputs, w);
 	for (int i = 0; i < 2; i++) {
 		po.side_tags[i] = a->side_tags[i];
 		po.n_side_tags[i] = a->n_side_tags[i];
 	}
-	w->quiet = a->inputs.quiet;
 	w->defer = 1; /* inputs are read at once: their warnings print in order */
 	return po;
 }
@@ -480,51 +504,103 @@ static int diff_by_tags(args *a, char **paths, int n, flame_output_format fmt, i
 
 static void free_args(args *a)
 {
-	free(a->tags);
+	cli_input_free(&a->inputs);
 	free(a->side_tags[0]);
 	free(a->side_tags[1]);
 	render_cli_free(&a->r);
 }
 
-int main(int argc, char **argv)
+/* The options and operands: 0 to go on, or an exit code (--help, usage errors,
+ * --list-sample-types done). */
+static int parse_args(args *a, int argc, char **argv, int *first)
 {
-	args a = {.d = FLAME_DIFF_OPTS_INIT, .fail_above = -1, .jobs = 2};
-	render_cli_init(&a.r);
-	cli_opt *table = render_cli_table(own_options);
-	if (!table) {
-		fprintf(stderr, "flame-diff: out of memory\n");
+	cli_opt *table = cli_table(own_options, cli_input_opts, render_cli_opts, NULL);
+	if (!table)
 		return 1;
-	}
-	int first;
-	int rc = cli_parse(argc, argv, table, formats, on_opt, &a, "[OPTIONS] BEFORE AFTER > diff.svg  |  --before-tag K=RE --after-tag K=RE FILE...",
+	int rc = cli_parse(argc, argv, table, formats, on_opt, a, "[OPTIONS] BEFORE AFTER > diff.svg  |  --before-tag K=RE --after-tag K=RE FILE...",
 	                   "Compare two profiles (of the input formats below; '-' for stdin) and\n"
 	                   "draw what changed as a differential flame graph: widths from AFTER, red where\n"
 	                   "a function grew, blue where it shrank (--negate swaps them). --format folded\n"
 	                   "writes difffolded.pl's 'stack before after' lines in bytewise order.\n"
 	                   "With --before-tag/--after-tag the operands are one or more pprof profiles,\n"
 	                   "read once, and BEFORE and AFTER are the samples whose labels match.",
-	                   &first);
+	                   first);
 	free(table);
-	int by_tags = a.n_side_tags[0] || a.n_side_tags[1];
-	if (!rc && !by_tags && argc - first != 2)
-		rc = cli_usage_error("wants two inputs, BEFORE and AFTER (got %d); see --help",
-		                     argc - first);
-	if (!rc && !by_tags && !strcmp(argv[first], "-") && !strcmp(argv[first + 1], "-"))
+	int n = argc - *first, by_tags = a->n_side_tags[0] || a->n_side_tags[1];
+	if (!rc)
+		rc = cli_input_ready(&a->inputs);
+	if (!rc && a->inputs.list_types)
+		return cli_input_list_types(&a->inputs, (const char *const *)argv + *first, n);
+	if (!rc && !by_tags && n != 2)
+		rc = cli_usage_error("wants two inputs, BEFORE and AFTER (got %d); see --help", n);
+	if (!rc && !by_tags && !strcmp(argv[*first], "-") && !strcmp(argv[*first + 1], "-"))
 		rc = cli_usage_error("only one of BEFORE and AFTER can be '-' (stdin)");
-	if (!rc && by_tags && argc - first < 1)
+	if (!rc && by_tags && n < 1)
 		rc = cli_usage_error("--before-tag/--after-tag want at least one input; see --help");
-	if (rc) {
-		free_args(&a);
-		return rc;
+	cli_inputs_name(a->what, sizeof a->what, (const char *const *)argv + *first, n);
+	return rc;
+}
+
+/* BEFORE and AFTER through the diff request: folded text straight from it when that is all
+ * that is asked, else its tree. The exit code, after reporting. */
+static int diff_pair(args *a, flame_diff_request *req, char **paths, flame_output_format fmt,
+                     int draw, int main_out)
+{
+	side s[2] = {{.path = paths[0], .what = "BEFORE"}, {.path = paths[1], .what = "AFTER"}};
+	flame_err err = {0};
+	flame_tree *t = NULL;
+	flame_output *out = NULL;
+	int rc = 0, code = 0;
+	for (int i = 0; i < 2 && !rc; i++) { /* read at once: BEFORE's warnings, then AFTER's */
+		flame_parse_opts po = parse_opts(a, &s[i].warn);
+		rc = flame_diff_request_input(req, i, s[i].path, NULL, &po, &err);
 	}
+	flame_diff_request_threads(req, (unsigned)a->jobs);
+	flame_diff_request_ignore_units(req, a->inputs.ignore_units);
+	flame_diff_request_limit(req, a->inputs.max_inflate);
+	flame_diff_request_progress(req, cli_progress, &a->inputs.progress);
+	if (rc)
+		return cli_report(&err);
+	/* text only: no tree needed */
+	if (fmt == FLAME_OUTPUT_FOLDED && !a->top && a->fail_above < 0 &&
+	    !cli_input_transforms(&a->inputs)) {
+		if ((rc = cli_output_open(&out, a->output, &err)))
+			return cli_report(&err);
+		rc = flame_diff_request_write_folded(req, out, &err);
+		cli_progress_finish(&a->inputs.progress);
+		finish_warnings(s, a->jobs == 1);
+		if (rc) {
+			cli_output_abort(out);
+			return request_failed(req, s, &err);
+		}
+		return cli_output_commit(out, &err) ? cli_report(&err) : 0;
+	}
+	rc = flame_diff_request_tree(req, &t, &err);
+	cli_progress_finish(&a->inputs.progress);
+	finish_warnings(s, a->jobs == 1);
+	if (rc)
+		code = request_failed(req, s, &err);
+	else
+		code = write_tree(a, t, flame_diff_request_total(req, 0), fmt, draw, main_out);
+	flame_tree_free(t);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	args a = {.d = FLAME_DIFF_OPTS_INIT, .fail_above = -1, .jobs = 2, .inputs = CLI_INPUT_INIT};
+	render_cli_init(&a.r);
+	int first, rc = parse_args(&a, argc, argv, &first);
 	flame_output_format named = FLAME_OUTPUT_NONE; /* by -o's extension */
-	if (!a.format && (rc = cli_output_path(a.output, OUTPUTS, "--format", &named))) {
+	if (!rc && !a.inputs.list_types && !a.format)
+		rc = cli_output_path(a.output, OUTPUTS, "--format", &named);
+	if (rc || a.inputs.list_types) {
 		free_args(&a);
 		return rc;
 	}
 	flame_err err = {0};
 	flame_diff_request *req = NULL;
-	{ /* --tag and the sides' tags are checked before any input is read */
+	{ /* the sides' tags are checked before any input is read */
 		cli_warnings w = {0};
 		flame_parse_opts po = parse_opts(&a, &w);
 		if (flame_parse_opts_check(&po, &err) || flame_diff_request_new(&req, &a.d, &err)) {
@@ -538,62 +614,13 @@ int main(int argc, char **argv)
 	 * or to stderr when the output is stdout */
 	int main_out = !a.top || a.format || names_format(a.output, named);
 	int draw = main_out && (cli_output_flags(fmt) & FLAME_OUTPUT_PICTURE);
-	if (draw && render_cli_prepare(&a.r, &err)) {
+	if (draw && render_cli_prepare(&a.r, &err))
 		rc = cli_report(&err);
-		free_args(&a);
-		flame_diff_request_free(req);
-		return rc;
-	}
-	if (by_tags) {
-		flame_diff_request_free(req);
+	else if (a.n_side_tags[0] || a.n_side_tags[1])
 		rc = diff_by_tags(&a, argv + first, argc - first, fmt, draw, main_out);
-		free_args(&a);
-		return rc;
-	}
-
-	side s[2] = {{.path = argv[first], .what = "BEFORE"}, {.path = argv[first + 1], .what = "AFTER"}};
-	int code = 0;
-	flame_tree *t = NULL;
-	flame_output *out = NULL;
-	for (int i = 0; i < 2 && !rc; i++) { /* read at once: BEFORE's warnings, then AFTER's */
-		flame_parse_opts po = parse_opts(&a, &s[i].warn);
-		rc = flame_diff_request_input(req, i, s[i].path, NULL, &po, &err);
-	}
-	flame_diff_request_threads(req, (unsigned)a.jobs);
-	flame_diff_request_ignore_units(req, a.inputs.ignore_units);
-	flame_diff_request_limit(req, a.inputs.max_inflate);
-	flame_diff_request_progress(req, cli_progress, &a.inputs.progress);
-	if (rc) {
-		code = cli_report(&err);
-		goto done;
-	}
-	if (fmt == FLAME_OUTPUT_FOLDED && !a.top && a.fail_above < 0) { /* text only: no tree needed */
-		if ((rc = cli_output_open(&out, a.output, &err))) {
-			code = cli_report(&err);
-			goto done;
-		}
-		rc = flame_diff_request_write_folded(req, out, &err);
-		cli_progress_finish(&a.inputs.progress);
-		finish_warnings(s, a.jobs == 1);
-		if (rc) {
-			cli_output_abort(out);
-			code = request_failed(req, s, &err);
-		} else if (cli_output_commit(out, &err)) {
-			code = cli_report(&err);
-		}
-		goto done;
-	}
-	rc = flame_diff_request_tree(req, &t, &err);
-	cli_progress_finish(&a.inputs.progress);
-	finish_warnings(s, a.jobs == 1);
-	if (rc) {
-		code = request_failed(req, s, &err);
-		goto done;
-	}
-	code = write_tree(&a, t, flame_diff_request_total(req, 0), fmt, draw, main_out);
-done:
-	flame_tree_free(t);
+	else
+		rc = diff_pair(&a, req, argv + first, fmt, draw, main_out);
 	flame_diff_request_free(req);
 	free_args(&a);
-	return code;
+	return rc;
 }

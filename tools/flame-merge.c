@@ -15,6 +15,7 @@ enum { O_NORMALIZE = 1, O_OUTPUT, O_FORMAT, O_JOBS };
 /* the output formats flame-merge writes: the stacks (folded text, pprof) and pictures */
 #define OUTPUTS (FLAME_OUTPUT_STACKS | FLAME_OUTPUT_PICTURE)
 
+/* its own rows; the input options (cli_input_opts) and the drawing options follow */
 static const cli_opt own_options[] = {
 	{"normalize", 0, CLI_NOARG, O_NORMALIZE, NULL,
 	 "scale every input to the largest input's total before summing (rounding each stack "
@@ -25,8 +26,6 @@ static const cli_opt own_options[] = {
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N",
 	 "parse N inputs at a time (default 2); folded inputs are read in blocks, a thread each "
 	 "(sorted folded files to folded text: a merge of their lines, checked on 2 threads)"},
-	CLI_INPUT_FORMAT_OPT,
-	CLI_INPUT_OPTS,
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -43,6 +42,7 @@ typedef struct args {
 	flame_output_format format;
 	uint64_t jobs;
 	cli_input inputs;
+	char what[600]; /* the inputs, as messages name them */
 } args;
 
 static int on_opt(void *ud, int id, const char *arg)
@@ -133,17 +133,15 @@ static int split_input(const char *arg, input *in)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The options and operands into `a` and *in (n of them): 0 to go on, or an exit code
+ * (--help, usage errors, --list-sample-types done). */
+static int parse_args(args *a, int argc, char **argv, input **in, size_t *n)
 {
-	args a = {.jobs = 2};
-	render_cli_init(&a.r);
-	cli_opt *table = render_cli_table(own_options);
-	if (!table) {
-		fprintf(stderr, "flame-merge: out of memory\n");
+	cli_opt *table = cli_table(own_options, cli_input_opts, render_cli_opts, NULL);
+	if (!table)
 		return 1;
-	}
 	int first;
-	int rc = cli_parse(argc, argv, table, formats, on_opt, &a,
+	int rc = cli_parse(argc, argv, table, formats, on_opt, a,
 	                   "[OPTIONS] FILE[:WEIGHT]... > merged.folded",
 	                   "Sum profiles (of the input formats below; '-' for stdin) into one folded\n"
 	                   "profile, or write it in another output format below (--format).\n"
@@ -152,81 +150,113 @@ int main(int argc, char **argv)
 	                   "Merging is associative: merge merges freely.",
 	                   &first);
 	free(table);
-	if (rc)
-		return rc;
-	size_t n = (size_t)(argc - first);
-	if (n == 0)
-		return cli_usage_error("wants at least one input FILE; see --help");
+	*n = (size_t)(argc - first);
+	if (!rc)
+		rc = cli_input_ready(&a->inputs);
+	if (!rc && *n == 0)
+		rc = cli_usage_error("wants at least one input FILE; see --help");
+	if (!rc && !(*in = calloc(*n, sizeof **in))) {
+		fprintf(stderr, "%s: out of memory\n", cli_prog());
+		rc = 1;
+	}
+	const char **paths = rc ? NULL : calloc(*n, sizeof *paths);
+	int stdin_seen = 0;
+	for (size_t i = 0; i < *n && !rc; i++) {
+		if (!paths) {
+			fprintf(stderr, "%s: out of memory\n", cli_prog());
+			rc = 1;
+		} else if (!(rc = split_input(argv[first + (int)i], &(*in)[i]))) {
+			paths[i] = (*in)[i].path;
+			if (!strcmp(paths[i], "-") && stdin_seen++)
+				rc = cli_usage_error("'-' (stdin) can be given only once");
+		}
+	}
+	if (!rc && a->inputs.list_types)
+		rc = cli_input_list_types(&a->inputs, paths, (int)*n);
+	if (!rc)
+		cli_inputs_name(a->what, sizeof a->what, paths, (int)*n);
+	free(paths);
+	return rc;
+}
+
+/* The sum to -o's FILE or stdout: folded text straight from the request when that is all
+ * that is asked, else its tree (transformed, drawn). The exit code, after reporting. */
+static int run(args *a, flame_merge_request *req, input *in, size_t n, flame_output_format fmt,
+               int draw)
+{
+	flame_err err = {0};
+	flame_output *out = NULL;
+	flame_tree *t = NULL;
+	int rc, code = 0;
+	char why[128] = "";
+	if ((rc = cli_output_open(&out, a->output, &err)))
+		return cli_report(&err);
+	if (fmt == FLAME_OUTPUT_FOLDED && !cli_input_transforms(&a->inputs)) {
+		rc = flame_merge_request_write_folded(req, out, &err);
+	} else if (!(rc = flame_merge_request_tree(req, &t, &err))) {
+		int had = flame_tree_total(t, 0) || flame_tree_total(t, 1);
+		rc = cli_input_transform(&a->inputs, t, &err);
+		if (!rc && had)
+			cli_input_emptied(&a->inputs, why, sizeof why);
+		if (!rc && draw && !flame_tree_total(t, 0) && !flame_tree_total(t, 1))
+			code = cli_no_stacks(a->what, why); /* a picture of nothing */
+		if (!rc && (!code || cli_to_stdout(a->output)))
+			rc = render_cli_write(&a->r, fmt, t, out, &err);
+	}
+	cli_progress_finish(&a->inputs.progress);
+	for (size_t i = 0; i < n; i++)
+		cli_warnings_finish(&in[i].warn);
+	if (rc || (code && !cli_to_stdout(a->output))) {
+		cli_output_abort(out); /* -o's FILE stays as it was */
+		code = rc ? cli_report(&err) : code;
+	} else if ((rc = cli_output_commit(out, &err)) ||
+	           (draw && !code && (rc = render_cli_finish(&a->r, &err)))) {
+		code = cli_report(&err);
+	}
+	flame_tree_free(t);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	args a = {.jobs = 2, .inputs = CLI_INPUT_INIT};
+	render_cli_init(&a.r);
+	input *in = NULL;
+	size_t n = 0;
+	int code = parse_args(&a, argc, argv, &in, &n);
 	flame_output_format fmt = a.format;
-	if (!fmt && (rc = cli_output_path(a.output, OUTPUTS, "--format", &fmt)))
-		return rc;
+	if (!code && !a.inputs.list_types && !fmt)
+		code = cli_output_path(a.output, OUTPUTS, "--format", &fmt);
 	if (!fmt)
 		fmt = FLAME_OUTPUT_FOLDED;
 	flame_err err = {0};
 	int draw = (cli_output_flags(fmt) & FLAME_OUTPUT_PICTURE) != 0;
-	if (draw && render_cli_prepare(&a.r, &err)) {
-		rc = cli_report(&err);
-		render_cli_free(&a.r);
-		return rc;
-	}
-	int code = 0, stdin_seen = 0;
-	input *in = calloc(n, sizeof *in);
+	if (!code && !a.inputs.list_types && draw && render_cli_prepare(&a.r, &err))
+		code = cli_report(&err);
 	flame_merge_request *req = NULL;
-	flame_output *out = NULL;
-	flame_tree *t = NULL;
-	if (!in || flame_merge_request_new(&req, &err)) {
+	if (!code && !a.inputs.list_types && flame_merge_request_new(&req, &err)) {
 		fprintf(stderr, "%s: out of memory\n", cli_prog());
 		code = 1;
-		goto done;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if ((code = split_input(argv[first + (int)i], &in[i])))
-			goto done;
-		if (!strcmp(in[i].path, "-") && stdin_seen++) {
-			code = cli_usage_error("'-' (stdin) can be given only once");
-			goto done;
-		}
-		flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
-		po.warn = cli_warn;
-		po.warn_ud = &in[i].warn;
-		po.format = a.inputs.format;
-		in[i].warn.quiet = a.inputs.quiet;
+	for (size_t i = 0; req && !code && i < n; i++) {
+		flame_parse_opts po = cli_input_parse_opts(&a.inputs, &in[i].warn);
 		in[i].warn.defer = 1; /* inputs are read at once: their warnings print in order */
-		if (flame_merge_request_input(req, in[i].path, NULL, &po, in[i].num, in[i].dec, &err)) {
+		if (flame_merge_request_input(req, in[i].path, NULL, &po, in[i].num, in[i].dec, &err))
 			code = cli_report(&err);
-			goto done;
-		}
 	}
-	flame_merge_request_threads(req, (unsigned)a.jobs);
-	flame_merge_request_normalize(req, a.normalize);
-	flame_merge_request_ignore_units(req, a.inputs.ignore_units);
-	flame_merge_request_limit(req, a.inputs.max_inflate);
-	flame_merge_request_progress(req, cli_progress, &a.inputs.progress);
-	if ((rc = cli_output_open(&out, a.output, &err))) {
-		code = cli_report(&err);
-		goto done;
+	if (req && !code) {
+		flame_merge_request_threads(req, (unsigned)a.jobs);
+		flame_merge_request_normalize(req, a.normalize);
+		flame_merge_request_ignore_units(req, a.inputs.ignore_units);
+		flame_merge_request_limit(req, a.inputs.max_inflate);
+		flame_merge_request_progress(req, cli_progress, &a.inputs.progress);
+		code = run(&a, req, in, n, fmt, draw);
 	}
-	if (fmt == FLAME_OUTPUT_FOLDED) {
-		rc = flame_merge_request_write_folded(req, out, &err);
-	} else if (!(rc = flame_merge_request_tree(req, &t, &err))) {
-		rc = render_cli_write(&a.r, fmt, t, out, &err);
-	}
-	cli_progress_finish(&a.inputs.progress);
-	for (size_t i = 0; i < n; i++)
-		cli_warnings_finish(&in[i].warn);
-	if (rc) {
-		cli_output_abort(out);
-		code = cli_report(&err);
-		goto done;
-	}
-	if ((rc = cli_output_commit(out, &err)) || (draw && (rc = render_cli_finish(&a.r, &err))))
-		code = cli_report(&err);
-done:
 	for (size_t i = 0; in && i < n; i++)
 		free(in[i].path);
-	flame_tree_free(t);
-	flame_merge_request_free(req);
 	free(in);
+	flame_merge_request_free(req);
 	render_cli_free(&a.r);
+	cli_input_free(&a.inputs);
 	return code;
 }

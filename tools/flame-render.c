@@ -9,21 +9,16 @@
 #include "cli.h"
 #include "render-opts.h"
 
-enum { O_OUTPUT = 1, O_FORMAT, O_QUIET, O_NO_REMOVED, O_PROGRESS, O_NO_PROGRESS, O_INPUT_FORMAT,
-       O_MAX_INFLATE };
+enum { O_OUTPUT = 1, O_FORMAT, O_NO_REMOVED };
 
 /* the output formats flame-render writes: pictures */
 #define OUTPUTS FLAME_OUTPUT_PICTURE
 
+/* its own rows; the input options (cli_input_opts) and the drawing options follow */
 static const cli_opt own_options[] = {
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE",
 	 "write to FILE (atomically); the format from its extension (see Output formats)"},
 	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "output format: {}"},
-	{"input-format", 0, CLI_ARG, O_INPUT_FORMAT, "FMT",
-	 "read the inputs as FMT: {} (auto: what no reader takes is read as folded text)"},
-	{"quiet", 'q', CLI_NOARG, O_QUIET, NULL, "do not print warnings"},
-	CLI_PROGRESS_OPTS(O_PROGRESS, O_NO_PROGRESS),
-	CLI_MAX_INFLATE_OPT(O_MAX_INFLATE),
 	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
 	 "3-column input: no panel of the frames found only in BEFORE under the graph"},
 	{NULL, 0, 0, 0, NULL, NULL},
@@ -31,18 +26,15 @@ static const cli_opt own_options[] = {
 
 static const cli_format formats[] = {
 	{O_FORMAT, OUTPUTS, "svg"},
-	{O_INPUT_FORMAT, CLI_INPUT_FORMATS, "auto"},
+	{CLI_IN_FORMAT, CLI_INPUT_FORMATS, "auto"},
 	{0, 0, NULL},
 };
 
 typedef struct args {
 	render_cli r;
+	cli_input in;
 	const char *output;
 	flame_output_format format;
-	flame_format input_format;
-	int quiet;
-	cli_progress_state progress;
-	uint64_t max_inflate; /* 0: the library's defaults */
 } args;
 
 static int on_opt(void *ud, int id, const char *arg)
@@ -53,12 +45,8 @@ static int on_opt(void *ud, int id, const char *arg)
 	switch (id) {
 	case O_OUTPUT: a->output = arg; break;
 	case O_FORMAT: return cli_output_format("--format", arg, OUTPUTS, &a->format);
-	case O_INPUT_FORMAT: return cli_input_format(arg, &a->input_format);
-	case O_QUIET: a->quiet = 1; break;
-	case O_PROGRESS: a->progress.mode = CLI_PROGRESS_ON; break;
-	case O_NO_PROGRESS: a->progress.mode = CLI_PROGRESS_OFF; break;
-	case O_MAX_INFLATE: return cli_max_inflate(arg, &a->max_inflate);
 	case O_NO_REMOVED: a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
+	default: return cli_input_opt(&a->in, id, arg);
 	}
 	return 0;
 }
@@ -84,98 +72,128 @@ static void on_warn(void *ud, const char *kind, const char *source, uint64_t lin
 }
 
 /* Any format flame-collapse reads, told from the content unless --input-format names one;
- * what no reader takes is read as folded text, so invalid lines are counted and reported
- * as flamegraph.pl does (telling the format only peeks: the input is still whole for the
- * folded reader). */
-static int parse_input(flame_tree *t, flame_input *in, flame_parse_opts *o,
-                       flame_format format, flame_err *err)
+ * what no reader takes and no rule recognizes is read as folded text, so invalid lines are
+ * counted and reported as flamegraph.pl does (telling the format only peeks: the input is
+ * still whole for the folded reader). An input told for what it is but not read (a
+ * perf.data recorded with --call-graph dwarf, a PNG) keeps its message. */
+static int parse_input(flame_tree *t, flame_input *in, flame_parse_opts *o, flame_err *err)
 {
-	o->format = format;
+	flame_format format = o->format;
 	int rc = flame_parse(t, in, o, err);
-	if (format != FLAME_FORMAT_AUTO)
-		return rc;
-	if (rc != FLAME_EFORMAT || err->line != 0)
+	if (format != FLAME_FORMAT_AUTO || !cli_undetected(rc, err))
 		return rc;
 	o->format = FLAME_FORMAT_FOLDED;
-	return flame_parse(t, in, o, err);
+	rc = flame_parse(t, in, o, err);
+	o->format = format;
+	return rc;
+}
+
+/* Every input (stdin when there is none) summed into `t`, then the transforms; `what` is
+ * set to how messages name the inputs, `why` to what emptied the profile, if anything
+ * did. */
+static int read_inputs(args *a, warn_state *ws, flame_tree *t, char **paths, int n,
+                       char *why, size_t why_cap, flame_err *err)
+{
+	flame_parse_opts po = cli_input_parse_opts(&a->in, &ws->w);
+	po.warn = on_warn;
+	po.warn_ud = ws;
+	int rc = 0;
+	for (int i = 0; i < (n ? n : 1) && !rc; i++) {
+		flame_input *in = NULL;
+		rc = flame_input_open(&in, n ? paths[i] : "-", err);
+		if (!rc) {
+			flame_input_set_limit(in, a->in.max_inflate);
+			flame_input_set_progress(in, cli_progress, &a->in.progress);
+			rc = parse_input(t, in, &po, err);
+		}
+		flame_input_free(in);
+		cli_progress_next(&a->in.progress);
+	}
+	cli_progress_finish(&a->in.progress);
+	int had = flame_tree_total(t, 0) || flame_tree_total(t, 1);
+	if (!rc)
+		rc = cli_input_transform(&a->in, t, err);
+	if (!rc && had)
+		cli_input_emptied(&a->in, why, why_cap);
+	return rc;
+}
+
+/* The picture of `t` to -o's FILE or stdout; of a profile with no stacks, flamegraph.pl's
+ * error picture to stdout only. The exit code, after reporting. */
+static int draw(args *a, flame_tree *t, flame_output_format fmt, const char *what,
+                const char *why)
+{
+	flame_err err = {0};
+	flame_output *out = NULL;
+	int code = 0, rc;
+	if (!flame_tree_total(t, 0) && !flame_tree_total(t, 1)) {
+		code = cli_no_stacks(what, why);
+		if (!cli_to_stdout(a->output))
+			return code;
+	}
+	if ((rc = cli_output_open(&out, a->output, &err)))
+		return cli_report(&err);
+	if ((rc = render_cli_write(&a->r, fmt, t, out, &err))) {
+		cli_output_abort(out);
+		return cli_report(&err);
+	}
+	if ((rc = cli_output_commit(out, &err)) || (rc = render_cli_finish(&a->r, &err)))
+		return cli_report(&err);
+	return code;
 }
 
 int main(int argc, char **argv)
 {
-	args a = {.format = FLAME_OUTPUT_NONE};
+	args a = {.in = CLI_INPUT_INIT, .format = FLAME_OUTPUT_NONE};
 	render_cli_init(&a.r);
-	cli_opt *table = render_cli_table(own_options);
-	if (!table) {
-		fprintf(stderr, "flame-render: out of memory\n");
+	cli_opt *table = cli_table(own_options, cli_input_opts, render_cli_opts, NULL);
+	if (!table)
 		return 1;
-	}
 	int first;
 	int rc = cli_parse(argc, argv, table, formats, on_opt, &a, "[OPTIONS] [FILE...] > graph.svg",
 	                   "Render folded stacks ('frame;frame;... count', or 'stack before after' for a\n"
 	                   "differential graph), or any profile of the input formats below, as a flame\n"
 	                   "graph in one of the output formats below. Reads stdin when no FILE (or '-')\n"
-	                   "is given; several files are summed.",
+	                   "is given; several files are summed. With --input-format auto (the default),\n"
+	                   "text no reader takes is read as folded text, as flamegraph.pl reads it.",
 	                   &first);
 	free(table);
-	if (rc)
-		return rc;
 	flame_output_format fmt = a.format;
-	if (!fmt && (rc = cli_output_path(a.output, OUTPUTS, "--format", &fmt)))
+	if (!rc)
+		rc = cli_input_ready(&a.in);
+	if (!rc && a.in.list_types)
+		rc = cli_input_list_types(&a.in, (const char *const *)argv + first, argc - first);
+	if (!rc && !a.in.list_types && !fmt)
+		rc = cli_output_path(a.output, OUTPUTS, "--format", &fmt);
+	flame_err err = {0};
+	flame_tree *t = NULL;
+	if (!rc && !a.in.list_types && flame_tree_new(&t, &err))
+		rc = cli_report(&err);
+	if (!t) {
+		cli_input_free(&a.in);
 		return rc;
-	if (!fmt)
-		fmt = FLAME_OUTPUT_SVG;
-	warn_state ws = {.w = {.quiet = a.quiet}};
+	}
+	warn_state ws = {.w = {.quiet = a.in.quiet}};
 	a.r.ro.warn = on_warn;
 	a.r.ro.warn_ud = &ws;
-	flame_parse_opts popts = FLAME_PARSE_OPTS_INIT; /* any format flame-collapse reads */
-	popts.warn = on_warn;
-	popts.warn_ud = &ws;
-
-	flame_err err = {0};
-	flame_output *out = NULL;
-	int code = 0;
-	flame_tree *t = NULL;
-	if (flame_tree_new(&t, &err))
-		return cli_report(&err);
+	flame_tree_set_ignore_units(t, a.in.ignore_units);
+	char what[600], why[128] = "";
+	cli_inputs_name(what, sizeof what, (const char *const *)argv + first, argc - first);
 	/* options, --nameattr and the --cp palette are checked before any input is read */
-	if ((rc = render_cli_prepare(&a.r, &err)))
-		goto done;
-	int nfiles = argc - first;
-	for (int i = 0; i < (nfiles ? nfiles : 1) && !rc; i++) {
-		const char *path = nfiles ? argv[first + i] : "-";
-		flame_input *in = NULL;
-		rc = flame_input_open(&in, path, &err);
-		if (!rc) {
-			flame_input_set_limit(in, a.max_inflate);
-			flame_input_set_progress(in, cli_progress, &a.progress);
-			rc = parse_input(t, in, &popts, a.input_format, &err);
-		}
-		flame_input_free(in);
-		cli_progress_next(&a.progress);
-	}
-	cli_progress_finish(&a.progress);
-	if (rc)
-		goto done;
-	if (ws.invalid && !a.quiet)
-		fprintf(stderr, "Ignored %lu lines with invalid format (the first at %s)\n",
-		        ws.invalid, ws.first);
-	if ((rc = cli_output_open(&out, a.output, &err)))
-		goto done;
-	if ((rc = render_cli_write(&a.r, fmt, t, out, &err))) {
-		cli_output_abort(out);
-		goto done;
-	}
-	if ((rc = cli_output_commit(out, &err)) || (rc = render_cli_finish(&a.r, &err)))
-		goto done;
-	if (flame_tree_total(t, 0) == 0 && flame_tree_total(t, 1) == 0) {
-		fprintf(stderr, "ERROR: No stack counts found\n");
-		code = 2; /* flamegraph.pl's exit status for no valid input */
-	}
-done:
-	cli_warnings_finish(&ws.w);
-	if (rc)
+	int code;
+	if ((rc = render_cli_prepare(&a.r, &err)) ||
+	    (rc = read_inputs(&a, &ws, t, argv + first, argc - first, why, sizeof why, &err))) {
+		cli_warnings_finish(&ws.w);
 		code = cli_report(&err);
+	} else {
+		if (ws.invalid && !a.in.quiet)
+			fprintf(stderr, "Ignored %lu lines with invalid format (the first at %s)\n",
+			        ws.invalid, ws.first);
+		code = draw(&a, t, fmt ? fmt : FLAME_OUTPUT_SVG, what, why);
+		cli_warnings_finish(&ws.w);
+	}
 	flame_tree_free(t);
 	render_cli_free(&a.r);
+	cli_input_free(&a.in);
 	return code;
 }

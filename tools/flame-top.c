@@ -10,10 +10,11 @@
 
 enum {
 	O_ROWS = 1, O_SORT, O_BY, O_OWNERS, O_FREQUENCY, O_WINDOW, O_CORE_PRICE, O_OUTPUT_FORMAT,
-	O_FAIL_ABOVE_SHARE, O_TAG, O_TAG_IGNORE, O_SAMPLE_TYPE, O_OUTPUT, O_JOBS
+	O_FAIL_ABOVE_SHARE, O_OUTPUT, O_JOBS
 };
 
-static const cli_opt options[] = {
+/* its own rows; the input options (cli_input_opts) follow them */
+static const cli_opt own_options[] = {
 	{"rows", 'n', CLI_ARG, O_ROWS, "N", "print the N largest groups (default 20; 0: all)"},
 	{"sort", 0, CLI_ARG, O_SORT, "ORDER", "self (default) or total"},
 	{"by", 0, CLI_ARG, O_BY, "GROUP",
@@ -34,12 +35,8 @@ static const cli_opt options[] = {
 	{"fail-above-share", 0, CLI_ARG, O_FAIL_ABOVE_SHARE, "PCT",
 	 "exit 1 (after writing the report) when a group's self share of the total exceeds "
 	 "PCT%; each is named on stderr"},
-	CLI_PPROF_TAG_OPTS(O_TAG, O_TAG_IGNORE),
-	CLI_SAMPLE_TYPE_OPT(O_SAMPLE_TYPE),
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE", "write to FILE (atomically) instead of stdout"},
-	CLI_INPUT_FORMAT_OPT,
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N", "parse N inputs at a time (default 2)"},
-	CLI_INPUT_OPTS,
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -50,14 +47,12 @@ static const cli_format formats[] = {
 
 typedef struct args {
 	flame_cost_opts co;
-	flame_parse_opts po;
-	const char **tags, **tags_ignore;
 	const char *owners, *output;
 	flame_cost_format format;
 	double fail_above; /* < 0: off */
 	uint64_t jobs;
 	int by_owner;
-	cli_input inputs; /* the format goes on to po.format */
+	cli_input inputs;
 } args;
 
 /* "90s", "5m", "1h", "250ms", "1.5" (seconds) */
@@ -103,8 +98,7 @@ static int on_opt(void *ud, int id, const char *arg)
 		a->co.sort = strcmp(arg, "self") ? FLAME_COST_SORT_TOTAL : FLAME_COST_SORT_SELF;
 		break;
 	case O_BY:
-		a->co.group_name = NULL;
-		a->po.group_by = NULL;
+		a->co.group_name = NULL; /* --by label:KEY sets --group-by KEY once options are read */
 		a->by_owner = 0;
 		if (!strcmp(arg, "function")) {
 			a->co.by = FLAME_COST_BY_FUNCTION;
@@ -115,7 +109,6 @@ static int on_opt(void *ud, int id, const char *arg)
 		} else if (!strncmp(arg, "label:", 6) && arg[6]) {
 			a->co.by = FLAME_COST_BY_ROOT; /* the label's value as the root frame */
 			a->co.group_name = arg + 6;
-			a->po.group_by = arg + 6;
 		} else {
 			return cli_usage_error("--by wants function, root, label:KEY or owner, got '%s'", arg);
 		}
@@ -149,9 +142,6 @@ static int on_opt(void *ud, int id, const char *arg)
 			return cli_usage_error("--fail-above-share wants a percentage from 0 to 100, got '%s'",
 			                       arg);
 		break;
-	case O_TAG: return cli_push_arg(&a->tags, &a->po.n_tags, arg);
-	case O_TAG_IGNORE: return cli_push_arg(&a->tags_ignore, &a->po.n_tags_ignore, arg);
-	case O_SAMPLE_TYPE: a->po.pprof_sample_type = arg; break;
 	case O_OUTPUT: a->output = arg; break;
 	case O_JOBS:
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 64)
@@ -199,84 +189,98 @@ static int report(args *a, flame_tree *t)
 	return code;
 }
 
-int main(int argc, char **argv)
+/* The options and operands: 0 to go on, or an exit code (--help, usage errors,
+ * --list-sample-types done). */
+static int parse_args(args *a, int argc, char **argv, int *first, flame_owners **owners)
 {
-	args a = {.co = FLAME_COST_OPTS_INIT, .po = FLAME_PARSE_OPTS_INIT, .fail_above = -1, .jobs = 2};
-	a.co.rows = 20;
-	int first;
-	int rc = cli_parse(argc, argv, options, formats, on_opt, &a, "[OPTIONS] [FILE...]",
+	cli_opt *table = cli_table(own_options, cli_input_opts, NULL);
+	if (!table)
+		return 1;
+	int rc = cli_parse(argc, argv, table, formats, on_opt, a, "[OPTIONS] [FILE...]",
 	                   "Print what each function costs: self and total (cumulative) time, bytes or\n"
 	                   "samples, as go tool pprof -top does, rolled up by function, root frame, pprof\n"
 	                   "label or team (--owners). For CPU time over a known window (--window, or\n"
 	                   "pprof's duration) also the average cores, and with --core-price the cost per\n"
 	                   "year. Reads any format flame-collapse reads; several FILEs are summed as\n"
 	                   "flame-merge sums them; stdin when no FILE (or '-').",
-	                   &first);
+	                   first);
+	free(table);
+	if (rc)
+		return rc;
+	if (a->by_owner && !a->owners)
+		return cli_usage_error("--by owner wants --owners FILE");
+	if (a->co.group_name) /* --by label:KEY: the label's value as the root frame */
+		a->inputs.po.group_by = a->co.group_name;
+	if ((rc = cli_input_ready(&a->inputs)))
+		return rc;
+	if (a->inputs.list_types)
+		return cli_input_list_types(&a->inputs, (const char *const *)argv + *first, argc - *first);
 	flame_err err = {0};
-	flame_owners *owners = NULL;
+	if (a->owners && (a->by_owner || a->co.by == FLAME_COST_BY_FUNCTION) && !a->co.group_name) {
+		a->co.by = FLAME_COST_BY_OWNER;
+		if (flame_owners_new(owners, a->owners, &err))
+			return cli_report(&err);
+		a->co.owners = *owners;
+	}
+	return 0;
+}
+
+/* Every input (stdin when there is none) summed into *t by a merge request, then the
+ * transforms. The exit code, after reporting. */
+static int read_inputs(args *a, char **paths, int nfiles, flame_tree **t)
+{
+	flame_err err = {0};
 	flame_merge_request *req = NULL;
-	flame_tree *t = NULL;
-	cli_warnings *warns = NULL;
-	int nfiles = argc - first, n = nfiles ? nfiles : 1, code = 0, stdin_seen = 0;
-	if (rc) {
-		code = rc;
-		goto done;
-	}
-	if (a.by_owner && !a.owners) {
-		code = cli_usage_error("--by owner wants --owners FILE");
-		goto done;
-	}
-	if (a.owners && (a.by_owner || a.co.by == FLAME_COST_BY_FUNCTION) && !a.co.group_name) {
-		a.co.by = FLAME_COST_BY_OWNER;
-		if (flame_owners_new(&owners, a.owners, &err)) {
-			code = cli_report(&err);
-			goto done;
-		}
-		a.co.owners = owners;
-	}
-	a.po.format = a.inputs.format;
-	a.po.tags = a.tags;
-	a.po.tags_ignore = a.tags_ignore;
-	if (flame_parse_opts_check(&a.po, &err)) {
-		code = cli_report(&err);
-		goto done;
-	}
-	if (!(warns = calloc((size_t)n, sizeof *warns)) || flame_merge_request_new(&req, &err)) {
+	int n = nfiles ? nfiles : 1, code = 0, stdin_seen = 0;
+	cli_warnings *warns = calloc((size_t)n, sizeof *warns);
+	if (!warns || flame_merge_request_new(&req, &err)) {
 		fprintf(stderr, "%s: out of memory\n", cli_prog());
-		code = 1;
-		goto done;
+		free(warns);
+		return 1;
 	}
-	for (int i = 0; i < n; i++) {
-		const char *path = nfiles ? argv[first + i] : "-";
+	for (int i = 0; i < n && !code; i++) {
+		const char *path = nfiles ? paths[i] : "-";
 		if (!strcmp(path, "-") && stdin_seen++) {
 			code = cli_usage_error("'-' (stdin) can be given only once");
-			goto done;
+			break;
 		}
-		flame_parse_opts po = a.po;
-		po.warn = cli_warn;
-		po.warn_ud = &warns[i];
-		warns[i].quiet = a.inputs.quiet;
+		flame_parse_opts po = cli_input_parse_opts(&a->inputs, &warns[i]);
 		warns[i].defer = 1; /* inputs are read at once: their warnings print in order */
-		if (flame_merge_request_input(req, path, NULL, &po, 0, 0, &err)) {
+		if (flame_merge_request_input(req, path, NULL, &po, 0, 0, &err))
 			code = cli_report(&err);
-			goto done;
-		}
 	}
-	flame_merge_request_threads(req, (unsigned)a.jobs);
-	flame_merge_request_ignore_units(req, a.inputs.ignore_units);
-	flame_merge_request_limit(req, a.inputs.max_inflate);
-	flame_merge_request_progress(req, cli_progress, &a.inputs.progress);
-	rc = flame_merge_request_tree(req, &t, &err);
-	cli_progress_finish(&a.inputs.progress);
-	for (int i = 0; i < n; i++)
-		cli_warnings_finish(&warns[i]);
-	code = rc ? cli_report(&err) : report(&a, t);
-done:
-	flame_tree_free(t);
+	if (!code) {
+		flame_merge_request_threads(req, (unsigned)a->jobs);
+		flame_merge_request_ignore_units(req, a->inputs.ignore_units);
+		flame_merge_request_limit(req, a->inputs.max_inflate);
+		flame_merge_request_progress(req, cli_progress, &a->inputs.progress);
+		int rc = flame_merge_request_tree(req, t, &err);
+		cli_progress_finish(&a->inputs.progress);
+		for (int i = 0; i < n; i++)
+			cli_warnings_finish(&warns[i]);
+		if (!rc)
+			rc = cli_input_transform(&a->inputs, *t, &err);
+		code = rc ? cli_report(&err) : 0;
+	}
 	flame_merge_request_free(req);
-	flame_owners_free(owners);
 	free(warns);
-	free(a.tags);
-	free(a.tags_ignore);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	args a = {.co = FLAME_COST_OPTS_INIT, .fail_above = -1, .jobs = 2, .inputs = CLI_INPUT_INIT};
+	a.co.rows = 20;
+	int first;
+	flame_owners *owners = NULL;
+	flame_tree *t = NULL;
+	int code = parse_args(&a, argc, argv, &first, &owners);
+	if (!code && !a.inputs.list_types)
+		code = read_inputs(&a, argv + first, argc - first, &t);
+	if (!code && !a.inputs.list_types)
+		code = report(&a, t);
+	flame_tree_free(t);
+	flame_owners_free(owners);
+	cli_input_free(&a.inputs);
 	return code;
 }

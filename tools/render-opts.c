@@ -12,6 +12,8 @@ enum {
 };
 
 const cli_opt render_cli_opts[] = {
+	{"", 0, 0, 0, NULL, "Drawing (flamegraph.pl's options and meanings, the same in every tool "
+	                    "that draws):"},
 	{"title", 0, CLI_ARG, R_TITLE, "TEXT", "title text (default \"Flame Graph\")"},
 	{"subtitle", 0, CLI_ARG, R_SUBTITLE, "TEXT", "second-level title"},
 	{"width", 0, CLI_ARG, R_WIDTH, "NUM", "width of the image in px (default 1200)"},
@@ -21,7 +23,8 @@ const cli_opt render_cli_opts[] = {
 	{"fonttype", 0, CLI_ARG, R_FONTTYPE, "FONT", "font family (default \"Verdana\")"},
 	{"fontsize", 0, CLI_ARG, R_FONTSIZE, "NUM", "font size (default 12)"},
 	{"fontwidth", 0, CLI_ARG, R_FONTWIDTH, "NUM", "average glyph width / font size (default 0.59)"},
-	{"countname", 0, CLI_ARG, R_COUNTNAME, "TEXT", "count type label (default \"samples\")"},
+	{"countname", 0, CLI_ARG, R_COUNTNAME, "TEXT",
+	 "count type label (default: the unit of the input, else \"samples\")"},
 	{"nametype", 0, CLI_ARG, R_NAMETYPE, "TEXT", "name type label (default \"Function:\")"},
 	{"colors", 0, CLI_ARG, R_COLORS, "PALETTE",
 	 "hot (default), mem, io, wakeup, chain, java, js, perl, python, rust, red, green, blue, "
@@ -54,21 +57,6 @@ void render_cli_init(render_cli *r)
 {
 	memset(r, 0, sizeof *r);
 	r->ro = (flame_render_opts)FLAME_RENDER_OPTS_INIT;
-}
-
-cli_opt *render_cli_table(const cli_opt *own)
-{
-	size_t a = 0, b = 0;
-	while (own[a].name)
-		a++;
-	while (render_cli_opts[b].name)
-		b++;
-	cli_opt *t = malloc((a + b + 1) * sizeof *t);
-	if (!t)
-		return NULL;
-	memcpy(t, own, a * sizeof *t);
-	memcpy(t + a, render_cli_opts, (b + 1) * sizeof *t);
-	return t;
 }
 
 static int parse_positive(const char *opt, const char *arg, double *out)

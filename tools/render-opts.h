@@ -1,7 +1,7 @@
 /* flame-render's drawing options as a reusable option table, so every CLI that draws a
  * flame graph (flame-diff, flame-merge) takes the same options with the same meanings.
- * A tool appends render_cli_opts to its own table (render_cli_table) and hands ids at or
- * above RENDER_OPT_BASE to render_cli_opt. Output path and --format stay with the tool. */
+ * A tool appends render_cli_opts to its own table (cli_table) and hands ids at or above
+ * RENDER_OPT_BASE to render_cli_opt. Output path and --format stay with the tool. */
 #ifndef FLAME_RENDER_OPTS_H
 #define FLAME_RENDER_OPTS_H
 #include "cli.h"
@@ -21,8 +21,6 @@ typedef struct render_cli {
 extern const cli_opt render_cli_opts[];
 
 void render_cli_init(render_cli *r);
-/** `own` followed by render_cli_opts, malloc'd (NULL on out of memory). */
-cli_opt *render_cli_table(const cli_opt *own);
 /** Handle a render option (id >= RENDER_OPT_BASE): 0, or an exit code after a message. */
 int render_cli_opt(render_cli *r, int id, const char *arg);
 /** Check the options and load --nameattr and the --cp palette (before reading input). */

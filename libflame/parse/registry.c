@@ -145,35 +145,70 @@ static int utf16(const unsigned char *p, size_t n)
 	return m >= 8 && ((zero[1] == m / 2 && text[0] == m / 2) || (zero[0] == m / 2 && text[1] == m / 2));
 }
 
+/* What p[0..n) is when it is a picture or a document (a flame graph drawn as PNG or PDF
+ * given back as input): "a PNG image", or NULL. */
+static const char *picture(const unsigned char *u, size_t n)
+{
+	if (n >= 8 && memcmp(u, "\x89PNG\r\n\x1a\n", 8) == 0)
+		return "a PNG image";
+	if (n >= 5 && memcmp(u, "%PDF-", 5) == 0)
+		return "a PDF document";
+	if (n >= 3 && memcmp(u, "\xff\xd8\xff", 3) == 0)
+		return "a JPEG image";
+	if (n >= 6 && (memcmp(u, "GIF87a", 6) == 0 || memcmp(u, "GIF89a", 6) == 0))
+		return "a GIF image";
+	if (n >= 12 && memcmp(u, "RIFF", 4) == 0 && memcmp(u + 8, "WEBP", 4) == 0)
+		return "a WebP image";
+	return NULL;
+}
+
+/* The binary kinds, which no text format can be: what p[0..n) is ("a binary JFR
+ * recording...", NULL when none), the command to suggest (with %s for the file) and what
+ * follows it. */
+static const char *binary_kind(const char *p, size_t n, const char **cmd, const char **tail)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	const char *m = NULL;
+	if (n >= 8 && (memcmp(p, "PERFFILE", 8) == 0 || (memcmp(p, "PERFILE2", 8) == 0 && !PERFDATA))) {
+		m = "a perf.data recording, not perf script text: read its text with";
+		*cmd = "perf script -i %s | flame-collapse";
+	} else if (n >= 4 && memcmp(p, "FLR", 4) == 0) {
+		m = "a binary JFR recording: convert it to text (deep stacks: jfr keeps 5 frames "
+		    "unless told) with";
+		*cmd = "jfr print --stack-depth 64 %s > out.txt";
+		*tail = ", then read out.txt";
+	} else if (utf16(u, n)) {
+		m = "UTF-16 text (as PowerShell's '>' writes it): convert it with";
+		*cmd = "iconv -f UTF-16 -t UTF-8 %s > out.txt";
+		*tail = ", then read out.txt";
+	} else if (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0) {
+		m = "zstd-compressed data (only gzip is undone here): decompress it with";
+		*cmd = "zstd -dc %s | flame-collapse";
+	} else if (n >= 6 && memcmp(p, "\xfd" "7zXZ\0", 6) == 0) {
+		m = "xz-compressed data (only gzip is undone here): decompress it with";
+		*cmd = "xz -dc %s | flame-collapse";
+	} else if (n >= 4 && memcmp(p, "BZh", 3) == 0 && u[3] >= '1' && u[3] <= '9') {
+		m = "bzip2-compressed data (only gzip is undone here): decompress it with";
+		*cmd = "bzip2 -dc %s | flame-collapse";
+	} else if ((m = picture(u, n)) != NULL) {
+		*tail = ", which holds no stacks to read: give the profile it was drawn from (a flame "
+		        "graph SVG reads back: flame-render -o graph.svg)";
+	} else if (n >= 4 && memcmp(p, "\x7f" "ELF", 4) == 0) {
+		m = "an ELF executable or library, not a profile: record it (perf record -g -- "
+		    "PROGRAM), then read the perf.data that perf record writes";
+	}
+	return m;
+}
+
 /* The message for p[0..n) of file `name` when it is a kind we know and cannot read,
  * in `msg`; 0 when it is not. */
 static int diagnose(const char *p, size_t n, const char *name, int binary_only, char *msg,
                     size_t cap)
 {
-	const unsigned char *u = (const unsigned char *)p;
 	const char *f = name[0] == '<' || strcmp(name, "-") == 0 ? "FILE" : name; /* <stdin> */
 	const char *m = NULL, *cmd = NULL, *tail = "";
-	if (n >= 8 && (memcmp(p, "PERFFILE", 8) == 0 || (memcmp(p, "PERFILE2", 8) == 0 && !PERFDATA))) {
-		m = "a perf.data recording, not perf script text: read its text with";
-		cmd = "perf script -i %s | flame-collapse";
-	} else if (n >= 4 && memcmp(p, "FLR", 4) == 0) {
-		m = "a binary JFR recording: convert it to text (deep stacks: jfr keeps 5 frames "
-		    "unless told) with";
-		cmd = "jfr print --stack-depth 64 %s > out.txt";
-		tail = ", then read out.txt";
-	} else if (utf16(u, n)) {
-		m = "UTF-16 text (as PowerShell's '>' writes it): convert it with";
-		cmd = "iconv -f UTF-16 -t UTF-8 %s > out.txt";
-		tail = ", then read out.txt";
-	} else if (n >= 4 && memcmp(p, "\x28\xb5\x2f\xfd", 4) == 0) {
-		m = "zstd-compressed data (only gzip is undone here): decompress it with";
-		cmd = "zstd -dc %s | flame-collapse";
-	} else if (n >= 6 && memcmp(p, "\xfd" "7zXZ\0", 6) == 0) {
-		m = "xz-compressed data (only gzip is undone here): decompress it with";
-		cmd = "xz -dc %s | flame-collapse";
-	} else if (n >= 4 && memcmp(p, "BZh", 3) == 0 && u[3] >= '1' && u[3] <= '9') {
-		m = "bzip2-compressed data (only gzip is undone here): decompress it with";
-		cmd = "bzip2 -dc %s | flame-collapse";
+	if ((m = binary_kind(p, n, &cmd, &tail)) != NULL) {
+		/* told even when a format is forced */
 	} else if (binary_only) {
 		return 0;
 	} else {
@@ -223,6 +258,8 @@ static int diagnose(const char *p, size_t n, const char *name, int binary_only, 
 			k += snprintf(msg + k, cap - (size_t)k, cmd, f);
 		if (k >= 0 && (size_t)k < cap)
 			snprintf(msg + k, cap - (size_t)k, "'%s", tail);
+	} else if (k >= 0 && (size_t)k < cap) {
+		snprintf(msg + k, cap - (size_t)k, "%s", tail);
 	}
 	return 1;
 }

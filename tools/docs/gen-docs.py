@@ -18,15 +18,20 @@ import sys
 
 def read_table(tool):
     """The tool's info lines, its options (with 'values' when the tool lists them: the
-    format names from the library's tables) and, under info['formats'], the formats it
-    reads and writes: (kind, name, extensions, description)."""
+    format names from the library's tables, and 'heading' on the first option of a group:
+    the text --help prints above it) and, under info['formats'], the formats it reads and
+    writes: (kind, name, extensions, description)."""
     out = subprocess.run([tool, '--help-table'], check=True, capture_output=True,
                          text=True).stdout
-    info, opts = {'formats': []}, []
+    info, opts, heading = {'formats': []}, [], None
     for line in out.splitlines():
         f = [x.replace('\\n', '\n').replace('\\t', '\t') for x in line.split('\t')]
-        if f[0] == 'opt':
-            opts.append({'short': f[1], 'long': f[2], 'arg': f[3], 'help': f[4]})
+        if f[0] == 'heading':  # over the options after it (the man page's subsection)
+            heading = f[1]
+        elif f[0] == 'opt':
+            opts.append({'short': f[1], 'long': f[2], 'arg': f[3], 'help': f[4],
+                         'heading': heading})
+            heading = None
         elif f[0] == 'values':
             next(o for o in opts if o['long'] == f[1])['values'] = f[2].split()
         elif f[0] == 'format':
@@ -94,6 +99,8 @@ def man_tool(out, tool, extra):
     w.append(paragraph(info['about']))
     w.append('.SH OPTIONS')
     for o in opts:
+        if o['heading']:
+            w.append('.SS ' + roff(o['heading'].rstrip(':')))
         names = []
         if o['short']:
             names.append('\\fB\\-%s\\fR' % o['short'])

@@ -11,8 +11,14 @@ flame-diff --format pdf $d/before.folded $d/after.folded | head -c 5; echo
 flame-diff --title 'T <&>' --negate --diff-mode total $d/before.folded $d/after.folded > x.svg
 grep -c 'T &lt;&amp;&gt;' x.svg
 xmllint --noout x.svg && echo "valid xml"
-# nothing to draw: flame-render's error image and exit 2; folded output is just empty
+# nothing to draw: exit 2 naming the inputs, -o's file not written (an old one kept as it
+# was); on stdout flamegraph.pl's error picture, for drop-in users; folded output is just
+# empty (exit 0)
 : > empty.folded
 flame-diff -o e.svg empty.folded empty.folded; echo "exit $?"
-grep -c 'No valid input' e.svg
+ls e.svg 2>&1 | sed 's/.*e.svg.*No such.*/no e.svg/'
+echo keep > k.svg
+flame-diff -o k.svg empty.folded empty.folded; echo "exit $?, k.svg: $(cat k.svg)"
+flame-diff empty.folded empty.folded > s.svg; echo "exit $?"
+grep -c 'No valid input' s.svg
 flame-diff --format folded empty.folded empty.folded | wc -c
