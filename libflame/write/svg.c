@@ -71,10 +71,12 @@ typedef struct sw {
 	const flame__panel *panel;
 } sw;
 
-/* Room for n more bytes (then advance() by what was written), or NULL with w->rc set. */
+/* Room for n more bytes (then advance() by what was written), or NULL with w->rc set.
+ * After an error, NULL without asking again: err keeps the first error (a closed pipe's
+ * EPIPE, which the tools end quietly on), not "an earlier write failed". */
 static inline char *room(sw *w, size_t n)
 {
-	return flame__output_reserve(w->out, n, &w->rc, w->err);
+	return w->rc ? NULL : flame__output_reserve(w->out, n, &w->rc, w->err);
 }
 
 static inline void advance(sw *w, size_t n) { flame__output_advance(w->out, n); }
