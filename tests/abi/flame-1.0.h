@@ -379,6 +379,10 @@ FLAME_EXPORT int flame_skip_after(flame_tree *t, const char *const *symbols, siz
  * stacks that become equal. */
 FLAME_EXPORT int flame_strip_hex(flame_tree *t, flame_err *err);
 
+/** Reverse every stack (flamegraph.pl's --reverse: the leaf becomes the root). Twice gives
+ * the stacks back. */
+FLAME_EXPORT int flame_reverse_stacks(flame_tree *t, flame_err *err);
+
 /* ================================================================ Diff and merge */
 
 /* A diff is an ordinary differential tree: column 0 is BEFORE (normalized), column 1 AFTER.
@@ -569,7 +573,7 @@ FLAME_EXPORT int flame_write_pprof(flame_tree *t, flame_output *out, flame_err *
 /* flame_render_opts.flags */
 #define FLAME_RENDER_HASH 0x01             /* colours from a hash of the name */
 #define FLAME_RENDER_RANDOM 0x02           /* random colours (not deterministic) */
-#define FLAME_RENDER_REVERSE 0x04          /* reverse each stack (the leaf becomes the root) */
+/* 0x04 is not used: reversed stacks are flame_reverse_stacks' */
 #define FLAME_RENDER_INVERTED 0x08         /* an icicle graph (the root at the top) */
 #define FLAME_RENDER_FLAMECHART 0x10       /* stacks in input order, not merged */
 #define FLAME_RENDER_NEGATE 0x20           /* swap the differential hues */
@@ -666,7 +670,7 @@ FLAME_EXPORT int flame_write_pdf(flame_tree *t, const flame_render_opts *o, flam
  * icicle drawn again at every zoom, search, callers and callees of a function, a table of
  * every function, differential colours. Of `o` it honours the texts, palette, colours,
  * font, frame height, inverted (the first view), sort, factor, total and the differential
- * fields; width, min_width, reverse and flamechart do not apply. Names are embedded as
+ * fields; width, min_width and flamechart do not apply. Names are embedded as
  * compressed data, never as markup. */
 FLAME_EXPORT int flame_write_html(flame_tree *t, const flame_render_opts *o, flame_output *out,
                                   flame_err *err);
