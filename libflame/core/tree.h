@@ -4,6 +4,7 @@
 #define FLAME_CORE_TREE_H
 #include "../flame.h"
 #include "intern.h"
+#include "order.h"
 #include "stacks.h"
 #include "units.h"
 
@@ -101,20 +102,8 @@ int flame__tree_has_stacks(const flame_tree *t);
 /** Raise the tree's scale to `scale` (<= 9) by multiplying every count up. */
 int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err);
 
-/** rank[id] = position of name `id` in bytewise order of all names (malloc'd). */
-uint32_t *flame__tree_name_ranks(const flame_tree *t);
-/** The stacks in frame-by-frame name order, a shorter stack before its extensions (the
- * order the node tree and the flame graph follow). */
-typedef struct flame__frame_order {
-	uint32_t *idx;       /* stack indices in that order; NULL: the table's order */
-	const uint32_t *lcp; /* lcp[k]: leading ids the k-th stack in that order shares with
-	                      * the one before (lcp[0] = 0); NULL: not known */
-	uint32_t *own;       /* (freed with it) */
-} flame__frame_order;
-/** Cheap on a sorted table (linear, plus reordering the few groups where bytewise and
- * frame order differ), a radix sort otherwise. 0 or FLAME_ENOMEM. */
+/** The stacks of `t` in frame order (flame__order_frames). 0 or FLAME_ENOMEM. */
 int flame__tree_frame_order(const flame_tree *t, flame__frame_order *fo);
-void flame__frame_order_free(flame__frame_order *fo);
 
 /** Replace the stacks of `t` by those of `fresh` (same name table), freeing the old ones:
  * how transforms that rewrite stacks re-aggregate. */
