@@ -300,7 +300,7 @@ flame_tree *flame__tree_new_like(const flame_tree *t)
 	if (r) {
 		r->scale = t->scale;
 		r->differential = t->differential;
-		memcpy(r->count_name, t->count_name, sizeof r->count_name);
+		memcpy(r->units.name, t->units.name, sizeof r->units.name);
 	}
 	return r;
 }
@@ -418,18 +418,54 @@ int flame_tree_is_differential(const flame_tree *t)
 
 const char *flame_tree_count_name(const flame_tree *t)
 {
-	return t->count_name[0] ? t->count_name : NULL;
+	return t->units.name[0] ? t->units.name : NULL;
 }
 
 int flame_tree_set_count_name(flame_tree *t, const char *name)
 {
 	size_t n = name ? strlen(name) : 0;
-	if (n >= sizeof t->count_name)
+	if (n >= sizeof t->units.name)
 		return FLAME_EUSAGE;
-	memcpy(t->count_name, name ? name : "", n);
-	t->count_name[n] = '\0';
+	memcpy(t->units.name, name ? name : "", n);
+	t->units.name[n] = '\0';
 	return 0;
 }
+
+/* ---- units (core/units.c has the rule) */
+
+/* Whether a second unit could conflict: the tree stands for stacks already. */
+static int holds_stacks(const flame_tree *t)
+{
+	return flame__tree_has_stacks(t) || t->differential;
+}
+
+const flame__units *flame__tree_units(const flame_tree *t) { return &t->units; }
+
+int flame__units_record(flame_tree *t, const char *unit, const char *type, const char *source,
+                        flame_err *err)
+{
+	return flame__units_take(&t->units, holds_stacks(t), unit, type, source, err);
+}
+
+int flame__units_join(flame_tree *dst, const flame_tree *src, flame_err *err)
+{
+	return flame__units_add(&dst->units, holds_stacks(dst), &src->units, err);
+}
+
+int flame__units_set_pprof(flame_tree *t, const char *type, const char *ptype,
+                           const char *punit, uint64_t period, int with_samples)
+{
+	flame__units_describe(&t->units, holds_stacks(t), type, ptype, punit, period, with_samples);
+	return 0;
+}
+
+void flame__units_set_duration(flame_tree *t, uint64_t ns) { flame__units_widen(&t->units, ns); }
+
+int flame__units_cpu_time(const flame_tree *t) { return flame__units_is_cpu_time(&t->units); }
+
+void flame_tree_set_ignore_units(flame_tree *t, int on) { t->units.ignore = !!on; }
+
+uint64_t flame_tree_duration(const flame_tree *t) { return t->units.duration_ns; }
 
 int flame_tree_each_stack(flame_tree *t, flame_stack_fn fn, void *ud, flame_err *err)
 {

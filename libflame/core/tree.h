@@ -105,6 +105,24 @@ int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err);
 /** The stacks of `t` in frame order (flame__order_frames). 0 or FLAME_ENOMEM. */
 int flame__tree_frame_order(const flame_tree *t, flame__frame_order *fo);
 
+/* ---- the units of a tree: core/units.c's rule on the tree's flame__units, told whether
+ * the tree holds stacks */
+
+/** What the counts of `t` measure, for reading (the pprof writer). */
+const flame__units *flame__tree_units(const flame_tree *t);
+/** flame__units_take on `t` (parsers, through flame__sink_units). */
+int flame__units_record(flame_tree *t, const char *unit, const char *type, const char *source,
+                        flame_err *err);
+/** Before adding the stacks of `src` to `dst`: flame__units_add. */
+int flame__units_join(flame_tree *dst, const flame_tree *src, flame_err *err);
+/** flame__units_describe on `t` (0). */
+int flame__units_set_pprof(flame_tree *t, const char *type, const char *ptype,
+                           const char *punit, uint64_t period, int with_samples);
+/** flame__units_widen on `t`. */
+void flame__units_set_duration(flame_tree *t, uint64_t ns);
+/** flame__units_is_cpu_time of `t`. */
+int flame__units_cpu_time(const flame_tree *t);
+
 /** Replace the stacks of `t` by those of `fresh` (same name table), freeing the old ones:
  * how transforms that rewrite stacks re-aggregate. */
 void flame__tree_replace_stacks(flame_tree *t, flame__stacks *fresh);
