@@ -8,6 +8,7 @@
 #include "err.h"
 #include "spill.h"
 #include "tree-private.h"
+#include "u128.h"
 
 flame_tree *flame_tree_new(void)
 {
@@ -247,7 +248,7 @@ static int scale_stack(void *ud, const uint32_t *ids, uint32_t depth, uint32_t *
 {
 	const struct scale *sc = ud;
 	(void)ids, (void)depth, (void)out;
-	unsigned __int128 v = (unsigned __int128)w[sc->col] * sc->num / sc->den;
+	flame__u128 v = (flame__u128)w[sc->col] * sc->num / sc->den;
 	if (v > UINT64_MAX)
 		return FLAME_ERANGE;
 	w[sc->col] = (uint64_t)v;
