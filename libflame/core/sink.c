@@ -2,7 +2,6 @@
 #include "err.h"
 #include "sink.h"
 #include "tree.h"
-#include "units.h"
 
 void flame__sink_init(flame__sink *k, flame_tree *t)
 {

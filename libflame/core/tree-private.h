@@ -12,8 +12,7 @@ struct flame_tree {
 	unsigned scale;        /* counts are in units of 10^-scale */
 	int differential;      /* 3-column input seen */
 	int reversed;          /* stacks leaf-first (flame_reverse_stacks): an SVG says so */
-	char count_name[64];
-	flame__units units;    /* what the counts measure beside their name (core/units.c) */
+	flame__units units;    /* what the counts measure, their name first (core/units.c) */
 	/* node tree, valid while nodes_valid */
 	flame__node *nodes;
 	size_t node_count, node_cap;

@@ -4,6 +4,7 @@
 #define FLAME_CORE_TREE_H
 #include "../flame.h"
 #include "intern.h"
+#include "order.h"
 #include "stacks.h"
 #include "units.h"
 
@@ -109,20 +110,26 @@ int flame__tree_has_stacks(const flame_tree *t);
 /** Raise the tree's scale to `scale` (<= 9) by multiplying every count up. */
 int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err);
 
-/** rank[id] = position of name `id` in bytewise order of all names (malloc'd). */
-uint32_t *flame__tree_name_ranks(const flame_tree *t);
-/** The stacks in frame-by-frame name order, a shorter stack before its extensions (the
- * order the node tree and the flame graph follow). */
-typedef struct flame__frame_order {
-	uint32_t *idx;       /* stack indices in that order; NULL: the table's order */
-	const uint32_t *lcp; /* lcp[k]: leading ids the k-th stack in that order shares with
-	                      * the one before (lcp[0] = 0); NULL: not known */
-	uint32_t *own;       /* (freed with it) */
-} flame__frame_order;
-/** Cheap on a sorted table (linear, plus reordering the few groups where bytewise and
- * frame order differ), a radix sort otherwise. 0 or FLAME_ENOMEM. */
+/** The stacks of `t` in frame order (flame__order_frames). 0 or FLAME_ENOMEM. */
 int flame__tree_frame_order(const flame_tree *t, flame__frame_order *fo);
-void flame__frame_order_free(flame__frame_order *fo);
+
+/* ---- the units of a tree: core/units.c's rule on the tree's flame__units, told whether
+ * the tree holds stacks */
+
+/** What the counts of `t` measure, for reading (the pprof writer). */
+const flame__units *flame__tree_units(const flame_tree *t);
+/** flame__units_take on `t` (parsers, through flame__sink_units). */
+int flame__units_record(flame_tree *t, const char *unit, const char *type, const char *source,
+                        flame_err *err);
+/** Before adding the stacks of `src` to `dst`: flame__units_add. */
+int flame__units_join(flame_tree *dst, const flame_tree *src, flame_err *err);
+/** flame__units_describe on `t` (0). */
+int flame__units_set_pprof(flame_tree *t, const char *type, const char *ptype,
+                           const char *punit, uint64_t period, int with_samples);
+/** flame__units_widen on `t`. */
+void flame__units_set_duration(flame_tree *t, uint64_t ns);
+/** flame__units_is_cpu_time of `t`. */
+int flame__units_cpu_time(const flame_tree *t);
 
 /** Replace the stacks of `t` by those of `fresh` (same name table), freeing the old ones:
  * how transforms that rewrite stacks re-aggregate. */

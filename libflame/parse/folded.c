@@ -66,6 +66,8 @@ typedef struct state {
 	size_t keep_cap;
 	int last_ok;     /* the previous line's stack is the table's last */
 	uint64_t nul;    /* a NUL seen by intern_frames: binary data */
+	int scan_nul;    /* the tree held a name with a NUL before: every stack byte is looked
+	                  * at, not only those of the names new to it */
 	memo mo;
 } state;
 
@@ -100,9 +102,11 @@ static int grow_frames(state *S, size_t want)
  * name in the same pass that finds its end: 8 bytes at a time, a ';' found with the
  * "has zero byte" bit trick (lines.h guarantees 8 readable bytes past any line byte).
  * Records the ';' offsets in sep[]; returns the total frame count, or 0 on out of
- * memory. A NUL met on the way is noted in S->nul (found in the same words: every stack
- * byte passes here once, a shared prefix on the line that first had it). */
-static size_t intern_frames(state *S, const char *p, const char *f, const char *end, size_t fi)
+ * memory. A NUL in the stack is noted in S->nul. Each stack byte is in a name, and a name
+ * the tree holds already was looked at when it came (or the tree had one with a NUL,
+ * then `scan` looks at every word as it passes): so only a new name is searched, once. */
+static inline __attribute__((always_inline)) size_t
+intern_frames_(state *S, const char *p, const char *f, const char *end, size_t fi, const int scan)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 	const uint64_t seps = ones * (uint64_t)FRAME_SEP;
@@ -118,7 +122,8 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 			uint64_t m = (x - ones) & ~x & highs;
 			size_t left = (size_t)(end - s);
 			if (!m && left > 8) {
-				nul |= flame__nul_mask64(w);
+				if (scan)
+					nul |= flame__nul_mask64(w);
 				h = flame__hash_word(h, w);
 				s += 8;
 				continue;
@@ -127,7 +132,8 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 			size_t b = m ? (unsigned)__builtin_ctzll(m) >> 3 : 8;
 			if (b > left)
 				b = left;
-			nul |= flame__nul_mask64(w) & (b == 8 ? ~0ULL : (1ULL << (8 * b)) - 1);
+			if (scan)
+				nul |= flame__nul_mask64(w) & (b == 8 ? ~0ULL : (1ULL << (8 * b)) - 1);
 			if (b == 8)
 				h = flame__hash_word(h, w);
 			else if (b)
@@ -148,8 +154,11 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 		}
 		if (id == FLAME__ID_NONE) {
 			id = flame__intern_find_padded(names, f, len, h);
-			if (id == FLAME__ID_NONE)
+			if (id == FLAME__ID_NONE) {
 				id = flame__intern_put_hashed(names, f, len, h);
+				if (!scan && flame__has_nul(f, len))
+					nul = 1;
+			}
 			if (id == FLAME__ID_NONE)
 				return 0;
 			S->mo.hash[fi] = h;
@@ -163,6 +172,23 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 		S->sep[fi - 1] = (uint32_t)(e - p);
 		f = e + 1;
 	}
+}
+
+/* Two copies of the loop, so the common one carries no test of `scan` per word. */
+static size_t intern_frames(state *S, const char *p, const char *f, const char *end, size_t fi)
+{
+	return S->scan_nul ? intern_frames_(S, p, f, end, fi, 1) : intern_frames_(S, p, f, end, fi, 0);
+}
+
+/* 1 when a name of `names` holds a NUL (one that came from pprof, say). */
+static int names_hold_nul(const flame__intern *names)
+{
+	for (uint32_t id = 0; id < names->count; id++) {
+		const flame__name *nm = flame__intern_get(names, id);
+		if (flame__has_nul(nm->ptr, nm->len))
+			return 1;
+	}
+	return 0;
 }
 
 /* Folded if, of the first lines (up to 32 complete ones besides '#' comments), those
@@ -302,6 +328,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		return rc;
 	state S = {.o = o, .src = flame__lines_source(&cur), .prev = ""};
 	flame__sink_init(&S.k, t);
+	S.scan_nul = names_hold_nul(S.k.names);
 	uint64_t line_no = 0;
 	const char *b;
 	size_t bn;

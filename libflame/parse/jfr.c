@@ -26,6 +26,7 @@
 #include <string.h>
 #include "../core/array.h"
 #include "../core/stacks.h"
+#include "../core/u128.h"
 #include "frame-region.h"
 #include "parser.h"
 #include "scan.h"
@@ -125,7 +126,7 @@ static int decimal(const char *p, size_t n, uint64_t *mant, unsigned *dec)
 /* mant / 10^dec * unit, rounded to the nearest integer; -1 on overflow. */
 static int scale_round(uint64_t mant, unsigned dec, uint64_t unit, uint64_t *out)
 {
-	unsigned __int128 x = (unsigned __int128)mant * unit;
+	flame__u128 x = (flame__u128)mant * unit;
 	uint64_t d = flame__pow10[dec];
 	x = (x + d / 2) / d;
 	if (x > UINT64_MAX)
@@ -264,7 +265,7 @@ static int field(jfr *s, const char *p, size_t n, flame_err *err)
 	if (s->flags & FLAME_JFR_THREADS) {
 		int prio = STARTS(f, fn, "sampledThread = ") ? 2 : STARTS(f, fn, "eventThread = ") ? 1 : 0;
 		if (prio > s->thread_prio) {
-			const char *v = memchr(f, '=', fn) + 2;
+			const char *v = (const char *)memchr(f, '=', fn) + 2;
 			size_t vn = (size_t)(f + fn - v);
 			/* "NAME" (javaThreadId = N): NAME is unescaped, so up to the last `" (` */
 			if (vn >= 2 && v[0] == '"' && v[vn - 1] == ')') {
@@ -286,7 +287,7 @@ static int field(jfr *s, const char *p, size_t n, flame_err *err)
 	                             : STARTS(f, fn, "duration = ");
 	if (!isw)
 		return 0;
-	const char *v = memchr(f, '=', fn) + 2;
+	const char *v = (const char *)memchr(f, '=', fn) + 2;
 	size_t vn = (size_t)(f + fn - v);
 	if (e->kind != W_BYTES)
 		e->saw_duration = 1;

@@ -40,6 +40,7 @@
 #include "../core/hash.h"
 #include "../core/pool.h"
 #include "../core/prefetch.h"
+#include "../core/slots.h"
 #include "binary.h"
 #include "parser.h"
 #include "perf-feed.h"
@@ -111,25 +112,27 @@ static void *rb_rec(recbuf *b, rec r, size_t bytes)
 /* ------------------------------------------------------------------ line cache */
 
 /* Distinct frame lines are few (33 k in 3.3 M on the benchmark file), so the names of
- * each are computed once. A slot is 16 bytes: 30 more bits of the hash and a java
- * bit, the key's length, where the key is, the value; keys sit one after another in
- * `bytes`. A mismatch is nearly always decided in the slot; a hit compares the key in full (a
- * hash never stands in for the bytes). The parser hashes a window of lines ahead and
- * fetches their slots and keys early, so a hit rarely waits on memory. Bounded: past
- * LC_MAX lines or LC_BYTES of keys the cache starts again; keys longer than
- * LC_KEY_MAX are not kept (parsed each time). */
+ * each are computed once. The cache is core/slots.h's table whose entries are offsets in
+ * `bytes`, where each kept line is a record: its length (with a java bit: java samples
+ * are tidied differently, so the same line has another value there) and value, then the
+ * line, padded to 8 bytes. A mismatch is nearly always decided in the slot (32 bits of
+ * the hash); a hit compares the line in full (a hash never stands in for the bytes), and
+ * finds its value beside it. The parser hashes a window of lines ahead and fetches their
+ * slots and records early, so a hit rarely waits on memory. Bounded: past LC_MAX lines
+ * or LC_BYTES of records the cache starts again; lines longer than LC_KEY_MAX are not
+ * kept (parsed each time), nor those that find no free slot within LC_PROBES. */
 enum { LC_MAX = 3 << 14, LC_BYTES = 3 << 20, LC_KEY_MAX = 1 << 16, LC_PROBES = 64 };
-typedef struct lc_slot {
-	uint32_t tag; /* hash >> 32, never 0; 0: empty */
-	uint32_t len;
-	uint32_t off; /* key in `bytes` */
+#define LC_JAVA 0x80000000u
+
+typedef struct lc_rec {
+	uint32_t len; /* | LC_JAVA */
 	uint32_t val;
-} lc_slot;
+} lc_rec; /* then the line, zero-padded to a multiple of 8 bytes */
 
 struct line_cache {
-	lc_slot *slots;
+	uint64_t *slots; /* core/slots.h's: hash32 << 32 | (record offset + 1) */
 	size_t mask, count;
-	char *bytes;
+	char *bytes;     /* the records, 8-byte aligned */
 	size_t blen, bcap;
 	uint32_t gen; /* counts the restarts: a value kept outside is good for one generation */
 };
@@ -140,11 +143,11 @@ static inline uint64_t lc_hash(const char *p, size_t n)
 	return flame__hash_lanes(p, n);
 }
 
-/* A slot's tag: 30 more bits of the hash, bit 1 set for lines of java samples (tidied
- * differently, so the same line has another value there), bit 0 always set. */
-static inline uint32_t lc_tag(uint64_t h, int java)
+/* The 32 bits of it in a slot (its low bits place the line; the java bit does not move
+ * it, so the prefetch need not know it). */
+static inline uint32_t lc_hash32(uint64_t h)
 {
-	return ((uint32_t)(h >> 32) & ~3u) | (java ? 3u : 1u);
+	return (uint32_t)(h >> 32);
 }
 
 static void lc_free(struct line_cache *c)
@@ -162,94 +165,83 @@ static void lc_clear(struct line_cache *c)
 		memset(c->slots, 0, (c->mask + 1) * sizeof *c->slots);
 }
 
-/* Room for one more key (load <= 3/4). Slots keep no index bits: a resize hashes the
- * keys again (a few times per run). 0 or -1 when out of memory. */
-static int lc_reserve(struct line_cache *c)
+/* What the probe compares: the record at an offset with the line asked for. */
+typedef struct lc_key {
+	const char *bytes, *p;
+	uint32_t len; /* | LC_JAVA */
+} lc_key;
+
+static inline int lc_eq(const void *ctx, uint32_t off)
 {
-	if (c->slots && (c->count + 1) * 4 <= (c->mask + 1) * 3)
-		return 0;
-	size_t ns = c->slots ? (c->mask + 1) * 2 : 4096;
-	lc_slot *v = calloc(ns, sizeof *v);
-	if (!v)
-		return -1;
-	for (size_t i = 0; c->slots && i <= c->mask; i++) {
-		const lc_slot *o = &c->slots[i];
-		if (!o->tag)
-			continue;
-		size_t j = lc_hash(c->bytes + o->off, o->len) & (ns - 1);
-		while (v[j].tag)
-			j = (j + 1) & (ns - 1);
-		v[j] = *o;
-	}
-	free(c->slots);
-	c->slots = v;
-	c->mask = ns - 1;
-	return 0;
+	const lc_key *k = ctx;
+	const lc_rec *r = (const lc_rec *)(k->bytes + off);
+	/* the record is zero-padded to 8 bytes and the line is followed by 8 readable bytes
+	 * (lines.h's guarantee): compared a word at a time, inline */
+	return r->len == k->len &&
+	       flame__name_eq_padded((const char *)(r + 1), k->p, k->len & ~LC_JAVA);
 }
 
-/* The value of `p[0..n)` (hash `h`, tag `tag`): 1 when found, else 0. */
+/* The value of `p[0..n)` (hash `h`, a java sample's line or not): 1 when found, else 0. */
 static inline int lc_get(const struct line_cache *c, const char *p, size_t n, uint64_t h,
-                         uint32_t tag, uint32_t *val)
+                         int java, uint32_t *val)
 {
 	if (!c->slots)
 		return 0;
-	for (size_t i = h & c->mask, k = 0; k < LC_PROBES; k++, i = (i + 1) & c->mask) {
-		const lc_slot *s = &c->slots[i];
-		if (!s->tag)
-			return 0;
-		/* both sides have 8 readable bytes past their keys (the slack of `bytes`, and
-		 * lines.h's guarantee): compared a word at a time, inline */
-		if (s->tag == tag && s->len == n && flame__name_eq_padded(c->bytes + s->off, p, n)) {
-			*val = s->val;
-			return 1;
-		}
-	}
-	return 0;
+	lc_key k = {c->bytes, p, (uint32_t)n | (java ? LC_JAVA : 0)};
+	size_t i = flame__slots_probe_at_most(c->slots, c->mask, lc_hash32(h), LC_PROBES, lc_eq, &k);
+	uint64_t sl = i != SIZE_MAX ? c->slots[i] : 0;
+	if (!sl)
+		return 0;
+	*val = ((const lc_rec *)(c->bytes + flame__slot_entry(sl)))->val;
+	return 1;
 }
 
 static inline void lc_prefetch_slot(const struct line_cache *c, uint64_t h)
 {
 	if (c->slots)
-		flame__prefetch(&c->slots[h & c->mask]);
+		flame__prefetch(&c->slots[lc_hash32(h) & c->mask]);
 }
 
-/* Fetch the key a line will be compared with (its slot was fetched earlier). */
+/* Fetch the record a line will be compared with (its slot was fetched earlier). */
 static inline void lc_prefetch_key(const struct line_cache *c, uint64_t h, size_t n)
 {
 	if (!c->slots)
 		return;
-	uint32_t tag = lc_tag(h, 0);
-	for (size_t i = h & c->mask, k = 0; k < 4; k++, i = (i + 1) & c->mask) {
-		const lc_slot *s = &c->slots[i];
-		if (s->tag == tag && s->len == n) {
-			flame__prefetch(c->bytes + s->off);
-			flame__prefetch(c->bytes + s->off + n - 1);
+	uint32_t h32 = lc_hash32(h);
+	for (size_t i = h32 & c->mask, k = 0; k < 4; k++, i = (i + 1) & c->mask) {
+		uint64_t s = c->slots[i];
+		if (!s)
+			return;
+		if ((uint32_t)(s >> 32) == h32) {
+			const char *r = c->bytes + flame__slot_entry(s);
+			flame__prefetch(r);
+			flame__prefetch(r + sizeof(lc_rec) + n - 1);
 			return;
 		}
-		if (!s->tag)
-			return;
 	}
 }
 
 /* Keep `p[0..n)` (n <= LC_KEY_MAX, not in the cache) -> `val`: 0, 1 when declined (no
  * free slot within LC_PROBES: lines made to collide are parsed each time instead of
  * making every lookup long), -1 when out of memory. */
-static int lc_put(struct line_cache *c, const char *p, size_t n, uint64_t h, uint32_t tag,
+static int lc_put(struct line_cache *c, const char *p, size_t n, uint64_t h, int java,
                   uint32_t val)
 {
-	if (lc_reserve(c))
+	if (flame__slots_reserve(&c->slots, &c->mask, c->count, 4096))
 		return -1;
-	size_t i = h & c->mask, k = 0;
-	for (; k < LC_PROBES && c->slots[i].tag; k++)
-		i = (i + 1) & c->mask;
-	if (k == LC_PROBES)
+	lc_key k = {c->bytes, p, (uint32_t)n | (java ? LC_JAVA : 0)};
+	size_t i = flame__slots_probe_at_most(c->slots, c->mask, lc_hash32(h), LC_PROBES, lc_eq, &k);
+	if (i == SIZE_MAX)
 		return 1;
-	if (flame__array_reserve_min(c->bytes, c->bcap, c->blen + n + 8, 1 << 16))
-		return -1; /* 8 bytes of slack: see lc_get */
-	memcpy(c->bytes + c->blen, p, n);
-	memset(c->bytes + c->blen + n, 0, 8); /* the slack a compare may load is defined */
-	c->slots[i] = (lc_slot){tag, (uint32_t)n, (uint32_t)c->blen, val};
-	c->blen += n;
+	size_t padded = (n + 7) & ~(size_t)7, need = c->blen + sizeof(lc_rec) + padded;
+	if (need > UINT32_MAX || flame__array_reserve_min(c->bytes, c->bcap, need, 1 << 16))
+		return -1;
+	char *r = c->bytes + c->blen;
+	memcpy(r, &(lc_rec){k.len, val}, sizeof(lc_rec));
+	memcpy(r + sizeof(lc_rec), p, n);
+	memset(r + sizeof(lc_rec) + n, 0, padded - n); /* the bytes a compare may load */
+	c->slots[i] = flame__slot_make(lc_hash32(h), (uint32_t)c->blen);
+	c->blen = need;
 	c->count++;
 	return 0;
 }
@@ -379,7 +371,7 @@ static int finish(worker *w, recbuf *out, sample *s)
 	return 0;
 }
 
-static int push_id(worker *w, uint32_t id)
+static inline int push_id(worker *w, uint32_t id)
 {
 	if (flame__array_reserve_min(w->ids, w->cap_ids, w->nids + 1, 256))
 		return FLAME_ENOMEM;
@@ -476,7 +468,7 @@ static inline size_t indent(const char *p, size_t n)
 }
 
 /* Push the names of line-cache value `v` (a frame not skipped). */
-static int push_value(worker *w, uint32_t v)
+static inline int push_value(worker *w, uint32_t v)
 {
 	if (!(v & LINE_MULTI))
 		return push_id(w, v);
@@ -489,18 +481,17 @@ static int push_value(worker *w, uint32_t v)
 
 /* A frame line's value (not LINE_NOT_FRAME) added to the sample: nothing for a frame
  * the options skip. 0, or FLAME_ENOMEM. */
-static int use_value(worker *w, uint32_t v)
+static inline int use_value(worker *w, uint32_t v)
 {
 	return v == LINE_SKIPPED ? 0 : push_value(w, v);
 }
 
-/* A tab-indented line in a sample: 1 a frame (added), 0 not a frame, or an error. With
- * `kept`, the line's cache value when the cache keeps it (else LINE_NOT_FRAME). */
-static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, uint64_t h,
-                     uint32_t *kept)
+/* tab_frame for a line the cache does not hold: parsed, tidied and (when it fits) kept.
+ * Out of line: the hit path stays small enough to live inside the block parser. */
+static __attribute__((noinline)) int tab_frame_miss(worker *w, sample *s, const char *p,
+                                                    size_t n, size_t i, uint64_t h,
+                                                    uint32_t *kept)
 {
-	if (kept)
-		*kept = LINE_NOT_FRAME;
 	if (n - i > LC_KEY_MAX) { /* too long to keep: parsed each time */
 		flame__perf_frame f;
 		if (!flame__perf_parse_frame(p, n, &f))
@@ -508,31 +499,47 @@ static int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, ui
 		int rc = add_frame(w, s, &f);
 		return rc ? rc : 1;
 	}
-	uint32_t v, tag = lc_tag(h, (s->tidy & FLAME__PERF_JAVA) != 0);
-	size_t forget = SIZE_MAX; /* multi_len to return to when the line was not kept */
-	if (!lc_get(&w->lines, p + i, n - i, h, tag, &v)) {
-		if (w->lines.count >= LC_MAX || w->lines.blen > LC_BYTES) {
-			/* start again, values and all: memory stays bounded on hostile input */
-			lc_clear(&w->lines);
-			w->multi_len = 0;
-		}
-		size_t ml = w->multi_len;
-		int rc = frame_value(w, p, n, s->tidy, &v);
-		if (rc)
-			return rc;
-		rc = lc_put(&w->lines, p + i, n - i, h, tag, v);
-		if (rc < 0)
-			return FLAME_ENOMEM;
-		if (rc)
-			forget = ml;
+	if (w->lines.count >= LC_MAX || w->lines.blen > LC_BYTES) {
+		/* start again, values and all: memory stays bounded on hostile input */
+		lc_clear(&w->lines);
+		w->multi_len = 0;
 	}
+	uint32_t v;
+	size_t ml = w->multi_len;
+	int rc = frame_value(w, p, n, s->tidy, &v);
+	if (rc)
+		return rc;
+	rc = lc_put(&w->lines, p + i, n - i, h, (s->tidy & FLAME__PERF_JAVA) != 0, v);
+	if (rc < 0)
+		return FLAME_ENOMEM;
 	if (v == LINE_NOT_FRAME)
 		return 0; /* (frame_value put nothing in `multi` for it) */
 	if (use_value(w, v))
 		return FLAME_ENOMEM;
-	if (forget != SIZE_MAX)
-		w->multi_len = forget;
+	if (rc) /* not kept: its names in `multi` go */
+		w->multi_len = ml;
 	else if (kept)
+		*kept = v;
+	return 1;
+}
+
+/* A tab-indented line in a sample (its text after the indent at `i`, hashed to `h`): 1 a
+ * frame (added), 0 not a frame, or an error. With `kept`, the line's cache value when the
+ * cache keeps it (else LINE_NOT_FRAME). */
+static inline int tab_frame(worker *w, sample *s, const char *p, size_t n, size_t i, uint64_t h,
+                            uint32_t *kept)
+{
+	uint32_t v;
+	if (kept)
+		*kept = LINE_NOT_FRAME;
+	if (n - i > LC_KEY_MAX ||
+	    !lc_get(&w->lines, p + i, n - i, h, (s->tidy & FLAME__PERF_JAVA) != 0, &v))
+		return tab_frame_miss(w, s, p, n, i, h, kept);
+	if (v == LINE_NOT_FRAME)
+		return 0;
+	if (use_value(w, v))
+		return FLAME_ENOMEM;
+	if (kept)
 		*kept = v;
 	return 1;
 }

@@ -17,6 +17,7 @@
 #include "../core/lines.h"
 #include "../core/numfmt.h"
 #include "../core/pool.h"
+#include "../core/u128.h"
 #include "../parse/binary.h"
 #include "../parse/folded-line.h"
 #include "read.h"
@@ -173,14 +174,14 @@ static int advance(cursor *c, flame_err *err)
 	return 1;
 }
 
-typedef struct out {
+typedef struct text_out {
 	flame_output *o;
 	flame_err *err;
 	char buf[OUT_CAP];
 	size_t len;
-} out;
+} text_out;
 
-static int flush(out *w)
+static int flush(text_out *w)
 {
 	int rc = w->len ? flame_output_write(w->o, w->buf, w->len, w->err) : 0;
 	w->len = 0;
@@ -188,7 +189,7 @@ static int flush(out *w)
 }
 
 /* `stack count`, or `stack before after` when ncol is 2 */
-static int emit(out *w, const row *r, const uint64_t *col, int ncol)
+static int emit(text_out *w, const row *r, const uint64_t *col, int ncol)
 {
 	size_t need = r->n + 2 * 21 + 1;
 	if (w->len + need > OUT_CAP) {
@@ -237,7 +238,7 @@ static inline int before(const cursor *c, size_t a, size_t b)
 
 FLAME__HEAP(inputs, cursor, before)
 
-static int merge_lines(merger *m, size_t n, const combine *cb, out *w, flame_err *err)
+static int merge_lines(merger *m, size_t n, const combine *cb, text_out *w, flame_err *err)
 {
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
@@ -259,7 +260,7 @@ static int merge_lines(merger *m, size_t n, const combine *cb, out *w, flame_err
 			if (!cb->diff)
 				col[0] += v * cb->mul[i]; /* the first pass ruled out overflow */
 			else if (i == 0)
-				col[0] = (uint64_t)((unsigned __int128)v * cb->num / cb->den);
+				col[0] = (uint64_t)((flame__u128)v * cb->num / cb->den);
 			else
 				col[1] = v;
 		}
@@ -282,7 +283,7 @@ static int merge(flame__source *src, size_t n, size_t chunk, const combine *cb, 
 	m.c = calloc(n, sizeof *m.c);
 	m.heap = (flame__heap){calloc(n, sizeof *m.heap.h), 0};
 	m.eq = calloc(n, sizeof *m.eq);
-	out *w = malloc(sizeof *w);
+	text_out *w = malloc(sizeof *w);
 	size_t ready = 0;
 	int rc = m.c && m.heap.h && m.eq && w ? 0 : flame__err_nomem(err);
 	for (; ready < n && !rc; ready++) {
@@ -351,7 +352,7 @@ int flame__text_diff(flame__source src[2], const flame_diff_opts *o, flame_outpu
 	} else if (o->norm == FLAME_DIFF_NORM_REQUESTS) {
 		cb.num = o->requests_after;
 		cb.den = o->requests_before;
-		if ((unsigned __int128)t0 * cb.num / cb.den > UINT64_MAX)
+		if ((flame__u128)t0 * cb.num / cb.den > UINT64_MAX)
 			return 1; /* the tree reports the overflow */
 	}
 	src[0].total = t0;
@@ -367,11 +368,11 @@ int flame__text_sum(flame__source *src, size_t n, flame_output *out, flame_err *
 	check *c = calloc(n ? n : 1, sizeof *c);
 	uint64_t *mul = calloc(n ? n : 1, sizeof *mul);
 	int rc = c && mul ? check_inputs(src, n, c, err) : flame__err_nomem(err);
-	unsigned __int128 sum = 0;
+	flame__u128 sum = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		mul[i] = src[i].weight ? src[i].weight : 1;
 		src[i].total = c[i].total * mul[i];
-		sum += (unsigned __int128)c[i].total * mul[i];
+		sum += (flame__u128)c[i].total * mul[i];
 		if (sum > UINT64_MAX)
 			rc = 1; /* the tree reports the overflow */
 	}

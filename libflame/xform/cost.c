@@ -12,7 +12,6 @@
 #include "../core/lines.h"
 #include "../core/regex.h"
 #include "../core/tree.h"
-#include "../core/units.h"
 #include "../core/array.h"
 #include "../core/version.h"
 

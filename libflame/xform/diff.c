@@ -9,6 +9,7 @@
 #include "../core/join.h"
 #include "../core/regex.h"
 #include "../core/tree.h"
+#include "../core/u128.h"
 #include "../core/version.h"
 #include "diff.h"
 
@@ -50,8 +51,8 @@ int flame_diff_opts_check(const flame_diff_opts *opts, flame_err *err)
 			                  "--normalize-frame wants a regex");
 	{
 		flame__regex *re = NULL;
-		int rc = flame__regex_compile(&re, o->frame_regex, strlen(o->frame_regex), 0,
-		                              "--normalize-frame", err);
+		rc = flame__regex_compile(&re, o->frame_regex, strlen(o->frame_regex), 0,
+		                          "--normalize-frame", err);
 		flame__regex_free(re);
 		return rc;
 	}
@@ -185,7 +186,7 @@ static int scale_stack(void *ud, const uint32_t *ids, uint32_t depth, uint32_t *
 {
 	const struct scale *sc = ud;
 	(void)ids, (void)depth, (void)out;
-	unsigned __int128 v = (unsigned __int128)w[0] * sc->num / sc->den;
+	flame__u128 v = (flame__u128)w[0] * sc->num / sc->den;
 	v -= v % sc->unit;
 	if (v > UINT64_MAX)
 		return FLAME_ERANGE;

@@ -225,6 +225,60 @@ static void test_folded_sorted(void)
 	flame_tree_free(t);
 }
 
+/* Parse `n` bytes of folded text (NUL bytes inside) into `t`: the status, `err` filled. */
+static int parse_folded_n(flame_tree *t, const char *text, size_t n, flame_err *err)
+{
+	flame_input *in = NULL;
+	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
+	o.format = FLAME_FORMAT_FOLDED;
+	int rc = flame_input_open_mem(&in, text, n, "test", err);
+	if (!rc)
+		rc = flame_parse(t, in, &o, err);
+	flame_input_free(in);
+	return rc;
+}
+
+/* A NUL in a stack is binary data, on the line that has it: in a name new to the tree
+ * (only those are searched), in the last frame, in a prefix the next line shares, and in
+ * a name the tree held before the text came (then every stack byte is looked at). */
+static void test_folded_nul(void)
+{
+	static const struct {
+		const char *text;
+		size_t n;
+		uint64_t line;
+	} cases[] = {
+	    {"a;b 1\na;c 2\na;x\0y;z 3\n", 22, 3},
+	    {"a;b 1\na;b\0c 5\n", 14, 2},
+	    {"a\0b;c 1\na\0b;d 1\n", 16, 1},
+	    {"a;b 1\n\0;b 1\n", 12, 2},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		flame_err err;
+		flame_tree *t = test_tree_new();
+		CHECK(parse_folded_n(t, cases[i].text, cases[i].n, &err) == FLAME_EDATA);
+		CHECK_EQ_U64(err.line, cases[i].line);
+		CHECK(strstr(err.msg, "binary data where folded text was expected") != NULL);
+		flame_tree_free(t);
+	}
+	/* the name with a NUL is the tree's already (another format put it there) */
+	flame_err err;
+	flame_tree *t = test_tree_new();
+	flame_str fr[2] = {{"a", 1}, {"x\0y", 3}};
+	CHECK(flame_tree_add(t, fr, 2, 0, 1, 0, &err) == 0);
+	CHECK(parse_folded_n(t, "a;b 1\na;x\0y 2\n", 14, &err) == FLAME_EDATA);
+	CHECK_EQ_U64(err.line, 2);
+	flame_tree_free(t);
+	/* without one, a name seen before is not searched again, and clean text passes */
+	t = test_tree_new();
+	CHECK(flame_tree_add(t, fr, 1, 0, 1, 0, &err) == 0);
+	CHECK(parse_folded_n(t, "a;b 1\na;b 2\nb;a 1\n", 18, &err) == 0);
+	char *s = folded_str(t);
+	CHECK_STR(s, "a 1\na;b 3\nb;a 1\n");
+	free(s);
+	flame_tree_free(t);
+}
+
 static int cmp_line(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -837,6 +891,7 @@ int main(void)
 	RUN(test_stacks);
 	RUN(test_stacks_sorted);
 	RUN(test_folded_sorted);
+	RUN(test_folded_nul);
 	RUN(test_sorted_vs_shuffled);
 	RUN(test_order_update);
 	RUN(test_order_update_stacks);
