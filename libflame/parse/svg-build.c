@@ -5,7 +5,8 @@
  * frames), else the frame whose x-range holds it (flamegraph.pl writes in hash order) --
  * and put each frame's self count (total - children) into the tree as the stack of names
  * from the root. A frame whose title holds no count (a --nameattr title) gets one from its
- * width. The root's data-pruned adds the top-level frames --minwidth hid. */
+ * width. The root's data-pruned adds the top-level frames --minwidth hid; what else the
+ * root holds beyond its drawn children is its own self, a one-frame stack. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,8 +148,8 @@ static int rows(flame__svg *s, size_t root, unsigned *dec)
 
 /* The tree's scale made `dec` decimals at least (data-pruned's counts counted in), then
  * the hidden top-level frames of data-pruned: one-frame stacks (folded text has no root
- * self). */
-static int pruned_stacks(flame__svg *s, unsigned dec)
+ * self); their weight is added to hidden[]. */
+static int pruned_stacks(flame__svg *s, unsigned dec, uint64_t hidden[2])
 {
 	pruned *pv;
 	size_t pn;
@@ -172,6 +173,8 @@ static int pruned_stacks(flame__svg *s, unsigned dec)
 		if (!rc && (w[0] || w[1]))
 			rc = flame__sink_add(&s->k, &pv[i].name, 1, w[0], s->differential ? w[1] : 0,
 			                     s->err);
+		add_sat(&hidden[0], w[0]);
+		add_sat(&hidden[1], w[1]);
 	}
 	free(pv);
 	return rc;
@@ -293,10 +296,28 @@ static size_t chain(const flame__svg *s, size_t i, uint32_t *ids)
 	return k;
 }
 
+/* The root's self: what lies under it in no drawn top-level frame, data-pruned's (hidden[],
+ * already added) aside. flamegraph.pl and inferno hide top-level frames narrower than
+ * --minwidth and say nothing of them: their weight is only in the root's count. Folded
+ * text has no root self, so it comes back as a one-frame stack named as the root is
+ * ("all"): the name the picture gives those samples, and the graph's total stays exact. */
+static int root_self(flame__svg *s, const flame__svg_frame *r, const uint64_t hidden[2])
+{
+	uint64_t self[2];
+	for (int c = 0; c < 2; c++) {
+		uint64_t under = r->child[c];
+		add_sat(&under, hidden[c]);
+		self[c] = r->mant[c] > under ? r->mant[c] - under : 0;
+	}
+	if (!self[0] && !self[1])
+		return 0;
+	return flame__sink_add(&s->k, &r->name, 1, self[0], s->differential ? self[1] : 0, s->err);
+}
+
 /* Each frame with a self count as a stack of the names from the root. In depth-first
  * order (`by_path`) the path to a frame is the last frame seen at each shallower depth;
- * else it is the chain of parents. */
-static int stacks(flame__svg *s, int by_path)
+ * else it is the chain of parents; the root's own self too (hidden[]: data-pruned's). */
+static int stacks(flame__svg *s, int by_path, const uint64_t hidden[2])
 {
 	const flame__svg_frame *v = s->v;
 	uint32_t *ids = malloc((s->n + 1) * sizeof *ids);
@@ -304,8 +325,11 @@ static int stacks(flame__svg *s, int by_path)
 		return flame__err_nomem(s->err);
 	int rc = 0;
 	for (size_t i = 0; i < s->n && !rc; i++) {
-		if (v[i].depth == 0)
+		if (v[i].depth == 0) {
+			if (v[i].root)
+				rc = root_self(s, &v[i], hidden);
 			continue;
+		}
 		if (by_path)
 			ids[v[i].depth - 1] = v[i].name;
 		uint64_t self[2];
@@ -328,21 +352,23 @@ static int stacks(flame__svg *s, int by_path)
 int flame__svg_build(flame__svg *s)
 {
 	size_t root = find_root(s);
+	s->v[root].root = 1; /* it keeps the mark when the frames are sorted */
 	unsigned dec = 0;
+	uint64_t hidden[2] = {0, 0};
 	int rc = rows(s, root, &dec);
 	if (rc)
 		return rc;
 	if (!s->v[root].has_count)
 		return flame__err(s->err, FLAME_EDATA, s->src, 0, FLAME__NO_OFFSET,
 		                  "the root frame's title has no count");
-	if ((rc = pruned_stacks(s, dec)) || (rc = scale_counts(s, root)))
+	if ((rc = pruned_stacks(s, dec, hidden)) || (rc = scale_counts(s, root)))
 		return rc;
 	int preorder = parents_in_order(s);
 	if (preorder < 0)
 		return preorder;
 	if (!preorder)
 		parents_by_geometry(s);
-	rc = stacks(s, preorder && !s->reverse);
+	rc = stacks(s, preorder && !s->reverse, hidden);
 	if (!rc && s->differential)
 		flame__sink_set_differential(&s->k);
 	if (!rc && s->count_name[0])

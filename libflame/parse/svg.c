@@ -18,7 +18,8 @@
  * (counts --factor scaled or titles printing time and bytes for people), and on the root
  * data-pruned (top-level frames --minwidth hid: folded text has no root self),
  * data-reverse and data-unit. Others read back as exactly as the picture is: a pruned
- * frame's weight stays in its parent's self; _[k] annotations are lost. Elements marked
+ * frame's weight stays in its parent's self (a hidden top-level frame's in the root's,
+ * which comes back as a one-frame stack named as the root); _[k] annotations are lost. Elements marked
  * data-panel (the removed-frames panel of a diff) are not part of the graph. External
  * entities and DTDs are never loaded; internal entities expand within libxml2's loop and
  * amplification limits (a billion laughs is an error). */

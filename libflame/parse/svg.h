@@ -18,6 +18,7 @@ typedef struct flame__svg_frame {
 	uint64_t child[2];     /* children's totals, in the common scale */
 	uint32_t name, depth, parent;
 	uint8_t has_count, dec;
+	uint8_t root;          /* the root frame (svg-build.c marks it) */
 } flame__svg_frame;
 
 /** A read in progress: the frames so far and what the root's attributes said. */
