@@ -990,6 +990,8 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 					return 0;
 				}
 				a->filter = g; /* a sampling event after a tracepoint: it wins */
+				a->periods = 0; /* the tracepoint's samples (no period) are dropped: the
+				                 * unit is the sampling event's */
 				if ((rc = settle_event(a, 0, err)))
 					return rc;
 			}

@@ -17,3 +17,6 @@ awk 'BEGIN { for (i = 0; i < 60000; i++) { printf "w 5 [000] 1.%06d: sched:sched
   for (d = 0; d < 30; d++) printf "\t%x f%d+0x1 (/w)\n", d, d; print "" }
   print "w 5 2.000000: 1000 cpu-clock: "; print "\t1 g (/w)"; print "" }' >big.perf
 flame-collapse big.perf
+# the kept event's unit: cpu-clock periods are nanoseconds of CPU, though the dropped
+# tracepoint samples before them had no period (they made it "samples")
+flame-render -q "$f" | grep -o '<title>all ([^)]*)'
