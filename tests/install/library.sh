@@ -32,6 +32,25 @@ fixture=$src/fixtures/example/workload.perf.txt
 "$build/tools/flame-collapse" "$fixture" >"$tmp/want"
 [ -s "$tmp/want" ] || { echo "FAIL: flame-collapse printed nothing"; exit 1; }
 
+# what a program using the library gets: flame.h's include directory and -lflame, none of
+# the dependencies' include paths (flame.h includes none of their headers: pkg-config
+# added cairo's and glib's through Requires.private) nor, linked shared, their libraries
+n=$((n + 1))
+cflags=$(pkg-config --cflags libflame) libs=$(pkg-config --libs libflame)
+for f in $cflags; do
+	case $f in -I"$stage"/*) ;; *) echo "FAIL: pkg-config --cflags libflame has '$f': $cflags"; fail=1 ;; esac
+done
+echo "$cflags $libs" | grep -Eq 'cairo|glib|pixman|freetype|libpng|libxml|pcre' &&
+	{ echo "FAIL: pkg-config --cflags --libs libflame names a dependency: $cflags $libs"; fail=1; }
+n=$((n + 1))
+[ "$(echo $libs | tr ' ' '\n' | grep -c '^-l')" = 1 ] || { echo "FAIL: pkg-config --libs libflame: $libs"; fail=1; }
+# ...and, linked static, every library it needs
+n=$((n + 1))
+static=$(pkg-config --static --libs libflame)
+for l in -lflame -lcairo -lxml2 -lpcre2-8 -lz; do
+	echo " $static " | grep -q -- " $l " || { echo "FAIL: pkg-config --static --libs libflame lacks $l: $static"; fail=1; }
+done
+
 # shared: it must load the staged libflame.so.1, not another one
 n=$((n + 1))
 if ! (cd "$tmp" && $cc demo.c -o demo $(pkg-config --cflags --libs libflame)) 2>"$tmp/err"; then
