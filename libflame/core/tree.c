@@ -5,6 +5,7 @@
  * with the previous stack. */
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "err.h"
 #include "spill.h"
 #include "tree-private.h"
@@ -96,15 +97,7 @@ int flame__tree_stream_sorted(flame_tree *t, flame__stacks **mem, flame__emit_fn
 
 static uint32_t *scratch_ids(flame_tree *t, size_t n)
 {
-	if (n > t->scratch_cap) {
-		size_t cap = n < 256 ? 256 : n;
-		uint32_t *p = realloc(t->scratch, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		t->scratch = p;
-		t->scratch_cap = cap;
-	}
-	return t->scratch;
+	return flame__array_reserve_min(t->scratch, t->scratch_cap, n, 256) ? NULL : t->scratch;
 }
 
 int flame__tree_add_ids(flame_tree *t, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1,
@@ -501,16 +494,10 @@ int flame__tree_frame_order(const flame_tree *t, flame__frame_order *fo)
 
 static uint32_t new_node(flame_tree *t, uint32_t name, uint32_t parent, uint32_t depth)
 {
-	if (t->node_count == t->node_cap) {
-		size_t cap = t->node_cap ? t->node_cap * 2 : 1024;
-		if (cap >= UINT32_MAX)
-			return FLAME_NODE_NONE;
-		flame__node *v = realloc(t->nodes, cap * sizeof *v);
-		if (!v)
-			return FLAME_NODE_NONE;
-		t->nodes = v;
-		t->node_cap = cap;
-	}
+	/* ids stay below FLAME_NODE_NONE */
+	if (flame__array_reserve_upto(t->nodes, t->node_cap, t->node_count + 1, 1024,
+	                              (size_t)FLAME_NODE_NONE - 1))
+		return FLAME_NODE_NONE;
 	uint32_t id = (uint32_t)t->node_count++;
 	t->nodes[id] = (flame__node){name, parent, FLAME_NODE_NONE, FLAME_NODE_NONE, depth,
 	                             {0, 0}, {0, 0}};
@@ -540,14 +527,9 @@ static int sort_children_by_weight(flame_tree *t, const uint32_t *rank)
 		size_t n = 0;
 		for (uint32_t k = t->nodes[p].first_child; k != FLAME_NODE_NONE;
 		     k = t->nodes[k].next_sibling) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				uint32_t *v = realloc(kids, cap * sizeof *v);
-				if (!v) {
-					free(kids);
-					return FLAME_ENOMEM;
-				}
-				kids = v;
+			if (flame__array_reserve_min(kids, cap, n + 1, 64)) {
+				free(kids);
+				return FLAME_ENOMEM;
 			}
 			kids[n++] = k;
 		}

@@ -18,6 +18,7 @@
  * without a lookup. */
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/hash.h"
 #include "binary.h"
 #include "folded-line.h"
@@ -71,30 +72,18 @@ typedef struct state {
 	memo mo;
 } state;
 
+/* Room for `want` frames in ids, sep and the memo (which starts empty). 0 or -1. */
 static int grow_frames(state *S, size_t want)
 {
-	size_t cap = S->cap ? S->cap : 64;
-	while (cap < want)
-		cap *= 2;
-	uint32_t *a = realloc(S->ids, cap * sizeof *a);
-	if (a)
-		S->ids = a;
-	uint32_t *b = realloc(S->sep, cap * sizeof *b);
-	if (b)
-		S->sep = b;
-	if (!a || !b)
+	size_t a = S->cap, b = S->cap, h = S->mo.cap, i = S->mo.cap, old = S->mo.cap;
+	if (flame__array_reserve_min(S->ids, a, want, 64) ||
+	    flame__array_reserve_min(S->sep, b, want, 64) ||
+	    flame__array_reserve_min(S->mo.hash, h, want, 64) ||
+	    flame__array_reserve_min(S->mo.id, i, want, 64))
 		return -1;
-	uint64_t *h = realloc(S->mo.hash, cap * sizeof *h);
-	if (h)
-		S->mo.hash = h;
-	uint32_t *id = realloc(S->mo.id, cap * sizeof *id);
-	if (id)
-		S->mo.id = id;
-	if (!h || !id)
-		return -1;
-	for (size_t i = S->cap; i < cap; i++)
-		S->mo.hash[i] = 0, S->mo.id[i] = FLAME__ID_NONE;
-	S->cap = S->mo.cap = cap;
+	for (size_t k = old; k < h; k++)
+		S->mo.hash[k] = 0, S->mo.id[k] = FLAME__ID_NONE;
+	S->cap = S->mo.cap = h;
 	return 0;
 }
 
@@ -345,14 +334,9 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		}
 		if (rc >= 0 && S.prev_n) {
 			/* the block's buffer is reused: keep the last line */
-			if (S.prev_n > S.keep_cap) {
-				char *v = realloc(S.keep, S.prev_n * 2);
-				if (!v) {
-					rc = flame__err_nomem(err);
-					break;
-				}
-				S.keep = v;
-				S.keep_cap = S.prev_n * 2;
+			if (flame__array_reserve_min(S.keep, S.keep_cap, S.prev_n, 256)) {
+				rc = flame__err_nomem(err);
+				break;
 			}
 			memmove(S.keep, S.prev, S.prev_n);
 			S.prev = S.keep;

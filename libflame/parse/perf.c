@@ -573,13 +573,8 @@ static int root_name(worker *w, const flame__perf_event *ev, uint32_t *id, int *
 		pid_len = 1;
 	}
 	size_t need = ev->comm_len + pid_len + tid_len + 3;
-	if (need > w->root_cap) {
-		char *r = realloc(w->root, need);
-		if (!r)
-			return FLAME_ENOMEM;
-		w->root = r;
-		w->root_cap = need;
-	}
+	if (flame__array_reserve_min(w->root, w->root_cap, need, 256))
+		return FLAME_ENOMEM;
 	char *r = w->root;
 	size_t n = ev->comm_len;
 	memcpy(r, ev->comm, n);
@@ -1017,13 +1012,8 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 		root = a->orphan_root;
 	}
 	size_t n = (size_t)r->n + 1;
-	if (n > a->cap) {
-		uint32_t *v = realloc(a->ids, n * sizeof *v);
-		if (!v)
-			return flame__err_nomem(err);
-		a->ids = v;
-		a->cap = n;
-	}
+	if (flame__array_reserve_min(a->ids, a->cap, n, 256))
+		return flame__err_nomem(err);
 	a->ids[0] = root;
 	if (w->announce)
 		for (size_t i = 1; i < n; i++)

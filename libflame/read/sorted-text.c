@@ -11,6 +11,7 @@
  * text to an output, with no tree and no transform. */
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/heap.h"
 #include "../core/input.h"
@@ -115,14 +116,9 @@ static void check_one(check *c)
 	size_t n;
 	for (;;) {
 		if (have && cu.pos >= cu.bn) { /* the block's buffer is about to be reused */
-			if (prev.n > keep_cap) {
-				char *k = realloc(keep, prev.n * 2);
-				if (!k) {
-					ok = 0;
-					break;
-				}
-				keep = k;
-				keep_cap = prev.n * 2;
+			if (flame__array_reserve_min(keep, keep_cap, prev.n, 256)) {
+				ok = 0;
+				break;
 			}
 			memmove(keep, prev.p, prev.n);
 			prev.p = keep;
