@@ -545,43 +545,24 @@ static int sort_children_by_weight(flame_tree *t, const uint32_t *rank)
 	return 0;
 }
 
-int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
+/* The nodes of the stacks in frame order `fo`, then their totals: each stack opens only
+ * the frames past the prefix it shares with the one before. 0 or FLAME_ENOMEM. */
+static int make_nodes(flame_tree *t, const flame__frame_order *fo)
 {
-	if (t->nodes_valid && t->order == order)
-		return 0;
-	int rc = unspill(t, err);
-	if (rc)
-		return rc;
-	uint32_t *rank = NULL, *path = NULL, *last = NULL;
-	flame__frame_order fo = {NULL, NULL, NULL};
-	if (flame__tree_frame_order(t, &fo) ||
-	    (order == FLAME_ORDER_WEIGHT && !(rank = flame__order_name_ranks(&t->names)))) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	size_t maxd = 0;
-	for (size_t k = 0; k < t->stacks.count; k++)
-		if (t->stacks.v[k].depth > maxd)
-			maxd = t->stacks.v[k].depth;
-	path = malloc((maxd + 1) * sizeof *path);
-	last = malloc((maxd + 1) * sizeof *last);
-	if (!path || !last) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
+	uint32_t maxd = max_depth(&t->stacks);
+	uint32_t *path = malloc(((size_t)maxd + 1) * sizeof *path);
+	uint32_t *last = malloc(((size_t)maxd + 1) * sizeof *last);
+	int rc = FLAME_ENOMEM;
 	t->node_count = 0;
-	path[0] = new_node(t, t->root_name, FLAME_NODE_NONE, 0);
-	if (path[0] == FLAME_NODE_NONE) {
-		rc = flame__err_nomem(err);
+	if (!path || !last || (path[0] = new_node(t, t->root_name, FLAME_NODE_NONE, 0)) == FLAME_NODE_NONE)
 		goto done;
-	}
 	last[0] = FLAME_NODE_NONE;
 	const flame__stack *prev = NULL;
 	for (size_t s = 0; s < t->stacks.count; s++) {
-		const flame__stack *st = &t->stacks.v[fo.idx ? fo.idx[s] : s];
+		const flame__stack *st = &t->stacks.v[fo->idx ? fo->idx[s] : s];
 		uint32_t cp = 0;
-		if (fo.lcp) {
-			cp = fo.lcp[s];
+		if (fo->lcp) {
+			cp = fo->lcp[s];
 		} else if (prev) {
 			uint32_t n = prev->depth < st->depth ? prev->depth : st->depth;
 			while (cp < n && prev->ids[cp] == st->ids[cp])
@@ -590,10 +571,8 @@ int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
 		for (uint32_t d = cp; d < st->depth; d++) {
 			uint32_t parent = path[d];
 			uint32_t nd = new_node(t, st->ids[d], parent, d + 1);
-			if (nd == FLAME_NODE_NONE) {
-				rc = flame__err_nomem(err);
+			if (nd == FLAME_NODE_NONE)
 				goto done;
-			}
 			if (last[d] == FLAME_NODE_NONE)
 				t->nodes[parent].first_child = nd;
 			else
@@ -617,17 +596,33 @@ int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
 			t->nodes[nd->parent].total[1] += nd->total[1];
 		}
 	}
-	if (order == FLAME_ORDER_WEIGHT && sort_children_by_weight(t, rank)) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	t->order = order;
-	t->nodes_valid = 1;
+	rc = 0;
 done:
-	free(rank);
-	flame__frame_order_free(&fo);
 	free(path);
 	free(last);
+	return rc;
+}
+
+int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
+{
+	if (t->nodes_valid && t->order == order)
+		return 0;
+	int rc = unspill(t, err);
+	if (rc)
+		return rc;
+	uint32_t *rank = NULL;
+	flame__frame_order fo = {NULL, NULL, NULL};
+	t->nodes_valid = 0; /* (a failure leaves no half-built tree to read) */
+	if (flame__tree_frame_order(t, &fo) ||
+	    (order == FLAME_ORDER_WEIGHT && !(rank = flame__order_name_ranks(&t->names))) ||
+	    make_nodes(t, &fo) || (order == FLAME_ORDER_WEIGHT && sort_children_by_weight(t, rank))) {
+		rc = flame__err_nomem(err);
+	} else {
+		t->order = order;
+		t->nodes_valid = 1;
+	}
+	free(rank);
+	flame__frame_order_free(&fo);
 	return rc;
 }
 

@@ -220,6 +220,42 @@ static int binary(const state *S, uint64_t line_no, uint64_t offset, flame_err *
 	return flame__err(err, FLAME_EDATA, S->src, line_no, offset, FLAME__BINARY_MSG("folded text"));
 }
 
+/* The weights of a line's counts c[0..ncounts) at the tree's scale (raised to theirs). */
+static int line_weights(state *S, const flame__count *c, int ncounts, uint64_t *w0,
+                        uint64_t *w1, uint64_t line_no, flame_err *err)
+{
+	flame__sink *t = &S->k;
+	int rc;
+	if (ncounts == 2) {
+		/* `stack before after`: the one with more decimals first: rescaling the tree must
+		 * happen before the other is scaled, or that one would stay at the old scale */
+		int a = c[1].dec > c[0].dec;
+		if ((rc = scaled(t, &c[a], a ? w1 : w0, S->src, line_no, err)) ||
+		    (rc = scaled(t, &c[!a], a ? w0 : w1, S->src, line_no, err)))
+			return rc;
+		flame__sink_set_differential(t);
+		return 0;
+	}
+	return scaled(t, &c[0], w0, S->src, line_no, err);
+}
+
+/* How many bytes p and prev share from the start, lim at most: 8 at a time. */
+static inline size_t shared_prefix(const char *p, const char *prev, size_t lim)
+{
+	size_t same = 0;
+	while (same + 8 <= lim) {
+		uint64_t a, b;
+		memcpy(&a, p + same, 8);
+		memcpy(&b, prev + same, 8);
+		if (a != b)
+			return same + ((unsigned)__builtin_ctzll(a ^ b) >> 3);
+		same += 8;
+	}
+	while (same < lim && p[same] == prev[same])
+		same++;
+	return same;
+}
+
 /* One line p[0..n) (no '\n'). 0, or a negative status with *err set. */
 static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint64_t offset,
                       flame_err *err)
@@ -246,35 +282,13 @@ static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint6
 		return flame__err(err, FLAME_ERANGE, S->src, line_no, offset, "line too long");
 	uint64_t w0 = 0, w1 = 0;
 	unsigned scale = flame__sink_scale(t);
-	int rc;
-	if (ncounts == 2) {
-		/* `stack before after`: the one with more decimals first: rescaling the tree must
-		 * happen before the other is scaled, or that one would stay at the old scale */
-		int a = c[1].dec > c[0].dec;
-		if ((rc = scaled(t, &c[a], a ? &w1 : &w0, S->src, line_no, err)) ||
-		    (rc = scaled(t, &c[!a], a ? &w0 : &w1, S->src, line_no, err)))
-			return rc;
-		flame__sink_set_differential(t);
-	} else if ((rc = scaled(t, &c[0], &w0, S->src, line_no, err))) {
+	int rc = line_weights(S, c, ncounts, &w0, &w1, line_no, err);
+	if (rc)
 		return rc;
-	}
 	/* frames shared with the previous line keep their ids */
 	const char *prev = S->prev;
 	size_t prev_n = S->prev_n;
-	size_t same = 0, lim = n < prev_n ? n : prev_n;
-	while (same + 8 <= lim) {
-		uint64_t a, b;
-		memcpy(&a, p + same, 8);
-		memcpy(&b, prev + same, 8);
-		if (a != b) {
-			same += (unsigned)__builtin_ctzll(a ^ b) >> 3;
-			goto found;
-		}
-		same += 8;
-	}
-	while (same < lim && p[same] == prev[same])
-		same++;
-found:;
+	size_t same = shared_prefix(p, prev, n < prev_n ? n : prev_n);
 	/* a line whose stack sorts after the table's last one is appended unlooked-up */
 	if (scale != flame__sink_scale(t) && t->limit)
 		S->last_ok = 0; /* rescaling read spilled runs back: a new table */

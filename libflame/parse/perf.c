@@ -688,6 +688,76 @@ static void ring_fill(lring *r, const struct line_cache *c)
 	r->pos = p;
 }
 
+/* The next line of the ring (NULL at the block's end), filling it ahead and fetching the
+ * record of the line KEY_AHEAD lines on. */
+static inline const lrec *ring_next(lring *R, const struct line_cache *c)
+{
+	if (R->tail - R->head <= KEY_AHEAD) {
+		ring_fill(R, c);
+		if (R->head == R->tail)
+			return NULL;
+	}
+	if (R->head + KEY_AHEAD < R->tail) {
+		const lrec *A = &R->v[(R->head + KEY_AHEAD) % RING];
+		if (A->n && A->p[0] == '\t')
+			lc_prefetch_key(c, A->h, A->n - A->ind);
+	}
+	return &R->v[R->head++ % RING];
+}
+
+/* A comment line: "# cmdline" names the target of orphan frames. 0 or FLAME_ENOMEM. */
+static int comment_line(recbuf *out, const char *p, size_t n, uint64_t line)
+{
+	const char *name;
+	size_t k;
+	if (n >= 9 && memcmp(p, "# cmdline", 9) == 0 && (k = flame__perf_cmdline_target(p, n, &name))) {
+		char *d = rb_rec(out, (rec){R_CMDLINE, (uint32_t)k, line, 0, 0, 0}, k);
+		if (!d)
+			return FLAME_ENOMEM;
+		memcpy(d, name, k);
+	}
+	return 0;
+}
+
+/* Frames with no event line: "-F ip,sym" output has none at all (the aggregator knows
+ * whether an event line came before, in another block). */
+static void open_orphan(worker *w, sample *s, uint64_t line, int seen_event)
+{
+	memset(s, 0, sizeof *s);
+	s->open = 1;
+	s->flags = S_ORPHAN;
+	s->line = line;
+	s->weight = 1;
+	s->root = s->event = FLAME__ID_NONE;
+	s->tidy = w->flags;
+	if (seen_event) {
+		s->flags |= S_DROP;
+		s->skip = 1;
+	}
+}
+
+/* The warning for a `what` ("line", "frame") that fits no grammar (the text is not
+ * NUL-terminated: bounded). 0 or FLAME_ENOMEM. */
+static int grammar_warning(recbuf *out, const char *what, uint64_t line, const char *p, size_t n)
+{
+	char msg[160];
+	int k = snprintf(msg, sizeof msg, "skipped a %s that fits no perf script grammar: '%.*s%s'",
+	                 what, (int)(n > 60 ? 60 : n), p, n > 60 ? "..." : "");
+	return warn_rec(out, W_UNRECOGNIZED, line, msg,
+	                k < 0 ? 0 : (size_t)k < sizeof msg ? (size_t)k : sizeof msg - 1);
+}
+
+/* A line that is not a frame, event, comment or blank line: 1 a srcline after a frame
+ * (-F +srcline, skipped silently), 0 warned, or an error (binary data). */
+static int odd_line(recbuf *out, const char *p, size_t n, uint64_t line, int prev_frame)
+{
+	if (prev_frame && flame__perf_is_srcline(p, n))
+		return 1;
+	if (flame__is_binary(p, n))
+		return error_rec(out, FLAME_EDATA, line, FLAME__BINARY_MSG("perf script text"));
+	return grammar_warning(out, "line", line, p, n);
+}
+
 /* Parse one block of whole samples into records. Returns 0 or a negative status
  * (an R_ERROR record is then the last one, unless out of memory). */
 static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
@@ -697,23 +767,9 @@ static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
 	int prev_frame = 0, seen_event = 0, rc = 0;
 	flame__perf_event ev;
 	flame__perf_frame f;
-	lring R;
-	R.head = R.tail = 0;
-	R.pos = buf;
-	R.end = buf + size;
+	lring R = {.pos = buf, .end = buf + size};
 	flame__nlscan_init(&R.sc, buf, size);
-	for (;;) {
-		if (R.tail - R.head <= KEY_AHEAD) {
-			ring_fill(&R, &w->lines);
-			if (R.head == R.tail)
-				break;
-		}
-		if (R.head + KEY_AHEAD < R.tail) {
-			const lrec *A = &R.v[(R.head + KEY_AHEAD) % RING];
-			if (A->n && A->p[0] == '\t')
-				lc_prefetch_key(&w->lines, A->h, A->n - A->ind);
-		}
-		const lrec *L = &R.v[R.head++ % RING];
+	for (const lrec *L; (L = ring_next(&R, &w->lines));) {
 		const char *p = L->p;
 		size_t n = L->n;
 		line++;
@@ -744,17 +800,8 @@ static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
 			continue;
 		}
 		if (p[0] == '#') {
-			const char *name;
-			size_t k;
-			if (n >= 9 && memcmp(p, "# cmdline", 9) == 0 &&
-			    (k = flame__perf_cmdline_target(p, n, &name))) {
-				char *d = rb_rec(out, (rec){R_CMDLINE, (uint32_t)k, line, 0, 0, 0}, k);
-				if (!d) {
-					rc = FLAME_ENOMEM;
-					goto fail;
-				}
-				memcpy(d, name, k);
-			}
+			if ((rc = comment_line(out, p, n, line)))
+				goto fail;
 			continue;
 		}
 		if (flame__perf_parse_event(p, n, &ev)) {
@@ -771,46 +818,17 @@ static int parse_block(worker *w, const char *buf, size_t size, recbuf *out)
 		if (!flame__perf_parse_frame(p, n, &f))
 			goto other;
 	frame:
-		if (!s.open) {
-			/* frames with no event line: "-F ip,sym" output has none at all (the
-			 * aggregator knows whether an event line came before, in another block) */
-			memset(&s, 0, sizeof s);
-			s.open = 1;
-			s.flags = S_ORPHAN;
-			s.line = line;
-			s.weight = 1;
-			s.root = s.event = FLAME__ID_NONE;
-			s.tidy = w->flags;
-			if (seen_event) {
-				s.flags |= S_DROP;
-				s.skip = 1;
-			}
-		}
+		if (!s.open)
+			open_orphan(w, &s, line, seen_event);
 		if ((rc = add_frame(w, &s, &f)))
 			goto fail;
 		prev_frame = 1;
 		continue;
 	other:
-		/* not a frame, event, comment or blank line */
-		if (prev_frame && flame__perf_is_srcline(p, n)) {
-			/* -F +srcline: source info after a frame */
-			continue;
-		}
-		if (flame__is_binary(p, n)) {
-			rc = error_rec(out, FLAME_EDATA, line, FLAME__BINARY_MSG("perf script text"));
+		if ((rc = odd_line(out, p, n, line, prev_frame)) < 0)
 			goto fail;
-		}
-		{
-			/* the line is not NUL-terminated: bound it */
-			char msg[160];
-			int k = snprintf(msg, sizeof msg,
-			                 "skipped a line that fits no perf script grammar: '%.*s%s'",
-			                 (int)(n > 60 ? 60 : n), p, n > 60 ? "..." : "");
-			size_t len = k < 0 ? 0 : (size_t)k < sizeof msg ? (size_t)k : sizeof msg - 1;
-			if ((rc = warn_rec(out, W_UNRECOGNIZED, line, msg, len)))
-				goto fail;
-		}
-		prev_frame = 0;
+		prev_frame = rc; /* a srcline keeps the frame before it */
+		rc = 0;
 	}
 	if ((rc = finish(w, out, &s)))
 		goto fail;
@@ -1447,14 +1465,8 @@ int flame__perf_feed_frame(flame__perf_feed *f, const char *p, size_t n, uint64_
 			*memo = key | kept;
 		return 0;
 	}
-	if (rc == 0) { /* no frame line: the text would have been skipped with this warning */
-		char msg[160];
-		int k = snprintf(msg, sizeof msg,
-		                 "skipped a frame that fits no perf script grammar: '%.*s%s'",
-		                 (int)(n > 60 ? 60 : n), p, n > 60 ? "..." : "");
-		rc = warn_rec(&f->out, W_UNRECOGNIZED, f->s.line, msg,
-		              k < 0 ? 0 : (size_t)k < sizeof msg ? (size_t)k : sizeof msg - 1);
-	}
+	if (rc == 0) /* no frame line: the text would have been skipped with this warning */
+		rc = grammar_warning(&f->out, "frame", f->s.line, p, n);
 	return feed_flush(f, rc, err);
 }
 

@@ -445,6 +445,134 @@ static int cmp_abs_delta(const void *a, const void *b, void *ud)
 	return r ? r : (p->name.len > q->name.len) - (p->name.len < q->name.len);
 }
 
+/* What the attribution counts over the stacks, for k candidates: cnt[x] stacks hold x,
+ * together[x * k + y] hold both, deeper[x * k + y] says whether y sat deeper than x
+ * where they first met (-1: never); the rest is scratch of count_together. */
+typedef struct attrib {
+	size_t k;
+	uint32_t *cnt, *together, *pos, *present_pos, *cur_pos;
+	int8_t *deeper;
+	size_t *stamp, *present, *cur;
+} attrib;
+
+static int attrib_init(attrib *A, size_t k)
+{
+	size_t kk = k * k + 1, k1 = k ? k : 1;
+	memset(A, 0, sizeof *A);
+	A->k = k;
+	A->cnt = calloc(k1, sizeof *A->cnt);
+	A->together = calloc(kk, sizeof *A->together);
+	A->deeper = malloc(kk);
+	A->pos = malloc(k1 * sizeof *A->pos);
+	A->stamp = malloc(k1 * sizeof *A->stamp);
+	A->present = malloc(k1 * sizeof *A->present);
+	A->cur = malloc(k1 * sizeof *A->cur);
+	A->present_pos = malloc(k1 * sizeof *A->present_pos);
+	A->cur_pos = malloc(k1 * sizeof *A->cur_pos);
+	if (!A->cnt || !A->together || !A->deeper || !A->pos || !A->stamp || !A->present ||
+	    !A->cur || !A->present_pos || !A->cur_pos)
+		return FLAME_ENOMEM;
+	memset(A->deeper, -1, k * k);
+	for (size_t c = 0; c < k; c++)
+		A->stamp[c] = SIZE_MAX;
+	return 0;
+}
+
+static void attrib_free(attrib *A)
+{
+	free(A->cnt);
+	free(A->together);
+	free(A->deeper);
+	free(A->pos);
+	free(A->stamp);
+	free(A->present);
+	free(A->cur);
+	free(A->present_pos);
+	free(A->cur_pos);
+}
+
+/* Count the candidates (cand_of[name id]: its candidate, or -1) over the stacks.
+ * Neighbouring stacks (sorted tables) often hold the same candidates at the same depths:
+ * such a run is counted once, times its length (the first-seen order is the same). */
+static void count_together(attrib *A, const flame__stacks *ts, const int32_t *cand_of)
+{
+	size_t k = A->k, np = 0, run = 0;
+	for (size_t si = 0; si <= ts->count && k > 1; si++) {
+		size_t nq = 0;
+		if (si < ts->count) {
+			const flame__stack *st = &ts->v[si];
+			for (uint32_t i = 0; i < st->depth; i++) {
+				int32_t c = cand_of[st->ids[i]];
+				if (c < 0)
+					continue;
+				if (A->stamp[c] != si) {
+					A->stamp[c] = si;
+					A->cur[nq++] = (size_t)c;
+				}
+				A->pos[c] = i; /* the deepest occurrence */
+			}
+			for (size_t a = 0; a < nq; a++)
+				A->cur_pos[a] = A->pos[A->cur[a]];
+			if (run && nq == np && !memcmp(A->cur, A->present, np * sizeof *A->cur) &&
+			    !memcmp(A->cur_pos, A->present_pos, np * sizeof *A->cur_pos)) {
+				run++;
+				continue;
+			}
+		}
+		for (size_t a = 0; a < np && run; a++) { /* the run before this stack */
+			size_t x = A->present[a];
+			A->cnt[x] += (uint32_t)run;
+			for (size_t b = 0; b < np; b++) {
+				size_t y = A->present[b];
+				if (x == y)
+					continue;
+				A->together[x * k + y] += (uint32_t)run;
+				if (A->deeper[x * k + y] < 0)
+					A->deeper[x * k + y] = A->present_pos[b] > A->present_pos[a];
+			}
+		}
+		memcpy(A->present, A->cur, nq * sizeof *A->cur);
+		memcpy(A->present_pos, A->cur_pos, nq * sizeof *A->cur_pos);
+		np = nq;
+		run = 1;
+	}
+}
+
+/* Each candidate's change inside one callee: the largest change in its direction among
+ * those called only under it (the deeper of two always together), when what is left is
+ * within `limit`; then chains (main -> serve -> handle -> hot) resolve to their end. */
+static void choose_callees(const attrib *A, flame_diff_row *rows, const size_t *cand,
+                           double limit)
+{
+	size_t k = A->k;
+	for (size_t x = 0; x < k; x++) {
+		double dx = total_delta(&rows[cand[x]]);
+		size_t best = SIZE_MAX;
+		double best_abs = 0;
+		for (size_t y = 0; y < k; y++) {
+			double dy = total_delta(&rows[cand[y]]);
+			if (y == x || (dx > 0) != (dy > 0) || A->together[x * k + y] != A->cnt[y])
+				continue; /* not the same direction, or y is also called elsewhere */
+			if (A->cnt[x] == A->cnt[y] && A->deeper[x * k + y] != 1)
+				continue; /* always together: only the deeper one carries the change */
+			double ay = dy < 0 ? -dy : dy;
+			if (ay > best_abs) {
+				best_abs = ay;
+				best = y;
+			}
+		}
+		if (best != SIZE_MAX && (dx < 0 ? -dx : dx) - best_abs <= limit)
+			rows[cand[x]].inside = cand[best];
+	}
+	for (size_t x = 0; x < k; x++) {
+		flame_diff_row *r = &rows[cand[x]];
+		for (size_t hops = 0; r->inside != SIZE_MAX && rows[r->inside].inside != SIZE_MAX &&
+		                      hops < k;
+		     hops++)
+			r->inside = rows[r->inside].inside;
+	}
+}
+
 int flame_diff_attribute(flame_tree *t, flame_diff_row *rows, size_t n, double limit,
                          flame_err *err)
 {
@@ -456,14 +584,13 @@ int flame_diff_attribute(flame_tree *t, flame_diff_row *rows, size_t n, double l
 	size_t k = 0, nn = names->count ? names->count : 1;
 	size_t *cand = malloc((n ? n : 1) * sizeof *cand);
 	int32_t *cand_of = malloc(nn * sizeof *cand_of);
-	uint32_t *cnt = NULL, *together = NULL, *pos = NULL;
-	int8_t *deeper = NULL;
-	size_t *stamp = NULL, *present = NULL, *cur = NULL;
-	uint32_t *present_pos = NULL, *cur_pos = NULL;
+	attrib A;
+	memset(&A, 0, sizeof A);
 	if (!cand || !cand_of) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
+	/* the candidates: the largest changes past `limit`, MAX_CAND at most */
 	for (size_t i = 0; i < n; i++) {
 		double d = total_delta(&rows[i]);
 		rows[i].inside = SIZE_MAX;
@@ -480,104 +607,15 @@ int flame_diff_attribute(flame_tree *t, flame_diff_row *rows, size_t n, double l
 		if (id != FLAME__ID_NONE)
 			cand_of[id] = (int32_t)c;
 	}
-	cnt = calloc(k ? k : 1, sizeof *cnt);
-	size_t kk = k * k + 1;
-	together = calloc(kk, sizeof *together);
-	deeper = malloc(kk);
-	pos = malloc((k ? k : 1) * sizeof *pos);
-	stamp = malloc((k ? k : 1) * sizeof *stamp);
-	present = malloc((k ? k : 1) * sizeof *present);
-	cur = malloc((k ? k : 1) * sizeof *cur);
-	present_pos = malloc((k ? k : 1) * sizeof *present_pos);
-	cur_pos = malloc((k ? k : 1) * sizeof *cur_pos);
-	if (!cnt || !together || !deeper || !pos || !stamp || !present || !cur || !present_pos ||
-	    !cur_pos) {
+	if (attrib_init(&A, k)) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
-	memset(deeper, -1, k * k);
-	for (size_t c = 0; c < k; c++)
-		stamp[c] = SIZE_MAX;
-	/* Neighbouring stacks (sorted tables) often hold the same candidates at the same depths:
-	 * such a run is counted once, times its length (the first-seen order is the same). */
-	size_t np = 0, run = 0;
-	for (size_t si = 0; si <= ts->count && k > 1; si++) {
-		size_t nq = 0;
-		if (si < ts->count) {
-			const flame__stack *st = &ts->v[si];
-			for (uint32_t i = 0; i < st->depth; i++) {
-				int32_t c = cand_of[st->ids[i]];
-				if (c < 0)
-					continue;
-				if (stamp[c] != si) {
-					stamp[c] = si;
-					cur[nq++] = (size_t)c;
-				}
-				pos[c] = i; /* the deepest occurrence */
-			}
-			for (size_t a = 0; a < nq; a++)
-				cur_pos[a] = pos[cur[a]];
-			if (run && nq == np && !memcmp(cur, present, np * sizeof *cur) &&
-			    !memcmp(cur_pos, present_pos, np * sizeof *cur_pos)) {
-				run++;
-				continue;
-			}
-		}
-		for (size_t a = 0; a < np && run; a++) { /* the run before this stack */
-			size_t x = present[a];
-			cnt[x] += (uint32_t)run;
-			for (size_t b = 0; b < np; b++) {
-				size_t y = present[b];
-				if (x == y)
-					continue;
-				together[x * k + y] += (uint32_t)run;
-				if (deeper[x * k + y] < 0)
-					deeper[x * k + y] = present_pos[b] > present_pos[a];
-			}
-		}
-		memcpy(present, cur, nq * sizeof *cur);
-		memcpy(present_pos, cur_pos, nq * sizeof *cur_pos);
-		np = nq;
-		run = 1;
-	}
-	for (size_t x = 0; x < k; x++) {
-		double dx = total_delta(&rows[cand[x]]);
-		size_t best = SIZE_MAX;
-		double best_abs = 0;
-		for (size_t y = 0; y < k; y++) {
-			double dy = total_delta(&rows[cand[y]]);
-			if (y == x || (dx > 0) != (dy > 0) || together[x * k + y] != cnt[y])
-				continue; /* not the same direction, or y is also called elsewhere */
-			if (cnt[x] == cnt[y] && deeper[x * k + y] != 1)
-				continue; /* always together: only the deeper one carries the change */
-			double ay = dy < 0 ? -dy : dy;
-			if (ay > best_abs) {
-				best_abs = ay;
-				best = y;
-			}
-		}
-		if (best != SIZE_MAX && (dx < 0 ? -dx : dx) - best_abs <= limit)
-			rows[cand[x]].inside = cand[best];
-	}
-	/* chains (main -> serve -> handle -> hot) resolve to their end */
-	for (size_t x = 0; x < k; x++) {
-		flame_diff_row *r = &rows[cand[x]];
-		for (size_t hops = 0; r->inside != SIZE_MAX && rows[r->inside].inside != SIZE_MAX &&
-		                      hops < k;
-		     hops++)
-			r->inside = rows[r->inside].inside;
-	}
+	count_together(&A, ts, cand_of);
+	choose_callees(&A, rows, cand, limit);
 done:
 	free(cand);
 	free(cand_of);
-	free(cnt);
-	free(together);
-	free(deeper);
-	free(pos);
-	free(stamp);
-	free(present);
-	free(cur);
-	free(present_pos);
-	free(cur_pos);
+	attrib_free(&A);
 	return rc;
 }
