@@ -202,22 +202,23 @@ static inline void lc_prefetch_slot(const struct line_cache *c, uint64_t h)
 		flame__prefetch(&c->slots[lc_hash32(h) & c->mask]);
 }
 
-/* Fetch the record a line will be compared with (its slot was fetched earlier). */
+static inline int lc_any(const void *ctx, uint32_t off)
+{
+	(void)ctx, (void)off;
+	return 1;
+}
+
+/* Fetch the record a line will be compared with (its slot was fetched earlier): the
+ * first of the hash's, within four slots of its place. */
 static inline void lc_prefetch_key(const struct line_cache *c, uint64_t h, size_t n)
 {
 	if (!c->slots)
 		return;
-	uint32_t h32 = lc_hash32(h);
-	for (size_t i = h32 & c->mask, k = 0; k < 4; k++, i = (i + 1) & c->mask) {
-		uint64_t s = c->slots[i];
-		if (!s)
-			return;
-		if ((uint32_t)(s >> 32) == h32) {
-			const char *r = c->bytes + flame__slot_entry(s);
-			flame__prefetch(r);
-			flame__prefetch(r + sizeof(lc_rec) + n - 1);
-			return;
-		}
+	size_t i = flame__slots_probe_at_most(c->slots, c->mask, lc_hash32(h), 4, lc_any, NULL);
+	if (i != SIZE_MAX && c->slots[i]) {
+		const char *r = c->bytes + flame__slot_entry(c->slots[i]);
+		flame__prefetch(r);
+		flame__prefetch(r + sizeof(lc_rec) + n - 1);
 	}
 }
 
