@@ -1242,10 +1242,13 @@ static unsigned thread_count(const flame_parse_opts *o)
 	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (unsigned)n;
 }
 
-/* Aggregate the oldest block handed out, once it is parsed, and free its slot. */
+/* Aggregate the oldest block handed out, once it is parsed, and free its slot. The block
+ * is left to the pool's threads even when none has taken it yet: each thread's worker
+ * has its line cache warm, and a block parsed here would warm one more (every distinct
+ * line missed once more: 3% of the CPU time on bench/gen's file with two threads). */
 static int consume_next(agg *a, flame__pool *pool, job *d, flame_err *err)
 {
-	flame__pool_wait(pool, &d->task);
+	flame__pool_await(pool, &d->task);
 	d->busy = 0;
 	return consume(a, d, err);
 }
@@ -1254,8 +1257,7 @@ static int consume_next(agg *a, flame__pool *pool, job *d, flame_err *err)
  * aggregates in order. `first` is job 0, already filled. */
 static int run_parallel(agg *a, reader *rd, job *first, unsigned nw, flame_err *err)
 {
-	/* one worker more than threads: the caller's, for a block no thread has taken when
-	 * its turn to be aggregated comes (a busy machine) */
+	/* one worker more than threads: the caller's, when no thread could start */
 	worker *ws = calloc((size_t)nw + 1, sizeof *ws);
 	size_t njobs = (size_t)nw + 2; /* each worker busy, one being aggregated, one filled */
 	job *jobs = calloc(njobs, sizeof *jobs);
@@ -1299,7 +1301,7 @@ static int run_parallel(agg *a, reader *rd, job *first, unsigned nw, flame_err *
 	rc = rrc;
 done:
 	for (; next < queued; next++) /* after a failure: the blocks still out */
-		flame__pool_wait(pool, &jobs[next % njobs].task);
+		flame__pool_await(pool, &jobs[next % njobs].task);
 	flame__pool_free(pool);
 	for (unsigned i = 0; i <= nw; i++)
 		worker_free(&ws[i]);
