@@ -10,7 +10,8 @@
 typedef struct flame__lines {
 	flame_input *in;
 	char *buf;
-	size_t cap, start, end; /* unread bytes are buf[start..end) */
+	size_t cap, start, end; /* unread bytes are buf[start..end); `cap` bytes, of which
+	                         * the last 8 stay for the zeros after the data */
 	int eof;
 	/* the current line */
 	const char *line;       /* not NUL-terminated; no '\n' (a trailing '\r' is kept) */

@@ -127,9 +127,9 @@ static int keyed_sort(kel *a, size_t n, key_fn fn, touch_fn touch, const void *c
 	if (n < 2)
 		return 0;
 	kel *tmp = n > 4096 ? malloc(n * sizeof *tmp) : NULL;
-	job *jobs = malloc(64 * sizeof *jobs);
-	size_t njobs = 0, capjobs = 64;
-	if ((n > 4096 && !tmp) || !jobs) {
+	job *jobs = NULL;
+	size_t njobs = 0, capjobs = 0;
+	if ((n > 4096 && !tmp) || flame__array_reserve_min(jobs, capjobs, 1, 64)) {
 		free(tmp);
 		free(jobs);
 		return FLAME_ENOMEM;
@@ -158,15 +158,10 @@ static int keyed_sort(kel *a, size_t n, key_fn fn, touch_fn touch, const void *c
 			if (j - i > 1) {
 				fn(ctx, s[i].idx, jb.level, &more);
 				if (more) {
-					if (njobs == capjobs) {
-						job *nj = realloc(jobs, 2 * capjobs * sizeof *nj);
-						if (!nj) {
-							free(tmp);
-							free(jobs);
-							return FLAME_ENOMEM;
-						}
-						jobs = nj;
-						capjobs *= 2;
+					if (flame__array_reserve(jobs, capjobs, njobs + 1)) {
+						free(tmp);
+						free(jobs);
+						return FLAME_ENOMEM;
 					}
 					jobs[njobs++] = (job){jb.lo + i, jb.lo + j, jb.level + 1};
 				}

@@ -124,6 +124,79 @@ static int std_fd(const char *path)
 	return (*end || v < 0 || v > 1 << 20) ? -1 : (int)v;
 }
 
+/* A device, FIFO or /dev/stdout: written in place; renaming a temp file over it would
+ * replace the device or the link. 0, or an error with `o` aborted. */
+static int open_in_place(flame_output *o, const char *path, flame_err *err)
+{
+	o->path = strdup(path);
+	int fdn = std_fd(path);
+	if (!o->path)
+		o->fd = -1;
+	else if (fdn >= 0) /* share the caller's descriptor (and its file offset) */
+		o->fd = fcntl(fdn, F_DUPFD_CLOEXEC, 3);
+	else
+		o->fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (o->fd < 0) {
+		int e = errno;
+		o->fd = 1;
+		flame_output_abort(o);
+		return flame__err(err, FLAME_EIO, path, 0, FLAME__NO_OFFSET, "cannot open: %s",
+		                  strerror(e));
+	}
+	o->direct = 1;
+	return 0;
+}
+
+/* A regular file (or none yet): written to an unnamed or temporary file that commit puts
+ * in its place, with the mode of the file it replaces. Through a symlink, the file it
+ * points to is written (created if the link dangles) and the link kept. 0, or an error
+ * with `o` aborted. */
+static int open_replacing(flame_output *o, const char *name, flame_err *err)
+{
+	char *path = follow_links(name);
+	if (!path) {
+		int e = errno;
+		flame_output_abort(o);
+		return e == ENOMEM ? flame__err_nomem(err)
+		                   : flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET,
+		                                "cannot follow the link: %s", strerror(e));
+	}
+	size_t n = strlen(path);
+	o->path = strdup(path);
+	o->tmp = malloc(n + 16);
+	if (!o->path || !o->tmp) {
+		free(path);
+		flame_output_abort(o);
+		return flame__err_nomem(err);
+	}
+	struct stat st;
+	int keep = stat(path, &st) == 0; /* regular here: the other kinds are written in place */
+	if ((o->fd = open_unnamed(path)) >= 0) {
+		o->unnamed = 1;
+		free(o->tmp);
+		o->tmp = NULL;
+	} else {
+		for (unsigned i = 0; i < 100; i++) {
+			temp_name(o->tmp, n + 16, path, i);
+			o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+			if (o->fd >= 0 || errno != EEXIST)
+				break;
+		}
+	}
+	int e = errno;
+	free(path);
+	if (o->fd < 0) {
+		free(o->tmp);
+		o->tmp = NULL;
+		flame_output_abort(o);
+		return flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET, "cannot create: %s",
+		                  strerror(e));
+	}
+	if (keep)
+		fchmod(o->fd, st.st_mode & 07777);
+	return 0;
+}
+
 int flame_output_open(flame_output **out, const char *path, flame_err *err)
 {
 	*out = NULL;
@@ -135,76 +208,16 @@ int flame_output_open(flame_output **out, const char *path, flame_err *err)
 	o->cap = o->b.lim = OUT_CAP;
 	o->fd = 1;
 	struct stat st;
-	char *real = NULL;
-	const char *name = path; /* what errors call it: the user's spelling */
+	int rc = 0;
 	if (path && strcmp(path, "-") != 0 &&
 	    (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0 ||
-	     (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))) {
-		/* a device, FIFO or /dev/stdout: write to it in place; renaming a temp file over
-		 * it would replace the device or the link */
-		o->path = strdup(path);
-		int fdn = std_fd(path);
-		if (!o->path)
-			o->fd = -1;
-		else if (fdn >= 0) /* share the caller's descriptor (and its file offset) */
-			o->fd = fcntl(fdn, F_DUPFD_CLOEXEC, 3);
-		else
-			o->fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (o->fd < 0) {
-			int e = errno;
-			o->fd = 1;
-			flame_output_abort(o);
-			return flame__err(err, FLAME_EIO, path, 0, FLAME__NO_OFFSET, "cannot open: %s",
-			                  strerror(e));
-		}
-		o->direct = 1;
-	} else if (path && strcmp(path, "-") != 0) {
-		/* through a symlink: write the file it points to (created if the link dangles)
-		 * and keep the link */
-		if (!(real = follow_links(path))) {
-			int e = errno;
-			flame_output_abort(o);
-			return e == ENOMEM ? flame__err_nomem(err)
-			                   : flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET,
-			                                "cannot follow the link: %s", strerror(e));
-		}
-		path = real;
-		size_t n = strlen(path);
-		o->path = strdup(path);
-		o->tmp = malloc(n + 16);
-		if (!o->path || !o->tmp) {
-			free(real);
-			flame_output_abort(o);
-			return flame__err_nomem(err);
-		}
-		int keep = stat(path, &st) == 0; /* regular here: the branch above took the rest */
-		if ((o->fd = open_unnamed(path)) >= 0) {
-			o->unnamed = 1;
-			free(o->tmp);
-			o->tmp = NULL;
-		} else {
-			for (unsigned i = 0; i < 100; i++) {
-				temp_name(o->tmp, n + 16, path, i);
-				o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-				if (o->fd >= 0 || errno != EEXIST)
-					break;
-			}
-		}
-		if (o->fd < 0) {
-			int e = errno;
-			free(o->tmp);
-			o->tmp = NULL;
-			free(real);
-			flame_output_abort(o);
-			return flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET, "cannot create: %s",
-			                  strerror(e));
-		}
-		if (keep)
-			fchmod(o->fd, st.st_mode & 07777);
-	}
-	free(real);
-	*out = o;
-	return 0;
+	     (stat(path, &st) == 0 && !S_ISREG(st.st_mode))))
+		rc = open_in_place(o, path, err);
+	else if (path && strcmp(path, "-") != 0)
+		rc = open_replacing(o, path, err);
+	if (!rc)
+		*out = o;
+	return rc;
 }
 
 const char *flame_output_temp_path(const flame_output *o) { return o->tmp; }

@@ -5,6 +5,7 @@
  * with the previous stack. */
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "err.h"
 #include "spill.h"
 #include "tree-private.h"
@@ -102,15 +103,7 @@ int flame__tree_stream_sorted(flame_tree *t, flame__stacks **mem, flame__emit_fn
 
 static uint32_t *scratch_ids(flame_tree *t, size_t n)
 {
-	if (n > t->scratch_cap) {
-		size_t cap = n < 256 ? 256 : n;
-		uint32_t *p = realloc(t->scratch, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		t->scratch = p;
-		t->scratch_cap = cap;
-	}
-	return t->scratch;
+	return flame__array_reserve_min(t->scratch, t->scratch_cap, n, 256) ? NULL : t->scratch;
 }
 
 int flame__tree_add_ids(flame_tree *t, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1,
@@ -507,16 +500,10 @@ int flame__tree_frame_order(const flame_tree *t, flame__frame_order *fo)
 
 static uint32_t new_node(flame_tree *t, uint32_t name, uint32_t parent, uint32_t depth)
 {
-	if (t->node_count == t->node_cap) {
-		size_t cap = t->node_cap ? t->node_cap * 2 : 1024;
-		if (cap >= UINT32_MAX)
-			return FLAME_NODE_NONE;
-		flame__node *v = realloc(t->nodes, cap * sizeof *v);
-		if (!v)
-			return FLAME_NODE_NONE;
-		t->nodes = v;
-		t->node_cap = cap;
-	}
+	/* ids stay below FLAME_NODE_NONE */
+	if (flame__array_reserve_upto(t->nodes, t->node_cap, t->node_count + 1, 1024,
+	                              (size_t)FLAME_NODE_NONE - 1))
+		return FLAME_NODE_NONE;
 	uint32_t id = (uint32_t)t->node_count++;
 	t->nodes[id] = (flame__node){name, parent, FLAME_NODE_NONE, FLAME_NODE_NONE, depth,
 	                             {0, 0}, {0, 0}};
@@ -546,14 +533,9 @@ static int sort_children_by_weight(flame_tree *t, const uint32_t *rank)
 		size_t n = 0;
 		for (uint32_t k = t->nodes[p].first_child; k != FLAME_NODE_NONE;
 		     k = t->nodes[k].next_sibling) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				uint32_t *v = realloc(kids, cap * sizeof *v);
-				if (!v) {
-					free(kids);
-					return FLAME_ENOMEM;
-				}
-				kids = v;
+			if (flame__array_reserve_min(kids, cap, n + 1, 64)) {
+				free(kids);
+				return FLAME_ENOMEM;
 			}
 			kids[n++] = k;
 		}
@@ -569,43 +551,24 @@ static int sort_children_by_weight(flame_tree *t, const uint32_t *rank)
 	return 0;
 }
 
-int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
+/* The nodes of the stacks in frame order `fo`, then their totals: each stack opens only
+ * the frames past the prefix it shares with the one before. 0 or FLAME_ENOMEM. */
+static int make_nodes(flame_tree *t, const flame__frame_order *fo)
 {
-	if (t->nodes_valid && t->order == order)
-		return 0;
-	int rc = unspill(t, err);
-	if (rc)
-		return rc;
-	uint32_t *rank = NULL, *path = NULL, *last = NULL;
-	flame__frame_order fo = {NULL, NULL, NULL};
-	if (flame__tree_frame_order(t, &fo) ||
-	    (order == FLAME_ORDER_WEIGHT && !(rank = flame__order_name_ranks(&t->names)))) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	size_t maxd = 0;
-	for (size_t k = 0; k < t->stacks.count; k++)
-		if (t->stacks.v[k].depth > maxd)
-			maxd = t->stacks.v[k].depth;
-	path = malloc((maxd + 1) * sizeof *path);
-	last = malloc((maxd + 1) * sizeof *last);
-	if (!path || !last) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
+	uint32_t maxd = max_depth(&t->stacks);
+	uint32_t *path = malloc(((size_t)maxd + 1) * sizeof *path);
+	uint32_t *last = malloc(((size_t)maxd + 1) * sizeof *last);
+	int rc = FLAME_ENOMEM;
 	t->node_count = 0;
-	path[0] = new_node(t, t->root_name, FLAME_NODE_NONE, 0);
-	if (path[0] == FLAME_NODE_NONE) {
-		rc = flame__err_nomem(err);
+	if (!path || !last || (path[0] = new_node(t, t->root_name, FLAME_NODE_NONE, 0)) == FLAME_NODE_NONE)
 		goto done;
-	}
 	last[0] = FLAME_NODE_NONE;
 	const flame__stack *prev = NULL;
 	for (size_t s = 0; s < t->stacks.count; s++) {
-		const flame__stack *st = &t->stacks.v[fo.idx ? fo.idx[s] : s];
+		const flame__stack *st = &t->stacks.v[fo->idx ? fo->idx[s] : s];
 		uint32_t cp = 0;
-		if (fo.lcp) {
-			cp = fo.lcp[s];
+		if (fo->lcp) {
+			cp = fo->lcp[s];
 		} else if (prev) {
 			uint32_t n = prev->depth < st->depth ? prev->depth : st->depth;
 			while (cp < n && prev->ids[cp] == st->ids[cp])
@@ -614,10 +577,8 @@ int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
 		for (uint32_t d = cp; d < st->depth; d++) {
 			uint32_t parent = path[d];
 			uint32_t nd = new_node(t, st->ids[d], parent, d + 1);
-			if (nd == FLAME_NODE_NONE) {
-				rc = flame__err_nomem(err);
+			if (nd == FLAME_NODE_NONE)
 				goto done;
-			}
 			if (last[d] == FLAME_NODE_NONE)
 				t->nodes[parent].first_child = nd;
 			else
@@ -641,17 +602,33 @@ int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
 			t->nodes[nd->parent].total[1] += nd->total[1];
 		}
 	}
-	if (order == FLAME_ORDER_WEIGHT && sort_children_by_weight(t, rank)) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	t->order = order;
-	t->nodes_valid = 1;
+	rc = 0;
 done:
-	free(rank);
-	flame__frame_order_free(&fo);
 	free(path);
 	free(last);
+	return rc;
+}
+
+int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
+{
+	if (t->nodes_valid && t->order == order)
+		return 0;
+	int rc = unspill(t, err);
+	if (rc)
+		return rc;
+	uint32_t *rank = NULL;
+	flame__frame_order fo = {NULL, NULL, NULL};
+	t->nodes_valid = 0; /* (a failure leaves no half-built tree to read) */
+	if (flame__tree_frame_order(t, &fo) ||
+	    (order == FLAME_ORDER_WEIGHT && !(rank = flame__order_name_ranks(&t->names))) ||
+	    make_nodes(t, &fo) || (order == FLAME_ORDER_WEIGHT && sort_children_by_weight(t, rank))) {
+		rc = flame__err_nomem(err);
+	} else {
+		t->order = order;
+		t->nodes_valid = 1;
+	}
+	free(rank);
+	flame__frame_order_free(&fo);
 	return rc;
 }
 

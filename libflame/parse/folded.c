@@ -18,6 +18,7 @@
  * without a lookup. */
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/hash.h"
 #include "binary.h"
 #include "folded-line.h"
@@ -71,30 +72,18 @@ typedef struct state {
 	memo mo;
 } state;
 
+/* Room for `want` frames in ids, sep and the memo (which starts empty). 0 or -1. */
 static int grow_frames(state *S, size_t want)
 {
-	size_t cap = S->cap ? S->cap : 64;
-	while (cap < want)
-		cap *= 2;
-	uint32_t *a = realloc(S->ids, cap * sizeof *a);
-	if (a)
-		S->ids = a;
-	uint32_t *b = realloc(S->sep, cap * sizeof *b);
-	if (b)
-		S->sep = b;
-	if (!a || !b)
+	size_t a = S->cap, b = S->cap, h = S->mo.cap, i = S->mo.cap, old = S->mo.cap;
+	if (flame__array_reserve_min(S->ids, a, want, 64) ||
+	    flame__array_reserve_min(S->sep, b, want, 64) ||
+	    flame__array_reserve_min(S->mo.hash, h, want, 64) ||
+	    flame__array_reserve_min(S->mo.id, i, want, 64))
 		return -1;
-	uint64_t *h = realloc(S->mo.hash, cap * sizeof *h);
-	if (h)
-		S->mo.hash = h;
-	uint32_t *id = realloc(S->mo.id, cap * sizeof *id);
-	if (id)
-		S->mo.id = id;
-	if (!h || !id)
-		return -1;
-	for (size_t i = S->cap; i < cap; i++)
-		S->mo.hash[i] = 0, S->mo.id[i] = FLAME__ID_NONE;
-	S->cap = S->mo.cap = cap;
+	for (size_t k = old; k < h; k++)
+		S->mo.hash[k] = 0, S->mo.id[k] = FLAME__ID_NONE;
+	S->cap = S->mo.cap = h;
 	return 0;
 }
 
@@ -231,6 +220,42 @@ static int binary(const state *S, uint64_t line_no, uint64_t offset, flame_err *
 	return flame__err(err, FLAME_EDATA, S->src, line_no, offset, FLAME__BINARY_MSG("folded text"));
 }
 
+/* The weights of a line's counts c[0..ncounts) at the tree's scale (raised to theirs). */
+static int line_weights(state *S, const flame__count *c, int ncounts, uint64_t *w0,
+                        uint64_t *w1, uint64_t line_no, flame_err *err)
+{
+	flame__sink *t = &S->k;
+	int rc;
+	if (ncounts == 2) {
+		/* `stack before after`: the one with more decimals first: rescaling the tree must
+		 * happen before the other is scaled, or that one would stay at the old scale */
+		int a = c[1].dec > c[0].dec;
+		if ((rc = scaled(t, &c[a], a ? w1 : w0, S->src, line_no, err)) ||
+		    (rc = scaled(t, &c[!a], a ? w0 : w1, S->src, line_no, err)))
+			return rc;
+		flame__sink_set_differential(t);
+		return 0;
+	}
+	return scaled(t, &c[0], w0, S->src, line_no, err);
+}
+
+/* How many bytes p and prev share from the start, lim at most: 8 at a time. */
+static inline size_t shared_prefix(const char *p, const char *prev, size_t lim)
+{
+	size_t same = 0;
+	while (same + 8 <= lim) {
+		uint64_t a, b;
+		memcpy(&a, p + same, 8);
+		memcpy(&b, prev + same, 8);
+		if (a != b)
+			return same + ((unsigned)__builtin_ctzll(a ^ b) >> 3);
+		same += 8;
+	}
+	while (same < lim && p[same] == prev[same])
+		same++;
+	return same;
+}
+
 /* One line p[0..n) (no '\n'). 0, or a negative status with *err set. */
 static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint64_t offset,
                       flame_err *err)
@@ -257,35 +282,13 @@ static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint6
 		return flame__err(err, FLAME_ERANGE, S->src, line_no, offset, "line too long");
 	uint64_t w0 = 0, w1 = 0;
 	unsigned scale = flame__sink_scale(t);
-	int rc;
-	if (ncounts == 2) {
-		/* `stack before after`: the one with more decimals first: rescaling the tree must
-		 * happen before the other is scaled, or that one would stay at the old scale */
-		int a = c[1].dec > c[0].dec;
-		if ((rc = scaled(t, &c[a], a ? &w1 : &w0, S->src, line_no, err)) ||
-		    (rc = scaled(t, &c[!a], a ? &w0 : &w1, S->src, line_no, err)))
-			return rc;
-		flame__sink_set_differential(t);
-	} else if ((rc = scaled(t, &c[0], &w0, S->src, line_no, err))) {
+	int rc = line_weights(S, c, ncounts, &w0, &w1, line_no, err);
+	if (rc)
 		return rc;
-	}
 	/* frames shared with the previous line keep their ids */
 	const char *prev = S->prev;
 	size_t prev_n = S->prev_n;
-	size_t same = 0, lim = n < prev_n ? n : prev_n;
-	while (same + 8 <= lim) {
-		uint64_t a, b;
-		memcpy(&a, p + same, 8);
-		memcpy(&b, prev + same, 8);
-		if (a != b) {
-			same += (unsigned)__builtin_ctzll(a ^ b) >> 3;
-			goto found;
-		}
-		same += 8;
-	}
-	while (same < lim && p[same] == prev[same])
-		same++;
-found:;
+	size_t same = shared_prefix(p, prev, n < prev_n ? n : prev_n);
 	/* a line whose stack sorts after the table's last one is appended unlooked-up */
 	if (scale != flame__sink_scale(t) && t->limit)
 		S->last_ok = 0; /* rescaling read spilled runs back: a new table */
@@ -345,14 +348,9 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		}
 		if (rc >= 0 && S.prev_n) {
 			/* the block's buffer is reused: keep the last line */
-			if (S.prev_n > S.keep_cap) {
-				char *v = realloc(S.keep, S.prev_n * 2);
-				if (!v) {
-					rc = flame__err_nomem(err);
-					break;
-				}
-				S.keep = v;
-				S.keep_cap = S.prev_n * 2;
+			if (flame__array_reserve_min(S.keep, S.keep_cap, S.prev_n, 256)) {
+				rc = flame__err_nomem(err);
+				break;
 			}
 			memmove(S.keep, S.prev, S.prev_n);
 			S.prev = S.keep;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
+#include "../core/slots.h"
 #include "../core/stacks.h"
 #include "../core/u128.h"
 #include "frame-region.h"
@@ -55,7 +56,7 @@ typedef struct jfr {
 	flame__stacks loc;      /* [type, (thread), frames root first] -> (amount, count) */
 	evtype *types;
 	size_t ntypes, types_cap;
-	int type_slots[2 * MAX_TYPES]; /* open addressing by name: index + 1, 0 = empty */
+	uint64_t type_slots[2 * MAX_TYPES]; /* core/slots.h's table over types[], by name */
 	int want;               /* type picked by --event (-1: not seen yet) */
 	int exec;               /* index of jdk.ExecutionSample, -1 if not seen */
 	/* the current event */
@@ -192,20 +193,32 @@ static int duration_ns(const char *p, size_t n, uint64_t *out)
 
 /* ---- event types ---- */
 
+/* What the probe compares: a type of the table with the name asked for. */
+typedef struct type_key {
+	const evtype *types;
+	const char *p;
+	size_t n;
+} type_key;
+
+static int type_eq(const void *ctx, uint32_t i)
+{
+	const type_key *k = ctx;
+	return k->types[i].len == k->n && memcmp(k->types[i].name, k->p, k->n) == 0;
+}
+
 static int type_index(jfr *s, const char *p, size_t n, flame_err *err)
 {
-	/* hashed: hostile input may name thousands of types */
-	size_t slot = flame__hash_bytes(p, n) & (2 * MAX_TYPES - 1);
-	for (; s->type_slots[slot]; slot = (slot + 1) & (2 * MAX_TYPES - 1)) {
-		const evtype *e = &s->types[s->type_slots[slot] - 1];
-		if (e->len == n && memcmp(e->name, p, n) == 0)
-			return s->type_slots[slot] - 1;
-	}
+	/* hashed: hostile input may name thousands of types (MAX_TYPES, half the slots) */
+	uint32_t h = (uint32_t)flame__hash_bytes(p, n);
+	type_key key = {s->types, p, n};
+	size_t slot = flame__slots_probe(s->type_slots, 2 * MAX_TYPES - 1, h, type_eq, &key);
+	if (s->type_slots[slot])
+		return (int)flame__slot_entry(s->type_slots[slot]);
 	if (s->ntypes >= MAX_TYPES)
 		return -1; /* absurd input: ignore further types */
-	s->type_slots[slot] = (int)s->ntypes + 1;
 	if (flame__array_reserve_min(s->types, s->types_cap, s->ntypes + 1, 256))
 		return flame__err_nomem(err), -2;
+	s->type_slots[slot] = flame__slot_make(h, (uint32_t)s->ntypes);
 	evtype *e = &s->types[s->ntypes];
 	memset(e, 0, sizeof *e);
 	e->name = malloc(n + 1);

@@ -11,6 +11,7 @@
  * text to an output, with no tree and no transform. */
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/heap.h"
 #include "../core/input.h"
@@ -38,7 +39,7 @@ typedef struct row {
 /* Split p[0..n) into stack and count by the folded grammar (parse/folded-line.h): 1, or
  * 0 when the line is not one the text merge takes: a count with a fraction, a 3-column
  * line, an empty stack, or no count (the tree warns about those or scales them). */
-static int split_line(const char *p, size_t n, row *r)
+static inline int split_line(const char *p, size_t n, row *r)
 {
 	flame__count c[2];
 	int ncounts;
@@ -68,11 +69,12 @@ typedef struct cursor {
 	const char *b;
 	size_t bn, pos; /* the block of whole lines, and the next line in it */
 	row r;
+	int find_nul, nul; /* the first pass looks for a NUL in each block it reads */
 } cursor;
 
 /* The next non-blank line (the tree skips blank lines too): 1 with (*p, *n), 0 at the
  * end, or a negative status. Lines of the block before are gone once it returns. */
-static int next_line(cursor *c, const char **p, size_t *n, flame_err *err)
+static inline int next_line(cursor *c, const char **p, size_t *n, flame_err *err)
 {
 	for (;;) {
 		if (c->pos >= c->bn) {
@@ -80,6 +82,8 @@ static int next_line(cursor *c, const char **p, size_t *n, flame_err *err)
 			if (rc <= 0)
 				return rc;
 			c->pos = 0;
+			if (c->find_nul) /* a block at once: one call, not one per line */
+				c->nul |= flame__has_nul(c->b, c->bn);
 		}
 		*p = c->b + c->pos;
 		const char *nl = memchr(*p, '\n', c->bn - c->pos);
@@ -102,7 +106,7 @@ typedef struct check {
 static void check_one(check *c)
 {
 	flame_err err;
-	cursor cu = {.chunk = c->chunk};
+	cursor cu = {.chunk = c->chunk, .find_nul = 1};
 	c->verdict = 0;
 	if (flame__lines_init(&cu.cur, c->in, &err))
 		return;
@@ -115,14 +119,9 @@ static void check_one(check *c)
 	size_t n;
 	for (;;) {
 		if (have && cu.pos >= cu.bn) { /* the block's buffer is about to be reused */
-			if (prev.n > keep_cap) {
-				char *k = realloc(keep, prev.n * 2);
-				if (!k) {
-					ok = 0;
-					break;
-				}
-				keep = k;
-				keep_cap = prev.n * 2;
+			if (flame__array_reserve_min(keep, keep_cap, prev.n, 256)) {
+				ok = 0;
+				break;
 			}
 			memmove(keep, prev.p, prev.n);
 			prev.p = keep;
@@ -130,9 +129,10 @@ static void check_one(check *c)
 		if ((rc = next_line(&cu, &p, &n, &err)) <= 0)
 			break;
 		row r;
-		/* binary data goes to the folded parser, which names its first line */
-		if (!split_line(p, n, &r) || sum + r.v < sum || (have && cmp_rows(&prev, &r) >= 0) ||
-		    flame__has_nul(p, n)) {
+		/* binary data goes to the folded parser, which names its first line (a NUL in
+		 * the block read: in this line or one to come, so the input does not qualify) */
+		if (cu.nul || !split_line(p, n, &r) || sum + r.v < sum ||
+		    (have && cmp_rows(&prev, &r) >= 0)) {
 			ok = 0;
 			break;
 		}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/tree.h"
 #include "request.h"
@@ -48,14 +49,8 @@ int flame_merge_request_input(flame_merge_request *r, const char *path, flame_in
 	if (weight_decimals > 9)
 		return flame__err(err, FLAME_EUSAGE, path ? path : "", 0, FLAME__NO_OFFSET,
 		                  "a weight with more than 9 decimals");
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 16;
-		flame__req_input *v = realloc(r->in, cap * sizeof *v);
-		if (!v)
-			return flame__err_nomem(err);
-		r->in = v;
-		r->cap = cap;
-	}
+	if (flame__array_reserve(r->in, r->cap, r->n + 1))
+		return flame__err_nomem(err);
 	flame__req_input *ri = &r->in[r->n];
 	memset(ri, 0, sizeof *ri);
 	int rc = flame__req_input_set(ri, path, in, po, err);

@@ -5,6 +5,7 @@
  * choosing how is the diff request's (request/diff.c). */
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/join.h"
 #include "../core/regex.h"
@@ -111,14 +112,9 @@ static int strip_map(flame_tree *dst, const flame_tree *src, uint32_t *map, flam
 		size_t n = nm->len;
 		if (has_hex(p, n)) {
 			size_t m = strip_hex_name(p, n, NULL);
-			if (m > cap) {
-				char *b = realloc(buf, m);
-				if (!b) {
-					free(buf);
-					return flame__err_nomem(err);
-				}
-				buf = b;
-				cap = m;
+			if (flame__array_reserve_min(buf, cap, m, 256)) {
+				free(buf);
+				return flame__err_nomem(err);
 			}
 			n = strip_hex_name(p, n, buf);
 			p = buf;
