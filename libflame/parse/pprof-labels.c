@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include "../core/err.h"
 #include "../core/regex.h"
+#include "parser.h"
 #include "pprof.h"
 
 struct flame__pp_tagf {

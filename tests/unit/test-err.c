@@ -26,6 +26,10 @@ static int fail_now(void)
 	return fail_at && ++n_allocs == fail_at;
 }
 
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t k, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+
 void *__wrap_malloc(size_t n)
 {
 	return fail_now() ? NULL : __real_malloc(n);
