@@ -699,12 +699,25 @@ void cli_input_emptied(const cli_input *in, char *buf, size_t cap)
 		         n > 1 ? given[1] : "", n > 2 ? " and " : "", n > 2 ? given[2] : "");
 }
 
-/* flame_parse's words when detection fails and no rule for a known kind applied (the
- * library's message is its contract with the tools here, as cli_report's EPIPE text) */
-int cli_undetected(int rc, const flame_err *e)
+/* every input in turn (stdin when there is none) through `parse`, with the limit and
+ * progress the options asked for: the one read loop of the tools that parse profiles */
+int cli_input_read(cli_input *in, flame_tree *t, char **paths, int n, const flame_parse_opts *po,
+                   cli_parse_fn parse, flame_err *err)
 {
-	static const char msg[] = "cannot tell the input format";
-	return rc == FLAME_EFORMAT && e->line == 0 && !strncmp(e->msg, msg, sizeof msg - 1);
+	int rc = 0;
+	for (int i = 0; i < (n ? n : 1) && !rc; i++) {
+		flame_input *fi = NULL;
+		rc = flame_input_open(&fi, n ? paths[i] : "-", err);
+		if (!rc) {
+			flame_input_set_limit(fi, in->max_inflate);
+			flame_input_set_progress(fi, cli_progress, &in->progress);
+			rc = parse(t, fi, po, err);
+		}
+		flame_input_free(fi);
+		cli_progress_next(&in->progress);
+	}
+	cli_progress_finish(&in->progress);
+	return rc;
 }
 
 /* ---- empty profiles */

@@ -94,20 +94,7 @@ static int read_inputs(args *a, flame_tree *t, char **paths, int n, cli_warnings
 {
 	flame_parse_opts po = cli_input_parse_opts(&a->in, w);
 	po.threads = a->threads;
-	int rc = 0;
-	for (int i = 0; i < (n ? n : 1) && !rc; i++) {
-		flame_input *in = NULL;
-		rc = flame_input_open(&in, n ? paths[i] : "-", err);
-		if (!rc) {
-			flame_input_set_limit(in, a->in.max_inflate);
-			flame_input_set_progress(in, cli_progress, &a->in.progress);
-			rc = flame_parse(t, in, &po, err);
-		}
-		flame_input_free(in);
-		cli_progress_next(&a->in.progress);
-	}
-	cli_progress_finish(&a->in.progress);
-	return rc;
+	return cli_input_read(&a->in, t, paths, n, &po, flame_parse, err);
 }
 
 int main(int argc, char **argv)

@@ -140,3 +140,22 @@ int flame__lines_chunk(flame__lines *c, size_t want, const char **p, size_t *n, 
 {
 	return take_block(c, want, p, n, 0, err);
 }
+
+int flame__lines_read_file(const char *path, flame__line_fn fn, void *ud, flame_err *err)
+{
+	flame_input *in = NULL;
+	flame__lines c;
+	int rc = flame_input_open(&in, path, err);
+	if (!rc && !(rc = flame__lines_init(&c, in, err))) {
+		while ((rc = flame__lines_next(&c, err)) > 0) {
+			size_t len = c.len;
+			while (len && c.line[len - 1] == '\r')
+				len--;
+			if (len && (rc = fn(ud, c.line, len, &c, err)))
+				break;
+		}
+		flame__lines_free(&c);
+	}
+	flame_input_free(in);
+	return rc < 0 ? rc : 0;
+}

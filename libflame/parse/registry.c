@@ -305,14 +305,16 @@ int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *opts, fl
 		return (int)n;
 	char msg[512];
 	const char *name = flame_input_name(in);
+	/* a kind told for what it is but read by no parser is FLAME_EDATA: FLAME_EFORMAT is
+	 * kept for a format that cannot be told, which a caller may read some other way */
 	if (diagnose(p, (size_t)n, name, 1, msg, sizeof msg))
-		return flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET, "%s", msg);
+		return flame__err(err, FLAME_EDATA, name, 0, FLAME__NO_OFFSET, "%s", msg);
 	if (f == FLAME_FORMAT_AUTO) {
 		if (n == 0)
 			return 0; /* empty input: nothing to add, in any format */
 		f = flame_detect(p, (size_t)n);
 		if (f == FLAME_FORMAT_AUTO && diagnose(p, (size_t)n, name, 0, msg, sizeof msg))
-			return flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET, "%s", msg);
+			return flame__err(err, FLAME_EDATA, name, 0, FLAME__NO_OFFSET, "%s", msg);
 		if (f == FLAME_FORMAT_AUTO)
 			return flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET,
 			                  "cannot tell the input format; use --input-format");

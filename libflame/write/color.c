@@ -313,14 +313,10 @@ int flame__parse_color(const char *s, flame__rgb *out)
 }
 
 /* NAME->COLOUR: the colour never contains "->", a name may: split at the last one. */
-static int palette_line(flame_palette *p, const flame__lines *c, flame_err *err)
+static int palette_line(void *ud, const char *line, size_t len, const flame__lines *c,
+                        flame_err *err)
 {
-	const char *line = c->line;
-	size_t len = c->len;
-	while (len && line[len - 1] == '\r')
-		len--;
-	if (!len)
-		return 0;
+	flame_palette *p = ud;
 	const char *arrow = NULL;
 	for (size_t i = 0; i + 1 < len; i++)
 		if (line[i] == '-' && line[i + 1] == '>')
@@ -344,18 +340,7 @@ int flame_palette_load(flame_palette *p, const char *path, flame_err *err)
 	struct stat st;
 	if (stat(path, &st) != 0 && errno == ENOENT)
 		return 0; /* as flamegraph.pl: no map yet, --cp starts one */
-	flame_input *in = NULL;
-	int rc = flame_input_open(&in, path, err);
-	if (rc)
-		return rc;
-	flame__lines c;
-	if (!(rc = flame__lines_init(&c, in, err))) {
-		while ((rc = flame__lines_next(&c, err)) > 0 && !(rc = palette_line(p, &c, err)))
-			;
-		flame__lines_free(&c);
-	}
-	flame_input_free(in);
-	return rc < 0 ? rc : 0;
+	return flame__lines_read_file(path, palette_line, p, err);
 }
 
 static int cmp_names(const void *a, const void *b)

@@ -64,14 +64,10 @@ static int set_attr(flame__nameattr_entry *e, const char *k, size_t kn, const ch
 	return 0;
 }
 
-static int read_line(flame_nameattr *na, const flame__lines *c, flame_err *err)
+static int read_line(void *ud, const char *line, size_t len, const flame__lines *c,
+                     flame_err *err)
 {
-	const char *line = c->line;
-	size_t len = c->len;
-	while (len && line[len - 1] == '\r')
-		len--;
-	if (!len)
-		return 0;
+	flame_nameattr *na = ud;
 	const char *tab = memchr(line, '\t', len), *end = line + len;
 	if (!tab)
 		return flame__err(err, FLAME_EDATA, flame__lines_source(c), c->line_no,
@@ -99,23 +95,11 @@ static int read_line(flame_nameattr *na, const flame__lines *c, flame_err *err)
 int flame_nameattr_new(flame_nameattr **out, const char *path, flame_err *err)
 {
 	*out = NULL;
-	flame_input *in = NULL;
-	int rc = flame_input_open(&in, path, err);
-	if (rc)
-		return rc;
 	flame_nameattr *na = calloc(1, sizeof *na);
-	if (!na) {
-		flame_input_free(in);
+	if (!na)
 		return flame__err_nomem(err);
-	}
 	flame__intern_init(&na->names);
-	flame__lines c;
-	if (!(rc = flame__lines_init(&c, in, err))) {
-		while ((rc = flame__lines_next(&c, err)) > 0 && !(rc = read_line(na, &c, err)))
-			;
-		flame__lines_free(&c);
-	}
-	flame_input_free(in);
+	int rc = flame__lines_read_file(path, read_line, na, err);
 	if (rc < 0) {
 		flame_nameattr_free(na);
 		return rc;

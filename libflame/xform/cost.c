@@ -57,13 +57,11 @@ static int team_index(flame_owners *ow, const char *name, size_t len, uint32_t *
 	return 0;
 }
 
-static int owner_line(flame_owners *ow, const flame__lines *c, flame_err *err)
+static int owner_line(void *ud, const char *p, size_t len, const flame__lines *c,
+                      flame_err *err)
 {
-	const char *p = c->line;
-	size_t len = c->len;
-	if (len && p[len - 1] == '\r')
-		len--;
-	if (!len || p[0] == '#')
+	flame_owners *ow = ud;
+	if (p[0] == '#')
 		return 0;
 	const char *tab = memchr(p, '\t', len);
 	size_t tl = tab ? len - (size_t)(tab - p) - 1 : 0;
@@ -89,22 +87,10 @@ static int owner_line(flame_owners *ow, const flame__lines *c, flame_err *err)
 int flame_owners_new(flame_owners **out, const char *path, flame_err *err)
 {
 	*out = NULL;
-	flame_input *in = NULL;
-	flame__lines c;
-	int rc = flame_input_open(&in, path, err);
-	if (rc)
-		return rc;
 	flame_owners *ow = calloc(1, sizeof *ow);
-	if (!ow) {
-		flame_input_free(in);
+	if (!ow)
 		return flame__err_nomem(err);
-	}
-	if (!(rc = flame__lines_init(&c, in, err))) {
-		while ((rc = flame__lines_next(&c, err)) > 0 && !(rc = owner_line(ow, &c, err)))
-			;
-		flame__lines_free(&c);
-	}
-	flame_input_free(in);
+	int rc = flame__lines_read_file(path, owner_line, ow, err);
 	if (rc < 0) {
 		flame_owners_free(ow);
 		return rc;

@@ -213,8 +213,9 @@ FLAME_EXPORT int flame_parse_opts_init(flame_parse_opts *o, unsigned version);
 FLAME_EXPORT int flame_parse_opts_check(const flame_parse_opts *o, flame_err *err);
 
 /** Parse all of `in` and add its stacks to `t`. With FLAME_FORMAT_AUTO the format is told
- * from the content (after gzip is undone): FLAME_EFORMAT when nothing fits, saying what
- * the input looks like when it is a known kind no parser reads. `o` NULL: the defaults.
+ * from the content (after gzip is undone): FLAME_EFORMAT when nothing fits (so a caller
+ * may read it some other way), FLAME_EDATA saying what the input looks like when it is a
+ * known kind no parser reads (a PNG, a perf.data that needs unwinding). `o` NULL: the defaults.
  * `in` may be freed afterwards. Empty input adds nothing and is not an error. */
 FLAME_EXPORT int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *o,
                              flame_err *err);
