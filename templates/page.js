@@ -1,91 +1,97 @@
-// The HTML flame graph page (written by libflame/write/html.c): decodes the embedded
-// profile (base64 of gzip of the stream html.c describes) into typed arrays, then draws
-// it on canvases: the flame graph or icicle of the whole tree, laid out again at every
-// zoom with only the frames wider than half a pixel; the sandwich view of one function
-// (callers merged over every place it appears, above it; callees below); the table of
-// every function; the frames found only in BEFORE of a differential profile. Names are
-// data: they reach the page only as canvas text and textContent.
+// The HTML flame graph page's script (written into each page by libflame/write/html.c):
+// decodes the embedded profile (base64 of gzip of the stream html.c describes) into typed
+// arrays, then draws it on canvases: the flame graph or icicle of the whole tree, laid out
+// again at every zoom with only the frames wider than half a pixel; the sandwich view of
+// one function (callers merged over every place it appears, above it; callees below); the
+// table of every function; the frames found only in BEFORE of a differential profile.
+// Names are data: they reach the page only as canvas text and textContent. FG.start(), at
+// the end, runs it.
 "use strict";
 var FG = (function () {
 	var $ = function (id) { return document.getElementById(id); };
-	var M = {};            // the header: title, countname, options
-	var NAMES = [], DISP = [], COLOR = null; // names, as shown (no _[k] mark), colours (ABGR)
-	var T = null;          // the main tree
-	var DIFF = false, SCALE = 1, HUMAN = false, FACTOR = 1, TIMEMAX = 0, MAXDELTA = 0;
-	var FS = 12, FW = 0.59, FH = 16, FONT = "12px Verdana, sans-serif";
-	var COLORS = [];       // bg top, bg bottom, root, search colour
-	var FN = null;         // per function: self0, self1, tot0, tot1
-	var S = { view: "graph", icicle: false, zoom: 0, search: null, ic: false, fn: -1, sort: "tot", asc: false };
-	var match = null, matchList = [], matchCur = -1, matchedPct = null;
-	var G = null, CALLERS = null, CALLEES = null, SW = null;
-	var removedTree = null;
+	// the profile: its header (title, countname, options), the names, as shown (no _[k]
+	// mark), their colours (ABGR), the tree
+	var meta = {}, names = [], shownNames = [], nameColors = null, tree = null;
+	// how amounts read: a differential profile, the counts' decimals (10^-scale), times or
+	// bytes for people, --factor, what percentages are of, the largest change
+	var differential = false, scale = 0, humanUnits = false, factor = 1, percentOf = 0, maxDelta = 0;
+	var fontSize = 12, fontWidth = 0.59, frameHeight = 16, font = "12px Verdana, sans-serif";
+	var palette = null;         // background top and bottom, the root, search matches
+	var functionTotals = null;  // per function: self0, self1, total0, total1
+	// what the URL carries (saveState)
+	var state = { view: "graph", icicle: false, zoom: 0, search: null, ignoreCase: false, selected: -1, sort: "tot", ascending: false };
+	// search: the names that match (null: no search), the frames that match, the one shown
+	var matchedNames = null, matches = [], currentMatch = -1, matchedPercent = null;
+	var graphView = null, callersView = null, calleesView = null;
+	var sandwichTrees = null, removedTree = null;
 
 	// ---- decoding
 
-	function Reader(buf) { this.b = buf; this.p = 0; }
-	Reader.prototype.v = function () {
-		var b = this.b, p = this.p, x = 0, mul = 1, c;
+	function Reader(buf) { this.buf = buf; this.pos = 0; }
+	Reader.prototype.varint = function () {
+		var b = this.buf, p = this.pos, x = 0, mul = 1, c;
 		do { c = b[p++]; x += (c & 127) * mul; mul *= 128; } while (c & 128);
-		this.p = p;
+		this.pos = p;
 		return x;
 	};
-	Reader.prototype.bytes = function (n) { var s = this.b.subarray(this.p, this.p + n); this.p += n; return s; };
+	Reader.prototype.take = function (n) { var s = this.buf.subarray(this.pos, this.pos + n); this.pos += n; return s; };
 
 	async function inflate(b64) {
-		var u;
+		var gz;
 		if (Uint8Array.fromBase64) {
-			u = Uint8Array.fromBase64(b64);
+			gz = Uint8Array.fromBase64(b64);
 		} else {
 			var bin = atob(b64), n = bin.length;
-			u = new Uint8Array(n);
-			for (var i = 0; i < n; i++) u[i] = bin.charCodeAt(i);
+			gz = new Uint8Array(n);
+			for (var i = 0; i < n; i++) gz[i] = bin.charCodeAt(i);
 		}
-		var s = new Blob([u]).stream().pipeThrough(new DecompressionStream("gzip"));
-		return new Uint8Array(await new Response(s).arrayBuffer());
+		var stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"));
+		return new Uint8Array(await new Response(stream).arrayBuffer());
 	}
 
 	function decode(buf) {
 		var r = new Reader(buf);
-		var magic = String.fromCharCode.apply(null, r.bytes(4));
+		var magic = String.fromCharCode.apply(null, r.take(4));
 		if (magic !== "FLP1") throw new Error("not a flame graph page's data");
-		var utf8 = new TextDecoder("utf-8"), dec = utf8, k, v;
-		var str = function () { return dec.decode(r.bytes(r.v())); };
-		for (;;) {
-			k = str();
-			if (k === "") break;
-			v = str();
-			M[k] = v;
+		var utf8 = new TextDecoder("utf-8"), dec = utf8, key;
+		var str = function () { return dec.decode(r.take(r.varint())); };
+		while ((key = str()) !== "") meta[key] = str();
+		if (meta.encoding) { // --encoding: names and texts are in it
+			try { dec = new TextDecoder(meta.encoding); } catch (e) { dec = utf8; }
+			for (key in meta) if (key !== "encoding") meta[key] = dec.decode(new TextEncoder().encode(meta[key]));
 		}
-		if (M.encoding) { // --encoding: names and texts are in it
-			try { dec = new TextDecoder(M.encoding); } catch (e) { dec = utf8; }
-			for (var key in M) if (key !== "encoding") M[key] = dec.decode(new TextEncoder().encode(M[key]));
-		}
-		// names: one decoder call for the whole table when it is all ASCII (the usual
-		// case: a call per name would cost more than the rest of the decoding)
-		var K = r.v(), start = new Int32Array(K), len = new Int32Array(K), from = r.p, ascii = true, i;
-		for (i = 0; i < K; i++) { len[i] = r.v(); start[i] = r.p; r.p += len[i]; }
-		for (i = from; i < r.p && ascii; i++) if (r.b[i] & 128) ascii = false;
+		decodeNames(r, utf8, dec);
+		differential = meta.differential === "1";
+		var n = r.varint(), depth = new Int32Array(n), name = new Int32Array(n);
+		var self0 = new Float64Array(n), self1 = differential ? new Float64Array(n) : null;
+		r.pos = column(r.buf, r.pos, depth);
+		for (var i = 1; i < n; i++) depth[i] = depth[i - 1] + 1 - depth[i];
+		r.pos = column(r.buf, r.pos, name);
+		r.pos = column(r.buf, r.pos, self0);
+		if (differential) r.pos = column(r.buf, r.pos, self1);
+		return makeTree(name, depth, self0, self1);
+	}
+	// The names, their shown forms and colours: one decoder call for the whole table when it
+	// is all ASCII (the usual case: a call per name would cost more than the rest of the
+	// decoding)
+	function decodeNames(r, utf8, dec) {
+		var count = r.varint(), start = new Int32Array(count), len = new Int32Array(count);
+		var from = r.pos, ascii = true, i;
+		for (i = 0; i < count; i++) { len[i] = r.varint(); start[i] = r.pos; r.pos += len[i]; }
+		for (i = from; i < r.pos && ascii; i++) if (r.buf[i] & 128) ascii = false;
 		if (ascii) {
-			var all = utf8.decode(r.b.subarray(from, r.p));
-			for (i = 0; i < K; i++) NAMES.push(all.substring(start[i] - from, start[i] - from + len[i]));
+			var all = utf8.decode(r.buf.subarray(from, r.pos));
+			for (i = 0; i < count; i++) names.push(all.substring(start[i] - from, start[i] - from + len[i]));
 		} else {
-			for (i = 0; i < K; i++) NAMES.push(dec.decode(r.b.subarray(start[i], start[i] + len[i])));
+			for (i = 0; i < count; i++) names.push(dec.decode(r.buf.subarray(start[i], start[i] + len[i])));
 		}
-		for (i = 0; i < K; i++) {
-			var s = NAMES[i];
-			DISP.push(s.charCodeAt(s.length - 1) === 93 ? s.replace(/_\[[kwij]\]$/, "") : s);
+		for (i = 0; i < count; i++) {
+			var s = names[i];
+			shownNames.push(s.charCodeAt(s.length - 1) === 93 ? s.replace(/_\[[kwij]\]$/, "") : s);
 		}
-		var cb = r.bytes(3 * K);
-		COLOR = new Uint32Array(K);
-		for (i = 0; i < K; i++) COLOR[i] = rgb(cb[3 * i], cb[3 * i + 1], cb[3 * i + 2]);
-		DIFF = M.differential === "1";
-		var n = r.v(), depth = new Int32Array(n), name = new Int32Array(n), s0 = new Float64Array(n), s1 = DIFF ? new Float64Array(n) : null;
-		r.p = column(r.b, r.p, depth);
-		for (i = 1; i < n; i++) depth[i] = depth[i - 1] + 1 - depth[i];
-		r.p = column(r.b, r.p, name);
-		r.p = column(r.b, r.p, s0);
-		if (DIFF) r.p = column(r.b, r.p, s1);
-		return makeTree(name, depth, s0, s1);
+		var rgbs = r.take(3 * count);
+		nameColors = new Uint32Array(count);
+		for (i = 0; i < count; i++) nameColors[i] = rgb(rgbs[3 * i], rgbs[3 * i + 1], rgbs[3 * i + 2]);
 	}
 	// a column of varints into `out`, from b[p]; returns where it ends (one tight loop:
 	// millions of values)
@@ -101,82 +107,64 @@ var FG = (function () {
 		return p;
 	}
 
-	// A tree in depth-first order: parent, subtree end, totals; `w` is what widths measure
-	// (AFTER in a differential tree) and `off` where the children start inside a frame
-	// (its own samples come first, as in the SVG).
-	function makeTree(name, depth, s0, s1) {
+	// A tree in depth-first order: parent, subtree end, totals; `width` is what widths
+	// measure (AFTER in a differential tree) and `childStart` where the children start inside
+	// a frame (its own samples come first, as in the SVG).
+	function makeTree(name, depth, self0, self1) {
 		var n = name.length, parent = new Int32Array(n), end = new Int32Array(n);
-		var t0 = new Float64Array(s0), t1 = s1 ? new Float64Array(s1) : null;
-		var stack = new Int32Array(256), sp = 0, maxd = 0;
+		var total0 = new Float64Array(self0), total1 = self1 ? new Float64Array(self1) : null;
+		var open = new Int32Array(256), sp = 0, maxDepth = 0;
 		for (var i = 0; i < n; i++) {
 			var d = depth[i];
-			if (d > maxd) maxd = d;
-			while (sp > d) end[stack[--sp]] = i - 1;
-			parent[i] = sp ? stack[sp - 1] : -1;
-			if (sp === stack.length) { var ns = new Int32Array(sp * 2); ns.set(stack); stack = ns; }
-			stack[sp++] = i;
+			if (d > maxDepth) maxDepth = d;
+			while (sp > d) end[open[--sp]] = i - 1;
+			parent[i] = sp ? open[sp - 1] : -1;
+			if (sp === open.length) { var grown = new Int32Array(sp * 2); grown.set(open); open = grown; }
+			open[sp++] = i;
 		}
-		while (sp) end[stack[--sp]] = n - 1;
+		while (sp) end[open[--sp]] = n - 1;
 		for (i = n - 1; i > 0; i--) {
-			t0[parent[i]] += t0[i];
-			if (t1) t1[parent[i]] += t1[i];
+			total0[parent[i]] += total0[i];
+			if (total1) total1[parent[i]] += total1[i];
 		}
-		return { n: n, name: name, depth: depth, parent: parent, end: end, s0: s0, s1: s1, t0: t0, t1: t1,
-			w: t1 || t0, off: s1 || s0, maxd: maxd };
+		return { n: n, name: name, depth: depth, parent: parent, end: end, self0: self0, self1: self1,
+			total0: total0, total1: total1, width: total1 || total0, childStart: self1 || self0, maxDepth: maxDepth };
 	}
 
 	// ---- numbers, as the SVG prints them (libflame/write/layout.c, core/human.c)
 
-	function commas(digits) { return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
-	function sig3(x) {
-		if (x >= 99.95 || x === 0) return commas(x.toFixed(0));
-		var dec = x >= 9.995 ? 1 : x >= 0.9995 ? 2 : 2 - Math.floor(Math.log10(x));
-		return x.toFixed(Math.min(dec, 12));
+	//#include human-rules.js
+	//#include human.js
+
+	// an amount in the tree's units (10^-scale of a count), as layout.c's flame__format_count
+	function formatAmount(v) {
+		var p = Math.pow(10, scale);
+		if (humanUnits) return human(v / p * factor, meta.countname, false);
+		if (factor === 1) return formatCount(v, scale, null);
+		var x = v / p * factor, r = Math.floor(x + 0.5);
+		if (Math.abs(x - r) < 1e-9 * Math.max(1, x) || scale === 0) return withSeparators(printfFixed(x, 0));
+		var decimals = printfFixed(x - Math.floor(x), Math.max(scale, 2)).substring(1).replace(/0+$/, "").replace(/\.$/, "");
+		return withSeparators(printfFixed(Math.floor(x), 0)) + decimals;
 	}
-	function scaled(x, names, step) {
-		var u = 0;
-		while (u + 1 < names.length && x >= step * 0.9995) { x /= step; u++; }
-		return sig3(x) + " " + names[u];
-	}
-	var TIME = { nanoseconds: 1, ns: 1, microseconds: 1e3, us: 1e3, milliseconds: 1e6, ms: 1e6, seconds: 1e9, s: 1e9 };
-	function human(v, unit) {
-		var sign = v < 0 ? "-" : "", x = Math.abs(v);
-		if (TIME.hasOwnProperty(unit)) return sign + (x === 0 ? "0 s" : scaled(x * TIME[unit], ["ns", "us", "ms", "s"], 1000));
-		if (unit === "bytes" || unit === "B") return sign + scaled(x, ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"], 1024);
-		return sign + sig3(x);
-	}
-	function fmtCount(v) { // v in the tree's units (10^-scale)
-		var p = Math.pow(10, SCALE);
-		if (HUMAN) return human(v / p * FACTOR, M.countname);
-		if (FACTOR === 1) {
-			var ip = Math.floor(v / p), fr = v - ip * p, s = commas(ip.toFixed(0));
-			if (fr > 0) s += ("." + String(Math.round(fr) + p).substring(1)).replace(/0+$/, "");
-			return s;
-		}
-		var x = v / p * FACTOR, r = Math.floor(x + 0.5);
-		if (Math.abs(x - r) < 1e-9 * Math.max(1, x) || SCALE === 0) return commas(x.toFixed(0));
-		var f = (x - Math.floor(x)).toFixed(Math.max(SCALE, 2)).substring(1).replace(/0+$/, "").replace(/\.$/, "");
-		return commas(Math.floor(x).toFixed(0)) + f;
-	}
-	function countWithName(v) { return HUMAN ? fmtCount(v) : fmtCount(v) + " " + M.countname; }
-	function pct(v) { return TIMEMAX ? (100 * v / TIMEMAX).toFixed(2) : "0.00"; }
+	function amountWithName(v) { return humanUnits ? formatAmount(v) : formatAmount(v) + " " + meta.countname; }
+	function percent(v) { return percentOf ? printfFixed(100 * v / percentOf, 2) : "0.00"; }
 
 	function delta(tr, i) {
-		return M.diffmode === "total" ? tr.t1[i] - tr.t0[i] : tr.s1[i] - tr.s0[i];
+		return meta.diffmode === "total" ? tr.total1[i] - tr.total0[i] : tr.self1[i] - tr.self0[i];
 	}
 
 	// The tooltip and details text: "NAME (N samples, P%)", the SVG's form
 	function info(tr, i) {
-		var root = tr === T && i === 0, v = tr.w[i];
-		var s = (root ? "all" : DISP[tr.name[i]]) + " (" + countWithName(v) + ", " + (root ? "100" : pct(v)) + "%";
-		if (DIFF) {
+		var root = tr === tree && i === 0, v = tr.width[i];
+		var s = (root ? "all" : shownNames[tr.name[i]]) + " (" + amountWithName(v) + ", " + (root ? "100" : percent(v)) + "%";
+		if (differential) {
 			var d = delta(tr, i);
-			if (M.negate === "1" && d !== 0) d = -d;
-			s += "; " + (d > 0 ? "+" : "") + pct(d) + "%; before " + fmtCount(tr.t0[i]) + ", after " + fmtCount(tr.t1[i]);
-			var per = +M.diffper;
+			if (meta.negate === "1" && d !== 0) d = -d;
+			s += "; " + (d > 0 ? "+" : "") + percent(d) + "%; before " + formatAmount(tr.total0[i]) + ", after " + formatAmount(tr.total1[i]);
+			var per = +meta.diffper;
 			if (per > 0) {
-				var u = HUMAN ? M.countname : null, q = Math.pow(10, SCALE) * per;
-				s += "; per request before " + human(tr.t0[i] * FACTOR / q, u) + ", after " + human(tr.t1[i] * FACTOR / q, u);
+				var unit = humanUnits ? meta.countname : null, q = Math.pow(10, scale) * per;
+				s += "; per request before " + human(tr.total0[i] * factor / q, unit, false) + ", after " + human(tr.total1[i] * factor / q, unit, false);
 			}
 		}
 		return s + ")";
@@ -196,8 +184,8 @@ var FG = (function () {
 		return m ? rgb(parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)) : rgb(0, 0, 0);
 	}
 	function deltaColor(v) {
-		var r = 255, g = 255, b = 255, max = MAXDELTA;
-		if (M.negate === "1") v = -v;
+		var r = 255, g = 255, b = 255, max = maxDelta;
+		if (meta.negate === "1") v = -v;
 		if (max <= 0) return rgb(255, 255, 255);
 		if (v > max) v = max;
 		if (v < -max) v = -max;
@@ -206,122 +194,127 @@ var FG = (function () {
 		return rgb(r, g, b);
 	}
 	function fillOf(tr, i) {
-		var nm = NAMES[tr.name[i]];
-		if (tr.root0 && i === 0) return COLORS[2];
-		if (!DIFF || nm === "-" || nm === "--") return COLOR[tr.name[i]];
+		var name = names[tr.name[i]];
+		if (tr.paintRoot && i === 0) return palette.root;
+		if (!differential || name === "-" || name === "--") return nameColors[tr.name[i]];
 		if (tr.context && tr.context[i]) return rgb(200, 200, 200);
 		var d = delta(tr, i);
-		return deltaColor(Math.abs(d) < +M.mindelta ? 0 : d);
+		return deltaColor(Math.abs(d) < +meta.mindelta ? 0 : d);
 	}
 
-	// ---- layout: the frames at least half a pixel wide under the zoomed frame `z`, its
-	// ancestors across the whole width; x and width in px
+	// ---- layout: the frames at least half a pixel wide under the zoomed frame `zoomed`,
+	// its ancestors across the whole width; x and width in px
 
-	function layout(tr, z, width) {
-		var L = { idx: [], x: [], w: [], rows: [], maxd: 0, tr: tr };
+	function layout(tr, zoomed, width) {
+		var lay = { frames: [], x: [], width: [], rows: [], maxDepth: 0, tree: tr };
 		var chain = [];
-		for (var a = z; a >= 0; a = tr.parent[a]) chain.push(a);
-		for (var c = chain.length - 1; c >= 0; c--) add(L, chain[c], 0, width, tr.depth[chain[c]]);
-		var w = tr.w, off = tr.off, depth = tr.depth, end = tr.end;
-		if (!(w[z] > 0)) return L;
-		var scale = width / w[z], minc = 0.5 / scale;
-		var next = new Float64Array(tr.maxd + 2);
-		next[depth[z] + 1] = off[z];
-		for (var i = z + 1, e = end[z]; i <= e;) {
+		for (var a = zoomed; a >= 0; a = tr.parent[a]) chain.push(a);
+		for (var c = chain.length - 1; c >= 0; c--) place(lay, chain[c], 0, width, tr.depth[chain[c]]);
+		var w = tr.width, childStart = tr.childStart, depth = tr.depth, end = tr.end;
+		if (!(w[zoomed] > 0)) return lay;
+		var pxPer = width / w[zoomed], minCount = 0.5 / pxPer;
+		var next = new Float64Array(tr.maxDepth + 2); // per depth: where the next frame starts
+		next[depth[zoomed] + 1] = childStart[zoomed];
+		for (var i = zoomed + 1, e = end[zoomed]; i <= e;) {
 			var d = depth[i], x = next[d], wi = w[i];
 			next[d] = x + wi;
-			if (wi < minc) { i = end[i] + 1; continue; }
-			add(L, i, x * scale, wi * scale, d);
-			next[d + 1] = x + off[i];
+			if (wi < minCount) { i = end[i] + 1; continue; }
+			place(lay, i, x * pxPer, wi * pxPer, d);
+			next[d + 1] = x + childStart[i];
 			i++;
 		}
-		return L;
+		return lay;
 	}
-	function add(L, i, x, w, d) {
-		var k = L.idx.length;
-		L.idx.push(i); L.x.push(x); L.w.push(w);
-		(L.rows[d] || (L.rows[d] = [])).push(k);
-		if (d > L.maxd) L.maxd = d;
+	function place(lay, i, x, w, d) {
+		var k = lay.frames.length;
+		lay.frames.push(i); lay.x.push(x); lay.width.push(w);
+		(lay.rows[d] || (lay.rows[d] = [])).push(k);
+		if (d > lay.maxDepth) lay.maxDepth = d;
 	}
 
 	// ---- drawing
 
-	function View(canvas, icicle) { this.c = canvas; this.icicle = icicle; this.L = null; this.hover = -1; this.cur = -1; this.base = 0; }
+	function View(canvas, icicle) {
+		this.canvas = canvas; this.icicle = icicle; this.layout = null; this.current = -1; this.baseDepth = 0;
+	}
 	View.prototype.rowY = function (d) {
-		var r = d - this.base;
-		return this.icicle ? r * FH : (this.L.maxd - this.base - r) * FH;
+		var row = d - this.baseDepth;
+		return this.icicle ? row * frameHeight : (this.layout.maxDepth - this.baseDepth - row) * frameHeight;
 	};
-	View.prototype.draw = function (tr, z) {
-		var c = this.c, width = c.parentNode.clientWidth || 1200;
-		var L = this.L = layout(tr, z, width);
-		this.base = tr.depth[0];
-		var h = (L.maxd - this.base + 1) * FH, dpr = window.devicePixelRatio || 1;
-		c.width = Math.round(width * dpr);
-		c.height = Math.round(h * dpr);
-		c.style.height = h + "px";
-		var g = c.getContext("2d");
-		// the rectangles as pixels: one line per frame, then each row's line copied down
-		// the row (a fillRect and a colour per frame would cost ten times as much)
-		var W = c.width, H = c.height, img = g.createImageData(W || 1, H || 1), px = new Uint32Array(img.data.buffer);
-		for (var y = 0; y < H; y++) {
+	View.prototype.draw = function (tr, zoomed) {
+		var canvas = this.canvas, width = canvas.parentNode.clientWidth || 1200;
+		var lay = this.layout = layout(tr, zoomed, width);
+		this.baseDepth = tr.depth[0];
+		var h = (lay.maxDepth - this.baseDepth + 1) * frameHeight, dpr = window.devicePixelRatio || 1;
+		canvas.width = Math.round(width * dpr);
+		canvas.height = Math.round(h * dpr);
+		canvas.style.height = h + "px";
+		var g = canvas.getContext("2d");
+		this.paint(g, tr, dpr);
+		g.setTransform(dpr, 0, 0, dpr, 0, 0);
+		g.font = font;
+		g.textBaseline = "alphabetic";
+		var perChar = fontSize * fontWidth;
+		g.fillStyle = "#000";
+		for (var k = 0; k < lay.frames.length; k++) {
+			var chars = Math.floor(lay.width[k] / perChar);
+			if (chars < 3) continue;
+			var i = lay.frames[k];
+			var s = tr === tree && i === 0 ? "all" : shownNames[tr.name[i]], codePoints = Array.from(s);
+			if (codePoints.length > chars) s = codePoints.slice(0, chars - 2).join("") + "..";
+			g.fillText(s, lay.x[k] + 3, this.rowY(tr.depth[i]) + (frameHeight - 1) / 2 + 3);
+		}
+		if (this.current >= 0) this.outline(g, this.current, 1.5);
+	};
+	// the background and the rectangles as pixels: one line per frame, then each row's line
+	// copied down the row (a fillRect and a colour per frame would cost ten times as much)
+	View.prototype.paint = function (g, tr, dpr) {
+		var lay = this.layout, W = this.canvas.width, H = this.canvas.height;
+		var img = g.createImageData(W || 1, H || 1), px = new Uint32Array(img.data.buffer), y, d;
+		for (y = 0; y < H; y++) {
 			var t = Math.min(1, Math.max(0, (y / H - 0.05) / 0.9));
-			px.fill(mix(COLORS[0], COLORS[1], t), y * W, (y + 1) * W);
+			px.fill(mix(palette.top, palette.bottom, t), y * W, (y + 1) * W);
 		}
-		var mk = tr === T ? match : null, rowLine = new Int32Array(L.maxd + 1).fill(-1), k, i;
-		for (k = 0; k < L.idx.length; k++) {
-			i = L.idx[k];
-			var d = tr.depth[i], y0 = rowLine[d];
-			if (y0 < 0) y0 = rowLine[d] = Math.round(this.rowY(d) * dpr);
-			var x0 = Math.round(L.x[k] * dpr), x1 = Math.min(W, Math.max(x0 + 1, Math.round((L.x[k] + L.w[k]) * dpr)));
-			px.fill(mk && mk[tr.name[i]] ? COLORS[3] : fillOf(tr, i), y0 * W + x0, y0 * W + x1);
+		var marked = tr === tree ? matchedNames : null, rowLine = new Int32Array(lay.maxDepth + 1).fill(-1);
+		for (var k = 0; k < lay.frames.length; k++) {
+			var i = lay.frames[k], y0 = rowLine[tr.depth[i]];
+			if (y0 < 0) y0 = rowLine[tr.depth[i]] = Math.round(this.rowY(tr.depth[i]) * dpr);
+			var x0 = Math.round(lay.x[k] * dpr), x1 = Math.min(W, Math.max(x0 + 1, Math.round((lay.x[k] + lay.width[k]) * dpr)));
+			px.fill(marked && marked[tr.name[i]] ? palette.search : fillOf(tr, i), y0 * W + x0, y0 * W + x1);
 		}
-		var rh = Math.round((FH - 1) * dpr);
-		for (d = 0; d <= L.maxd; d++) {
+		var rowHeight = Math.round((frameHeight - 1) * dpr);
+		for (d = 0; d <= lay.maxDepth; d++) {
 			y0 = rowLine[d];
-			for (y = 1; y0 >= 0 && y < rh && y0 + y < H; y++) px.copyWithin((y0 + y) * W, y0 * W, (y0 + 1) * W);
+			for (y = 1; y0 >= 0 && y < rowHeight && y0 + y < H; y++) px.copyWithin((y0 + y) * W, y0 * W, (y0 + 1) * W);
 		}
 		g.putImageData(img, 0, 0);
-		g.setTransform(dpr, 0, 0, dpr, 0, 0);
-		g.font = FONT;
-		g.textBaseline = "alphabetic";
-		var per = FS * FW;
-		g.fillStyle = "#000";
-		for (k = 0; k < L.idx.length; k++) {
-			var chars = Math.floor(L.w[k] / per);
-			if (chars < 3) continue;
-			i = L.idx[k];
-			var s = tr === T && i === 0 ? "all" : DISP[tr.name[i]], cps = Array.from(s);
-			if (cps.length > chars) s = cps.slice(0, chars - 2).join("") + "..";
-			g.fillText(s, L.x[k] + 3, this.rowY(tr.depth[i]) + (FH - 1) / 2 + 3);
-		}
-		if (this.cur >= 0) this.outline(g, this.cur, 1.5);
 	};
 	function mix(a, b, t) {
-		var f = function (sh) { return Math.round((a >> sh & 255) * (1 - t) + (b >> sh & 255) * t); };
+		var f = function (shift) { return Math.round((a >> shift & 255) * (1 - t) + (b >> shift & 255) * t); };
 		return rgb(f(0), f(8), f(16));
 	}
-	View.prototype.outline = function (g, i, lw) {
-		var L = this.L, k = L.idx.indexOf(i);
+	View.prototype.outline = function (g, i, lineWidth) {
+		var lay = this.layout, k = lay.frames.indexOf(i);
 		if (k < 0) return;
 		g.strokeStyle = "#000";
-		g.lineWidth = lw;
-		g.strokeRect(L.x[k] + 0.5, this.rowY(L.tr.depth[i]) + 0.5, Math.max(L.w[k] - 1, 0.5), FH - 2);
+		g.lineWidth = lineWidth;
+		g.strokeRect(lay.x[k] + 0.5, this.rowY(lay.tree.depth[i]) + 0.5, Math.max(lay.width[k] - 1, 0.5), frameHeight - 2);
 	};
-	// the frame index under a mouse event, or -1
-	View.prototype.hit = function (e) {
-		var L = this.L;
-		if (!L) return -1;
-		var r = this.c.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
-		var row = Math.floor(y / FH), d = this.icicle ? row + this.base : L.maxd - row;
-		if (y - row * FH >= FH - 1) return -1;
-		var ks = L.rows[d];
-		if (!ks) return -1;
-		var lo = 0, hi = ks.length - 1;
+	// the frame under the mouse: the row by y, then a binary search by x in it; -1 for none
+	View.prototype.frameAt = function (e) {
+		var lay = this.layout;
+		if (!lay) return -1;
+		var r = this.canvas.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
+		var row = Math.floor(y / frameHeight), d = this.icicle ? row + this.baseDepth : lay.maxDepth - row;
+		if (y - row * frameHeight >= frameHeight - 1) return -1;
+		var inRow = lay.rows[d];
+		if (!inRow) return -1;
+		var lo = 0, hi = inRow.length - 1;
 		while (lo <= hi) {
-			var mid = (lo + hi) >> 1, k = ks[mid];
-			if (x < L.x[k]) hi = mid - 1;
-			else if (x >= L.x[k] + L.w[k]) lo = mid + 1;
-			else return L.idx[k];
+			var mid = (lo + hi) >> 1, k = inRow[mid];
+			if (x < lay.x[k]) hi = mid - 1;
+			else if (x >= lay.x[k] + lay.width[k]) lo = mid + 1;
+			else return lay.frames[k];
 		}
 		return -1;
 	};
@@ -339,51 +332,51 @@ var FG = (function () {
 		tip.style.left = x + "px";
 		tip.style.top = y + "px";
 	}
-	function details(text) { $("details").textContent = text === null ? "\u00a0" : (M.nametype ? M.nametype + " " : "") + text; }
+	function details(text) { $("details").textContent = text === null ? "\u00a0" : (meta.nametype ? meta.nametype + " " : "") + text; }
 
-	function hookView(v, trOf, onClick) {
-		v.c.addEventListener("mousemove", function (e) {
-			var i = v.hit(e), tr = trOf();
+	function hookView(view, treeOf, onClick) {
+		view.canvas.addEventListener("mousemove", function (e) {
+			var i = view.frameAt(e);
 			if (i < 0) { showTip(e, null); details(null); return; }
-			var t = info(tr, i);
-			showTip(e, t);
-			details(t);
+			var text = info(treeOf(), i);
+			showTip(e, text);
+			details(text);
 		});
-		v.c.addEventListener("mouseleave", function (e) { showTip(e, null); details(null); });
-		v.c.addEventListener("click", function (e) { var i = v.hit(e); if (i >= 0) onClick(i); });
+		view.canvas.addEventListener("mouseleave", function (e) { showTip(e, null); details(null); });
+		view.canvas.addEventListener("click", function (e) { var i = view.frameAt(e); if (i >= 0) onClick(i); });
 	}
 
 	// ---- the main graph
 
-	function graphTree() { return S.view === "removed" ? removedTreeOf() : T; }
+	function graphTree() { return state.view === "removed" ? removedTreeOf() : tree; }
 
 	function drawGraph() {
 		var tr = graphTree();
-		G.icicle = S.icicle;
-		G.cur = matchCur >= 0 && S.view === "graph" ? matchList[matchCur] : -1;
-		G.draw(tr, S.zoom < tr.n ? S.zoom : 0);
+		graphView.icicle = state.icicle;
+		graphView.current = currentMatch >= 0 && state.view === "graph" ? matches[currentMatch] : -1;
+		graphView.draw(tr, state.zoom < tr.n ? state.zoom : 0);
 		crumbs();
 	}
 
 	function crumbs() {
 		var el = $("crumbs"), tr = graphTree();
 		el.textContent = "";
-		if (S.view !== "graph" && S.view !== "removed") return;
+		if (state.view !== "graph" && state.view !== "removed") return;
 		var chain = [];
-		for (var a = S.zoom; a >= 0; a = tr.parent[a]) chain.unshift(a);
+		for (var a = state.zoom; a >= 0; a = tr.parent[a]) chain.unshift(a);
 		chain.forEach(function (a, k) {
 			if (k) el.appendChild(document.createTextNode(" \u203a "));
-			var sp = document.createElement("span");
-			sp.className = "c";
-			sp.textContent = a === 0 ? "all" : DISP[tr.name[a]];
-			sp.addEventListener("click", function () { zoom(a); });
-			el.appendChild(sp);
+			var crumb = document.createElement("span");
+			crumb.className = "c";
+			crumb.textContent = a === 0 ? "all" : shownNames[tr.name[a]];
+			crumb.addEventListener("click", function () { zoom(a); });
+			el.appendChild(crumb);
 		});
 	}
 
 	function zoom(i) {
-		S.zoom = i;
-		if (i > 0) S.fn = graphTree().name[i];
+		state.zoom = i;
+		if (i > 0) state.selected = graphTree().name[i];
 		drawGraph();
 		saveState();
 	}
@@ -392,307 +385,280 @@ var FG = (function () {
 	// BEFORE, as the SVG's panel draws them; callers are grey context.
 	function removedTreeOf() {
 		if (removedTree) return removedTree;
-		var n = T.n, rw = new Float64Array(n), acc = new Float64Array(n), off = new Float64Array(n);
-		var ctx = new Uint8Array(n);
+		var n = tree.n, width = new Float64Array(n), below = new Float64Array(n), childStart = new Float64Array(n);
+		var context = new Uint8Array(n);
 		for (var i = n - 1; i >= 0; i--) {
-			var gone = T.t1[i] === 0 && T.t0[i] > 0 && i > 0;
-			rw[i] = gone ? T.t0[i] : acc[i];
-			off[i] = rw[i] - acc[i];
-			ctx[i] = gone ? 0 : 1;
-			if (i > 0) acc[T.parent[i]] += rw[i];
+			var gone = tree.total1[i] === 0 && tree.total0[i] > 0 && i > 0;
+			width[i] = gone ? tree.total0[i] : below[i];
+			childStart[i] = width[i] - below[i];
+			context[i] = gone ? 0 : 1;
+			if (i > 0) below[tree.parent[i]] += width[i];
 		}
-		removedTree = Object.assign({}, T, { w: rw, off: off, context: ctx });
+		removedTree = Object.assign({}, tree, { width: width, childStart: childStart, context: context });
 		return removedTree;
 	}
 
 	// ---- search: a regex over the names (each name once), "Matched: P%" as the SVG
 	// computes it (frames inside a matched frame are not counted again)
 
-	function compile(t) {
-		try { return new RegExp(t, S.ic ? "i" : ""); } catch (e) { return null; }
+	function compile(term) {
+		try { return new RegExp(term, state.ignoreCase ? "i" : ""); } catch (e) { return null; }
 	}
-	function search(t, hitsOrNull) {
-		if (t === null || t === "") { clearSearch(); return true; }
-		var m = new Uint8Array(NAMES.length);
-		if (hitsOrNull) {
-			hitsOrNull.forEach(function (k) { m[k] = 1; });
+	// `term` searched for, or its matches given (`hits`: name indices, from the worker)
+	function search(term, hits) {
+		if (term === null || term === "") { clearSearch(); return true; }
+		var marked = new Uint8Array(names.length);
+		if (hits) {
+			hits.forEach(function (k) { marked[k] = 1; });
 		} else {
-			var re = compile(t);
+			var re = compile(term);
 			if (!re) { $("search").classList.add("bad"); return false; }
-			for (var k = 0; k < NAMES.length; k++) if (re.test(DISP[k])) m[k] = 1;
+			for (var k = 0; k < names.length; k++) if (re.test(shownNames[k])) marked[k] = 1;
 		}
 		$("search").classList.remove("bad");
-		m[T.name[0]] = 0;
-		S.search = t;
-		match = m;
+		marked[tree.name[0]] = 0;
+		state.search = term;
+		matchedNames = marked;
 		var count = 0, list = [];
-		for (var i = 1; i < T.n; i++) if (m[T.name[i]]) list.push(i);
-		for (i = 1; i < T.n;) {
-			if (m[T.name[i]]) { count += T.w[i]; i = T.end[i] + 1; } else i++;
+		for (var i = 1; i < tree.n; i++) if (marked[tree.name[i]]) list.push(i);
+		for (i = 1; i < tree.n;) {
+			if (marked[tree.name[i]]) { count += tree.width[i]; i = tree.end[i] + 1; } else i++;
 		}
-		var p = T.w[0] > 0 ? 100 * count / T.w[0] : 0;
-		matchedPct = p === 100 ? "100" : p.toFixed(1);
-		matchList = list;
-		matchCur = -1;
-		if ($("search").value !== t) $("search").value = t;
-		$("matched").textContent = "Matched: " + matchedPct + "%";
+		var p = tree.width[0] > 0 ? 100 * count / tree.width[0] : 0;
+		matchedPercent = p === 100 ? "100" : p.toFixed(1);
+		matches = list;
+		currentMatch = -1;
+		if ($("search").value !== term) $("search").value = term;
+		$("matched").textContent = "Matched: " + matchedPercent + "%";
 		redraw();
 		saveState();
 		return true;
 	}
 	function clearSearch() {
-		S.search = null;
-		match = null;
-		matchList = [];
-		matchCur = -1;
-		matchedPct = null;
+		state.search = null;
+		matchedNames = null;
+		matches = [];
+		currentMatch = -1;
+		matchedPercent = null;
 		$("search").value = "";
 		$("search").classList.remove("bad");
 		$("matched").textContent = "";
 		redraw();
 		saveState();
 	}
-	// next (1) or previous (-1) match: outlined, named in the details line, and zoomed
+	// the next (1) or previous (-1) match: outlined, named in the details line, and zoomed
 	// into when the zoom hides it or it is too narrow to see
 	function step(dir) {
-		if (!matchList.length) return;
-		if (S.view !== "graph") setView("graph");
-		matchCur = matchCur < 0 ? (dir > 0 ? 0 : matchList.length - 1) : (matchCur + dir + matchList.length) % matchList.length;
-		var i = matchList[matchCur];
-		var inZoom = i >= S.zoom && i <= T.end[S.zoom];
-		var scale = (G.c.parentNode.clientWidth || 1200) / T.w[S.zoom];
-		if (!inZoom || T.w[i] * scale < 0.5) S.zoom = inZoom ? T.parent[i] : 0;
-		if (T.w[i] * (G.c.parentNode.clientWidth || 1200) / T.w[S.zoom] < 0.5) S.zoom = i;
+		if (!matches.length) return;
+		if (state.view !== "graph") setView("graph");
+		currentMatch = currentMatch < 0 ? (dir > 0 ? 0 : matches.length - 1) : (currentMatch + dir + matches.length) % matches.length;
+		var i = matches[currentMatch], width = graphView.canvas.parentNode.clientWidth || 1200;
+		var inZoom = i >= state.zoom && i <= tree.end[state.zoom], pxPer = width / tree.width[state.zoom];
+		if (!inZoom || tree.width[i] * pxPer < 0.5) state.zoom = inZoom ? tree.parent[i] : 0;
+		if (tree.width[i] * width / tree.width[state.zoom] < 0.5) state.zoom = i;
 		drawGraph();
-		details(info(T, i));
+		details(info(tree, i));
 		saveState();
 	}
 
-	// A search from the URL (a link anyone can write) runs in a worker with a time budget,
-	// as the SVG's does: a pattern that backtracks for ever is stopped instead of freezing
-	// the page. Where no worker can run, the text is searched for literally.
-	var URL_SEARCH_MS = 1500;
-	function searchBounded(t, done) {
-		var w, src = "onmessage=function(e){var re=new RegExp(e.data.t,e.data.f),r=[],N=e.data.n;" +
-			"for(var i=0;i<N.length;i++)if(re.test(N[i]))r.push(i);postMessage(r);};";
-		try {
-			new RegExp(t);
-			w = new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
-		} catch (e) {
-			search(t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-			done();
-			return;
-		}
-		var timer = setTimeout(function () {
-			w.terminate();
-			clearSearch();
-			$("search").value = t;
-			$("matched").textContent = "Search stopped: took over " + URL_SEARCH_MS / 1000 + " s";
-			done();
-		}, URL_SEARCH_MS);
-		w.onmessage = function (e) { clearTimeout(timer); w.terminate(); search(t, e.data); done(); };
-		w.onerror = function () { clearTimeout(timer); w.terminate(); search(t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")); done(); };
-		w.postMessage({ t: t, f: S.ic ? "i" : "", n: DISP });
-	}
+	//#include search.js
 
 	// ---- per function: self summed over every frame; total once per stack (a frame
 	// inside another frame of the same name adds nothing), as speedscope and pprof count
 
 	function functions() {
-		if (FN) return FN;
-		var K = NAMES.length, n = T.n;
-		var self0 = new Float64Array(K), self1 = new Float64Array(K), tot0 = new Float64Array(K), tot1 = new Float64Array(K);
-		var on = new Int32Array(K), stack = new Int32Array(T.maxd + 2), sp = 0;
+		if (functionTotals) return functionTotals;
+		var count = names.length, n = tree.n;
+		var self0 = new Float64Array(count), self1 = new Float64Array(count), total0 = new Float64Array(count), total1 = new Float64Array(count);
+		var onStack = new Int32Array(count), open = new Int32Array(tree.maxDepth + 2), sp = 0;
 		for (var i = 1; i < n; i++) {
-			var d = T.depth[i], nm = T.name[i];
-			while (sp >= d) on[T.name[stack[--sp]]]--;
-			self0[nm] += T.s0[i];
-			if (DIFF) self1[nm] += T.s1[i];
-			if (!on[nm]) { tot0[nm] += T.t0[i]; if (DIFF) tot1[nm] += T.t1[i]; }
-			on[nm]++;
-			stack[sp++] = i;
+			var d = tree.depth[i], name = tree.name[i];
+			while (sp >= d) onStack[tree.name[open[--sp]]]--;
+			self0[name] += tree.self0[i];
+			if (differential) self1[name] += tree.self1[i];
+			if (!onStack[name]) { total0[name] += tree.total0[i]; if (differential) total1[name] += tree.total1[i]; }
+			onStack[name]++;
+			open[sp++] = i;
 		}
-		FN = { self0: self0, self1: self1, tot0: tot0, tot1: tot1 };
-		return FN;
+		functionTotals = { self0: self0, self1: self1, total0: total0, total1: total1 };
+		return functionTotals;
 	}
 
-	// ---- sandwich: trees merged by name path, built from occurrences of one function
+	// ---- sandwich: trees merged by name path, built from the occurrences of one function
 
-	function Merged() { this.name = [0]; this.parent = [-1]; this.t0 = [0]; this.t1 = [0]; this.kids = new Map(); }
-	Merged.prototype.child = function (p, nm) {
-		var key = p * 4294967296 + nm, c = this.kids.get(key);
+	function Merged() { this.name = [0]; this.parent = [-1]; this.total0 = [0]; this.total1 = [0]; this.children = new Map(); }
+	Merged.prototype.child = function (p, name) {
+		var key = p * 4294967296 + name, c = this.children.get(key);
 		if (c === undefined) {
 			c = this.name.length;
-			this.kids.set(key, c);
-			this.name.push(nm); this.parent.push(p); this.t0.push(0); this.t1.push(0);
+			this.children.set(key, c);
+			this.name.push(name); this.parent.push(p); this.total0.push(0); this.total1.push(0);
 		}
 		return c;
 	};
 	// to a tree in depth-first order, children by name, selves = total - children's
 	Merged.prototype.tree = function (rootName) {
-		var n = this.name.length, kids = [], i;
+		var n = this.name.length, kids = [], i, j, v;
 		this.name[0] = rootName;
 		for (i = 0; i < n; i++) kids.push(null);
 		for (i = 1; i < n; i++) (kids[this.parent[i]] || (kids[this.parent[i]] = [])).push(i);
-		var self = this, cmp = function (a, b) { var x = NAMES[self.name[a]], y = NAMES[self.name[b]]; return x < y ? -1 : x > y ? 1 : 0; };
-		var order = new Int32Array(n), depth = new Int32Array(n), k = 0, st = [0], sd = [0];
-		while (st.length) {
-			var v = st.pop(), d = sd.pop();
+		var self = this, byName = function (a, b) { var x = names[self.name[a]], y = names[self.name[b]]; return x < y ? -1 : x > y ? 1 : 0; };
+		var order = new Int32Array(n), depth = new Int32Array(n), k = 0, todo = [0], todoDepth = [0];
+		while (todo.length) {
+			v = todo.pop();
+			var d = todoDepth.pop(), ks = kids[v];
 			order[k] = v; depth[k++] = d;
-			var ks = kids[v];
-			if (ks) { ks.sort(cmp); for (var j = ks.length - 1; j >= 0; j--) { st.push(ks[j]); sd.push(d + 1); } }
+			if (ks) { ks.sort(byName); for (j = ks.length - 1; j >= 0; j--) { todo.push(ks[j]); todoDepth.push(d + 1); } }
 		}
-		var name = new Int32Array(n), s0 = new Float64Array(n), s1 = DIFF ? new Float64Array(n) : null;
+		var name = new Int32Array(n), self0 = new Float64Array(n), self1 = differential ? new Float64Array(n) : null;
 		for (i = 0; i < n; i++) {
 			v = order[i];
 			name[i] = this.name[v];
-			var c0 = this.t0[v], c1 = this.t1[v], ks2 = kids[v];
-			if (ks2) for (j = 0; j < ks2.length; j++) { c0 -= this.t0[ks2[j]]; c1 -= this.t1[ks2[j]]; }
-			s0[i] = Math.max(0, c0);
-			if (s1) s1[i] = Math.max(0, c1);
+			var c0 = this.total0[v], c1 = this.total1[v], below = kids[v];
+			if (below) for (j = 0; j < below.length; j++) { c0 -= this.total0[below[j]]; c1 -= this.total1[below[j]]; }
+			self0[i] = Math.max(0, c0);
+			if (self1) self1[i] = Math.max(0, c1);
 		}
-		return makeTree(name, depth, s0, s1);
+		return makeTree(name, depth, self0, self1);
 	};
 
 	function subtree(o) {
-		var e = T.end[o] + 1, depth = T.depth.slice(o, e), base = T.depth[o];
+		var e = tree.end[o] + 1, depth = tree.depth.slice(o, e), base = tree.depth[o];
 		for (var i = 0; i < depth.length; i++) depth[i] -= base;
-		return makeTree(T.name.slice(o, e), depth, T.s0.slice(o, e), DIFF ? T.s1.slice(o, e) : null);
+		return makeTree(tree.name.slice(o, e), depth, tree.self0.slice(o, e), differential ? tree.self1.slice(o, e) : null);
 	}
 	function occurrences(f) {
-		var occ = [];
-		for (var i = 1; i < T.n;) {
-			if (T.name[i] === f) { occ.push(i); i = T.end[i] + 1; } else i++;
+		var found = [];
+		for (var i = 1; i < tree.n;) {
+			if (tree.name[i] === f) { found.push(i); i = tree.end[i] + 1; } else i++;
 		}
-		return occ;
+		return found;
 	}
 	function sandwich(f) {
 		var occ = occurrences(f), up = new Merged(), down = new Merged();
 		var one = occ.length === 1; // the callees are that frame's subtree as it is
 		for (var k = 0; k < occ.length; k++) {
-			var o = occ[k], a0 = T.t0[o], a1 = DIFF ? T.t1[o] : 0;
-			up.t0[0] += a0; up.t1[0] += a1;
-			for (var p = T.parent[o], c = 0; p > 0; p = T.parent[p]) {
-				c = up.child(c, T.name[p]);
-				up.t0[c] += a0; up.t1[c] += a1;
+			var o = occ[k], a0 = tree.total0[o], a1 = differential ? tree.total1[o] : 0;
+			up.total0[0] += a0; up.total1[0] += a1;
+			for (var p = tree.parent[o], c = 0; p > 0; p = tree.parent[p]) {
+				c = up.child(c, tree.name[p]);
+				up.total0[c] += a0; up.total1[c] += a1;
 			}
 			if (one) break;
-			down.t0[0] += a0; down.t1[0] += a1;
-			var map = [0], base = T.depth[o];
-			for (var i = o + 1, e = T.end[o]; i <= e; i++) {
-				var d = T.depth[i] - base;
-				var m = down.child(map[d - 1], T.name[i]);
-				map[d] = m;
-				down.t0[m] += T.t0[i]; down.t1[m] += DIFF ? T.t1[i] : 0;
+			down.total0[0] += a0; down.total1[0] += a1;
+			var at = [0], base = tree.depth[o]; // the merged node of each depth on the path
+			for (var i = o + 1, e = tree.end[o]; i <= e; i++) {
+				var d = tree.depth[i] - base, m = down.child(at[d - 1], tree.name[i]);
+				at[d] = m;
+				down.total0[m] += tree.total0[i]; down.total1[m] += differential ? tree.total1[i] : 0;
 			}
 		}
 		return { f: f, up: up.tree(f), down: one ? subtree(occ[0]) : down.tree(f) };
 	}
 
 	function drawSandwich() {
-		var f = S.fn, head = $("sw-head");
+		var f = state.selected, head = $("sw-head");
 		if (f < 0) {
 			head.textContent = "Select a function: click a frame in the graph or a row of the table.";
-			CALLERS.c.style.height = CALLEES.c.style.height = "0";
-			CALLERS.L = CALLEES.L = null;
+			callersView.canvas.style.height = calleesView.canvas.style.height = "0";
+			callersView.layout = calleesView.layout = null;
 			return;
 		}
-		if (!SW || SW.f !== f) SW = sandwich(f);
-		var fn = functions();
-		var t = DISP[f] + ": self " + countWithName(DIFF ? fn.self1[f] : fn.self0[f]) + " (" + pct(DIFF ? fn.self1[f] : fn.self0[f]) +
-			"%), total " + countWithName(DIFF ? fn.tot1[f] : fn.tot0[f]) + " (" + pct(DIFF ? fn.tot1[f] : fn.tot0[f]) + "%)";
-		if (DIFF) t += "; before: self " + fmtCount(fn.self0[f]) + ", total " + fmtCount(fn.tot0[f]);
-		head.textContent = t;
-		CALLERS.icicle = false;
-		CALLERS.draw(SW.up, 0);
-		CALLEES.icicle = true;
-		CALLEES.draw(SW.down, 0);
+		if (!sandwichTrees || sandwichTrees.f !== f) sandwichTrees = sandwich(f);
+		var fn = functions(), selfAmount = differential ? fn.self1[f] : fn.self0[f], totalAmount = differential ? fn.total1[f] : fn.total0[f];
+		var text = shownNames[f] + ": self " + amountWithName(selfAmount) + " (" + percent(selfAmount) + "%), total " +
+			amountWithName(totalAmount) + " (" + percent(totalAmount) + "%)";
+		if (differential) text += "; before: self " + formatAmount(fn.self0[f]) + ", total " + formatAmount(fn.total0[f]);
+		head.textContent = text;
+		callersView.icicle = false;
+		callersView.draw(sandwichTrees.up, 0);
+		calleesView.icicle = true;
+		calleesView.draw(sandwichTrees.down, 0);
 	}
 
 	// ---- the table of every function, drawn a screenful of rows at a time
 
-	var ROWH = 20, rows = [], cols = [];
-	function tableCols() {
+	var ROW_HEIGHT = 20, tableRows = [], tableColumns = [];
+	function columnsOf() {
 		var fn = functions();
-		var c = [{ k: "name", h: "Function", get: function (f) { return DISP[f]; }, text: true }];
-		if (!DIFF) {
-			c.push({ k: "self", h: "Self", get: function (f) { return fn.self0[f]; } },
-				{ k: "selfp", h: "Self %", get: function (f) { return fn.self0[f]; }, p: true },
-				{ k: "tot", h: "Total", get: function (f) { return fn.tot0[f]; } },
-				{ k: "totp", h: "Total %", get: function (f) { return fn.tot0[f]; }, p: true });
+		var c = [{ key: "name", head: "Function", get: function (f) { return shownNames[f]; }, text: true }];
+		if (!differential) {
+			c.push({ key: "self", head: "Self", get: function (f) { return fn.self0[f]; } },
+				{ key: "selfp", head: "Self %", get: function (f) { return fn.self0[f]; }, percent: true },
+				{ key: "tot", head: "Total", get: function (f) { return fn.total0[f]; } },
+				{ key: "totp", head: "Total %", get: function (f) { return fn.total0[f]; }, percent: true });
 		} else {
-			c.push({ k: "self", h: "Self after", get: function (f) { return fn.self1[f]; } },
-				{ k: "selfd", h: "Self delta", get: function (f) { return fn.self1[f] - fn.self0[f]; }, d: true },
-				{ k: "tot0", h: "Total before", get: function (f) { return fn.tot0[f]; } },
-				{ k: "tot", h: "Total after", get: function (f) { return fn.tot1[f]; } },
-				{ k: "totp", h: "Total %", get: function (f) { return fn.tot1[f]; }, p: true },
-				{ k: "delta", h: "Total delta", get: function (f) { return fn.tot1[f] - fn.tot0[f]; }, d: true });
+			c.push({ key: "self", head: "Self after", get: function (f) { return fn.self1[f]; } },
+				{ key: "selfd", head: "Self delta", get: function (f) { return fn.self1[f] - fn.self0[f]; }, delta: true },
+				{ key: "tot0", head: "Total before", get: function (f) { return fn.total0[f]; } },
+				{ key: "tot", head: "Total after", get: function (f) { return fn.total1[f]; } },
+				{ key: "totp", head: "Total %", get: function (f) { return fn.total1[f]; }, percent: true },
+				{ key: "delta", head: "Total delta", get: function (f) { return fn.total1[f] - fn.total0[f]; }, delta: true });
 		}
 		return c;
 	}
-	function cellText(col, f) {
-		var v = col.get(f);
-		if (col.text) return v;
-		if (col.p) return pct(v) + "%";
-		if (col.d) return (v > 0 ? "+" : v < 0 ? "-" : "") + fmtCount(Math.abs(v));
-		return fmtCount(v);
+	function cellText(column, f) {
+		var v = column.get(f);
+		if (column.text) return v;
+		if (column.percent) return percent(v) + "%";
+		if (column.delta) return (v > 0 ? "+" : v < 0 ? "-" : "") + formatAmount(Math.abs(v));
+		return formatAmount(v);
 	}
 	function buildTable() {
 		var fn = functions();
-		cols = tableCols();
+		tableColumns = columnsOf();
 		var head = $("t-head");
 		head.textContent = "";
-		var tmpl = cols.map(function (c) { return c.text ? "minmax(12em, 1fr)" : "9em"; }).join(" ");
-		$("v-table").style.setProperty("--cols", tmpl);
-		cols.forEach(function (c) {
+		$("v-table").style.setProperty("--cols", tableColumns.map(function (c) { return c.text ? "minmax(12em, 1fr)" : "9em"; }).join(" "));
+		tableColumns.forEach(function (c) {
 			var h = document.createElement("div");
-			h.textContent = c.h;
-			h.dataset.k = c.k;
+			h.textContent = c.head;
+			h.dataset.k = c.key;
 			if (!c.text) h.className = "n";
-			if (S.sort === c.k) h.classList.add("sorted");
-			if (S.sort === c.k && S.asc) h.classList.add("asc");
+			if (state.sort === c.key) h.classList.add("sorted");
+			if (state.sort === c.key && state.ascending) h.classList.add("asc");
 			h.addEventListener("click", function () {
-				if (S.sort === c.k) S.asc = !S.asc; else { S.sort = c.k; S.asc = !!c.text; }
+				if (state.sort === c.key) state.ascending = !state.ascending; else { state.sort = c.key; state.ascending = !!c.text; }
 				buildTable();
 				saveState();
 			});
 			head.appendChild(h);
 		});
-		var col = cols.filter(function (c) { return c.k === S.sort; })[0] || cols[3] || cols[1];
-		rows = [];
-		for (var f = 0; f < NAMES.length; f++) {
-			if (f === T.name[0] && !fn.self0[f] && !fn.tot0[f]) continue;
-			if (!fn.tot0[f] && !fn.tot1[f]) continue;
-			if (match && !match[f]) continue;
+		var column = tableColumns.filter(function (c) { return c.key === state.sort; })[0] || tableColumns[3] || tableColumns[1];
+		var rows = [];
+		for (var f = 0; f < names.length; f++) {
+			if (f === tree.name[0] && !fn.self0[f] && !fn.total0[f]) continue;
+			if (!fn.total0[f] && !fn.total1[f]) continue;
+			if (matchedNames && !matchedNames[f]) continue;
 			rows.push(f);
 		}
-		var key = rows.map(col.get), idx = rows.map(function (_, k) { return k; });
-		idx.sort(function (a, b) {
+		var key = rows.map(column.get), order = rows.map(function (_, k) { return k; });
+		order.sort(function (a, b) {
 			var x = key[a], y = key[b], r = x < y ? -1 : x > y ? 1 : 0;
-			if (col.d && !S.asc) r = Math.abs(y) - Math.abs(x) || r; // largest change first
-			else if (!S.asc) r = -r;
-			return r || (DISP[rows[a]] < DISP[rows[b]] ? -1 : 1);
+			if (column.delta && !state.ascending) r = Math.abs(y) - Math.abs(x) || r; // largest change first
+			else if (!state.ascending) r = -r;
+			return r || (shownNames[rows[a]] < shownNames[rows[b]] ? -1 : 1);
 		});
-		rows = idx.map(function (k) { return rows[k]; });
-		$("t-body").style.height = rows.length * ROWH + "px";
-		$("t-foot").textContent = rows.length + " functions" + (match ? " matching the search" : "");
+		tableRows = order.map(function (k) { return rows[k]; });
+		$("t-body").style.height = tableRows.length * ROW_HEIGHT + "px";
+		$("t-foot").textContent = tableRows.length + " functions" + (matchedNames ? " matching the search" : "");
 		paintRows();
 	}
 	function paintRows() {
-		var sc = $("t-scroll"), body = $("t-body");
-		var first = Math.max(0, Math.floor(sc.scrollTop / ROWH) - 10);
-		var last = Math.min(rows.length, first + Math.ceil((sc.clientHeight || 600) / ROWH) + 20);
+		var scroller = $("t-scroll"), body = $("t-body");
+		var first = Math.max(0, Math.floor(scroller.scrollTop / ROW_HEIGHT) - 10);
+		var last = Math.min(tableRows.length, first + Math.ceil((scroller.clientHeight || 600) / ROW_HEIGHT) + 20);
 		body.textContent = "";
 		var frag = document.createDocumentFragment();
 		for (var r = first; r < last; r++) {
-			var f = rows[r], row = document.createElement("div");
-			row.className = f === S.fn ? "row sel" : "row";
-			row.style.top = r * ROWH + "px";
+			var f = tableRows[r], row = document.createElement("div");
+			row.className = f === state.selected ? "row sel" : "row";
+			row.style.top = r * ROW_HEIGHT + "px";
 			row.dataset.f = f;
-			for (var c = 0; c < cols.length; c++) {
+			for (var c = 0; c < tableColumns.length; c++) {
 				var cell = document.createElement("div");
-				cell.textContent = cellText(cols[c], f);
-				if (!cols[c].text) cell.className = "n";
+				cell.textContent = cellText(tableColumns[c], f);
+				if (!tableColumns[c].text) cell.className = "n";
 				row.appendChild(cell);
 			}
 			frag.appendChild(row);
@@ -700,71 +666,42 @@ var FG = (function () {
 		body.appendChild(frag);
 	}
 
-	// ---- views and state
+	// ---- views
 
-	function setView(v) {
-		S.view = v;
-		if (v !== "graph" && v !== "removed") S.zoom = S.zoom; // kept for going back
-		["graph", "sandwich", "table", "removed"].forEach(function (k) { $("b-" + k).classList.toggle("on", k === v); });
-		$("v-graph").hidden = !(v === "graph" || v === "removed");
-		$("v-sandwich").hidden = v !== "sandwich";
-		$("v-table").hidden = v !== "table";
-		$("b-orient").hidden = !(v === "graph" || v === "removed");
-		$("b-reset").hidden = !(v === "graph" || v === "removed");
+	function setView(view) {
+		state.view = view;
+		var graphLike = view === "graph" || view === "removed";
+		["graph", "sandwich", "table", "removed"].forEach(function (k) { $("b-" + k).classList.toggle("on", k === view); });
+		$("v-graph").hidden = !graphLike;
+		$("v-sandwich").hidden = view !== "sandwich";
+		$("v-table").hidden = view !== "table";
+		$("b-orient").hidden = !graphLike;
+		$("b-reset").hidden = !graphLike;
 		redraw();
 		saveState();
 	}
 	function redraw() {
-		if (!T) return;
-		if (S.view === "graph" || S.view === "removed") drawGraph();
-		else if (S.view === "sandwich") drawSandwich();
+		if (!tree) return;
+		if (state.view === "graph" || state.view === "removed") drawGraph();
+		else if (state.view === "sandwich") drawSandwich();
 		else buildTable();
-		$("b-orient").textContent = S.icicle ? "Flame graph" : "Icicle";
-		$("b-case").classList.toggle("on", S.ic);
+		$("b-orient").textContent = state.icicle ? "Flame graph" : "Icicle";
+		$("b-case").classList.toggle("on", state.ignoreCase);
 	}
 	function select(f) {
-		S.fn = f;
-		SW = null;
+		state.selected = f;
+		sandwichTrees = null;
 		setView("sandwich");
 	}
 
-	function saveState() {
-		var p = [];
-		if (S.view !== "graph") p.push("v=" + S.view);
-		if (S.icicle) p.push("o=icicle");
-		if (S.zoom > 0) p.push("z=" + S.zoom);
-		if (S.search !== null) p.push("s=" + encodeURIComponent(S.search));
-		if (S.ic) p.push("i=1");
-		if (S.fn >= 0) p.push("f=" + encodeURIComponent(NAMES[S.fn]));
-		if (S.sort !== "tot" || S.asc) p.push("k=" + S.sort + (S.asc ? "+" : ""));
-		var h = p.length ? "#" + p.join("&") : "";
-		if (h !== location.hash) {
-			try { history.replaceState(null, "", location.pathname + location.search + (h || "#")); } catch (e) { /* some file: URLs */ }
-		}
-	}
-	function loadState() {
-		var q = {}, h = location.hash.substring(1);
-		h.split("&").forEach(function (kv) {
-			var eq = kv.indexOf("=");
-			if (eq < 0) return;
-			try { q[kv.substring(0, eq)] = decodeURIComponent(kv.substring(eq + 1)); } catch (e) { /* bad escape */ }
-		});
-		if (/^(graph|sandwich|table|removed)$/.test(q.v || "") && (q.v !== "removed" || DIFF)) S.view = q.v;
-		if (q.o === "icicle") S.icicle = true; else if (q.o === "flame") S.icicle = false;
-		var z = parseInt(q.z, 10);
-		if (z > 0 && z < T.n) S.zoom = z;
-		S.ic = q.i === "1";
-		if (q.f !== undefined && NAMES.indexOf(q.f) >= 0) S.fn = NAMES.indexOf(q.f);
-		if (q.k) { S.asc = /\+$/.test(q.k); S.sort = q.k.replace(/\+$/, ""); }
-		return q.s;
-	}
+	// ---- events
 
 	function onKey(e) {
 		var typing = e.target && e.target.tagName === "INPUT";
 		if (e.key === "Escape") {
 			if (typing) e.target.blur();
 			clearSearch();
-			S.zoom = 0;
+			state.zoom = 0;
 			redraw();
 			saveState();
 		} else if (typing || e.ctrlKey || e.metaKey || e.altKey) {
@@ -780,62 +717,31 @@ var FG = (function () {
 		}
 	}
 
-	// ---- start
-
-	async function start() {
-		var t0 = performance.now(), raw;
-		try {
-			raw = await inflate($("flame-data").textContent);
-			FG.times.inflate = performance.now() - t0;
-			T = decode(raw);
-			FG.times.decode = performance.now() - t0 - FG.times.inflate;
-		} catch (e) {
-			fail("This page could not read its profile: " + e.message);
-			return;
-		}
-		SCALE = +M.scale || 0;
-		FACTOR = +M.factor || 1;
-		HUMAN = M.human === "1" && (TIME.hasOwnProperty(M.countname) || M.countname === "bytes" || M.countname === "B");
-		FS = +M.fontsize || 12; FW = +M.fontwidth || 0.59; FH = +M.frameheight || 16;
-		FONT = FS + "px " + (M.fonttype || "Verdana") + ", sans-serif";
-		COLORS = (M.colors || "#eeeeee #eeeeb0 #ffffff rgb(230,0,230)").split(" ").map(parseColor);
-		S.icicle = M.inverted === "1";
-		T.root0 = true;
-		TIMEMAX = Math.max(T.w[0], +M.total || 0);
-		if (DIFF) for (var i = 1; i < T.n; i++) MAXDELTA = Math.max(MAXDELTA, Math.abs(delta(T, i)));
-		var title = M.title || (S.icicle ? "Icicle Graph" : "Flame Graph");
-		document.title = title;
-		$("title").textContent = title;
-		$("subtitle").textContent = M.subtitle || "";
-		if (M.notes) { $("notes").textContent = M.notes; $("notes").hidden = false; }
-		$("b-removed").hidden = !DIFF;
-		if (!(T.w[0] > 0) && !(DIFF && T.t0[0] > 0)) { fail("ERROR: No valid input provided"); return; }
-		G = new View($("c-graph"), S.icicle);
-		CALLERS = new View($("c-callers"), false);
-		CALLEES = new View($("c-callees"), true);
-		hookView(G, graphTree, function (i) { zoom(i); });
-		hookView(CALLERS, function () { return SW.up; }, function (i) { if (i > 0) select(SW.up.name[i]); });
-		hookView(CALLEES, function () { return SW.down; }, function (i) { if (i > 0) select(SW.down.name[i]); });
+	function hookControls() {
 		$("b-graph").addEventListener("click", function () { setView("graph"); });
 		$("b-sandwich").addEventListener("click", function () { setView("sandwich"); });
 		$("b-table").addEventListener("click", function () { setView("table"); });
-		$("b-removed").addEventListener("click", function () { S.zoom = 0; setView("removed"); });
-		$("b-orient").addEventListener("click", function () { S.icicle = !S.icicle; redraw(); saveState(); });
+		$("b-removed").addEventListener("click", function () { state.zoom = 0; setView("removed"); });
+		$("b-orient").addEventListener("click", function () { state.icicle = !state.icicle; redraw(); saveState(); });
 		$("b-reset").addEventListener("click", function () { zoom(0); });
-		$("b-case").addEventListener("click", function () { S.ic = !S.ic; if (S.search !== null) search(S.search); else redraw(); saveState(); });
+		$("b-case").addEventListener("click", function () {
+			state.ignoreCase = !state.ignoreCase;
+			if (state.search !== null) search(state.search); else redraw();
+			saveState();
+		});
 		$("b-prev").addEventListener("click", function () { step(-1); });
 		$("b-next").addEventListener("click", function () { step(1); });
-		var timer = 0;
+		var typed = 0;
 		$("search").addEventListener("input", function () {
-			clearTimeout(timer);
-			var v = this.value;
-			timer = setTimeout(function () { search(v); }, 150);
+			clearTimeout(typed);
+			var term = this.value;
+			typed = setTimeout(function () { search(term); }, 150);
 		});
 		$("search").addEventListener("keydown", function (e) {
 			if (e.key === "Enter") {
-				clearTimeout(timer);
+				clearTimeout(typed);
 				search(this.value);
-				if (matchList.length && S.view === "graph") step(e.shiftKey ? -1 : 1);
+				if (matches.length && state.view === "graph") step(e.shiftKey ? -1 : 1);
 			}
 		});
 		$("t-scroll").addEventListener("scroll", paintRows);
@@ -844,44 +750,134 @@ var FG = (function () {
 			if (row) select(+row.dataset.f);
 		});
 		window.addEventListener("keydown", onKey);
-		var resizeTimer = 0;
-		window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(redraw, 100); });
-		var s = loadState(), t1 = performance.now();
-		setView(S.view);
-		FG.times.draw = performance.now() - t1;
-		FG.loadMs = performance.now() - t0;
-		if (s !== undefined && s !== "") searchBounded(s, function () { FG.ready = true; });
-		else FG.ready = true;
+		var resized = 0;
+		window.addEventListener("resize", function () { clearTimeout(resized); resized = setTimeout(redraw, 100); });
 	}
-	function fail(msg) {
-		var d = document.createElement("div");
-		d.id = "error";
-		d.textContent = msg;
-		document.querySelector("main").replaceChildren(d);
-		FG.ready = true;
+
+	// ---- URL state: #v=VIEW&o=icicle&z=FRAME&s=REGEX&i=1&f=FUNCTION&k=SORT
+
+	function saveState() {
+		var parts = [];
+		if (state.view !== "graph") parts.push("v=" + state.view);
+		if (state.icicle) parts.push("o=icicle");
+		if (state.zoom > 0) parts.push("z=" + state.zoom);
+		if (state.search !== null) parts.push("s=" + encodeURIComponent(state.search));
+		if (state.ignoreCase) parts.push("i=1");
+		if (state.selected >= 0) parts.push("f=" + encodeURIComponent(names[state.selected]));
+		if (state.sort !== "tot" || state.ascending) parts.push("k=" + state.sort + (state.ascending ? "+" : ""));
+		var hash = parts.length ? "#" + parts.join("&") : "";
+		if (hash !== location.hash) {
+			try { history.replaceState(null, "", location.pathname + location.search + (hash || "#")); } catch (e) { /* some file: URLs */ }
+		}
+	}
+	// the state restored from the URL; returns its search, if any
+	function loadState() {
+		var query = {};
+		location.hash.substring(1).split("&").forEach(function (kv) {
+			var eq = kv.indexOf("=");
+			if (eq < 0) return;
+			try { query[kv.substring(0, eq)] = decodeURIComponent(kv.substring(eq + 1)); } catch (e) { /* bad escape */ }
+		});
+		if (/^(graph|sandwich|table|removed)$/.test(query.v || "") && (query.v !== "removed" || differential)) state.view = query.v;
+		if (query.o === "icicle") state.icicle = true; else if (query.o === "flame") state.icicle = false;
+		var z = parseInt(query.z, 10);
+		if (z > 0 && z < tree.n) state.zoom = z;
+		state.ignoreCase = query.i === "1";
+		if (query.f !== undefined && names.indexOf(query.f) >= 0) state.selected = names.indexOf(query.f);
+		if (query.k) { state.ascending = /\+$/.test(query.k); state.sort = query.k.replace(/\+$/, ""); }
+		return query.s;
+	}
+
+	// ---- start
+
+	async function start() {
+		var t0 = performance.now(), raw;
+		try {
+			raw = await inflate($("flame-data").textContent);
+			api.times.inflate = performance.now() - t0;
+			tree = decode(raw);
+			api.times.decode = performance.now() - t0 - api.times.inflate;
+		} catch (e) {
+			fail("This page could not read its profile: " + e.message);
+			return;
+		}
+		readOptions();
+		var title = meta.title || (state.icicle ? "Icicle Graph" : "Flame Graph");
+		document.title = title;
+		$("title").textContent = title;
+		$("subtitle").textContent = meta.subtitle || "";
+		if (meta.notes) { $("notes").textContent = meta.notes; $("notes").hidden = false; }
+		$("b-removed").hidden = !differential;
+		if (!(tree.width[0] > 0) && !(differential && tree.total0[0] > 0)) { fail("ERROR: No valid input provided"); return; }
+		graphView = new View($("c-graph"), state.icicle);
+		callersView = new View($("c-callers"), false);
+		calleesView = new View($("c-callees"), true);
+		hookView(graphView, graphTree, function (i) { zoom(i); });
+		hookView(callersView, function () { return sandwichTrees.up; }, function (i) { if (i > 0) select(sandwichTrees.up.name[i]); });
+		hookView(calleesView, function () { return sandwichTrees.down; }, function (i) { if (i > 0) select(sandwichTrees.down.name[i]); });
+		hookControls();
+		var term = loadState(), t1 = performance.now();
+		setView(state.view);
+		api.times.draw = performance.now() - t1;
+		api.loadMs = performance.now() - t0;
+		if (term === undefined || term === "") { api.ready = true; return; }
+		searchBounded(term, state.ignoreCase, shownNames, {
+			found: function (hits) { search(term, hits); api.ready = true; },
+			stopped: function () {
+				clearSearch();
+				$("search").value = term;
+				$("matched").textContent = SEARCH_STOPPED;
+				api.ready = true;
+			},
+			literal: function (text) { search(text); api.ready = true; }
+		});
+	}
+	// the header's options: how amounts read, fonts, colours, orientation
+	function readOptions() {
+		scale = +meta.scale || 0;
+		factor = +meta.factor || 1;
+		humanUnits = meta.human === "1" && unitKind(meta.countname) !== "count";
+		fontSize = +meta.fontsize || 12; fontWidth = +meta.fontwidth || 0.59; frameHeight = +meta.frameheight || 16;
+		font = fontSize + "px " + (meta.fonttype || "Verdana") + ", sans-serif";
+		var colors = (meta.colors || "#eeeeee #eeeeb0 #ffffff rgb(230,0,230)").split(" ").map(parseColor);
+		palette = { top: colors[0], bottom: colors[1], root: colors[2], search: colors[3] };
+		state.icicle = meta.inverted === "1";
+		tree.paintRoot = true; // the "all" frame, in the root colour (the removed view's too)
+		percentOf = Math.max(tree.width[0], +meta.total || 0);
+		if (differential) for (var i = 1; i < tree.n; i++) maxDelta = Math.max(maxDelta, Math.abs(delta(tree, i)));
+	}
+	function fail(message) {
+		var el = document.createElement("div");
+		el.id = "error";
+		el.textContent = message;
+		document.querySelector("main").replaceChildren(el);
+		api.ready = true;
 	}
 
 	var api = {
-		ready: false, start: start, times: {},
+		ready: false, start: start, times: {}, loadMs: 0,
 		// for tests and benchmarks: the state and the drawn frames, read-only
-		state: function () { return JSON.parse(JSON.stringify(S)); },
-		tree: function () { return T; }, names: function () { return NAMES; }, meta: function () { return M; },
+		state: function () { return JSON.parse(JSON.stringify(state)); },
+		tree: function () { return tree; }, names: function () { return names; }, meta: function () { return meta; },
 		drawn: function (which) {
-			var v = which === "callers" ? CALLERS : which === "callees" ? CALLEES : G;
-			if (!v || !v.L) return [];
-			var L = v.L, r = v.c.getBoundingClientRect(), out = [];
-			for (var k = 0; k < L.idx.length; k++) {
-				var i = L.idx[k];
-				out.push({ i: i, name: L.tr === T && i === 0 ? "all" : NAMES[L.tr.name[i]], x: r.left + L.x[k], w: L.w[k],
-					y: r.top + v.rowY(L.tr.depth[i]), info: info(L.tr, i), fill: css(fillOf(L.tr, i)) });
+			var view = which === "callers" ? callersView : which === "callees" ? calleesView : graphView;
+			if (!view || !view.layout) return [];
+			var lay = view.layout, r = view.canvas.getBoundingClientRect(), out = [];
+			for (var k = 0; k < lay.frames.length; k++) {
+				var i = lay.frames[k];
+				out.push({ i: i, name: lay.tree === tree && i === 0 ? "all" : names[lay.tree.name[i]], x: r.left + lay.x[k], w: lay.width[k],
+					y: r.top + view.rowY(lay.tree.depth[i]), info: info(lay.tree, i), fill: css(fillOf(lay.tree, i)) });
 			}
 			return out;
 		},
-		matched: function () { return matchedPct; },
-		functions: function () { var fn = functions(); return { self0: Array.from(fn.self0), self1: Array.from(fn.self1), tot0: Array.from(fn.tot0), tot1: Array.from(fn.tot1) }; },
-		sandwichTrees: function () { return SW; },
-		tableRows: function () { return rows.map(function (f) { return cols.map(function (c) { return cellText(c, f); }); }); },
-		fmtCount: function (v) { return fmtCount(v); }
+		matched: function () { return matchedPercent; },
+		functions: function () {
+			var fn = functions();
+			return { self0: Array.from(fn.self0), self1: Array.from(fn.self1), total0: Array.from(fn.total0), total1: Array.from(fn.total1) };
+		},
+		sandwichTrees: function () { return sandwichTrees; },
+		tableRows: function () { return tableRows.map(function (f) { return tableColumns.map(function (c) { return cellText(c, f); }); }); },
+		formatAmount: formatAmount
 	};
 	return api;
 })();

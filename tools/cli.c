@@ -546,7 +546,7 @@ const cli_opt cli_input_opts[] = {
 };
 
 /* --time START,END */
-static int parse_time(flame_perf_opts *p, const char *arg)
+static int parse_time(flame_parse_opts *p, const char *arg)
 {
 	const char *comma = strchr(arg, ',');
 	char first[64];
@@ -568,22 +568,22 @@ static int input_flag(cli_input *in, int id)
 {
 	flame_parse_opts *o = &in->po;
 	switch (id) {
-	case CLI_IN_PID: o->perf.flags |= FLAME_PERF_PID; o->offcpu.flags |= FLAME_OFFCPU_PID; break;
-	case CLI_IN_TID: o->perf.flags |= FLAME_PERF_TID; o->offcpu.flags |= FLAME_OFFCPU_TID; break;
-	case CLI_IN_KERNEL: o->perf.flags |= FLAME_PERF_KERNEL; break;
-	case CLI_IN_JIT: o->perf.flags |= FLAME_PERF_JIT; break;
-	case CLI_IN_ALL: o->perf.flags |= FLAME_PERF_KERNEL | FLAME_PERF_JIT; break;
-	case CLI_IN_ADDRS: o->perf.flags |= FLAME_PERF_ADDRS; break;
-	case CLI_IN_RAW_NAMES: o->perf.flags |= FLAME_PERF_RAW_NAMES; break;
-	case CLI_IN_KEEP_TEMPLATES: o->perf.flags |= FLAME_PERF_KEEP_TEMPLATES; break;
+	case CLI_IN_PID: o->perf_flags |= FLAME_PERF_PID; o->offcpu_flags |= FLAME_OFFCPU_PID; break;
+	case CLI_IN_TID: o->perf_flags |= FLAME_PERF_TID; o->offcpu_flags |= FLAME_OFFCPU_TID; break;
+	case CLI_IN_KERNEL: o->perf_flags |= FLAME_PERF_KERNEL; break;
+	case CLI_IN_JIT: o->perf_flags |= FLAME_PERF_JIT; break;
+	case CLI_IN_ALL: o->perf_flags |= FLAME_PERF_KERNEL | FLAME_PERF_JIT; break;
+	case CLI_IN_ADDRS: o->perf_flags |= FLAME_PERF_ADDRS; break;
+	case CLI_IN_RAW_NAMES: o->perf_flags |= FLAME_PERF_RAW_NAMES; break;
+	case CLI_IN_KEEP_TEMPLATES: o->perf_flags |= FLAME_PERF_KEEP_TEMPLATES; break;
 	case CLI_IN_SRCLINE: break;
-	case CLI_IN_SIGNATURES: o->jfr.flags |= FLAME_JFR_SIGNATURES; break;
-	case CLI_IN_THREADS: o->jfr.flags |= FLAME_JFR_THREADS; break;
-	case CLI_IN_LINES: o->jfr.flags |= FLAME_JFR_LINES; o->pprof.flags |= FLAME_PPROF_LINES; break;
-	case CLI_IN_ANNOTATE: o->jfr.flags |= FLAME_JFR_ANNOTATE; break;
-	case CLI_IN_INLINE_ANNOTATE: o->pprof.flags |= FLAME_PPROF_INLINE_ANNOTATE; break;
-	case CLI_IN_ADDRESSES: o->pprof.flags |= FLAME_PPROF_ADDRESSES; break;
-	case CLI_IN_SYSTEM_NAMES: o->pprof.flags |= FLAME_PPROF_SYSTEM_NAMES; break;
+	case CLI_IN_SIGNATURES: o->jfr_flags |= FLAME_JFR_SIGNATURES; break;
+	case CLI_IN_THREADS: o->jfr_flags |= FLAME_JFR_THREADS; break;
+	case CLI_IN_LINES: o->jfr_flags |= FLAME_JFR_LINES; o->pprof_flags |= FLAME_PPROF_LINES; break;
+	case CLI_IN_ANNOTATE: o->jfr_flags |= FLAME_JFR_ANNOTATE; break;
+	case CLI_IN_INLINE_ANNOTATE: o->pprof_flags |= FLAME_PPROF_INLINE_ANNOTATE; break;
+	case CLI_IN_ADDRESSES: o->pprof_flags |= FLAME_PPROF_ADDRESSES; break;
+	case CLI_IN_SYSTEM_NAMES: o->pprof_flags |= FLAME_PPROF_SYSTEM_NAMES; break;
 	default: return cli_usage_error("internal: unknown input option %d", id);
 	}
 	return 0;
@@ -601,15 +601,15 @@ int cli_input_opt(cli_input *in, int id, const char *arg)
 	case CLI_IN_INCLUDE: in->include = arg; break;
 	case CLI_IN_EXCLUDE: in->exclude = arg; break;
 	case CLI_IN_SKIP_AFTER: return cli_push_arg(&in->skip_after, &in->n_skip, arg);
-	case CLI_IN_EVENT_FILTER: in->po.perf.event_filter = arg; break;
-	case CLI_IN_TIME: return parse_time(&in->po.perf, arg);
-	case CLI_IN_JFR_EVENT: in->po.jfr.event = arg; break;
-	case CLI_IN_SAMPLE_TYPE: in->po.pprof.sample_type = arg; break;
+	case CLI_IN_EVENT_FILTER: in->po.perf_event_filter = arg; break;
+	case CLI_IN_TIME: return parse_time(&in->po, arg);
+	case CLI_IN_JFR_EVENT: in->po.jfr_event = arg; break;
+	case CLI_IN_SAMPLE_TYPE: in->po.pprof_sample_type = arg; break;
 	case CLI_IN_LIST_TYPES: in->list_types = 1; break;
-	case CLI_IN_TAG: return cli_push_arg(&in->tags, &in->po.pprof.n_tags, arg);
+	case CLI_IN_TAG: return cli_push_arg(&in->tags, &in->po.n_tags, arg);
 	case CLI_IN_TAG_IGNORE:
-		return cli_push_arg(&in->tags_ignore, &in->po.pprof.n_tags_ignore, arg);
-	case CLI_IN_GROUP_BY: in->po.pprof.group_by = arg; break;
+		return cli_push_arg(&in->tags_ignore, &in->po.n_tags_ignore, arg);
+	case CLI_IN_GROUP_BY: in->po.group_by = arg; break;
 	default: return input_flag(in, id);
 	}
 	return 0;
@@ -618,10 +618,10 @@ int cli_input_opt(cli_input *in, int id, const char *arg)
 int cli_input_ready(cli_input *in)
 {
 	flame_err err = {0};
-	in->po.pprof.tags = in->tags;
-	in->po.pprof.tags_ignore = in->tags_ignore;
+	in->po.tags = in->tags;
+	in->po.tags_ignore = in->tags_ignore;
 	if (flame_filter_check(in->include, in->exclude, &err) ||
-	    flame_pprof_opts_check(&in->po, &err))
+	    flame_parse_opts_check(&in->po, &err))
 		return cli_report(&err);
 	return 0;
 }
@@ -629,8 +629,8 @@ int cli_input_ready(cli_input *in)
 flame_parse_opts cli_input_parse_opts(const cli_input *in, cli_warnings *w)
 {
 	flame_parse_opts po = in->po;
-	po.pprof.tags = in->tags;
-	po.pprof.tags_ignore = in->tags_ignore;
+	po.tags = in->tags;
+	po.tags_ignore = in->tags_ignore;
 	po.warn = cli_warn;
 	po.warn_ud = w;
 	w->quiet = in->quiet;
@@ -699,12 +699,25 @@ void cli_input_emptied(const cli_input *in, char *buf, size_t cap)
 		         n > 1 ? given[1] : "", n > 2 ? " and " : "", n > 2 ? given[2] : "");
 }
 
-/* flame_parse's words when detection fails and no rule for a known kind applied (the
- * library's message is its contract with the tools here, as cli_report's EPIPE text) */
-int cli_undetected(int rc, const flame_err *e)
+/* every input in turn (stdin when there is none) through `parse`, with the limit and
+ * progress the options asked for: the one read loop of the tools that parse profiles */
+int cli_input_read(cli_input *in, flame_tree *t, char **paths, int n, const flame_parse_opts *po,
+                   cli_parse_fn parse, flame_err *err)
 {
-	static const char msg[] = "cannot tell the input format";
-	return rc == FLAME_EFORMAT && e->line == 0 && !strncmp(e->msg, msg, sizeof msg - 1);
+	int rc = 0;
+	for (int i = 0; i < (n ? n : 1) && !rc; i++) {
+		flame_input *fi = NULL;
+		rc = flame_input_open(&fi, n ? paths[i] : "-", err);
+		if (!rc) {
+			flame_input_set_limit(fi, in->max_inflate);
+			flame_input_set_progress(fi, cli_progress, &in->progress);
+			rc = parse(t, fi, po, err);
+		}
+		flame_input_free(fi);
+		cli_progress_next(&in->progress);
+	}
+	cli_progress_finish(&in->progress);
+	return rc;
 }
 
 /* ---- empty profiles */

@@ -184,11 +184,13 @@ void cli_input_free(cli_input *in);
 /** " (none left after --include)": what of --include, --exclude and --skip-after were given,
  * for a message about a profile they emptied (`buf` is "" when none was). */
 void cli_input_emptied(const cli_input *in, char *buf, size_t cap);
-/** 1 when `rc`/`e` of flame_parse with FLAME_FORMAT_AUTO says that no reader took the input
- * and nothing recognized it ("cannot tell the input format"), so reading it as folded text
- * is what flamegraph.pl would do; 0 for an input told for what it is and refused (a
- * perf.data recorded with --call-graph dwarf, a PNG: their message stands). */
-int cli_undetected(int rc, const flame_err *e);
+/** How one input is parsed (flame_parse, or a tool's own way round it). */
+typedef int (*cli_parse_fn)(flame_tree *t, flame_input *in, const flame_parse_opts *po,
+                            flame_err *err);
+/** Read the `n` inputs `paths` (stdin when n is 0) into `t`, one after the other, with
+ * --max-inflate and the progress line: 0, or the first failure (in `err`). */
+int cli_input_read(cli_input *in, flame_tree *t, char **paths, int n, const flame_parse_opts *po,
+                   cli_parse_fn parse, flame_err *err);
 
 /* ---- folded output: its first line says what the counts measure (`# countname=UNIT
  * type=TYPE`, when they are not plain samples), so the unit survives a pipe into the next

@@ -97,20 +97,7 @@ static int read_inputs(args *a, flame_tree *t, char **paths, int n, cli_warnings
 {
 	flame_parse_opts po = cli_input_parse_opts(&a->in, w);
 	po.threads = a->threads;
-	int rc = 0;
-	for (int i = 0; i < (n ? n : 1) && !rc; i++) {
-		flame_input *in = NULL;
-		rc = flame_input_open(&in, n ? paths[i] : "-", err);
-		if (!rc) {
-			flame_input_set_limit(in, a->in.max_inflate);
-			flame_input_set_progress(in, cli_progress, &a->in.progress);
-			rc = flame_parse(t, in, &po, err);
-		}
-		flame_input_free(in);
-		cli_progress_next(&a->in.progress);
-	}
-	cli_progress_finish(&a->in.progress);
-	return rc;
+	return cli_input_read(&a->in, t, paths, n, &po, flame_parse, err);
 }
 
 int main(int argc, char **argv)
@@ -140,11 +127,10 @@ int main(int argc, char **argv)
 	flame_err err = {0};
 	cli_warnings warns = {0};
 	flame_output *out = NULL;
-	flame_tree *t = flame_tree_new();
-	if (!t) {
-		fprintf(stderr, "%s: out of memory\n", cli_prog());
+	flame_tree *t = NULL;
+	if (flame_tree_new(&t, &err)) {
 		cli_input_free(&a.in);
-		return 1;
+		return cli_report(&err);
 	}
 	flame_tree_set_ignore_units(t, a.in.ignore_units);
 	/* folded output merges spilled runs as it writes: memory stays flat on any input */

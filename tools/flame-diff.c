@@ -246,47 +246,52 @@ static int cmp_before_desc(const void *pa, const void *pb)
 	return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
 }
 
-static int removed_subtitle(flame_tree *t, const flame_diff_row *rows, size_t n, const char *user,
-                            char *buf, size_t cap, flame_err *err)
+/* The removed functions of `rep` (AFTER 0) that no removed callee names instead (a removed
+ * caller of a removed callee, old_path -> legacy, is named by the callee), into *out. */
+static int removed_rows(flame_diff_report *rep, flame_diff_row **out, size_t *k, flame_err *err)
 {
-	size_t len = 0;
-	buf[0] = '\0';
-	if (user)
-		len += (size_t)snprintf(buf, cap, "%s", user);
-	size_t m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].total[1] == 0 && rows[i].total[0] > 0)
-			m++;
-	if (!m)
-		return 0;
-	flame_diff_row *rm = malloc(m * sizeof *rm);
+	int rc = flame_diff_report_attribute(rep, 0.0, err);
+	if (rc)
+		return rc;
+	size_t n = flame_diff_report_count(rep), m = 0;
+	flame_diff_row *rm = malloc((n ? n : 1) * sizeof *rm);
 	if (!rm) {
 		err->code = FLAME_ENOMEM;
 		snprintf(err->msg, sizeof err->msg, "out of memory");
 		return FLAME_ENOMEM;
 	}
-	m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].total[1] == 0 && rows[i].total[0] > 0)
-			rm[m++] = rows[i];
-	/* a removed caller of a removed callee (old_path -> legacy) is named by the callee */
-	int rc = flame_diff_attribute(t, rm, m, 0.0, err);
-	if (rc) {
+	for (size_t i = 0; i < n; i++) {
+		const flame_diff_row *r = flame_diff_report_row(rep, i);
+		if (r->total[1] == 0 && r->total[0] > 0 &&
+		    (r->inside == SIZE_MAX || flame_diff_report_row(rep, r->inside)->total[1] > 0))
+			rm[m++] = *r;
+	}
+	*out = rm;
+	*k = m;
+	return 0;
+}
+
+static int removed_subtitle(flame_tree *t, flame_diff_report *rep, const char *user, char *buf,
+                            size_t cap, flame_err *err)
+{
+	size_t len = 0, k = 0;
+	buf[0] = '\0';
+	if (user)
+		len += (size_t)snprintf(buf, cap, "%s", user);
+	flame_diff_row *rm = NULL;
+	int rc = removed_rows(rep, &rm, &k, err);
+	if (rc || !k) {
 		free(rm);
 		return rc;
 	}
-	size_t k = 0;
-	for (size_t i = 0; i < m; i++)
-		if (rm[i].inside == SIZE_MAX)
-			rm[k++] = rm[i];
 	qsort(rm, k, sizeof *rm, cmp_before_desc);
-	unsigned scale = flame_tree_scale(t);
+	unsigned scale = flame_tree_decimals(t);
 	double t0 = (double)flame_tree_total(t, 0);
 	len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%sonly in BEFORE (no width):",
 	                        user ? " | " : "");
 	for (size_t i = 0; i < k && i < 3 && len + 1 < cap; i++) {
 		char num[64];
-		flame_format_count(num, sizeof num, rm[i].total[0], scale, flame_tree_count_name(t));
+		flame_amount_print(num, sizeof num, rm[i].total[0], scale, flame_tree_count_name(t));
 		int w = snprintf(buf + len, cap - len, "%s %.*s %s (%.2f%%)", i ? "," : "",
 		                 (int)(rm[i].name.len > 200 ? 200 : rm[i].name.len), rm[i].name.ptr, num,
 		                 t0 > 0 ? 100.0 * (double)rm[i].total[0] / t0 : 0.0);
@@ -313,9 +318,9 @@ static int offender(void *ud, const char *line, size_t len)
 	return 0;
 }
 
-static int gate(const args *a, flame_tree *t, flame_diff_row *rows, size_t n, flame_err *err)
+static int gate(const args *a, const flame_diff_report *rep, flame_err *err)
 {
-	int bad = flame_gate(t, rows, n, a->fail_above, offender, NULL, err);
+	int bad = flame_diff_report_gate(rep, a->fail_above, offender, NULL, err);
 	if (bad > 0)
 		fprintf(stderr, "%s: %d function%s grew by more than %g%% of the before total\n",
 		        cli_prog(), bad, bad == 1 ? "" : "s", a->fail_above);
@@ -326,14 +331,13 @@ static int gate(const args *a, flame_tree *t, flame_diff_row *rows, size_t n, fl
 
 /* The drawing options a differential picture of `t` takes from the diff's: a title, the
  * --min-delta in counts, per-request tooltips, the frames only in BEFORE in the subtitle. */
-static int picture_opts(args *a, flame_tree *t, const flame_diff_row *rows, size_t nrows,
-                        flame_err *err)
+static int picture_opts(args *a, flame_tree *t, flame_diff_report *rep, flame_err *err)
 {
 	if (!a->r.ro.title)
 		a->r.ro.title = "Differential Flame Graph";
 	if (a->min_delta > 0) { /* the renderer takes it in whole counts, not tree units */
 		double unit = 1;
-		for (unsigned i = 0; i < flame_tree_scale(t); i++)
+		for (unsigned i = 0; i < flame_tree_decimals(t); i++)
 			unit *= 10;
 		a->r.ro.diff_min_delta = a->min_delta / 100.0 * (double)flame_tree_total(t, 0) / unit;
 	}
@@ -341,7 +345,7 @@ static int picture_opts(args *a, flame_tree *t, const flame_diff_row *rows, size
 		a->r.ro.diff_per = (double)a->d.requests_after;
 	static char subtitle[2048];
 	if (!a->no_removed) {
-		int rc = removed_subtitle(t, rows, nrows, a->r.ro.subtitle, subtitle, sizeof subtitle, err);
+		int rc = removed_subtitle(t, rep, a->r.ro.subtitle, subtitle, sizeof subtitle, err);
 		if (rc)
 			return rc;
 		if (subtitle[0])
@@ -376,34 +380,41 @@ static int write_tree(args *a, flame_tree *t, uint64_t before_raw, flame_output_
 {
 	flame_err err = {0};
 	flame_output *out = NULL;
-	flame_diff_row *rows = NULL;
-	size_t nrows = 0;
+	flame_diff_report *rep = NULL;
 	int rc, write, code = transform(a, t, draw, &write);
 	if (!write)
 		return code;
 	if (a->no_header && fmt == FLAME_OUTPUT_FOLDED)
 		flame_tree_set_count_name(t, NULL); /* no unit: no header line */
 	if ((a->top || a->fail_above >= 0 || (draw && !a->no_removed)) &&
-	    (rc = flame_diff_report(t, &rows, &nrows, &err))) {
+	    (rc = flame_diff_report_new(&rep, t, &err))) {
 		code = cli_report(&err);
 		goto done;
 	}
-	if (draw && (rc = picture_opts(a, t, rows, nrows, &err))) {
+	if (draw && (rc = picture_opts(a, t, rep, &err))) {
 		code = cli_report(&err);
 		goto done;
 	}
-	flame_top_opts top = {a->top, a->min_delta / 100.0 * (double)flame_tree_total(t, 0), before_raw,
-	                      a->d.norm == FLAME_DIFF_NORM_TOTAL      ? "--normalize"
-	                      : a->d.norm == FLAME_DIFF_NORM_REQUESTS ? "--requests"
-	                      : a->d.norm == FLAME_DIFF_NORM_FRAME    ? "--normalize-frame"
-	                                                              : NULL};
+	flame_top_opts top = FLAME_TOP_OPTS_INIT;
+	top.rows = a->top;
+	top.min_delta = a->min_delta / 100.0 * (double)flame_tree_total(t, 0);
+	top.before_raw = before_raw;
+	top.norm = a->d.norm == FLAME_DIFF_NORM_TOTAL      ? "--normalize"
+	           : a->d.norm == FLAME_DIFF_NORM_REQUESTS ? "--requests"
+	           : a->d.norm == FLAME_DIFF_NORM_FRAME    ? "--normalize-frame"
+	                                                   : NULL;
+	/* callers whose total change lies inside a listed callee are left to it */
+	if (rep && a->top && (rc = flame_diff_report_attribute(rep, top.min_delta, &err))) {
+		code = cli_report(&err);
+		goto done;
+	}
 	if ((rc = cli_output_open(&out, a->output, &err))) {
 		code = cli_report(&err);
 		goto done;
 	}
 	cli_text_out tab = {out, &err};
 	if (!main_out)
-		rc = flame_write_top(t, rows, nrows, &top, cli_text_to_output, &tab, &err);
+		rc = flame_write_top(rep, &top, cli_text_to_output, &tab, &err);
 	else
 		rc = render_cli_write(&a->r, fmt, t, out, &err);
 	if (rc) {
@@ -417,18 +428,18 @@ static int write_tree(args *a, flame_tree *t, uint64_t before_raw, flame_output_
 	}
 	if (main_out && a->top) { /* the picture is written: the table beside it */
 		FILE *f = a->output && strcmp(a->output, "-") ? stdout : stderr;
-		if ((rc = flame_write_top(t, rows, nrows, &top, to_stream, f, &err)) || fflush(f)) {
+		if ((rc = flame_write_top(rep, &top, to_stream, f, &err)) || fflush(f)) {
 			code = rc ? cli_report(&err) : 1;
 			goto done;
 		}
 	}
-	if (!code && a->fail_above >= 0 && (rc = gate(a, t, rows, nrows, &err))) {
+	if (!code && a->fail_above >= 0 && (rc = gate(a, rep, &err))) {
 		if (rc < 0)
 			cli_report(&err);
 		code = 1;
 	}
 done:
-	free(rows);
+	flame_diff_report_free(rep);
 	return code;
 }
 
@@ -437,8 +448,8 @@ static flame_parse_opts parse_opts(const args *a, cli_warnings *w)
 {
 	flame_parse_opts po = cli_input_parse_opts(&a->inputs, w);
 	for (int i = 0; i < 2; i++) {
-		po.pprof.side_tags[i] = a->side_tags[i];
-		po.pprof.n_side_tags[i] = a->n_side_tags[i];
+		po.side_tags[i] = a->side_tags[i];
+		po.n_side_tags[i] = a->n_side_tags[i];
 	}
 	w->defer = 1; /* inputs are read at once: their warnings print in order */
 	return po;
@@ -597,7 +608,7 @@ int main(int argc, char **argv)
 	{ /* the sides' tags are checked before any input is read */
 		cli_warnings w = {0};
 		flame_parse_opts po = parse_opts(&a, &w);
-		if (flame_pprof_opts_check(&po, &err) || flame_diff_request_new(&req, &a.d, &err)) {
+		if (flame_parse_opts_check(&po, &err) || flame_diff_request_new(&req, &a.d, &err)) {
 			free_args(&a);
 			return cli_report(&err);
 		}

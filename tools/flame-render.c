@@ -76,16 +76,16 @@ static void on_warn(void *ud, const char *kind, const char *source, uint64_t lin
  * counted and reported as flamegraph.pl does (telling the format only peeks: the input is
  * still whole for the folded reader). An input told for what it is but not read (a
  * perf.data recorded with --call-graph dwarf, a PNG) keeps its message. */
-static int parse_input(flame_tree *t, flame_input *in, flame_parse_opts *o, flame_err *err)
+static int parse_input(flame_tree *t, flame_input *in, const flame_parse_opts *o,
+                       flame_err *err)
 {
-	flame_format format = o->format;
 	int rc = flame_parse(t, in, o, err);
-	if (format != FLAME_FORMAT_AUTO || !cli_undetected(rc, err))
+	/* FLAME_EFORMAT: nothing fits; a kind told but not read is FLAME_EDATA, its message kept */
+	if (o->format != FLAME_FORMAT_AUTO || rc != FLAME_EFORMAT)
 		return rc;
-	o->format = FLAME_FORMAT_FOLDED;
-	rc = flame_parse(t, in, o, err);
-	o->format = format;
-	return rc;
+	flame_parse_opts folded = *o;
+	folded.format = FLAME_FORMAT_FOLDED;
+	return flame_parse(t, in, &folded, err);
 }
 
 /* Every input (stdin when there is none) summed into `t`, then the transforms; `what` is
@@ -97,19 +97,7 @@ static int read_inputs(args *a, warn_state *ws, flame_tree *t, char **paths, int
 	flame_parse_opts po = cli_input_parse_opts(&a->in, &ws->w);
 	po.warn = on_warn;
 	po.warn_ud = ws;
-	int rc = 0;
-	for (int i = 0; i < (n ? n : 1) && !rc; i++) {
-		flame_input *in = NULL;
-		rc = flame_input_open(&in, n ? paths[i] : "-", err);
-		if (!rc) {
-			flame_input_set_limit(in, a->in.max_inflate);
-			flame_input_set_progress(in, cli_progress, &a->in.progress);
-			rc = parse_input(t, in, &po, err);
-		}
-		flame_input_free(in);
-		cli_progress_next(&a->in.progress);
-	}
-	cli_progress_finish(&a->in.progress);
+	int rc = cli_input_read(&a->in, t, paths, n, &po, parse_input, err);
 	int had = flame_tree_total(t, 0) || flame_tree_total(t, 1);
 	if (!rc)
 		rc = cli_input_transform(&a->in, t, err);
@@ -165,11 +153,10 @@ int main(int argc, char **argv)
 		rc = cli_input_list_types(&a.in, (const char *const *)argv + first, argc - first);
 	if (!rc && !a.in.list_types && !fmt)
 		rc = cli_output_path(a.output, OUTPUTS, "--format", &fmt);
-	flame_tree *t = rc || a.in.list_types ? NULL : flame_tree_new();
-	if (!rc && !a.in.list_types && !t) {
-		fprintf(stderr, "%s: out of memory\n", cli_prog());
-		rc = 1;
-	}
+	flame_err err = {0};
+	flame_tree *t = NULL;
+	if (!rc && !a.in.list_types && flame_tree_new(&t, &err))
+		rc = cli_report(&err);
 	if (!t) {
 		cli_input_free(&a.in);
 		return rc;
@@ -178,7 +165,6 @@ int main(int argc, char **argv)
 	a.r.ro.warn = on_warn;
 	a.r.ro.warn_ud = &ws;
 	flame_tree_set_ignore_units(t, a.in.ignore_units);
-	flame_err err = {0};
 	char what[600], why[128] = "";
 	cli_inputs_name(what, sizeof what, (const char *const *)argv + first, argc - first);
 	/* options, --nameattr and the --cp palette are checked before any input is read */

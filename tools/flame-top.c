@@ -163,9 +163,9 @@ static int offender(void *ud, const char *line, size_t len)
 static int report(args *a, flame_tree *t)
 {
 	flame_err err = {0};
-	flame_cost *c = NULL;
+	flame_cost_report *c = NULL;
 	flame_output *out = NULL;
-	int rc = flame_cost_new(&c, t, &a->co, &err);
+	int rc = flame_cost_report_new(&c, t, &a->co, &err);
 	if (!rc && !(rc = cli_output_open(&out, a->output, &err))) {
 		cli_text_out w = {out, &err};
 		if ((rc = flame_write_cost(c, a->format, cli_text_to_output, &w, &err)) != 0) {
@@ -176,7 +176,7 @@ static int report(args *a, flame_tree *t)
 	}
 	int code = rc ? cli_report(&err) : 0;
 	if (!code && a->fail_above >= 0) {
-		int bad = flame_cost_gate(c, a->fail_above, offender, NULL, &err);
+		int bad = flame_cost_report_gate(c, a->fail_above, offender, NULL, &err);
 		if (bad < 0) {
 			code = cli_report(&err);
 		} else if (bad > 0) {
@@ -185,7 +185,7 @@ static int report(args *a, flame_tree *t)
 			code = 1;
 		}
 	}
-	flame_cost_free(c);
+	flame_cost_report_free(c);
 	return code;
 }
 
@@ -210,7 +210,7 @@ static int parse_args(args *a, int argc, char **argv, int *first, flame_owners *
 	if (a->by_owner && !a->owners)
 		return cli_usage_error("--by owner wants --owners FILE");
 	if (a->co.group_name) /* --by label:KEY: the label's value as the root frame */
-		a->inputs.po.pprof.group_by = a->co.group_name;
+		a->inputs.po.group_by = a->co.group_name;
 	if ((rc = cli_input_ready(&a->inputs)))
 		return rc;
 	if (a->inputs.list_types)
@@ -218,7 +218,7 @@ static int parse_args(args *a, int argc, char **argv, int *first, flame_owners *
 	flame_err err = {0};
 	if (a->owners && (a->by_owner || a->co.by == FLAME_COST_BY_FUNCTION) && !a->co.group_name) {
 		a->co.by = FLAME_COST_BY_OWNER;
-		if (flame_owners_load(owners, a->owners, &err))
+		if (flame_owners_new(owners, a->owners, &err))
 			return cli_report(&err);
 		a->co.owners = *owners;
 	}

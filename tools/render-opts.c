@@ -117,7 +117,7 @@ int render_cli_opt(render_cli *r, int id, const char *arg)
 	case R_RANDOM: o->flags |= FLAME_RENDER_RANDOM; break;
 	case R_CP: r->cp = 1; break;
 	case R_PALETTE_FILE: r->palette_file = arg; break;
-	case R_REVERSE: o->flags |= FLAME_RENDER_REVERSE; break;
+	case R_REVERSE: r->reverse = 1; break;
 	case R_INVERTED: o->flags |= FLAME_RENDER_INVERTED; break;
 	case R_FLAMECHART: o->flags |= FLAME_RENDER_FLAMECHART; break;
 	case R_NEGATE: o->flags |= FLAME_RENDER_NEGATE; break;
@@ -159,15 +159,12 @@ int render_cli_prepare(render_cli *r, flame_err *err)
 	int rc = flame_render_opts_check(&r->ro, err);
 	if (rc)
 		return rc;
-	if (r->nameattr_file && !r->na && (rc = flame_nameattr_load(&r->na, r->nameattr_file, err)))
+	if (r->nameattr_file && !r->na && (rc = flame_nameattr_new(&r->na, r->nameattr_file, err)))
 		return rc;
 	r->ro.nameattr = r->na;
 	if (r->cp && !r->pal) {
-		if (!(r->pal = flame_palette_new())) {
-			err->code = FLAME_ENOMEM;
-			snprintf(err->msg, sizeof err->msg, "out of memory");
-			return FLAME_ENOMEM;
-		}
+		if ((rc = flame_palette_new(&r->pal, err)))
+			return rc;
 		if ((rc = flame_palette_load(r->pal, r->palette_file ? r->palette_file : "palette.map",
 		                             err)))
 			return rc;
@@ -179,7 +176,17 @@ int render_cli_prepare(render_cli *r, flame_err *err)
 int render_cli_write(render_cli *r, flame_output_format fmt, flame_tree *t, flame_output *o,
                      flame_err *err)
 {
-	return flame_write(t, fmt, &r->ro, o, err);
+	/* --reverse transforms the stacks of the drawn flame graphs (not the HTML page, which
+	 * never took it, nor stack formats), then turns them back: the caller's tree is
+	 * unchanged for what it does next (flame-diff's --top and gate read callers) */
+	int rev = r->reverse &&
+	          (fmt == FLAME_OUTPUT_SVG || fmt == FLAME_OUTPUT_PNG || fmt == FLAME_OUTPUT_PDF);
+	int rc = rev ? flame_reverse_stacks(t, err) : 0;
+	if (!rc)
+		rc = flame_write(t, fmt, &r->ro, o, err);
+	if (!rc && rev)
+		rc = flame_reverse_stacks(t, err);
+	return rc;
 }
 
 int render_cli_finish(render_cli *r, flame_err *err)

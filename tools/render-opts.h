@@ -15,6 +15,7 @@ typedef struct render_cli {
 	const char *nameattr_file;
 	flame_palette *pal;
 	flame_nameattr *na;
+	int reverse;               /* --reverse: flame_reverse_stacks before drawing */
 } render_cli;
 
 extern const cli_opt render_cli_opts[];

@@ -13,17 +13,20 @@
 #define FLAME__ARRAY_MIN 16
 
 /** Grow the buffer whose address is `pp` (a `T **`), holding `*cap` items of `size` bytes,
- * so that it holds `need` items: the capacity doubles, starting from `min` items. 0, or -1
- * on out of memory or when the size would overflow, with the buffer and `*cap` untouched.
- * The pointer is read and written as bytes, so any `T *` can be passed. */
-static inline int flame__array_grow(void *pp, size_t *cap, size_t need, size_t size, size_t min)
+ * so that it holds `need` items: the capacity doubles, starting from `min` items, and
+ * stops at `max` items. 0, or -1 on out of memory, when `need` passes `max` or when the
+ * size would overflow, with the buffer and `*cap` untouched. The pointer is read and
+ * written as bytes, so any `T *` can be passed. */
+static inline int flame__array_grow_upto(void *pp, size_t *cap, size_t need, size_t size,
+                                         size_t min, size_t max)
 {
 	size_t c = *cap > min ? *cap : (min ? min : 1);
-	while (c < need) {
-		if (c > SIZE_MAX / 2)
-			return -1;
-		c *= 2;
-	}
+	if (need > max)
+		return -1;
+	while (c < need)
+		c = c > max / 2 ? max : c * 2;
+	if (c > max)
+		c = max;
 	if (c > SIZE_MAX / size)
 		return -1;
 	void *old;
@@ -36,12 +39,23 @@ static inline int flame__array_grow(void *pp, size_t *cap, size_t need, size_t s
 	return 0;
 }
 
+/** The same with no limit but the size of memory. */
+static inline int flame__array_grow(void *pp, size_t *cap, size_t need, size_t size, size_t min)
+{
+	return flame__array_grow_upto(pp, cap, need, size, min, SIZE_MAX);
+}
+
 /** Make the buffer `p` (capacity `cap`, a size_t lvalue) hold at least `need` items:
  * 0, or -1 on out of memory. Inline for the common case of enough room. */
 #define flame__array_reserve(p, cap, need) flame__array_reserve_min(p, cap, need, FLAME__ARRAY_MIN)
 /** The same, with the first allocation at least `min` items. */
 #define flame__array_reserve_min(p, cap, need, min)                                         \
 	((size_t)(need) <= (cap) ? 0 : flame__array_grow(&(p), &(cap), (need), sizeof *(p), (min)))
+
+/** The same, the capacity never past `max` items (a buffer for an input with a limit). */
+#define flame__array_reserve_upto(p, cap, need, min, max)                                    \
+	((size_t)(need) <= (cap) ? 0                                                             \
+	                         : flame__array_grow_upto(&(p), &(cap), (need), sizeof *(p), (min), (max)))
 
 /** memcpy of `bytes` that takes an empty copy from or to an array not yet grown (NULL):
  * memcpy may not be handed NULL even for 0 bytes. (A pointer formed as NULL + offset is

@@ -5,7 +5,7 @@
 #define FLAME_CORE_COST_H
 #include "../flame.h"
 
-struct flame_cost {
+struct flame_cost_report {
 	flame_cost_row *rows;  /* every group, sorted as asked (largest first, ties by name) */
 	size_t n;
 	uint64_t total;        /* all counts of the column reported */

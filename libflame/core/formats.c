@@ -1,19 +1,21 @@
-/* Lookups in a table of formats: by name, by a path's extension, and the lists of known
- * names for errors and help. The input and output tables (parse/registry.c,
- * write/formats.c) are searched through these, so both answer the same way. */
+/* Lookups in a table of format descriptors (formats.h): by name, by a path's extension, by
+ * position, and the lists of known names for errors and help. The input and output tables
+ * (parse/registry.c, write/formats.c) are searched through these, so both answer the same
+ * way. */
 #include <string.h>
 #include <strings.h>
 #include "formats.h"
 
-static int takes(const flame_format_info *f, unsigned accept)
+static int takes(const struct flame__format *f, unsigned accept)
 {
-	return accept == 0 || (f->flags & accept) != 0;
+	return f->info.name && (f->parser || f->write) &&
+	       (accept == 0 || (f->info.flags & accept) != 0);
 }
 
-int flame__format_find(const flame_format_info *tab, size_t n, const char *name, unsigned accept)
+int flame__format_find(const struct flame__format *tab, size_t n, const char *name, unsigned accept)
 {
 	for (size_t i = 0; name && i < n; i++)
-		if (takes(&tab[i], accept) && strcmp(tab[i].name, name) == 0)
+		if (takes(&tab[i], accept) && strcmp(tab[i].info.name, name) == 0)
 			return (int)i;
 	return -1;
 }
@@ -28,7 +30,7 @@ const char *flame__format_ext(const char *path)
 	return dot && dot != base ? dot : NULL;
 }
 
-int flame__format_by_path(const flame_format_info *tab, size_t n, const char *path,
+int flame__format_by_path(const struct flame__format *tab, size_t n, const char *path,
                           unsigned accept)
 {
 	const char *ext = flame__format_ext(path);
@@ -42,7 +44,7 @@ int flame__format_by_path(const flame_format_info *tab, size_t n, const char *pa
 	for (size_t i = 0; i < n; i++) {
 		if (!takes(&tab[i], accept))
 			continue;
-		for (const char *const *e = tab[i].extensions; e && *e; e++) {
+		for (const char *const *e = tab[i].info.extensions; e && *e; e++) {
 			size_t k = strlen(*e);
 			if (k > best_len && k < len && strcasecmp(base + len - k, *e) == 0) {
 				best = (int)i;
@@ -63,7 +65,7 @@ static void append(char *buf, size_t cap, size_t *len, const char *sep, const ch
 	*len += need;
 }
 
-void flame__format_list(const flame_format_info *tab, size_t n, unsigned accept, int exts,
+void flame__format_list(const struct flame__format *tab, size_t n, unsigned accept, int exts,
                         char *buf, size_t cap)
 {
 	size_t len = 0;
@@ -73,8 +75,24 @@ void flame__format_list(const flame_format_info *tab, size_t n, unsigned accept,
 		if (!takes(&tab[i], accept))
 			continue;
 		if (!exts)
-			append(buf, cap, &len, len ? ", " : "", tab[i].name);
-		for (const char *const *e = tab[i].extensions; exts && e && *e; e++)
+			append(buf, cap, &len, len ? ", " : "", tab[i].info.name);
+		for (const char *const *e = tab[i].info.extensions; exts && e && *e; e++)
 			append(buf, cap, &len, len ? " " : "", *e);
 	}
+}
+
+const flame_format_info *flame__format_nth(const struct flame__format *tab, size_t n, size_t i)
+{
+	for (size_t j = 0; j < n; j++)
+		if (takes(&tab[j], 0) && i-- == 0)
+			return &tab[j].info;
+	return NULL;
+}
+
+size_t flame__format_available(const struct flame__format *tab, size_t n)
+{
+	size_t c = 0;
+	for (size_t j = 0; j < n; j++)
+		c += takes(&tab[j], 0);
+	return c;
 }

@@ -1,31 +1,29 @@
 /* Numbers for people (human.h): time and bytes with three significant digits in the unit
- * that keeps them between 1 and 1000 (1024 for bytes), counts exact with separators. */
+ * that keeps them between 1 and 1000 (1024 for bytes), counts exact with separators. The
+ * rules (units, steps, where decimals change) are human-rules.h's, shared with the pages'
+ * JavaScript (templates/human.js). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "../flame.h"
+#include "human-rules.h"
 #include "human.h"
 #include "numfmt.h"
-
-static const struct {
-	const char *name;
-	double ns;
-} time_units[] = {{"nanoseconds", 1}, {"ns", 1},     {"microseconds", 1e3}, {"us", 1e3},
-                  {"milliseconds", 1e6}, {"ms", 1e6}, {"seconds", 1e9},      {"s", 1e9}};
 
 flame__unit_kind flame__unit_kind_of(const char *unit, double *ns_per)
 {
 	if (!unit)
 		return FLAME__UNIT_COUNT;
-	for (size_t i = 0; i < sizeof time_units / sizeof *time_units; i++)
-		if (!strcmp(unit, time_units[i].name)) {
+	for (size_t i = 0; i < FLAME__HUMAN_COUNT(flame__human_time_names); i++)
+		if (!strcmp(unit, flame__human_time_names[i].name)) {
 			if (ns_per)
-				*ns_per = time_units[i].ns;
+				*ns_per = flame__human_time_names[i].ns;
 			return FLAME__UNIT_TIME;
 		}
-	if (!strcmp(unit, "bytes") || !strcmp(unit, "B"))
-		return FLAME__UNIT_BYTES;
+	for (size_t i = 0; i < FLAME__HUMAN_COUNT(flame__human_byte_names); i++)
+		if (!strcmp(unit, flame__human_byte_names[i]))
+			return FLAME__UNIT_BYTES;
 	return FLAME__UNIT_COUNT;
 }
 
@@ -33,8 +31,8 @@ size_t flame__put_commas(char *buf, size_t cap, const char *digits)
 {
 	size_t nd = strlen(digits), o = 0;
 	for (size_t i = 0; i < nd; i++) {
-		if (i && (nd - i) % 3 == 0 && o + 1 < cap)
-			buf[o++] = ',';
+		if (i && (nd - i) % FLAME__HUMAN_GROUP == 0 && o + 1 < cap)
+			buf[o++] = FLAME__HUMAN_SEPARATOR;
 		if (o + 1 < cap)
 			buf[o++] = digits[i];
 	}
@@ -52,13 +50,15 @@ static size_t put_sig3(char *buf, size_t cap, double x)
 		int w = snprintf(buf, cap, "%g", x);
 		return w < 0 ? 0 : (size_t)w < cap ? (size_t)w : cap ? cap - 1 : 0;
 	}
-	if (x >= 99.95 || x == 0) {
+	if (x >= FLAME__HUMAN_WHOLE_FROM || x == 0) {
 		snprintf(tmp, sizeof tmp, "%.0f", x);
 		return flame__put_commas(buf, cap, tmp);
 	}
-	int decimals = x >= 9.995 ? 1 : x >= 0.9995 ? 2 : 2 - (int)floor(log10(x));
-	if (decimals > 12)
-		decimals = 12;
+	int decimals = x >= FLAME__HUMAN_ONE_DECIMAL_FROM    ? 1
+	               : x >= FLAME__HUMAN_TWO_DECIMALS_FROM ? 2
+	                                                      : 2 - (int)floor(log10(x));
+	if (decimals > FLAME__HUMAN_MAX_DECIMALS)
+		decimals = FLAME__HUMAN_MAX_DECIMALS;
 	int w = snprintf(buf, cap, "%.*f", decimals, x);
 	return w < 0 ? 0 : (size_t)w < cap ? (size_t)w : cap ? cap - 1 : 0;
 }
@@ -68,7 +68,7 @@ static size_t put_scaled(char *buf, size_t cap, double x, const char *const *nam
                          double step)
 {
 	size_t u = 0;
-	while (u + 1 < n && x >= step * 0.9995) { /* 999.96 ms reads "1 s", not "1000 ms" */
+	while (u + 1 < n && x >= step * FLAME__HUMAN_NEXT_UNIT_AT) {
 		x /= step;
 		u++;
 	}
@@ -79,8 +79,6 @@ static size_t put_scaled(char *buf, size_t cap, double x, const char *const *nam
 
 size_t flame__human(char *buf, size_t cap, double v, const char *unit, int sign)
 {
-	static const char *const tn[] = {"ns", "us", "ms", "s"};
-	static const char *const bn[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 	size_t len = 0;
 	if (cap)
 		buf[0] = '\0';
@@ -96,17 +94,19 @@ size_t flame__human(char *buf, size_t cap, double v, const char *unit, int sign)
 	size_t c = len < cap ? cap - len : 0;
 	switch (flame__unit_kind_of(unit, &ns)) {
 	case FLAME__UNIT_TIME:
-		if (x == 0) /* "0 s", not "0 ns": the unit of a time nobody measured in ns */
-			return len + (size_t)snprintf(p, c, "0 s");
-		return len + put_scaled(p, c, x * ns, tn, 4, 1000);
+		if (x == 0)
+			return len + (size_t)snprintf(p, c, "%s", FLAME__HUMAN_ZERO_TIME);
+		return len + put_scaled(p, c, x * ns, flame__human_time_units,
+		                        FLAME__HUMAN_COUNT(flame__human_time_units), FLAME__HUMAN_TIME_STEP);
 	case FLAME__UNIT_BYTES:
-		return len + put_scaled(p, c, x, bn, 7, 1024);
+		return len + put_scaled(p, c, x, flame__human_byte_units,
+		                        FLAME__HUMAN_COUNT(flame__human_byte_units), FLAME__HUMAN_BYTE_STEP);
 	default:
 		return len + put_sig3(p, c, x);
 	}
 }
 
-size_t flame_format_count(char *buf, size_t cap, uint64_t v, unsigned scale, const char *unit)
+size_t flame_amount_print(char *buf, size_t cap, uint64_t v, unsigned scale, const char *unit)
 {
 	if (scale > 19)
 		scale = 19;
@@ -127,13 +127,13 @@ size_t flame_format_count(char *buf, size_t cap, uint64_t v, unsigned scale, con
 	return len;
 }
 
-size_t flame_format_delta(char *buf, size_t cap, uint64_t before, uint64_t after, unsigned scale,
+size_t flame_amount_print_delta(char *buf, size_t cap, uint64_t before, uint64_t after, unsigned scale,
                           const char *unit)
 {
 	if (cap < 2)
 		return cap ? (buf[0] = '\0', 0) : 0;
 	buf[0] = after >= before ? '+' : '-';
-	return 1 + flame_format_count(buf + 1, cap - 1, after >= before ? after - before : before - after,
+	return 1 + flame_amount_print(buf + 1, cap - 1, after >= before ? after - before : before - after,
 	                              scale, unit);
 }
 

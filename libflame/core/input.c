@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "array.h"
 #include "err.h"
 #include "input.h"
 #include "tree.h"
@@ -355,24 +356,17 @@ int flame__input_slurp(flame_input *in, char **data, size_t *len, size_t limit, 
 {
 	/* room for one byte past the limit, to tell "exactly the limit" from "more" */
 	size_t most = limit < SIZE_MAX ? limit + 1 : limit;
-	size_t cap = most < (1 << 16) ? most : 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	if (!buf)
-		return flame__err_nomem(err);
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
 	for (;;) {
 		if (n > limit) {
 			free(buf);
 			return flame__err(err, FLAME_ERANGE, in->name, 0, limit,
 			                  "input larger than %zu bytes (the limit)", limit);
 		}
-		if (n == cap) {
-			cap = cap > most / 2 ? most : cap * 2;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				return flame__err_nomem(err);
-			}
-			buf = nb;
+		if (flame__array_reserve_upto(buf, cap, n + 1, 1 << 16, most)) {
+			free(buf);
+			return flame__err_nomem(err);
 		}
 		long r = flame__input_read(in, buf + n, cap - n, err);
 		if (r < 0) {

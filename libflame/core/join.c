@@ -5,6 +5,7 @@
  * at as bytes. */
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "err.h"
 #include "join.h"
 #include "tree-private.h"
@@ -94,65 +95,56 @@ int flame__tree_stacks_sorted(const flame_tree *t)
 
 enum { DST_ONLY, SRC_ONLY, BOTH };
 
-int flame__tree_adopt_ids(flame_tree *dst, flame_tree *src, flame_err *err)
+/* map[id] = dst's id of src's name `id` (interned into dst): malloc'd, NULL on out of
+ * memory. */
+static uint32_t *name_map(flame_tree *dst, const flame_tree *src)
 {
 	uint32_t *map = malloc((src->names.count ? src->names.count : 1) * sizeof *map);
-	if (!map)
-		return flame__err_nomem(err);
-	for (uint32_t id = 0; id < src->names.count; id++) {
+	for (uint32_t id = 0; map && id < src->names.count; id++) {
 		const flame__name *nm = flame__intern_get(&src->names, id);
 		map[id] = flame__intern_put_hashed(&dst->names, nm->ptr, nm->len, nm->hash32);
 		if (map[id] == FLAME__ID_NONE) {
 			free(map);
-			return flame__err_nomem(err);
+			map = NULL;
 		}
 	}
+	return map;
+}
+
+/* The stacks were renumbered or moved: the hash index is rebuilt when a lookup comes
+ * (core/stacks.c). */
+static void drop_index(flame__stacks *s)
+{
+	free(s->slots);
+	s->slots = NULL;
+	s->mask = 0;
+	s->indexed = 0;
+}
+
+int flame__tree_adopt_ids(flame_tree *dst, flame_tree *src, flame_err *err)
+{
+	uint32_t *map = name_map(dst, src);
+	if (!map)
+		return flame__err_nomem(err);
 	for (size_t k = 0; k < src->stacks.count; k++) {
 		uint32_t *ids = (uint32_t *)src->stacks.v[k].ids; /* in src's own arena */
 		for (uint32_t i = 0; i < src->stacks.v[k].depth; i++)
 			ids[i] = map[ids[i]];
 	}
-	/* the index hashed the old ids */
-	free(src->stacks.slots);
-	src->stacks.slots = NULL;
-	src->stacks.mask = 0;
-	src->stacks.indexed = 0;
+	drop_index(&src->stacks); /* it hashed the old ids */
 	free(map);
 	return 0;
 }
 
-int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, int flags,
-                            flame_err *err)
+/* The join of two sorted tables, decided forward: ops[k] says where output stack k comes
+ * from; *u output stacks, *new_ids ids to copy from src. 0, or 1 when two stacks have
+ * equal texts of different frames (hashing keeps them apart). */
+static int plan_join(const flame_tree *dst, const flame_tree *src, const uint32_t *map,
+                     unsigned char *ops, size_t *u, size_t *new_ids)
 {
-	flame__stacks *d = &dst->stacks;
-	const flame__stacks *s = &src->stacks;
-	size_t na = d->count, nb = s->count;
-	int to_after = flags & FLAME__JOIN_TO_AFTER, same_names = flags & FLAME__JOIN_SAME_NAMES;
-	uint32_t *map = same_names ? NULL
-	                           : malloc((src->names.count ? src->names.count : 1) * sizeof *map);
-	unsigned char *ops = malloc(na + nb ? na + nb : 1);
-	int rc = 0;
-	if ((!map && !same_names) || !ops) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	/* the sums cannot overflow when the totals do not */
-	uint64_t add0 = to_after ? 0 : s->total[0], add1 = to_after ? s->total[0] : s->total[1];
-	if ((m > 1 && (add0 > UINT64_MAX / m || add1 > UINT64_MAX / m)) ||
-	    d->total[0] + add0 * m < d->total[0] || d->total[1] + add1 * m < d->total[1]) {
-		rc = flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET, "a count overflows 64 bits");
-		goto done;
-	}
-	for (uint32_t id = 0; map && id < src->names.count; id++) {
-		const flame__name *nm = flame__intern_get(&src->names, id);
-		map[id] = flame__intern_put_hashed(&dst->names, nm->ptr, nm->len, nm->hash32);
-		if (map[id] == FLAME__ID_NONE) {
-			rc = flame__err_nomem(err);
-			goto done;
-		}
-	}
-	/* forward: decide each output stack; count what must be allocated */
-	size_t i = 0, j = 0, u = 0, new_ids = 0;
+	const flame__stacks *d = &dst->stacks, *s = &src->stacks;
+	size_t na = d->count, nb = s->count, i = 0, j = 0;
+	*u = *new_ids = 0;
 	while (i < na || j < nb) {
 		int c, same = 1;
 		if (i == na)
@@ -162,75 +154,89 @@ int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, 
 		else
 			c = cmp_text(&dst->names, d->v[i].ids, d->v[i].depth, s->v[j].ids, s->v[j].depth,
 			             map, &same);
-		if (c == 0 && !same) {
-			rc = 1; /* equal texts of different frames: let hashing keep them apart */
-			goto done;
-		}
+		if (c == 0 && !same)
+			return 1;
 		if (c < 0) {
-			ops[u++] = DST_ONLY;
+			ops[(*u)++] = DST_ONLY;
 			i++;
 		} else if (c > 0) {
-			ops[u++] = SRC_ONLY;
-			new_ids += s->v[j++].depth;
+			ops[(*u)++] = SRC_ONLY;
+			*new_ids += s->v[j++].depth;
 		} else {
-			ops[u++] = BOTH;
+			ops[(*u)++] = BOTH;
 			i++;
 			j++;
 		}
 	}
-	if (u >= UINT32_MAX) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	/* allocated first: nothing can fail once stacks move */
-	uint32_t *ids = new_ids ? flame__arena_alloc(&d->arena, new_ids * sizeof *ids) : NULL;
-	if (new_ids && !ids) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	if (u > d->cap) {
-		flame__stack *v = realloc(d->v, u * sizeof *v);
-		if (!v) {
-			rc = flame__err_nomem(err);
-			goto done;
-		}
-		d->v = v;
-		d->cap = u;
-	}
-	/* backward, so every dst stack moves up to its place before its slot is needed */
+	return 0;
+}
+
+/* The planned join, backward, so every dst stack moves up to its place before its slot
+ * is needed: src's stacks weighed by `m` (into column 1 `to_after`), new ones copied to
+ * `ids`. d->v holds `u` stacks. */
+static void place_stacks(flame__stacks *d, const flame__stacks *s, const uint32_t *map,
+                         const unsigned char *ops, size_t u, uint32_t *ids, size_t new_ids,
+                         uint64_t m, int to_after)
+{
+	size_t i = d->count, j = s->count;
 	for (size_t k = u; k-- > 0;) {
 		flame__stack *out = &d->v[k];
 		if (ops[k] == DST_ONLY) {
 			*out = d->v[--i];
-		} else {
-			const flame__stack *st = &s->v[--j];
-			uint64_t w0 = to_after ? 0 : st->w[0] * m, w1 = (to_after ? st->w[0] : st->w[1]) * m;
-			if (ops[k] == BOTH) {
-				*out = d->v[--i];
-			} else {
-				uint32_t *p = ids + (new_ids -= st->depth);
-				if (map)
-					for (uint32_t f = 0; f < st->depth; f++)
-						p[f] = map[st->ids[f]];
-				else
-					memcpy(p, st->ids, st->depth * sizeof *p);
-				*out = (flame__stack){p, st->depth, 0, {0, 0}};
-			}
-			out->w[0] += w0;
-			out->w[1] += w1;
+			continue;
 		}
+		const flame__stack *st = &s->v[--j];
+		uint64_t w0 = to_after ? 0 : st->w[0] * m, w1 = (to_after ? st->w[0] : st->w[1]) * m;
+		if (ops[k] == BOTH) {
+			*out = d->v[--i];
+		} else {
+			uint32_t *p = ids + (new_ids -= st->depth);
+			if (map)
+				for (uint32_t f = 0; f < st->depth; f++)
+					p[f] = map[st->ids[f]];
+			else
+				memcpy(p, st->ids, st->depth * sizeof *p);
+			*out = (flame__stack){p, st->depth, 0, {0, 0}};
+		}
+		out->w[0] += w0;
+		out->w[1] += w1;
 	}
-	d->total[0] += add0 * m;
-	d->total[1] += add1 * m;
-	d->count = u;
-	d->sorted = 1;
-	/* stacks moved: the hash index is rebuilt when a lookup comes (core/stacks.c) */
-	free(d->slots);
-	d->slots = NULL;
-	d->mask = 0;
-	d->indexed = 0;
-	dst->nodes_valid = 0;
-done:
+}
+
+int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, int flags,
+                            flame_err *err)
+{
+	flame__stacks *d = &dst->stacks;
+	const flame__stacks *s = &src->stacks;
+	int to_after = flags & FLAME__JOIN_TO_AFTER;
+	/* the sums cannot overflow when the totals do not */
+	uint64_t add0 = to_after ? 0 : s->total[0], add1 = to_after ? s->total[0] : s->total[1];
+	if ((m > 1 && (add0 > UINT64_MAX / m || add1 > UINT64_MAX / m)) ||
+	    d->total[0] + add0 * m < d->total[0] || d->total[1] + add1 * m < d->total[1])
+		return flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET, "a count overflows 64 bits");
+	uint32_t *map = flags & FLAME__JOIN_SAME_NAMES ? NULL : name_map(dst, src);
+	unsigned char *ops = malloc(d->count + s->count ? d->count + s->count : 1);
+	size_t u = 0, new_ids = 0;
+	uint32_t *ids = NULL;
+	int rc = 0;
+	if ((!map && !(flags & FLAME__JOIN_SAME_NAMES)) || !ops)
+		rc = flame__err_nomem(err);
+	else /* 1: equal texts of different frames, which the caller's hashing keeps apart */
+		rc = plan_join(dst, src, map, ops, &u, &new_ids);
+	/* allocated first (the table to exactly u stacks): nothing can fail once stacks move */
+	if (!rc && (u >= UINT32_MAX ||
+	            (new_ids && !(ids = flame__arena_alloc(&d->arena, new_ids * sizeof *ids))) ||
+	            flame__array_reserve_upto(d->v, d->cap, u, u, u)))
+		rc = flame__err_nomem(err);
+	if (!rc) {
+		place_stacks(d, s, map, ops, u, ids, new_ids, m, to_after);
+		d->total[0] += add0 * m;
+		d->total[1] += add1 * m;
+		d->count = u;
+		d->sorted = 1;
+		drop_index(d);
+		dst->nodes_valid = 0;
+	}
 	free(map);
 	free(ops);
 	return rc;

@@ -2,6 +2,7 @@
  * The buffer only grows to hold the longest line, so memory stays flat. */
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "err.h"
 #include "input.h"
 #include "lines.h"
@@ -14,9 +15,7 @@ int flame__lines_init(flame__lines *c, flame_input *in, flame_err *err)
 {
 	memset(c, 0, sizeof *c);
 	c->in = in;
-	c->cap = LINES_CAP;
-	c->buf = malloc(c->cap + LINES_PAD);
-	if (!c->buf)
+	if (flame__array_reserve_min(c->buf, c->cap, LINES_CAP + LINES_PAD, LINES_CAP + LINES_PAD))
 		return flame__err_nomem(err);
 	return 0;
 }
@@ -38,15 +37,9 @@ static long refill(flame__lines *c, flame_err *err)
 		c->consumed += c->start;
 		c->start = 0;
 	}
-	if (c->end == c->cap) {
-		size_t cap = c->cap * 2;
-		char *nb = cap > c->cap ? realloc(c->buf, cap + LINES_PAD) : NULL;
-		if (!nb)
-			return flame__err_nomem(err);
-		c->buf = nb;
-		c->cap = cap;
-	}
-	long r = flame__input_read(c->in, c->buf + c->end, c->cap - c->end, err);
+	if (c->end + LINES_PAD == c->cap && flame__array_reserve(c->buf, c->cap, c->cap + 1))
+		return flame__err_nomem(err);
+	long r = flame__input_read(c->in, c->buf + c->end, c->cap - LINES_PAD - c->end, err);
 	if (r < 0)
 		return r;
 	if (r == 0)
@@ -146,4 +139,23 @@ int flame__lines_block(flame__lines *c, size_t want, const char **p, size_t *n, 
 int flame__lines_chunk(flame__lines *c, size_t want, const char **p, size_t *n, flame_err *err)
 {
 	return take_block(c, want, p, n, 0, err);
+}
+
+int flame__lines_read_file(const char *path, flame__line_fn fn, void *ud, flame_err *err)
+{
+	flame_input *in = NULL;
+	flame__lines c;
+	int rc = flame_input_open(&in, path, err);
+	if (!rc && !(rc = flame__lines_init(&c, in, err))) {
+		while ((rc = flame__lines_next(&c, err)) > 0) {
+			size_t len = c.len;
+			while (len && c.line[len - 1] == '\r')
+				len--;
+			if (len && (rc = fn(ud, c.line, len, &c, err)))
+				break;
+		}
+		flame__lines_free(&c);
+	}
+	flame_input_free(in);
+	return rc < 0 ? rc : 0;
 }

@@ -10,7 +10,8 @@
 typedef struct flame__lines {
 	flame_input *in;
 	char *buf;
-	size_t cap, start, end; /* unread bytes are buf[start..end) */
+	size_t cap, start, end; /* unread bytes are buf[start..end); `cap` bytes, of which
+	                         * the last 8 stay for the zeros after the data */
 	int eof;
 	/* the current line */
 	const char *line;       /* not NUL-terminated; no '\n' (a trailing '\r' is kept) */
@@ -27,6 +28,14 @@ void flame__lines_free(flame__lines *c);
 int flame__lines_next(flame__lines *c, flame_err *err);
 /** Name of the input, for messages. */
 const char *flame__lines_source(const flame__lines *c);
+
+/** The one way a side file (a palette map, a nameattr or owners file) is read, the way
+ * inputs are: flame_input_open (gzip, limits, errors naming the file), then every line
+ * that is not blank, its trailing '\r' dropped, to `fn` with the cursor (for its number
+ * and source). 0, or the first negative status of opening, reading or `fn`. */
+typedef int (*flame__line_fn)(void *ud, const char *line, size_t len, const flame__lines *c,
+                              flame_err *err);
+int flame__lines_read_file(const char *path, flame__line_fn fn, void *ud, flame_err *err);
 
 /** Take the next block of whole lines (up to about `want` bytes, at least one line)
  * for parsers that scan a chunk themselves. the block (p, n) stays valid until the next call.

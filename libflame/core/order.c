@@ -1,9 +1,10 @@
-/* Bytewise text order of stacks on id sequences (see order.h). Both the token ranking
- * and the stack sort are one engine: sequences of symbols packed into 64-bit keys, a
+/* The orders of stacks on id sequences (see order.h): text order and frame order. The
+ * token ranking, the name ranking and both stack sorts are one engine: sequences of symbols packed into 64-bit keys, a
  * slice sorted by its keys (radix when large), then each run of equal keys sorted by its
  * next key, until runs are single or their sequences end. Keys are filled once per
  * element and level, so the sort touches each stack's ids about once per 64 bits of
- * rank instead of once per comparison. */
+ * rank instead of once per comparison. A table already sorted in text order comes into
+ * frame order without a sort (the groups where the two differ are reordered). */
 #include <stdlib.h>
 #include <string.h>
 #include "../flame.h"
@@ -126,9 +127,9 @@ static int keyed_sort(kel *a, size_t n, key_fn fn, touch_fn touch, const void *c
 	if (n < 2)
 		return 0;
 	kel *tmp = n > 4096 ? malloc(n * sizeof *tmp) : NULL;
-	job *jobs = malloc(64 * sizeof *jobs);
-	size_t njobs = 0, capjobs = 64;
-	if ((n > 4096 && !tmp) || !jobs) {
+	job *jobs = NULL;
+	size_t njobs = 0, capjobs = 0;
+	if ((n > 4096 && !tmp) || flame__array_reserve_min(jobs, capjobs, 1, 64)) {
 		free(tmp);
 		free(jobs);
 		return FLAME_ENOMEM;
@@ -157,15 +158,10 @@ static int keyed_sort(kel *a, size_t n, key_fn fn, touch_fn touch, const void *c
 			if (j - i > 1) {
 				fn(ctx, s[i].idx, jb.level, &more);
 				if (more) {
-					if (njobs == capjobs) {
-						job *nj = realloc(jobs, 2 * capjobs * sizeof *nj);
-						if (!nj) {
-							free(tmp);
-							free(jobs);
-							return FLAME_ENOMEM;
-						}
-						jobs = nj;
-						capjobs *= 2;
+					if (flame__array_reserve(jobs, capjobs, njobs + 1)) {
+						free(tmp);
+						free(jobs);
+						return FLAME_ENOMEM;
 					}
 					jobs[njobs++] = (job){jb.lo + i, jb.lo + j, jb.level + 1};
 				}
@@ -569,4 +565,296 @@ uint32_t *flame__order_sort(const flame__order *o, const flame__stack *v, size_t
 		idx[j] = a[j].idx;
 	free(a);
 	return idx;
+}
+
+/* ---- frame order: name by name, a shorter stack before its extensions */
+
+uint32_t *flame__order_name_ranks(const flame__intern *names)
+{
+	uint32_t n = names->count;
+	if (n >= UINT32_MAX / 2)
+		return NULL; /* a name's token would not fit 32 bits */
+	uint32_t *rank = malloc((n ? n : 1) * sizeof *rank);
+	kel *a = malloc((n ? n : 1) * sizeof *a);
+	if (!rank || !a) {
+		free(rank);
+		free(a);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		a[i].idx = 2 * i + 1; /* the name as a token that ends its line: no ';' after it */
+	if (keyed_sort(a, n, token_key, NULL, names)) {
+		free(rank);
+		free(a);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		rank[a[i].idx >> 1] = i;
+	free(a);
+	return rank;
+}
+
+/* A stack's symbols are its names' ranks + 1, then 0, which puts a shorter stack first.
+ * A stack ending inside a key has its 0 there, so equal keys agree on *more. */
+static uint64_t frame_key(const void *ctx, uint32_t idx, uint32_t level, int *more)
+{
+	const stack_ctx *c = ctx;
+	const flame__stack *s = &c->v[idx];
+	size_t pos = (size_t)level * c->k, depth = s->depth;
+	uint64_t key = 0;
+	for (unsigned j = 0; j < c->k; j++, pos++)
+		key = key << c->bits | (pos < depth ? (uint64_t)c->rank[s->ids[pos]] + 1 : 0);
+	*more = pos <= depth;
+	return key;
+}
+
+/* Any table: the keyed sort on name ranks. */
+static uint32_t *sort_frames(const flame__intern *names, const flame__stacks *s)
+{
+	size_t n = s->count;
+	uint32_t *rank = flame__order_name_ranks(names);
+	kel *a = rank ? malloc((n ? n : 1) * sizeof *a) : NULL;
+	uint32_t *out = a ? malloc((n ? n : 1) * sizeof *out) : NULL;
+	stack_ctx c = {s->v, rank, 1, 0};
+	while (c.bits < 32 && ((uint64_t)1 << c.bits) <= (uint64_t)names->count + 1)
+		c.bits++;
+	c.k = 64 / c.bits;
+	for (size_t k = 0; out && k < n; k++)
+		a[k].idx = (uint32_t)k;
+	if (out && keyed_sort(a, n, frame_key, touch_stack, &c)) {
+		free(out);
+		out = NULL;
+	}
+	for (size_t k = 0; out && k < n; k++)
+		out[k] = a[k].idx;
+	free(rank);
+	free(a);
+	return out;
+}
+
+/* A sorted table (bytewise text order) is in frame order except where a name is a
+ * prefix of a sibling's name followed by a byte below ';': text order puts "b-x;..."
+ * before "b;...", frame order puts b first. Such a spot shows as a pair of adjacent
+ * stacks whose first differing frames are out of name order (an "inversion" at that
+ * depth). In text order, the stacks below one parent path (a group) are contiguous, and
+ * so are, inside a group, the stacks below each child (a block), except that a child's
+ * own one-frame-longer stack may stand apart before its block. So fixing the order is
+ * reordering whole blocks in the groups holding inversions, deepest groups first (a
+ * deeper fix only permutes inside one block of the shallower group). */
+
+typedef struct inversion {
+	uint32_t at, depth; /* stacks at-1 and at first differ at frame `depth` */
+} inversion;
+
+typedef struct block {
+	uint32_t start, len, name;
+} block;
+
+typedef flame__array(inversion) inversions;
+
+/* Name order: bytewise, a prefix first (the order of flame__order_name_ranks). */
+static int cmp_name_ids(const flame__intern *in, uint32_t a, uint32_t b)
+{
+	const flame__name *x = flame__intern_get(in, a), *y = flame__intern_get(in, b);
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->ptr, y->ptr, n);
+	if (c)
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+static int cmp_blocks(const flame__intern *names, const block *x, const block *y)
+{
+	int c = x->name == y->name ? 0 : cmp_name_ids(names, x->name, y->name);
+	if (c)
+		return c;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* lcp[k]: the leading ids stack k shares with stack k-1 (table order), and the inversions
+ * where they first differ. 0 or FLAME_ENOMEM. */
+static int find_inversions(const flame__intern *names, const flame__stacks *s, uint32_t *lcp,
+                           inversions *inv)
+{
+	if (s->count)
+		lcp[0] = 0;
+	for (size_t k = 1; k < s->count; k++) {
+		const flame__stack *x = &s->v[k - 1], *y = &s->v[k];
+		uint32_t m = x->depth < y->depth ? x->depth : y->depth, d = 0;
+		while (d < m && x->ids[d] == y->ids[d])
+			d++;
+		lcp[k] = d;
+		if (d == m)
+			continue;
+		/* text order is name order there unless y's name is a proper prefix of x's */
+		const flame__name *nx = flame__intern_get(names, x->ids[d]);
+		const flame__name *ny = flame__intern_get(names, y->ids[d]);
+		if (ny->len < nx->len && memcmp(nx->ptr, ny->ptr, ny->len) == 0 &&
+		    flame__array_push(*inv, ((inversion){(uint32_t)k, d})))
+			return FLAME_ENOMEM;
+	}
+	return 0;
+}
+
+/* The inversions deepest first, in table order within a depth (a counting sort by depth):
+ * a new array, or NULL on out of memory. */
+static inversion *deepest_first(const inversion *inv, size_t n)
+{
+	uint32_t maxd = 0;
+	for (size_t i = 0; i < n; i++)
+		if (inv[i].depth > maxd)
+			maxd = inv[i].depth;
+	size_t *start = calloc((size_t)maxd + 2, sizeof *start);
+	inversion *sorted = malloc((n ? n : 1) * sizeof *sorted);
+	if (!start || !sorted) {
+		free(start);
+		free(sorted);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		start[maxd - inv[i].depth + 1]++;
+	for (uint32_t d = 1; d <= maxd + 1; d++)
+		start[d] += start[d - 1];
+	for (size_t i = 0; i < n; i++)
+		sorted[start[maxd - inv[i].depth]++] = inv[i];
+	free(start);
+	return sorted;
+}
+
+/* The order being fixed: stack indices and, beside them, the common-prefix lengths in
+ * that order; `tmp` (2 * n) and `blocks` are scratch. */
+typedef struct fixing {
+	const flame__intern *names;
+	const flame__stacks *s;
+	const uint32_t *lcp; /* in table order */
+	uint32_t *order, *olcp, *tmp;
+	flame__array(block) blocks;
+} fixing;
+
+/* Reorder the blocks of the group [lo, hi) whose stacks share their first d frames: the
+ * parent's own stack stays first. Deeper fixes permuted only inside blocks, so block
+ * boundaries (and names) are those of the table order. 0 or FLAME_ENOMEM. */
+static int fix_group(fixing *F, size_t lo, size_t hi, uint32_t d)
+{
+	const flame__stacks *s = F->s;
+	size_t p0 = lo;
+	if (s->v[p0].depth == d)
+		p0++;
+	F->blocks.n = 0;
+	for (size_t p = p0; p < hi;) {
+		size_t q = p + 1;
+		while (q < hi && F->lcp[q] > d)
+			q++;
+		if (flame__array_push(F->blocks, ((block){(uint32_t)p, (uint32_t)(q - p), s->v[p].ids[d]})))
+			return FLAME_ENOMEM;
+		p = q;
+	}
+	/* stable by name (a child's own stack stays just before its block). Insertion: the
+	 * blocks are in text order, where only a name that prefixes the names just before it
+	 * is out of place, and moves back past those few */
+	block *bl = F->blocks.v;
+	size_t nb = F->blocks.n;
+	for (size_t b = 1; b < nb; b++) {
+		block x = bl[b];
+		size_t j = b;
+		while (j > 0 && cmp_blocks(F->names, &bl[j - 1], &x) > 0) {
+			bl[j] = bl[j - 1];
+			j--;
+		}
+		bl[j] = x;
+	}
+	size_t o = 0, m = hi - p0;
+	for (size_t b = 0; b < nb; b++) {
+		memcpy(F->tmp + o, F->order + bl[b].start, bl[b].len * sizeof *F->tmp);
+		memcpy(F->tmp + m + o, F->olcp + bl[b].start, bl[b].len * sizeof *F->tmp);
+		/* where blocks now meet they differ at frame d, or share it (the child's own
+		 * stack, then its block); the group's first keeps its value */
+		F->tmp[m + o] = b ? (bl[b].name == bl[b - 1].name ? d + 1 : d) : F->olcp[p0];
+		o += bl[b].len;
+	}
+	memcpy(F->order + p0, F->tmp, m * sizeof *F->tmp);
+	memcpy(F->olcp + p0, F->tmp + m, m * sizeof *F->tmp);
+	return 0;
+}
+
+/* Fix the groups holding the inversions `inv` (deepest first) in F. 0 or FLAME_ENOMEM. */
+static int fix_groups(fixing *F, const inversion *inv, size_t ninv)
+{
+	size_t n = F->s->count, done_hi = 0;
+	uint32_t done_depth = UINT32_MAX;
+	for (size_t i = 0; i < ninv; i++) {
+		uint32_t d = inv[i].depth;
+		if (d == done_depth && inv[i].at < done_hi)
+			continue; /* its group is already fixed */
+		/* the group: stacks around `at` sharing its first d frames */
+		size_t lo = inv[i].at - 1, hi = inv[i].at + 1;
+		while (lo > 0 && F->lcp[lo] >= d)
+			lo--;
+		while (hi < n && F->lcp[hi] >= d)
+			hi++;
+		done_depth = d;
+		done_hi = hi;
+		if (fix_group(F, lo, hi, d))
+			return FLAME_ENOMEM;
+	}
+	return 0;
+}
+
+/* A sorted table: linear, plus reordering the few groups where the orders differ. */
+static int sorted_frames(const flame__intern *names, const flame__stacks *s,
+                         flame__frame_order *fo)
+{
+	size_t n = s->count;
+	inversions inv = {0};
+	inversion *deep = NULL;
+	fixing F = {names, s, NULL, NULL, NULL, NULL, {0}};
+	uint32_t *lcp = malloc((n ? n : 1) * sizeof *lcp);
+	int rc = lcp ? find_inversions(names, s, lcp, &inv) : FLAME_ENOMEM;
+	if (!rc && !inv.n) { /* already in frame order */
+		fo->lcp = fo->own = lcp;
+		lcp = NULL;
+		goto done;
+	}
+	F.lcp = lcp;
+	F.olcp = malloc(n * sizeof *F.olcp);
+	F.order = malloc(n * sizeof *F.order);
+	F.tmp = malloc(2 * n * sizeof *F.tmp);
+	if (rc || !F.olcp || !F.order || !F.tmp || !(deep = deepest_first(inv.v, inv.n))) {
+		rc = FLAME_ENOMEM;
+		goto done;
+	}
+	memcpy(F.olcp, lcp, n * sizeof *F.olcp); /* lcp itself stays in table order */
+	for (size_t k = 0; k < n; k++)
+		F.order[k] = (uint32_t)k;
+	if ((rc = fix_groups(&F, deep, inv.n)))
+		goto done;
+	fo->idx = F.order;
+	fo->lcp = fo->own = F.olcp;
+	F.order = F.olcp = NULL;
+done:
+	free(lcp);
+	free(deep);
+	flame__array_free(inv);
+	free(F.olcp);
+	free(F.order);
+	free(F.tmp);
+	flame__array_free(F.blocks);
+	return rc;
+}
+
+int flame__order_frames(const flame__intern *names, const flame__stacks *s,
+                        flame__frame_order *fo)
+{
+	memset(fo, 0, sizeof *fo);
+	if (s->sorted)
+		return sorted_frames(names, s, fo);
+	fo->idx = sort_frames(names, s);
+	return fo->idx ? 0 : FLAME_ENOMEM;
+}
+
+void flame__frame_order_free(flame__frame_order *fo)
+{
+	free(fo->idx);
+	free(fo->own);
+	memset(fo, 0, sizeof *fo);
 }

@@ -1,8 +1,9 @@
-/* Bytewise order of stacks as folded text ("a;b;c"), computed on id sequences. Each name
- * is two tokens, "name;" (more frames follow) and "name" (it ends the line), ranked
- * together once; a stack is then a token sequence and text order is plain lexicographic
- * order of those, so sorting never builds the text. Used by the folded writer and by
- * spilled runs (core/spill.c). */
+/* The two orders of stacks, computed on id sequences. Text order: bytewise order of
+ * stacks as folded text ("a;b;c"). Each name is two tokens, "name;" (more frames follow)
+ * and "name" (it ends the line), ranked together once; a stack is then a token sequence
+ * and text order is plain lexicographic order of those, so sorting never builds the
+ * text. Used by the folded writer and by spilled runs (core/spill.c). Frame order: name
+ * by name, what the node tree (core/tree.c) and the pictures follow. */
 #ifndef FLAME_CORE_ORDER_H
 #define FLAME_CORE_ORDER_H
 #include <stddef.h>
@@ -41,4 +42,23 @@ int flame__order_cmp(const flame__order *o, const uint32_t *a, uint32_t da, cons
 /** Indices 0..n-1 of `v` in text order of their stacks (malloc'd; NULL on out of memory).
  * `n` must stay below 2^32. */
 uint32_t *flame__order_sort(const flame__order *o, const flame__stack *v, size_t n);
+
+/** rank[id] = position of name `id` in bytewise order of all `names`, a prefix first
+ * (malloc'd; NULL on out of memory). */
+uint32_t *flame__order_name_ranks(const flame__intern *names);
+
+/** The stacks in frame order: name by name, a shorter stack before its extensions (the
+ * order of the node tree and the flame graph; text order differs where a name is a prefix
+ * of a sibling's followed by a byte below ';'). */
+typedef struct flame__frame_order {
+	uint32_t *idx;       /* stack indices in that order; NULL: the table's order */
+	const uint32_t *lcp; /* lcp[k]: leading ids the k-th stack in that order shares with
+	                      * the one before (lcp[0] = 0); NULL: not known */
+	uint32_t *own;       /* (freed with it) */
+} flame__frame_order;
+/** Cheap on a sorted table (linear, plus reordering the few groups where bytewise and
+ * frame order differ), the keyed sort on name ranks otherwise. 0 or FLAME_ENOMEM. */
+int flame__order_frames(const flame__intern *names, const flame__stacks *s,
+                        flame__frame_order *fo);
+void flame__frame_order_free(flame__frame_order *fo);
 #endif

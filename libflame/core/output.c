@@ -3,7 +3,9 @@
  * never leaves a half-written file. On Linux the temp file is unnamed (O_TMPFILE) until
  * commit links it in, so even SIGKILL leaves nothing beside the target. A symlink is
  * followed as `>` would (its target written or created, the link kept), and an existing
- * target keeps its mode: profiles hold paths and symbols people keep private. */
+ * target keeps its mode: profiles hold paths and symbols people keep private. The buffer
+ * is the only one between a writer and the file: writers format straight into it through
+ * core/output.h's inlines (flame__output_reserve), and flame_output_write fills it too. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,15 +15,17 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "array.h"
 #include "err.h"
+#include "output.h"
 
 enum { OUT_CAP = 256 * 1024, MAX_LINKS = 40 };
 
 struct flame_output {
+	flame__outbuf b; /* first: output.h's inlines write into it */
+	size_t cap;      /* of b.buf; b.lim is cap until a write fails */
 	int fd;
 	char *path, *tmp;  /* NULL for stdout */
-	char *buf;
-	size_t len;
 	int failed;
 	int direct; /* writing to `path` in place (not a regular file) */
 	int unnamed; /* fd is an O_TMPFILE: linked in at commit, tmp is NULL until then */
@@ -120,86 +124,100 @@ static int std_fd(const char *path)
 	return (*end || v < 0 || v > 1 << 20) ? -1 : (int)v;
 }
 
+/* A device, FIFO or /dev/stdout: written in place; renaming a temp file over it would
+ * replace the device or the link. 0, or an error with `o` aborted. */
+static int open_in_place(flame_output *o, const char *path, flame_err *err)
+{
+	o->path = strdup(path);
+	int fdn = std_fd(path);
+	if (!o->path)
+		o->fd = -1;
+	else if (fdn >= 0) /* share the caller's descriptor (and its file offset) */
+		o->fd = fcntl(fdn, F_DUPFD_CLOEXEC, 3);
+	else
+		o->fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (o->fd < 0) {
+		int e = errno;
+		o->fd = 1;
+		flame_output_abort(o);
+		return flame__err(err, FLAME_EIO, path, 0, FLAME__NO_OFFSET, "cannot open: %s",
+		                  strerror(e));
+	}
+	o->direct = 1;
+	return 0;
+}
+
+/* A regular file (or none yet): written to an unnamed or temporary file that commit puts
+ * in its place, with the mode of the file it replaces. Through a symlink, the file it
+ * points to is written (created if the link dangles) and the link kept. 0, or an error
+ * with `o` aborted. */
+static int open_replacing(flame_output *o, const char *name, flame_err *err)
+{
+	char *path = follow_links(name);
+	if (!path) {
+		int e = errno;
+		flame_output_abort(o);
+		return e == ENOMEM ? flame__err_nomem(err)
+		                   : flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET,
+		                                "cannot follow the link: %s", strerror(e));
+	}
+	size_t n = strlen(path);
+	o->path = strdup(path);
+	o->tmp = malloc(n + 16);
+	if (!o->path || !o->tmp) {
+		free(path);
+		flame_output_abort(o);
+		return flame__err_nomem(err);
+	}
+	struct stat st;
+	int keep = stat(path, &st) == 0; /* regular here: the other kinds are written in place */
+	if ((o->fd = open_unnamed(path)) >= 0) {
+		o->unnamed = 1;
+		free(o->tmp);
+		o->tmp = NULL;
+	} else {
+		for (unsigned i = 0; i < 100; i++) {
+			temp_name(o->tmp, n + 16, path, i);
+			o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+			if (o->fd >= 0 || errno != EEXIST)
+				break;
+		}
+	}
+	int e = errno;
+	free(path);
+	if (o->fd < 0) {
+		free(o->tmp);
+		o->tmp = NULL;
+		flame_output_abort(o);
+		return flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET, "cannot create: %s",
+		                  strerror(e));
+	}
+	if (keep)
+		fchmod(o->fd, st.st_mode & 07777);
+	return 0;
+}
+
 int flame_output_open(flame_output **out, const char *path, flame_err *err)
 {
 	*out = NULL;
 	flame_output *o = calloc(1, sizeof *o);
-	if (!o || !(o->buf = malloc(OUT_CAP))) {
+	if (!o || !(o->b.buf = malloc(OUT_CAP))) {
 		free(o);
 		return flame__err_nomem(err);
 	}
+	o->cap = o->b.lim = OUT_CAP;
 	o->fd = 1;
 	struct stat st;
-	char *real = NULL;
-	const char *name = path; /* what errors call it: the user's spelling */
+	int rc = 0;
 	if (path && strcmp(path, "-") != 0 &&
 	    (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0 ||
-	     (stat(path, &st) == 0 && !S_ISREG(st.st_mode)))) {
-		/* a device, FIFO or /dev/stdout: write to it in place; renaming a temp file over
-		 * it would replace the device or the link */
-		o->path = strdup(path);
-		int fdn = std_fd(path);
-		if (!o->path)
-			o->fd = -1;
-		else if (fdn >= 0) /* share the caller's descriptor (and its file offset) */
-			o->fd = fcntl(fdn, F_DUPFD_CLOEXEC, 3);
-		else
-			o->fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (o->fd < 0) {
-			int e = errno;
-			o->fd = 1;
-			flame_output_abort(o);
-			return flame__err(err, FLAME_EIO, path, 0, FLAME__NO_OFFSET, "cannot open: %s",
-			                  strerror(e));
-		}
-		o->direct = 1;
-	} else if (path && strcmp(path, "-") != 0) {
-		/* through a symlink: write the file it points to (created if the link dangles)
-		 * and keep the link */
-		if (!(real = follow_links(path))) {
-			int e = errno;
-			flame_output_abort(o);
-			return e == ENOMEM ? flame__err_nomem(err)
-			                   : flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET,
-			                                "cannot follow the link: %s", strerror(e));
-		}
-		path = real;
-		size_t n = strlen(path);
-		o->path = strdup(path);
-		o->tmp = malloc(n + 16);
-		if (!o->path || !o->tmp) {
-			free(real);
-			flame_output_abort(o);
-			return flame__err_nomem(err);
-		}
-		int keep = stat(path, &st) == 0; /* regular here: the branch above took the rest */
-		if ((o->fd = open_unnamed(path)) >= 0) {
-			o->unnamed = 1;
-			free(o->tmp);
-			o->tmp = NULL;
-		} else {
-			for (unsigned i = 0; i < 100; i++) {
-				temp_name(o->tmp, n + 16, path, i);
-				o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-				if (o->fd >= 0 || errno != EEXIST)
-					break;
-			}
-		}
-		if (o->fd < 0) {
-			int e = errno;
-			free(o->tmp);
-			o->tmp = NULL;
-			free(real);
-			flame_output_abort(o);
-			return flame__err(err, FLAME_EIO, name, 0, FLAME__NO_OFFSET, "cannot create: %s",
-			                  strerror(e));
-		}
-		if (keep)
-			fchmod(o->fd, st.st_mode & 07777);
-	}
-	free(real);
-	*out = o;
-	return 0;
+	     (stat(path, &st) == 0 && !S_ISREG(st.st_mode))))
+		rc = open_in_place(o, path, err);
+	else if (path && strcmp(path, "-") != 0)
+		rc = open_replacing(o, path, err);
+	if (!rc)
+		*out = o;
+	return rc;
 }
 
 const char *flame_output_temp_path(const flame_output *o) { return o->tmp; }
@@ -212,7 +230,10 @@ static int write_all(flame_output *o, const char *p, size_t len, flame_err *err)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
+			/* the output is incomplete: drop what is buffered, and no room is left, so
+			 * output.h's fast path (room = lim - len) sends every write here to fail */
 			o->failed = 1;
+			o->b.len = o->b.lim = 0;
 			return flame__err(err, FLAME_EIO, o->path ? o->path : "<stdout>", 0,
 			                  FLAME__NO_OFFSET, "write error: %s", strerror(errno));
 		}
@@ -224,9 +245,9 @@ static int write_all(flame_output *o, const char *p, size_t len, flame_err *err)
 
 static int flush(flame_output *o, flame_err *err)
 {
-	int rc = write_all(o, o->buf, o->len, err);
+	int rc = write_all(o, o->b.buf, o->b.len, err);
 	if (!rc)
-		o->len = 0;
+		o->b.len = 0;
 	return rc;
 }
 
@@ -241,21 +262,47 @@ int flame_output_write(flame_output *o, const void *data, size_t len, flame_err 
 {
 	if (o->failed)
 		return failed(o, err);
-	if (len > OUT_CAP - o->len) {
+	if (len > o->cap - o->b.len) {
 		int rc = flush(o, err);
 		if (rc)
 			return rc;
-		if (len >= OUT_CAP) /* large writes bypass the buffer */
+		if (len >= o->cap) /* large writes bypass the buffer */
 			return write_all(o, data, len, err);
 	}
-	memcpy(o->buf + o->len, data, len);
-	o->len += len;
+	memcpy(o->b.buf + o->b.len, data, len);
+	o->b.len += len;
 	return 0;
+}
+
+char *flame__output_room(flame_output *o, size_t n, size_t keep, int *rc, flame_err *err)
+{
+	if (o->failed) {
+		*rc = failed(o, err);
+		return NULL;
+	}
+	if (keep > o->b.len)
+		keep = o->b.len;
+	if (n > o->cap - o->b.len) {
+		size_t from = o->b.len - keep;
+		if ((*rc = write_all(o, o->b.buf, from, err)) != 0)
+			return NULL;
+		memmove(o->b.buf, o->b.buf + from, keep);
+		o->b.len = keep;
+	}
+	if (n > o->cap - o->b.len) { /* an item larger than the buffer: grow it for good */
+		if (n > SIZE_MAX - o->b.len ||
+		    flame__array_grow(&o->b.buf, &o->cap, o->b.len + n, 1, OUT_CAP)) {
+			*rc = flame__err_nomem(err);
+			return NULL;
+		}
+		o->b.lim = o->cap;
+	}
+	return o->b.buf + o->b.len;
 }
 
 static void release(flame_output *o)
 {
-	free(o->buf);
+	free(o->b.buf);
 	free(o->path);
 	free(o->tmp);
 	free(o);

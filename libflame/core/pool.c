@@ -98,10 +98,11 @@ void flame__pool_submit(flame__pool *p, flame__task *t)
 	pthread_mutex_unlock(&p->mu);
 }
 
-void flame__pool_wait(flame__pool *p, flame__task *t)
+/* Wait for `t`; run it here when it is still queued and `take` says so. */
+static void wait_task(flame__pool *p, flame__task *t, int take)
 {
 	pthread_mutex_lock(&p->mu);
-	if (t->state == T_QUEUED) { /* no thread took it: take it back (the queue is short) */
+	if (take && t->state == T_QUEUED) { /* no thread took it: take it back (the queue is short) */
 		flame__task **at = &p->head, *prev = NULL;
 		while (*at != t) {
 			prev = *at;
@@ -120,6 +121,10 @@ void flame__pool_wait(flame__pool *p, flame__task *t)
 		pthread_cond_wait(&p->done, &p->mu);
 	pthread_mutex_unlock(&p->mu);
 }
+
+void flame__pool_wait(flame__pool *p, flame__task *t) { wait_task(p, t, 1); }
+
+void flame__pool_await(flame__pool *p, flame__task *t) { wait_task(p, t, p->nthreads == 0); }
 
 void flame__pool_free(flame__pool *p)
 {

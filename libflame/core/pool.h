@@ -1,7 +1,7 @@
 /* The one thread pool of the library: a few threads that run tasks handed to them in
  * order, and a caller that waits for each task (running it itself when no thread has
  * taken it yet, so a pool that could start no thread, or a busy machine, still gets the
- * work done). Whole-input parses, the streamed inputs of a diff or merge, perf's blocks,
+ * work done; or, for tasks that keep per-thread state warm, only when no thread started). Whole-input parses, the streamed inputs of a diff or merge, perf's blocks,
  * the checks of sorted folded files and the folded writer's second formatter all run on
  * it. No global state: a pool belongs to the call that made it. */
 #ifndef FLAME_CORE_POOL_H
@@ -31,6 +31,10 @@ void flame__pool_submit(flame__pool *p, flame__task *t);
 /** Return when `t` has run: wait for the thread running it, or run it here if no thread
  * has taken it. */
 void flame__pool_wait(flame__pool *p, flame__task *t);
+/** The same, but `t` is left to the threads (it runs here only when none started): for
+ * tasks that keep per-thread state warm, such as perf's line caches, where a task run by
+ * the waiter would warm one set more. */
+void flame__pool_await(flame__pool *p, flame__task *t);
 /** Stop the threads and free the pool; every submitted task must have been waited for.
  * NULL is a no-op. */
 void flame__pool_free(flame__pool *p);

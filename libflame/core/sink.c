@@ -2,13 +2,12 @@
 #include "err.h"
 #include "sink.h"
 #include "tree.h"
-#include "units.h"
 
 void flame__sink_init(flame__sink *k, flame_tree *t)
 {
 	flame__tree_sink_open(t, &k->names, &k->stacks, &k->limit);
 	k->t = t;
-	k->scale = flame_tree_scale(t);
+	k->scale = flame_tree_decimals(t);
 }
 
 int flame__sink_spill(flame__sink *k, flame_err *err) { return flame__tree_maybe_spill(k->t, err); }
@@ -23,7 +22,7 @@ int flame__sink_fail(flame_err *err, int rc)
 int flame__sink_rescale(flame__sink *k, unsigned scale, flame_err *err)
 {
 	int rc = flame__tree_rescale(k->t, scale, err);
-	k->scale = flame_tree_scale(k->t);
+	k->scale = flame_tree_decimals(k->t);
 	return rc;
 }
 

@@ -1,9 +1,10 @@
-/* The one open-addressing probe of the library, under core's name table (intern.c), the
- * text readers' stack cache (parse/scan.h) and the writers' name maps (palette,
- * --nameattr). A table is a power-of-two array of 64-bit slots, each 0 (empty) or
- * `hash32 << 32 | (entry + 1)`: the caller keeps its entries in its own array and says
- * what "equal" means; the hash in the slot spares a visit to the entry on most mismatches
- * and lets the table grow without hashing anything again. */
+/* The one open-addressing probe of the library, under core's name table (intern.c) and
+ * stack table (stacks.c), the text readers' stack cache (parse/scan.h), perf's line cache
+ * (parse/perf.c) and the writers' name maps (palette, --nameattr). A table is a
+ * power-of-two array of 64-bit slots, each 0 (empty) or `hash32 << 32 | (entry + 1)`:
+ * the caller keeps its entries in its own array and says what "equal" means; the hash in
+ * the slot spares a visit to the entry on most mismatches and lets the table grow
+ * without hashing anything again. */
 #ifndef FLAME_CORE_SLOTS_H
 #define FLAME_CORE_SLOTS_H
 #include <stddef.h>
@@ -33,6 +34,22 @@ static inline size_t flame__slots_probe(const uint64_t *slots, size_t mask, uint
 		if (!s || ((uint32_t)(s >> 32) == hash32 && eq(ctx, flame__slot_entry(s))))
 			return i;
 	}
+}
+
+/** The same, looking at `limit` slots at most: SIZE_MAX when none of them is the one (a
+ * cache fed keys made to collide declines to keep them, rather than make every probe
+ * long). */
+static inline size_t flame__slots_probe_at_most(const uint64_t *slots, size_t mask,
+                                                uint32_t hash32, size_t limit,
+                                                int (*eq)(const void *ctx, uint32_t entry),
+                                                const void *ctx)
+{
+	for (size_t i = hash32 & mask, k = 0; k < limit; k++, i = (i + 1) & mask) {
+		uint64_t s = slots[i];
+		if (!s || ((uint32_t)(s >> 32) == hash32 && eq(ctx, flame__slot_entry(s))))
+			return i;
+	}
+	return SIZE_MAX;
 }
 
 /** Resize the table `*slots` (NULL: none yet; else `*mask + 1` slots) to `nslots`, a power

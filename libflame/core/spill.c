@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "array.h"
 #include "err.h"
 #include "heap.h"
 #include "order.h"
@@ -86,14 +87,8 @@ int flame__spill_run(flame__spill **spp, flame__stacks *s, const flame__intern *
 	int rc = sp->f ? 0 : open_temp(&sp->f, err);
 	if (rc)
 		return rc;
-	if (sp->nruns == sp->cap) {
-		size_t cap = sp->cap ? sp->cap * 2 : 16;
-		run *v = realloc(sp->runs, cap * sizeof *v);
-		if (!v)
-			return flame__err_nomem(err);
-		sp->runs = v;
-		sp->cap = cap;
-	}
+	if (flame__array_reserve(sp->runs, sp->cap, sp->nruns + 1))
+		return flame__err_nomem(err);
 	uint32_t *idx = NULL;
 	if (flame__order_update_stacks(&sp->order, names, s->v, s->count) ||
 	    !(idx = flame__order_sort(&sp->order, s->v, s->count)))
@@ -156,7 +151,8 @@ typedef struct reader {
 	unsigned char *buf;
 	size_t len, off; /* buffered bytes and the read position in them */
 	uint32_t *ids;
-	uint32_t cap, depth;
+	size_t cap;
+	uint32_t depth;
 	uint64_t w[2], seq;
 	int live;
 } reader;
@@ -208,13 +204,8 @@ static int next(reader *r, flame_err *err)
 	size_t rec = 4 + 4 * (size_t)r->depth + 24;
 	if ((rc = fill(r, rec, err)))
 		return rc;
-	if (r->depth > r->cap) {
-		uint32_t *v = realloc(r->ids, (size_t)r->depth * sizeof *v);
-		if (!v)
-			return flame__err_nomem(err);
-		r->ids = v;
-		r->cap = r->depth;
-	}
+	if (flame__array_reserve_min(r->ids, r->cap, r->depth, 64))
+		return flame__err_nomem(err);
 	memcpy(r->ids, r->buf + r->off + 4, 4 * (size_t)r->depth);
 	memcpy(r->w, r->buf + r->off + 4 + 4 * (size_t)r->depth, 16);
 	memcpy(&r->seq, r->buf + r->off + 20 + 4 * (size_t)r->depth, 8);

@@ -8,6 +8,7 @@
 #include "array.h"
 #include "err.h"
 #include "hash.h"
+#include "slots.h"
 #include "stacks.h"
 
 void flame__stacks_init(flame__stacks *s)
@@ -30,50 +31,45 @@ uint64_t flame__stacks_hash(const uint32_t *ids, size_t n)
 	return flame__hash_bytes(ids, n * sizeof *ids);
 }
 
-/* Resize the index to hold `want` entries at load factor <= 1/2 and re-insert
- * v[0..indexed). */
-static int grow_slots(flame__stacks *s, size_t want)
+static inline int never_eq(const void *ctx, uint32_t k)
 {
-	size_t nslots = s->slots ? (s->mask + 1) * 2 : 1024;
-	while (nslots < want * 2)
-		nslots *= 2;
-	if (nslots > UINT32_MAX)
-		return FLAME_ENOMEM;
-	uint32_t *slots = calloc(nslots, sizeof *slots);
-	if (!slots)
-		return FLAME_ENOMEM;
-	size_t mask = nslots - 1;
-	for (size_t k = 0; k < s->indexed; k++) {
-		size_t i = s->v[k].hash32 & mask;
-		while (slots[i])
-			i = (i + 1) & mask;
-		slots[i] = (uint32_t)(k + 1);
-	}
-	free(s->slots);
-	s->slots = slots;
-	s->mask = mask;
+	(void)ctx, (void)k;
 	return 0;
 }
 
-/* Make the index cover every stack (room for one more), hashing the ones appended
- * without it. */
+/* Make the index cover every stack, with room for one more at load <= 1/2 (grown to
+ * fit at once after a run of sorted appends), hashing the ones appended without it. */
 static int index_rest(flame__stacks *s)
 {
-	if (!s->slots || (s->count + 1) * 2 > s->mask + 1) {
-		int rc = grow_slots(s, s->count + 1);
-		if (rc)
-			return rc;
-	}
+	size_t want = s->slots ? s->mask + 1 : 1024;
+	while (want < (s->count + 1) * 2)
+		want *= 2;
+	if ((!s->slots || want > s->mask + 1) &&
+	    (want > (size_t)UINT32_MAX + 1 || flame__slots_resize(&s->slots, &s->mask, want)))
+		return FLAME_ENOMEM;
 	for (size_t k = s->indexed; k < s->count; k++) {
 		flame__stack *st = &s->v[k];
 		st->hash32 = (uint32_t)flame__stacks_hash(st->ids, st->depth);
-		size_t i = st->hash32 & s->mask;
-		while (s->slots[i])
-			i = (i + 1) & s->mask;
-		s->slots[i] = (uint32_t)(k + 1);
+		/* a stack of the table is unlike every other: its place is the first free slot */
+		s->slots[flame__slots_probe(s->slots, s->mask, st->hash32, never_eq, NULL)] =
+		    flame__slot_make(st->hash32, (uint32_t)k);
 	}
 	s->indexed = s->count;
 	return 0;
+}
+
+/* What the probe compares: a stack of the table with the ids asked for. */
+typedef struct stack_key {
+	const flame__stack *v;
+	const uint32_t *ids;
+	size_t n;
+} stack_key;
+
+static inline int stack_eq(const void *ctx, uint32_t k)
+{
+	const stack_key *key = ctx;
+	const flame__stack *st = &key->v[k];
+	return st->depth == key->n && memcmp(st->ids, key->ids, key->n * sizeof *key->ids) == 0;
 }
 
 static int add_weights(flame__stacks *s, flame__stack *st, uint64_t w0, uint64_t w1)
@@ -91,15 +87,7 @@ static int add_weights(flame__stacks *s, flame__stack *st, uint64_t w0, uint64_t
 /* Room for one more stack; 0 or FLAME_ENOMEM. */
 static int grow_v(flame__stacks *s)
 {
-	if (s->count < s->cap)
-		return 0;
-	size_t cap = s->cap ? s->cap * 2 : 1024;
-	flame__stack *v = realloc(s->v, cap * sizeof *v);
-	if (!v)
-		return FLAME_ENOMEM;
-	s->v = v;
-	s->cap = cap;
-	return 0;
+	return flame__array_reserve_min(s->v, s->cap, s->count + 1, 1024) ? FLAME_ENOMEM : 0;
 }
 
 /* Append a new stack (not yet indexed), its ids copied; NULL on out of memory. */
@@ -125,17 +113,11 @@ int flame__stacks_find(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t
 		if (rc)
 			return rc;
 	}
-	uint32_t h = (uint32_t)hash;
-	for (size_t i = h & s->mask;; i = (i + 1) & s->mask) {
-		uint32_t k = s->slots[i];
-		if (!k)
-			return 0;
-		flame__stack *st = &s->v[k - 1];
-		if (st->hash32 == h && st->depth == n && memcmp(st->ids, ids, n * sizeof *ids) == 0) {
-			*out = st;
-			return 0;
-		}
-	}
+	stack_key key = {s->v, ids, n};
+	uint64_t sl = s->slots[flame__slots_probe(s->slots, s->mask, (uint32_t)hash, stack_eq, &key)];
+	if (sl)
+		*out = &s->v[flame__slot_entry(sl)];
+	return 0;
 }
 
 int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
@@ -149,15 +131,10 @@ int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, ui
 			return rc;
 	}
 	uint32_t h = (uint32_t)hash;
-	size_t i = h & s->mask;
-	for (;; i = (i + 1) & s->mask) {
-		uint32_t k = s->slots[i];
-		if (!k)
-			break;
-		flame__stack *st = &s->v[k - 1];
-		if (st->hash32 == h && st->depth == n && memcmp(st->ids, ids, n * sizeof *ids) == 0)
-			return add_weights(s, st, w0, w1);
-	}
+	stack_key key = {s->v, ids, n};
+	size_t i = flame__slots_probe(s->slots, s->mask, h, stack_eq, &key);
+	if (s->slots[i])
+		return add_weights(s, &s->v[flame__slot_entry(s->slots[i])], w0, w1);
 	flame__stack *st = append(s, ids, n, h);
 	if (!st)
 		return FLAME_ENOMEM;
@@ -166,7 +143,7 @@ int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, ui
 		return rc;
 	if (s->count)
 		s->sorted = 0;
-	s->slots[i] = (uint32_t)(++s->count);
+	s->slots[i] = flame__slot_make(h, (uint32_t)s->count++);
 	s->indexed = s->count;
 	return 0;
 }

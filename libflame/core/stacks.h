@@ -18,7 +18,7 @@ typedef struct flame__stacks {
 	flame__arena arena;
 	flame__stack *v;
 	size_t count, cap;
-	uint32_t *slots; /* index+1, 0 = empty; built lazily, covers v[0..indexed) */
+	uint64_t *slots; /* core/slots.h's table over v[]; built lazily, covers v[0..indexed) */
 	size_t mask;
 	size_t indexed;
 	uint64_t total[2];
@@ -37,7 +37,7 @@ typedef int (*flame__emit_fn)(void *ud, const uint32_t *ids, uint32_t depth, uin
  * with). Inline: adders compare it with the limit after every stack. */
 static inline size_t flame__stacks_bytes(const flame__stacks *s)
 {
-	return s->arena.total + s->cap * sizeof(flame__stack) + (s->slots ? (s->mask + 1) * 4 : 0);
+	return s->arena.total + s->cap * sizeof(flame__stack) + (s->slots ? (s->mask + 1) * sizeof *s->slots : 0);
 }
 
 void flame__stacks_init(flame__stacks *s);

@@ -11,8 +11,8 @@ struct flame_tree {
 	flame__stacks stacks;
 	unsigned scale;        /* counts are in units of 10^-scale */
 	int differential;      /* 3-column input seen */
-	char count_name[64];
-	flame__units units;    /* what the counts measure beside their name (core/units.c) */
+	int reversed;          /* stacks leaf-first (flame_reverse_stacks): an SVG says so */
+	flame__units units;    /* what the counts measure, their name first (core/units.c) */
 	/* node tree, valid while nodes_valid */
 	flame__node *nodes;
 	size_t node_count, node_cap;

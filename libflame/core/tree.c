@@ -1,15 +1,17 @@
 /* flame_tree: the stack table parsers fill, and the node tree built from it on demand.
- * Building orders the unique stacks frame by frame (by name, so a shorter stack sorts
- * before its extensions, as if ';' sorted below every byte: flame__tree_frame_order,
- * nearly free on sorted input); one linear pass then opens only the frames beyond the
- * common prefix with the previous stack. */
+ * Building takes the unique stacks in frame order (core/order.c: by name, so a shorter
+ * stack sorts before its extensions, as if ';' sorted below every byte; nearly free on
+ * sorted input); one linear pass then opens only the frames beyond the common prefix
+ * with the previous stack. */
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "err.h"
 #include "spill.h"
 #include "tree-private.h"
+#include "u128.h"
 
-flame_tree *flame_tree_new(void)
+flame_tree *flame__tree_new(void)
 {
 	flame_tree *t = calloc(1, sizeof *t);
 	if (!t)
@@ -22,6 +24,12 @@ flame_tree *flame_tree_new(void)
 		return NULL;
 	}
 	return t;
+}
+
+int flame_tree_new(flame_tree **out, flame_err *err)
+{
+	*out = flame__tree_new();
+	return *out ? 0 : flame__err_nomem(err);
 }
 
 void flame_tree_free(flame_tree *t)
@@ -95,15 +103,7 @@ int flame__tree_stream_sorted(flame_tree *t, flame__stacks **mem, flame__emit_fn
 
 static uint32_t *scratch_ids(flame_tree *t, size_t n)
 {
-	if (n > t->scratch_cap) {
-		size_t cap = n < 256 ? 256 : n;
-		uint32_t *p = realloc(t->scratch, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		t->scratch = p;
-		t->scratch_cap = cap;
-	}
-	return t->scratch;
+	return flame__array_reserve_min(t->scratch, t->scratch_cap, n, 256) ? NULL : t->scratch;
 }
 
 int flame__tree_add_ids(flame_tree *t, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1,
@@ -247,7 +247,7 @@ static int scale_stack(void *ud, const uint32_t *ids, uint32_t depth, uint32_t *
 {
 	const struct scale *sc = ud;
 	(void)ids, (void)depth, (void)out;
-	unsigned __int128 v = (unsigned __int128)w[sc->col] * sc->num / sc->den;
+	flame__u128 v = (flame__u128)w[sc->col] * sc->num / sc->den;
 	if (v > UINT64_MAX)
 		return FLAME_ERANGE;
 	w[sc->col] = (uint64_t)v;
@@ -296,11 +296,11 @@ uint32_t flame__tree_intern(flame_tree *t, const char *p, size_t n)
 
 flame_tree *flame__tree_new_like(const flame_tree *t)
 {
-	flame_tree *r = flame_tree_new();
+	flame_tree *r = flame__tree_new();
 	if (r) {
 		r->scale = t->scale;
 		r->differential = t->differential;
-		memcpy(r->count_name, t->count_name, sizeof r->count_name);
+		memcpy(r->units.name, t->units.name, sizeof r->units.name);
 	}
 	return r;
 }
@@ -410,7 +410,7 @@ uint64_t flame_tree_total(const flame_tree *t, int col)
 {
 	return (col == 0 || col == 1) ? t->stacks.total[col] : 0;
 }
-unsigned flame_tree_scale(const flame_tree *t) { return t->scale; }
+unsigned flame_tree_decimals(const flame_tree *t) { return t->scale; }
 int flame_tree_is_differential(const flame_tree *t)
 {
 	return t->differential || t->stacks.total[1] != 0;
@@ -418,18 +418,54 @@ int flame_tree_is_differential(const flame_tree *t)
 
 const char *flame_tree_count_name(const flame_tree *t)
 {
-	return t->count_name[0] ? t->count_name : NULL;
+	return t->units.name[0] ? t->units.name : NULL;
 }
 
 int flame_tree_set_count_name(flame_tree *t, const char *name)
 {
 	size_t n = name ? strlen(name) : 0;
-	if (n >= sizeof t->count_name)
+	if (n >= sizeof t->units.name)
 		return FLAME_EUSAGE;
-	memcpy(t->count_name, name ? name : "", n);
-	t->count_name[n] = '\0';
+	memcpy(t->units.name, name ? name : "", n);
+	t->units.name[n] = '\0';
 	return 0;
 }
+
+/* ---- units (core/units.c has the rule) */
+
+/* Whether a second unit could conflict: the tree stands for stacks already. */
+static int holds_stacks(const flame_tree *t)
+{
+	return flame__tree_has_stacks(t) || t->differential;
+}
+
+const flame__units *flame__tree_units(const flame_tree *t) { return &t->units; }
+
+int flame__units_record(flame_tree *t, const char *unit, const char *type, const char *source,
+                        flame_err *err)
+{
+	return flame__units_take(&t->units, holds_stacks(t), unit, type, source, err);
+}
+
+int flame__units_join(flame_tree *dst, const flame_tree *src, flame_err *err)
+{
+	return flame__units_add(&dst->units, holds_stacks(dst), &src->units, err);
+}
+
+int flame__units_set_pprof(flame_tree *t, const char *type, const char *ptype,
+                           const char *punit, uint64_t period, int with_samples)
+{
+	flame__units_describe(&t->units, holds_stacks(t), type, ptype, punit, period, with_samples);
+	return 0;
+}
+
+void flame__units_set_duration(flame_tree *t, uint64_t ns) { flame__units_widen(&t->units, ns); }
+
+int flame__units_cpu_time(const flame_tree *t) { return flame__units_is_cpu_time(&t->units); }
+
+void flame_tree_set_ignore_units(flame_tree *t, int on) { t->units.ignore = !!on; }
+
+uint64_t flame_tree_duration(const flame_tree *t) { return t->units.duration_ns; }
 
 int flame_tree_each_stack(flame_tree *t, flame_stack_fn fn, void *ud, flame_err *err)
 {
@@ -455,357 +491,19 @@ int flame_tree_each_stack(flame_tree *t, flame_stack_fn fn, void *ud, flame_err 
 	return rc;
 }
 
-/* ---- name ranks and stack ordering (shared with the folded writer) */
-
-static int cmp_names(const void *a, const void *b, void *ud)
-{
-	const flame__intern *in = ud;
-	const flame__name *x = flame__intern_get(in, *(const uint32_t *)a);
-	const flame__name *y = flame__intern_get(in, *(const uint32_t *)b);
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->ptr, y->ptr, n);
-	if (c)
-		return c;
-	return x->len < y->len ? -1 : x->len > y->len;
-}
-
-uint32_t *flame__tree_name_ranks(const flame_tree *t)
-{
-	uint32_t n = t->names.count;
-	uint32_t *order = malloc((size_t)n * sizeof *order);
-	uint32_t *rank = malloc((size_t)n * sizeof *rank);
-	if (!order || !rank) {
-		free(order);
-		free(rank);
-		return NULL;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		order[i] = i;
-	qsort_r(order, n, sizeof *order, cmp_names, (void *)&t->names);
-	for (uint32_t i = 0; i < n; i++)
-		rank[order[i]] = i;
-	free(order);
-	return rank;
-}
-
-/* ---- stacks in frame-by-frame name order (a shorter stack before its extensions) */
-
-/* Name order: bytewise, a prefix first (the order of flame__tree_name_ranks). */
-static int cmp_name_ids(const flame__intern *in, uint32_t a, uint32_t b)
-{
-	const flame__name *x = flame__intern_get(in, a), *y = flame__intern_get(in, b);
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->ptr, y->ptr, n);
-	if (c)
-		return c;
-	return x->len < y->len ? -1 : x->len > y->len;
-}
-
-/* Any table: each stack gets a 64-bit key made of the name ranks (+1, 0 = no frame) of
- * its first frames, so a shorter stack sorts before its extensions; keys are
- * radix-sorted, and only runs of equal keys of stacks deeper than the key are compared
- * frame by frame. */
-
-struct keyed {
-	uint64_t key;
-	uint32_t idx;
-};
-
-struct tie_ctx {
-	const flame__stack *v;
-	const uint32_t *rank;
-	uint32_t from; /* frames before this are equal within a run */
-};
-
-static int cmp_tail(const void *a, const void *b, void *ud)
-{
-	const struct tie_ctx *c = ud;
-	const flame__stack *x = &c->v[((const struct keyed *)a)->idx];
-	const flame__stack *y = &c->v[((const struct keyed *)b)->idx];
-	uint32_t n = x->depth < y->depth ? x->depth : y->depth;
-	for (uint32_t i = c->from; i < n; i++)
-		if (x->ids[i] != y->ids[i])
-			return c->rank[x->ids[i]] < c->rank[y->ids[i]] ? -1 : 1;
-	return x->depth < y->depth ? -1 : x->depth > y->depth;
-}
-
-static uint32_t *radix_order(const flame_tree *t)
-{
-	const flame__stacks *s = &t->stacks;
-	size_t n = s->count;
-	uint32_t *rank = flame__tree_name_ranks(t);
-	unsigned bits = 1;
-	while (bits < 32 && ((uint64_t)1 << bits) <= (uint64_t)t->names.count + 1)
-		bits++;
-	uint32_t per = 64 / bits; /* frames in a key */
-	struct keyed *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
-	uint32_t *out = malloc((n ? n : 1) * sizeof *out);
-	if (!rank || !a || !b || !out) {
-		free(rank);
-		free(a);
-		free(b);
-		free(out);
-		return NULL;
-	}
-	for (size_t k = 0; k < n; k++) {
-		const flame__stack *st = &s->v[k];
-		uint64_t key = 0;
-		for (uint32_t i = 0; i < per; i++)
-			key = key << bits | (i < st->depth ? (uint64_t)rank[st->ids[i]] + 1 : 0);
-		a[k] = (struct keyed){key << (64 - per * bits), (uint32_t)k};
-	}
-	/* LSD radix sort, 8 bits a pass, skipping bytes that are the same everywhere */
-	for (unsigned shift = 0; shift < 64; shift += 8) {
-		size_t count[256] = {0};
-		for (size_t k = 0; k < n; k++)
-			count[(a[k].key >> shift) & 255]++;
-		if (n && count[(a[0].key >> shift) & 255] == n)
-			continue;
-		size_t pos = 0;
-		for (int d = 0; d < 256; d++) {
-			size_t c = count[d];
-			count[d] = pos;
-			pos += c;
-		}
-		for (size_t k = 0; k < n; k++)
-			b[count[(a[k].key >> shift) & 255]++] = a[k];
-		struct keyed *tmp = a;
-		a = b;
-		b = tmp;
-	}
-	/* runs of equal keys: the stacks agree on their first `per` frames */
-	struct tie_ctx c = {s->v, rank, per};
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		while (j < n && a[j].key == a[i].key)
-			j++;
-		if (j - i > 1)
-			qsort_r(a + i, j - i, sizeof *a, cmp_tail, &c);
-		i = j;
-	}
-	for (size_t k = 0; k < n; k++)
-		out[k] = a[k].idx;
-	free(rank);
-	free(a);
-	free(b);
-	return out;
-}
-
-/* A sorted table (bytewise text order) is in frame order except where a name is a
- * prefix of a sibling's name followed by a byte below ';': text order puts "b-x;..."
- * before "b;...", frame order puts b first. Such a spot shows as a pair of adjacent
- * stacks whose first differing frames are out of name order (an "inversion" at that
- * depth). In text order, the stacks below one parent path (a group) are contiguous, and
- * so are, inside a group, the stacks below each child (a block), except that a child's
- * own one-frame-longer stack may stand apart before its block. So fixing the order is
- * reordering whole blocks in the groups holding inversions, deepest groups first (a
- * deeper fix only permutes inside one block of the shallower group). */
-
-struct inversion {
-	uint32_t at, depth; /* stacks at-1 and at first differ at frame `depth` */
-};
-
-struct block {
-	uint32_t start, len, name;
-};
-
-struct block_ctx {
-	const flame__intern *names;
-};
-
-static int cmp_blocks(const void *a, const void *b, void *ud)
-{
-	const struct block *x = a, *y = b;
-	int c = x->name == y->name ? 0 : cmp_name_ids(ud, x->name, y->name);
-	if (c)
-		return c;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static int fix_sorted_order(const flame_tree *t, flame__frame_order *fo)
-{
-	const flame__stacks *s = &t->stacks;
-	size_t n = s->count;
-	struct inversion *inv = NULL;
-	size_t ninv = 0, invcap = 0;
-	uint32_t *lcp = NULL, *own = NULL, *order = NULL, *tmp = NULL;
-	struct block *blocks = NULL;
-	size_t bcap = 0;
-	int rc = FLAME_ENOMEM;
-	if (n && !(lcp = own = malloc(n * sizeof *lcp)))
-		goto done;
-	if (n)
-		lcp[0] = 0;
-	for (size_t k = 1; k < n; k++) {
-		const flame__stack *x = &s->v[k - 1], *y = &s->v[k];
-		uint32_t m = x->depth < y->depth ? x->depth : y->depth, d = 0;
-		while (d < m && x->ids[d] == y->ids[d])
-			d++;
-		lcp[k] = d;
-		if (d == m)
-			continue;
-		/* text order is name order there unless y's name is a proper prefix of x's */
-		const flame__name *nx = flame__intern_get(&t->names, x->ids[d]);
-		const flame__name *ny = flame__intern_get(&t->names, y->ids[d]);
-		if (ny->len < nx->len && memcmp(nx->ptr, ny->ptr, ny->len) == 0) {
-			if (ninv == invcap) {
-				invcap = invcap ? invcap * 2 : 256;
-				struct inversion *v = realloc(inv, invcap * sizeof *v);
-				if (!v)
-					goto done;
-				inv = v;
-			}
-			inv[ninv++] = (struct inversion){(uint32_t)k, d};
-		}
-	}
-	rc = 0;
-	if (!ninv) { /* already in frame order */
-		fo->lcp = lcp;
-		fo->own = own;
-		own = NULL;
-		goto done;
-	}
-	rc = FLAME_ENOMEM;
-	/* the order and, beside it, the common-prefix lengths in that order */
-	uint32_t *olcp = malloc(n * sizeof *olcp);
-	order = malloc(n * sizeof *order);
-	tmp = malloc(2 * n * sizeof *tmp);
-	if (!olcp || !order || !tmp) {
-		free(olcp);
-		goto done;
-	}
-	memcpy(olcp, lcp, n * sizeof *olcp); /* lcp itself stays in table order */
-	for (size_t k = 0; k < n; k++)
-		order[k] = (uint32_t)k;
-	{ /* deepest first, in table order within a depth: a counting sort by depth */
-		uint32_t maxd = 0;
-		for (size_t i = 0; i < ninv; i++)
-			if (inv[i].depth > maxd)
-				maxd = inv[i].depth;
-		size_t *start = calloc((size_t)maxd + 2, sizeof *start);
-		struct inversion *sorted = malloc(ninv * sizeof *sorted);
-		if (!start || !sorted) {
-			free(start);
-			free(sorted);
-			free(olcp);
-			goto done;
-		}
-		for (size_t i = 0; i < ninv; i++)
-			start[maxd - inv[i].depth + 1]++;
-		for (uint32_t d = 1; d <= maxd + 1; d++)
-			start[d] += start[d - 1];
-		for (size_t i = 0; i < ninv; i++)
-			sorted[start[maxd - inv[i].depth]++] = inv[i];
-		free(start);
-		free(inv);
-		inv = sorted;
-	}
-	uint32_t done_depth = UINT32_MAX;
-	size_t done_hi = 0;
-	for (size_t i = 0; i < ninv; i++) {
-		uint32_t d = inv[i].depth;
-		if (d == done_depth && inv[i].at < done_hi)
-			continue; /* its group is already fixed */
-		/* the group: stacks around `at` sharing its first d frames */
-		size_t lo = inv[i].at - 1, hi = inv[i].at + 1;
-		while (lo > 0 && lcp[lo] >= d)
-			lo--;
-		while (hi < n && lcp[hi] >= d)
-			hi++;
-		done_depth = d;
-		done_hi = hi;
-		/* its blocks: the parent's own stack stays first. Deeper fixes permuted only
-		 * inside blocks, so block boundaries (and names) are those of the table order */
-		size_t p0 = lo, nb = 0;
-		if (s->v[p0].depth == d)
-			p0++;
-		for (size_t p = p0; p < hi;) {
-			uint32_t name = s->v[p].ids[d];
-			size_t q = p + 1;
-			while (q < hi && lcp[q] > d)
-				q++;
-			if (nb == bcap) {
-				bcap = bcap ? bcap * 2 : 64;
-				struct block *v = realloc(blocks, bcap * sizeof *v);
-				if (!v) {
-					free(olcp);
-					goto done;
-				}
-				blocks = v;
-			}
-			blocks[nb++] = (struct block){(uint32_t)p, (uint32_t)(q - p), name};
-			p = q;
-		}
-		/* stable by name (a child's own stack stays just before its block). Insertion:
-		 * the blocks are in text order, where only a name that prefixes the names
-		 * just before it is out of place, and moves back past those few */
-		for (size_t b = 1; b < nb; b++) {
-			struct block x = blocks[b];
-			size_t j = b;
-			while (j > 0 && cmp_blocks(&blocks[j - 1], &x, (void *)&t->names) > 0) {
-				blocks[j] = blocks[j - 1];
-				j--;
-			}
-			blocks[j] = x;
-		}
-		size_t o = 0, m = hi - p0;
-		for (size_t b = 0; b < nb; b++) {
-			memcpy(tmp + o, order + blocks[b].start, blocks[b].len * sizeof *tmp);
-			memcpy(tmp + m + o, olcp + blocks[b].start, blocks[b].len * sizeof *tmp);
-			/* where blocks now meet they differ at frame d, or share it (the child's own
-			 * stack, then its block); the group's first keeps its value */
-			if (b)
-				tmp[m + o] = blocks[b].name == blocks[b - 1].name ? d + 1 : d;
-			else
-				tmp[m + o] = olcp[p0];
-			o += blocks[b].len;
-		}
-		memcpy(order + p0, tmp, m * sizeof *tmp);
-		memcpy(olcp + p0, tmp + m, m * sizeof *tmp);
-	}
-	fo->idx = order;
-	fo->lcp = fo->own = olcp;
-	order = NULL;
-	rc = 0;
-done:
-	free(own);
-	free(inv);
-	free(order);
-	free(tmp);
-	free(blocks);
-	return rc;
-}
-
 int flame__tree_frame_order(const flame_tree *t, flame__frame_order *fo)
 {
-	memset(fo, 0, sizeof *fo);
-	if (t->stacks.sorted)
-		return fix_sorted_order(t, fo);
-	fo->idx = radix_order(t);
-	return fo->idx ? 0 : FLAME_ENOMEM;
-}
-
-void flame__frame_order_free(flame__frame_order *fo)
-{
-	free(fo->idx);
-	free(fo->own);
-	memset(fo, 0, sizeof *fo);
+	return flame__order_frames(&t->names, &t->stacks, fo);
 }
 
 /* ---- node tree */
 
 static uint32_t new_node(flame_tree *t, uint32_t name, uint32_t parent, uint32_t depth)
 {
-	if (t->node_count == t->node_cap) {
-		size_t cap = t->node_cap ? t->node_cap * 2 : 1024;
-		if (cap >= UINT32_MAX)
-			return FLAME_NODE_NONE;
-		flame__node *v = realloc(t->nodes, cap * sizeof *v);
-		if (!v)
-			return FLAME_NODE_NONE;
-		t->nodes = v;
-		t->node_cap = cap;
-	}
+	/* ids stay below FLAME_NODE_NONE */
+	if (flame__array_reserve_upto(t->nodes, t->node_cap, t->node_count + 1, 1024,
+	                              (size_t)FLAME_NODE_NONE - 1))
+		return FLAME_NODE_NONE;
 	uint32_t id = (uint32_t)t->node_count++;
 	t->nodes[id] = (flame__node){name, parent, FLAME_NODE_NONE, FLAME_NODE_NONE, depth,
 	                             {0, 0}, {0, 0}};
@@ -835,14 +533,9 @@ static int sort_children_by_weight(flame_tree *t, const uint32_t *rank)
 		size_t n = 0;
 		for (uint32_t k = t->nodes[p].first_child; k != FLAME_NODE_NONE;
 		     k = t->nodes[k].next_sibling) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				uint32_t *v = realloc(kids, cap * sizeof *v);
-				if (!v) {
-					free(kids);
-					return FLAME_ENOMEM;
-				}
-				kids = v;
+			if (flame__array_reserve_min(kids, cap, n + 1, 64)) {
+				free(kids);
+				return FLAME_ENOMEM;
 			}
 			kids[n++] = k;
 		}
@@ -858,43 +551,24 @@ static int sort_children_by_weight(flame_tree *t, const uint32_t *rank)
 	return 0;
 }
 
-int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
+/* The nodes of the stacks in frame order `fo`, then their totals: each stack opens only
+ * the frames past the prefix it shares with the one before. 0 or FLAME_ENOMEM. */
+static int make_nodes(flame_tree *t, const flame__frame_order *fo)
 {
-	if (t->nodes_valid && t->order == order)
-		return 0;
-	int rc = unspill(t, err);
-	if (rc)
-		return rc;
-	uint32_t *rank = NULL, *path = NULL, *last = NULL;
-	flame__frame_order fo = {NULL, NULL, NULL};
-	if (flame__tree_frame_order(t, &fo) ||
-	    (order == FLAME_ORDER_WEIGHT && !(rank = flame__tree_name_ranks(t)))) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	size_t maxd = 0;
-	for (size_t k = 0; k < t->stacks.count; k++)
-		if (t->stacks.v[k].depth > maxd)
-			maxd = t->stacks.v[k].depth;
-	path = malloc((maxd + 1) * sizeof *path);
-	last = malloc((maxd + 1) * sizeof *last);
-	if (!path || !last) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
+	uint32_t maxd = max_depth(&t->stacks);
+	uint32_t *path = malloc(((size_t)maxd + 1) * sizeof *path);
+	uint32_t *last = malloc(((size_t)maxd + 1) * sizeof *last);
+	int rc = FLAME_ENOMEM;
 	t->node_count = 0;
-	path[0] = new_node(t, t->root_name, FLAME_NODE_NONE, 0);
-	if (path[0] == FLAME_NODE_NONE) {
-		rc = flame__err_nomem(err);
+	if (!path || !last || (path[0] = new_node(t, t->root_name, FLAME_NODE_NONE, 0)) == FLAME_NODE_NONE)
 		goto done;
-	}
 	last[0] = FLAME_NODE_NONE;
 	const flame__stack *prev = NULL;
 	for (size_t s = 0; s < t->stacks.count; s++) {
-		const flame__stack *st = &t->stacks.v[fo.idx ? fo.idx[s] : s];
+		const flame__stack *st = &t->stacks.v[fo->idx ? fo->idx[s] : s];
 		uint32_t cp = 0;
-		if (fo.lcp) {
-			cp = fo.lcp[s];
+		if (fo->lcp) {
+			cp = fo->lcp[s];
 		} else if (prev) {
 			uint32_t n = prev->depth < st->depth ? prev->depth : st->depth;
 			while (cp < n && prev->ids[cp] == st->ids[cp])
@@ -903,10 +577,8 @@ int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
 		for (uint32_t d = cp; d < st->depth; d++) {
 			uint32_t parent = path[d];
 			uint32_t nd = new_node(t, st->ids[d], parent, d + 1);
-			if (nd == FLAME_NODE_NONE) {
-				rc = flame__err_nomem(err);
+			if (nd == FLAME_NODE_NONE)
 				goto done;
-			}
 			if (last[d] == FLAME_NODE_NONE)
 				t->nodes[parent].first_child = nd;
 			else
@@ -930,17 +602,33 @@ int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
 			t->nodes[nd->parent].total[1] += nd->total[1];
 		}
 	}
-	if (order == FLAME_ORDER_WEIGHT && sort_children_by_weight(t, rank)) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	t->order = order;
-	t->nodes_valid = 1;
+	rc = 0;
 done:
-	free(rank);
-	flame__frame_order_free(&fo);
 	free(path);
 	free(last);
+	return rc;
+}
+
+int flame_tree_build(flame_tree *t, flame_order order, flame_err *err)
+{
+	if (t->nodes_valid && t->order == order)
+		return 0;
+	int rc = unspill(t, err);
+	if (rc)
+		return rc;
+	uint32_t *rank = NULL;
+	flame__frame_order fo = {NULL, NULL, NULL};
+	t->nodes_valid = 0; /* (a failure leaves no half-built tree to read) */
+	if (flame__tree_frame_order(t, &fo) ||
+	    (order == FLAME_ORDER_WEIGHT && !(rank = flame__order_name_ranks(&t->names))) ||
+	    make_nodes(t, &fo) || (order == FLAME_ORDER_WEIGHT && sort_children_by_weight(t, rank))) {
+		rc = flame__err_nomem(err);
+	} else {
+		t->order = order;
+		t->nodes_valid = 1;
+	}
+	free(rank);
+	flame__frame_order_free(&fo);
 	return rc;
 }
 
@@ -1019,3 +707,7 @@ void flame__tree_take_stacks(flame_tree *t, flame__stacks *out)
 }
 
 int flame__tree_marked_differential(const flame_tree *t) { return t->differential; }
+
+int flame__tree_reversed(const flame_tree *t) { return t->reversed; }
+
+void flame__tree_set_reversed(flame_tree *t, int reversed) { t->reversed = reversed != 0; }

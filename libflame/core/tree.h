@@ -4,6 +4,7 @@
 #define FLAME_CORE_TREE_H
 #include "../flame.h"
 #include "intern.h"
+#include "order.h"
 #include "stacks.h"
 #include "units.h"
 
@@ -43,6 +44,10 @@ const flame__intern *flame__tree_names(const flame_tree *t);
 /** A new empty tree with the scale, differential mark and count name of `t` (a writer's
  * private tree: reversed stacks, the removed-frames panel). NULL on out of memory. */
 flame_tree *flame__tree_new_like(const flame_tree *t);
+
+/** A new empty tree, or NULL when out of memory (flame_tree_new for the library's own
+ * callers, which report the failure themselves). */
+flame_tree *flame__tree_new(void);
 /** The nodes of the built tree (`*n` of them), or NULL when it is not built or stale. */
 const flame__node *flame__tree_nodes(const flame_tree *t, size_t *n);
 /** The id of the root's name ("all"). */
@@ -62,6 +67,10 @@ void flame__tree_take_stacks(flame_tree *t, flame__stacks *out);
 int flame__tree_marked_differential(const flame_tree *t);
 /** Mark `t` differential (a diff's tree, even where column 1 is all 0). */
 void flame__tree_set_differential(flame_tree *t);
+/** 1 when the stacks of `t` are leaf-first (flame_reverse_stacks), so a picture that is
+ * read back can say so (the SVG's data-reverse). */
+int flame__tree_reversed(const flame_tree *t);
+void flame__tree_set_reversed(flame_tree *t, int reversed);
 
 /** One stack through flame__tree_rewrite: `ids[0..depth)` root-first and its weights in
  * `w` (the new weights are written back there). Rewriting ids, write the new stack into
@@ -101,20 +110,26 @@ int flame__tree_has_stacks(const flame_tree *t);
 /** Raise the tree's scale to `scale` (<= 9) by multiplying every count up. */
 int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err);
 
-/** rank[id] = position of name `id` in bytewise order of all names (malloc'd). */
-uint32_t *flame__tree_name_ranks(const flame_tree *t);
-/** The stacks in frame-by-frame name order, a shorter stack before its extensions (the
- * order the node tree and the flame graph follow). */
-typedef struct flame__frame_order {
-	uint32_t *idx;       /* stack indices in that order; NULL: the table's order */
-	const uint32_t *lcp; /* lcp[k]: leading ids the k-th stack in that order shares with
-	                      * the one before (lcp[0] = 0); NULL: not known */
-	uint32_t *own;       /* (freed with it) */
-} flame__frame_order;
-/** Cheap on a sorted table (linear, plus reordering the few groups where bytewise and
- * frame order differ), a radix sort otherwise. 0 or FLAME_ENOMEM. */
+/** The stacks of `t` in frame order (flame__order_frames). 0 or FLAME_ENOMEM. */
 int flame__tree_frame_order(const flame_tree *t, flame__frame_order *fo);
-void flame__frame_order_free(flame__frame_order *fo);
+
+/* ---- the units of a tree: core/units.c's rule on the tree's flame__units, told whether
+ * the tree holds stacks */
+
+/** What the counts of `t` measure, for reading (the pprof writer). */
+const flame__units *flame__tree_units(const flame_tree *t);
+/** flame__units_take on `t` (parsers, through flame__sink_units). */
+int flame__units_record(flame_tree *t, const char *unit, const char *type, const char *source,
+                        flame_err *err);
+/** Before adding the stacks of `src` to `dst`: flame__units_add. */
+int flame__units_join(flame_tree *dst, const flame_tree *src, flame_err *err);
+/** flame__units_describe on `t` (0). */
+int flame__units_set_pprof(flame_tree *t, const char *type, const char *ptype,
+                           const char *punit, uint64_t period, int with_samples);
+/** flame__units_widen on `t`. */
+void flame__units_set_duration(flame_tree *t, uint64_t ns);
+/** flame__units_is_cpu_time of `t`. */
+int flame__units_cpu_time(const flame_tree *t);
 
 /** Replace the stacks of `t` by those of `fresh` (same name table), freeing the old ones:
  * how transforms that rewrite stacks re-aggregate. */

@@ -1,10 +1,11 @@
 /* The units rule (units.h): one check shared by every parser that records a count name
- * and every operation that adds one tree to another (merge, diff, the streaming readers). */
+ * and every operation that adds one tree to another (merge, diff, the streaming readers).
+ * It works on a flame__units value and knows nothing of trees: core/tree.c holds one
+ * per tree and says whether the tree holds stacks. */
 #include <stdio.h>
 #include <string.h>
 #include "err.h"
 #include "human.h"
-#include "tree-private.h"
 #include "units.h"
 
 /* Spellings of one unit: pprof's "count" is our "samples", offcputime's "us" is pprof's
@@ -18,11 +19,6 @@ static const char *canonical(const char *u)
 		if (!strcmp(u, same[i][0]))
 			return same[i][1];
 	return u;
-}
-
-static int holds_stacks(const flame_tree *t)
-{
-	return flame__tree_has_stacks(t) || t->differential;
 }
 
 static void put(char *dst, size_t cap, const char *s)
@@ -44,90 +40,82 @@ static const char *described(char *buf, size_t cap, const char *unit, const char
 	return buf;
 }
 
-static int check(flame_tree *t, const char *unit, const char *type, const char *source,
-                 flame_err *err)
+int flame__units_take(flame__units *u, int holds, const char *unit, const char *type,
+                      const char *source, flame_err *err)
 {
 	if (!unit || !*unit)
 		return 0;
-	if (t->count_name[0] && holds_stacks(t)) {
-		if (t->units.ignore || !strcmp(canonical(unit), canonical(t->count_name)))
+	if (u->name[0] && holds) {
+		if (u->ignore || !strcmp(canonical(unit), canonical(u->name)))
 			return 0;
 		char a[160], b[160];
 		return flame__err(err, FLAME_EDATA, source ? source : "", 0, FLAME__NO_OFFSET,
 		                  "counts %s, but %s counts %s: inputs in different units cannot be "
 		                  "added or compared (--ignore-units does it anyway)",
 		                  described(a, sizeof a, unit, type),
-		                  t->units.source[0] ? t->units.source : "the earlier input",
-		                  described(b, sizeof b, t->count_name, t->units.type));
+		                  u->source[0] ? u->source : "the earlier input",
+		                  described(b, sizeof b, u->name, u->type));
 	}
-	if (strlen(unit) >= sizeof t->count_name)
+	if (strlen(unit) >= sizeof u->name)
 		return flame__err(err, FLAME_EUSAGE, source ? source : "", 0, FLAME__NO_OFFSET,
 		                  "count name too long: '%.64s...'", unit);
-	if (t->count_name[0] && !strcmp(t->count_name, unit))
+	if (u->name[0] && !strcmp(u->name, unit))
 		return 0;
-	put(t->count_name, sizeof t->count_name, unit);
-	put(t->units.source, sizeof t->units.source, source ? source : "");
-	t->units.type[0] = '\0'; /* a new unit: what was known of the old one is not of it */
-	t->units.period_type[0] = t->units.period_unit[0] = '\0';
-	t->units.period = 0;
-	t->units.with_samples = 0;
+	put(u->name, sizeof u->name, unit);
+	put(u->source, sizeof u->source, source ? source : "");
+	u->type[0] = '\0'; /* a new unit: what was known of the old one is not of it */
+	u->period_type[0] = u->period_unit[0] = '\0';
+	u->period = 0;
+	u->with_samples = 0;
 	return 0;
 }
 
-int flame__units_record(flame_tree *t, const char *unit, const char *type, const char *source,
-                        flame_err *err)
+int flame__units_add(flame__units *u, int holds, const flame__units *src, flame_err *err)
 {
-	return check(t, unit, type, source, err);
-}
-
-int flame__units_join(flame_tree *dst, const flame_tree *src, flame_err *err)
-{
-	if (!src->count_name[0])
+	if (!src->name[0])
 		return 0;
-	flame__units before = dst->units;
-	int had = dst->count_name[0] != '\0', fresh = !had || !holds_stacks(dst);
-	int rc = check(dst, src->count_name, src->units.type, src->units.source, err);
+	flame__units before = *u;
+	int had = u->name[0] != '\0', fresh = !had || !holds;
+	int rc = flame__units_take(u, holds, src->name, src->type, src->source, err);
 	if (rc)
 		return rc;
-	flame__units *u = &dst->units;
-	if (fresh || !had) { /* dst takes src's description whole */
-		memcpy(u->type, src->units.type, sizeof u->type);
-		memcpy(u->period_type, src->units.period_type, sizeof u->period_type);
-		memcpy(u->period_unit, src->units.period_unit, sizeof u->period_unit);
-		u->period = src->units.period;
-		u->with_samples = src->units.with_samples;
-		flame__units_set_duration(dst, src->units.duration_ns);
+	if (fresh || !had) { /* u takes src's description whole */
+		memcpy(u->type, src->type, sizeof u->type);
+		memcpy(u->period_type, src->period_type, sizeof u->period_type);
+		memcpy(u->period_unit, src->period_unit, sizeof u->period_unit);
+		u->period = src->period;
+		u->with_samples = src->with_samples;
+		flame__units_widen(u, src->duration_ns);
 		if (!u->source[0])
-			memcpy(u->source, src->units.source, sizeof u->source);
+			memcpy(u->source, src->source, sizeof u->source);
 		return 0;
 	}
 	/* two inputs in one unit: keep only what both say */
 	*u = before;
-	if (strcmp(u->type, src->units.type))
+	if (strcmp(u->type, src->type))
 		u->type[0] = '\0';
-	if (strcmp(u->period_type, src->units.period_type) ||
-	    strcmp(u->period_unit, src->units.period_unit) || u->period != src->units.period) {
+	if (strcmp(u->period_type, src->period_type) || strcmp(u->period_unit, src->period_unit) ||
+	    u->period != src->period) {
 		u->period_type[0] = u->period_unit[0] = '\0';
 		u->period = 0;
 	}
-	u->with_samples &= src->units.with_samples;
-	flame__units_set_duration(dst, src->units.duration_ns);
+	u->with_samples &= src->with_samples;
+	flame__units_widen(u, src->duration_ns);
 	return 0;
 }
 
-int flame__units_set_pprof(flame_tree *t, const char *type, const char *ptype,
+void flame__units_describe(flame__units *u, int holds, const char *type, const char *ptype,
                            const char *punit, uint64_t period, int with_samples)
 {
-	flame__units *u = &t->units;
-	if (holds_stacks(t) && u->type[0] && strcmp(u->type, type ? type : "")) {
+	if (holds && u->type[0] && strcmp(u->type, type ? type : "")) {
 		/* a second input of another sample type in the same unit: the type is unknown */
 		u->type[0] = '\0';
 		u->period_type[0] = u->period_unit[0] = '\0';
 		u->period = 0;
 		u->with_samples = 0;
-		return 0;
+		return;
 	}
-	int first = !holds_stacks(t) || !u->type[0];
+	int first = !holds || !u->type[0];
 	put(u->type, sizeof u->type, type ? type : "");
 	if (first) {
 		put(u->period_type, sizeof u->period_type, ptype ? ptype : "");
@@ -142,28 +130,17 @@ int flame__units_set_pprof(flame_tree *t, const char *type, const char *ptype,
 	} else {
 		u->with_samples &= with_samples;
 	}
-	return 0;
-}
-
-void flame_tree_set_ignore_units(flame_tree *t, int on)
-{
-	t->units.ignore = !!on;
 }
 
 /* Profiles of one window from several hosts are merged far more often than consecutive
  * windows of one host, so the merged profile covers the longest window, not the sum. */
-void flame__units_set_duration(flame_tree *t, uint64_t ns)
+void flame__units_widen(flame__units *u, uint64_t ns)
 {
-	if (ns > t->units.duration_ns)
-		t->units.duration_ns = ns;
+	if (ns > u->duration_ns)
+		u->duration_ns = ns;
 }
 
-uint64_t flame_tree_duration(const flame_tree *t) { return t->units.duration_ns; }
-
-int flame__units_cpu_time(const flame_tree *t)
+int flame__units_is_cpu_time(const flame__units *u)
 {
-	return flame__unit_kind_of(t->count_name, NULL) == FLAME__UNIT_TIME &&
-	       !strcmp(t->units.type, "cpu");
+	return flame__unit_kind_of(u->name, NULL) == FLAME__UNIT_TIME && !strcmp(u->type, "cpu");
 }
-
-const flame__units *flame__tree_units(const flame_tree *t) { return &t->units; }

@@ -60,13 +60,16 @@ static inline int flame__count_take(const char *p, size_t *n, flame__count *c)
 {
 	size_t e = *n;
 	size_t s = e;
-	/* the usual case first: up to 19 digits (cannot overflow), no '.' */
-	while (s > 0 && (unsigned char)(p[s - 1] - '0') < 10)
+	/* the usual case first: up to 19 digits (cannot overflow), no '.', valued as they
+	 * are scanned (right to left) */
+	uint64_t v = 0, m = 1;
+	unsigned d;
+	while (s > 0 && e - s < 19 && (d = (unsigned char)(p[s - 1] - '0')) < 10) {
+		v += d * m;
+		m *= 10;
 		s--;
-	if (s < e && e - s <= 19 && s > 0 && (p[s - 1] == ' ' || p[s - 1] == '\t')) {
-		uint64_t v = 0;
-		for (size_t i = s; i < e; i++)
-			v = v * 10 + (uint64_t)(p[i] - '0');
+	}
+	if (s < e && s > 0 && (p[s - 1] == ' ' || p[s - 1] == '\t')) {
 		c->mant = v;
 		c->dec = 0;
 		while (s > 0 && (p[s - 1] == ' ' || p[s - 1] == '\t'))

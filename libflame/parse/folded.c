@@ -18,6 +18,7 @@
  * without a lookup. */
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/hash.h"
 #include "binary.h"
 #include "folded-line.h"
@@ -66,33 +67,23 @@ typedef struct state {
 	size_t keep_cap;
 	int last_ok;     /* the previous line's stack is the table's last */
 	uint64_t nul;    /* a NUL seen by intern_frames: binary data */
+	int scan_nul;    /* the tree held a name with a NUL before: every stack byte is looked
+	                  * at, not only those of the names new to it */
 	memo mo;
 } state;
 
+/* Room for `want` frames in ids, sep and the memo (which starts empty). 0 or -1. */
 static int grow_frames(state *S, size_t want)
 {
-	size_t cap = S->cap ? S->cap : 64;
-	while (cap < want)
-		cap *= 2;
-	uint32_t *a = realloc(S->ids, cap * sizeof *a);
-	if (a)
-		S->ids = a;
-	uint32_t *b = realloc(S->sep, cap * sizeof *b);
-	if (b)
-		S->sep = b;
-	if (!a || !b)
+	size_t a = S->cap, b = S->cap, h = S->mo.cap, i = S->mo.cap, old = S->mo.cap;
+	if (flame__array_reserve_min(S->ids, a, want, 64) ||
+	    flame__array_reserve_min(S->sep, b, want, 64) ||
+	    flame__array_reserve_min(S->mo.hash, h, want, 64) ||
+	    flame__array_reserve_min(S->mo.id, i, want, 64))
 		return -1;
-	uint64_t *h = realloc(S->mo.hash, cap * sizeof *h);
-	if (h)
-		S->mo.hash = h;
-	uint32_t *id = realloc(S->mo.id, cap * sizeof *id);
-	if (id)
-		S->mo.id = id;
-	if (!h || !id)
-		return -1;
-	for (size_t i = S->cap; i < cap; i++)
-		S->mo.hash[i] = 0, S->mo.id[i] = FLAME__ID_NONE;
-	S->cap = S->mo.cap = cap;
+	for (size_t k = old; k < h; k++)
+		S->mo.hash[k] = 0, S->mo.id[k] = FLAME__ID_NONE;
+	S->cap = S->mo.cap = h;
 	return 0;
 }
 
@@ -100,9 +91,11 @@ static int grow_frames(state *S, size_t want)
  * name in the same pass that finds its end: 8 bytes at a time, a ';' found with the
  * "has zero byte" bit trick (lines.h guarantees 8 readable bytes past any line byte).
  * Records the ';' offsets in sep[]; returns the total frame count, or 0 on out of
- * memory. A NUL met on the way is noted in S->nul (found in the same words: every stack
- * byte passes here once, a shared prefix on the line that first had it). */
-static size_t intern_frames(state *S, const char *p, const char *f, const char *end, size_t fi)
+ * memory. A NUL in the stack is noted in S->nul. Each stack byte is in a name, and a name
+ * the tree holds already was looked at when it came (or the tree had one with a NUL,
+ * then `scan` looks at every word as it passes): so only a new name is searched, once. */
+static inline __attribute__((always_inline)) size_t
+intern_frames_(state *S, const char *p, const char *f, const char *end, size_t fi, const int scan)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 	const uint64_t seps = ones * (uint64_t)FRAME_SEP;
@@ -118,7 +111,8 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 			uint64_t m = (x - ones) & ~x & highs;
 			size_t left = (size_t)(end - s);
 			if (!m && left > 8) {
-				nul |= flame__nul_mask64(w);
+				if (scan)
+					nul |= flame__nul_mask64(w);
 				h = flame__hash_word(h, w);
 				s += 8;
 				continue;
@@ -127,7 +121,8 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 			size_t b = m ? (unsigned)__builtin_ctzll(m) >> 3 : 8;
 			if (b > left)
 				b = left;
-			nul |= flame__nul_mask64(w) & (b == 8 ? ~0ULL : (1ULL << (8 * b)) - 1);
+			if (scan)
+				nul |= flame__nul_mask64(w) & (b == 8 ? ~0ULL : (1ULL << (8 * b)) - 1);
 			if (b == 8)
 				h = flame__hash_word(h, w);
 			else if (b)
@@ -148,8 +143,11 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 		}
 		if (id == FLAME__ID_NONE) {
 			id = flame__intern_find_padded(names, f, len, h);
-			if (id == FLAME__ID_NONE)
+			if (id == FLAME__ID_NONE) {
 				id = flame__intern_put_hashed(names, f, len, h);
+				if (!scan && flame__has_nul(f, len))
+					nul = 1;
+			}
 			if (id == FLAME__ID_NONE)
 				return 0;
 			S->mo.hash[fi] = h;
@@ -163,6 +161,23 @@ static size_t intern_frames(state *S, const char *p, const char *f, const char *
 		S->sep[fi - 1] = (uint32_t)(e - p);
 		f = e + 1;
 	}
+}
+
+/* Two copies of the loop, so the common one carries no test of `scan` per word. */
+static size_t intern_frames(state *S, const char *p, const char *f, const char *end, size_t fi)
+{
+	return S->scan_nul ? intern_frames_(S, p, f, end, fi, 1) : intern_frames_(S, p, f, end, fi, 0);
+}
+
+/* 1 when a name of `names` holds a NUL (one that came from pprof, say). */
+static int names_hold_nul(const flame__intern *names)
+{
+	for (uint32_t id = 0; id < names->count; id++) {
+		const flame__name *nm = flame__intern_get(names, id);
+		if (flame__has_nul(nm->ptr, nm->len))
+			return 1;
+	}
+	return 0;
 }
 
 /* Folded if, of the first lines (up to 32 complete ones besides '#' comments), those
@@ -251,19 +266,38 @@ static int binary(const state *S, uint64_t line_no, uint64_t offset, flame_err *
 	return flame__err(err, FLAME_EDATA, S->src, line_no, offset, FLAME__BINARY_MSG("folded text"));
 }
 
-/* How many bytes p[0..n) and q[0..m) share at their start, 8 at a time. */
-static inline size_t shared_bytes(const char *p, size_t n, const char *q, size_t m)
+/* The weights of a line's counts c[0..ncounts) at the tree's scale (raised to theirs). */
+static int line_weights(state *S, const flame__count *c, int ncounts, uint64_t *w0,
+                        uint64_t *w1, uint64_t line_no, flame_err *err)
 {
-	size_t same = 0, lim = n < m ? n : m;
+	flame__sink *t = &S->k;
+	int rc;
+	if (ncounts == 2) {
+		/* `stack before after`: the one with more decimals first: rescaling the tree must
+		 * happen before the other is scaled, or that one would stay at the old scale */
+		int a = c[1].dec > c[0].dec;
+		if ((rc = scaled(t, &c[a], a ? w1 : w0, S->src, line_no, err)) ||
+		    (rc = scaled(t, &c[!a], a ? w0 : w1, S->src, line_no, err)))
+			return rc;
+		flame__sink_set_differential(t);
+		return 0;
+	}
+	return scaled(t, &c[0], w0, S->src, line_no, err);
+}
+
+/* How many bytes p and prev share from the start, lim at most: 8 at a time. */
+static inline size_t shared_prefix(const char *p, const char *prev, size_t lim)
+{
+	size_t same = 0;
 	while (same + 8 <= lim) {
 		uint64_t a, b;
 		memcpy(&a, p + same, 8);
-		memcpy(&b, q + same, 8);
+		memcpy(&b, prev + same, 8);
 		if (a != b)
 			return same + ((unsigned)__builtin_ctzll(a ^ b) >> 3);
 		same += 8;
 	}
-	while (same < lim && p[same] == q[same])
+	while (same < lim && p[same] == prev[same])
 		same++;
 	return same;
 }
@@ -297,22 +331,13 @@ static int parse_line(state *S, const char *p, size_t n, uint64_t line_no, uint6
 		return flame__err(err, FLAME_ERANGE, S->src, line_no, offset, "line too long");
 	uint64_t w0 = 0, w1 = 0;
 	unsigned scale = flame__sink_scale(t);
-	int rc;
-	if (ncounts == 2) {
-		/* `stack before after`: the one with more decimals first: rescaling the tree must
-		 * happen before the other is scaled, or that one would stay at the old scale */
-		int a = c[1].dec > c[0].dec;
-		if ((rc = scaled(t, &c[a], a ? &w1 : &w0, S->src, line_no, err)) ||
-		    (rc = scaled(t, &c[!a], a ? &w0 : &w1, S->src, line_no, err)))
-			return rc;
-		flame__sink_set_differential(t);
-	} else if ((rc = scaled(t, &c[0], &w0, S->src, line_no, err))) {
+	int rc = line_weights(S, c, ncounts, &w0, &w1, line_no, err);
+	if (rc)
 		return rc;
-	}
 	/* frames shared with the previous line keep their ids */
 	const char *prev = S->prev;
 	size_t prev_n = S->prev_n;
-	size_t same = shared_bytes(p, n, prev, prev_n);
+	size_t same = shared_prefix(p, prev, n < prev_n ? n : prev_n);
 	/* a line whose stack sorts after the table's last one is appended unlooked-up */
 	if (scale != flame__sink_scale(t) && t->limit)
 		S->last_ok = 0; /* rescaling read spilled runs back: a new table */
@@ -355,6 +380,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		return rc;
 	state S = {.o = o, .src = flame__lines_source(&cur), .prev = ""};
 	flame__sink_init(&S.k, t);
+	S.scan_nul = names_hold_nul(S.k.names);
 	uint64_t line_no = 0;
 	const char *b;
 	size_t bn;
@@ -371,14 +397,9 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		}
 		if (rc >= 0 && S.prev_n) {
 			/* the block's buffer is reused: keep the last line */
-			if (S.prev_n > S.keep_cap) {
-				char *v = realloc(S.keep, S.prev_n * 2);
-				if (!v) {
-					rc = flame__err_nomem(err);
-					break;
-				}
-				S.keep = v;
-				S.keep_cap = S.prev_n * 2;
+			if (flame__array_reserve_min(S.keep, S.keep_cap, S.prev_n, 256)) {
+				rc = flame__err_nomem(err);
+				break;
 			}
 			memmove(S.keep, S.prev, S.prev_n);
 			S.prev = S.keep;
@@ -393,4 +414,4 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	return rc < 0 ? rc : 0;
 }
 
-const struct flame__parser flame__parser_folded = {"folded", FLAME_FORMAT_FOLDED, probe, parse};
+const struct flame__parser flame__parser_folded = {probe, parse};

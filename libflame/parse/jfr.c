@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
+#include "../core/slots.h"
 #include "../core/stacks.h"
+#include "../core/u128.h"
 #include "frame-region.h"
 #include "parser.h"
 #include "scan.h"
@@ -54,7 +56,7 @@ typedef struct jfr {
 	flame__stacks loc;      /* [type, (thread), frames root first] -> (amount, count) */
 	evtype *types;
 	size_t ntypes, types_cap;
-	int type_slots[2 * MAX_TYPES]; /* open addressing by name: index + 1, 0 = empty */
+	uint64_t type_slots[2 * MAX_TYPES]; /* core/slots.h's table over types[], by name */
 	int want;               /* type picked by --event (-1: not seen yet) */
 	int exec;               /* index of jdk.ExecutionSample, -1 if not seen */
 	/* the current event */
@@ -125,7 +127,7 @@ static int decimal(const char *p, size_t n, uint64_t *mant, unsigned *dec)
 /* mant / 10^dec * unit, rounded to the nearest integer; -1 on overflow. */
 static int scale_round(uint64_t mant, unsigned dec, uint64_t unit, uint64_t *out)
 {
-	unsigned __int128 x = (unsigned __int128)mant * unit;
+	flame__u128 x = (flame__u128)mant * unit;
 	uint64_t d = flame__pow10[dec];
 	x = (x + d / 2) / d;
 	if (x > UINT64_MAX)
@@ -191,20 +193,32 @@ static int duration_ns(const char *p, size_t n, uint64_t *out)
 
 /* ---- event types ---- */
 
+/* What the probe compares: a type of the table with the name asked for. */
+typedef struct type_key {
+	const evtype *types;
+	const char *p;
+	size_t n;
+} type_key;
+
+static int type_eq(const void *ctx, uint32_t i)
+{
+	const type_key *k = ctx;
+	return k->types[i].len == k->n && memcmp(k->types[i].name, k->p, k->n) == 0;
+}
+
 static int type_index(jfr *s, const char *p, size_t n, flame_err *err)
 {
-	/* hashed: hostile input may name thousands of types */
-	size_t slot = flame__hash_bytes(p, n) & (2 * MAX_TYPES - 1);
-	for (; s->type_slots[slot]; slot = (slot + 1) & (2 * MAX_TYPES - 1)) {
-		const evtype *e = &s->types[s->type_slots[slot] - 1];
-		if (e->len == n && memcmp(e->name, p, n) == 0)
-			return s->type_slots[slot] - 1;
-	}
+	/* hashed: hostile input may name thousands of types (MAX_TYPES, half the slots) */
+	uint32_t h = (uint32_t)flame__hash_bytes(p, n);
+	type_key key = {s->types, p, n};
+	size_t slot = flame__slots_probe(s->type_slots, 2 * MAX_TYPES - 1, h, type_eq, &key);
+	if (s->type_slots[slot])
+		return (int)flame__slot_entry(s->type_slots[slot]);
 	if (s->ntypes >= MAX_TYPES)
 		return -1; /* absurd input: ignore further types */
-	s->type_slots[slot] = (int)s->ntypes + 1;
 	if (flame__array_reserve_min(s->types, s->types_cap, s->ntypes + 1, 256))
 		return flame__err_nomem(err), -2;
+	s->type_slots[slot] = flame__slot_make(h, (uint32_t)s->ntypes);
 	evtype *e = &s->types[s->ntypes];
 	memset(e, 0, sizeof *e);
 	e->name = malloc(n + 1);
@@ -225,7 +239,7 @@ static int type_index(jfr *s, const char *p, size_t n, flame_err *err)
 		}
 	if (strcmp(e->name, "jdk.ExecutionSample") == 0)
 		s->exec = (int)s->ntypes;
-	if (s->o->jfr.event && strcmp(e->name, s->o->jfr.event) == 0)
+	if (s->o->jfr_event && strcmp(e->name, s->o->jfr_event) == 0)
 		s->want = (int)s->ntypes;
 	return (int)s->ntypes++;
 }
@@ -243,7 +257,7 @@ static int event_start(jfr *s, const char *p, size_t n, flame_err *err)
 	s->thread = FLAME__ID_NONE;
 	s->thread_prio = 0;
 	s->fr.n = 0;
-	if (ty >= 0 && s->o->jfr.event)
+	if (ty >= 0 && s->o->jfr_event)
 		ty = ty == s->want ? ty : -1;
 	else if (ty >= 0 && s->exec >= 0 && ty != s->exec)
 		ty = -1; /* default: jdk.ExecutionSample wins once seen */
@@ -264,7 +278,7 @@ static int field(jfr *s, const char *p, size_t n, flame_err *err)
 	if (s->flags & FLAME_JFR_THREADS) {
 		int prio = STARTS(f, fn, "sampledThread = ") ? 2 : STARTS(f, fn, "eventThread = ") ? 1 : 0;
 		if (prio > s->thread_prio) {
-			const char *v = memchr(f, '=', fn) + 2;
+			const char *v = (const char *)memchr(f, '=', fn) + 2;
 			size_t vn = (size_t)(f + fn - v);
 			/* "NAME" (javaThreadId = N): NAME is unescaped, so up to the last `" (` */
 			if (vn >= 2 && v[0] == '"' && v[vn - 1] == ')') {
@@ -286,7 +300,7 @@ static int field(jfr *s, const char *p, size_t n, flame_err *err)
 	                             : STARTS(f, fn, "duration = ");
 	if (!isw)
 		return 0;
-	const char *v = memchr(f, '=', fn) + 2;
+	const char *v = (const char *)memchr(f, '=', fn) + 2;
 	size_t vn = (size_t)(f + fn - v);
 	if (e->kind != W_BYTES)
 		e->saw_duration = 1;
@@ -415,15 +429,15 @@ static int event_end(jfr *s, flame_err *err)
 /* Hand the chosen type's stacks to the tree, in its unit and scale. */
 static int flush(jfr *s, flame_err *err)
 {
-	int ty = s->o->jfr.event ? s->want : s->exec;
-	if (ty < 0 && !s->o->jfr.event)
+	int ty = s->o->jfr_event ? s->want : s->exec;
+	if (ty < 0 && !s->o->jfr_event)
 		for (size_t i = 0; i < s->ntypes && ty < 0; i++)
 			if (s->types[i].has_stacks)
 				ty = (int)i;
 	if (ty < 0) {
-		if (s->o->jfr.event)
+		if (s->o->jfr_event)
 			flame__warn(s->o->warn, s->o->warn_ud, "jfr-no-such-event", s->src, 0,
-			            "no '%s' event with a stack trace in the input", s->o->jfr.event);
+			            "no '%s' event with a stack trace in the input", s->o->jfr_event);
 		else if (s->events)
 			flame__warn(s->o->warn, s->o->warn_ud, "jfr-no-stacks", s->src, 0,
 			            "none of the %llu events has a stack trace: nothing to draw",
@@ -513,7 +527,7 @@ static int line(jfr *s, const char *p, size_t raw, flame_err *err)
 
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
-	jfr s = {.o = o, .flags = o->jfr.flags, .want = -1, .exec = -1,
+	jfr s = {.o = o, .flags = o->jfr_flags, .want = -1, .exec = -1,
 	         .truncated = FLAME__ID_NONE};
 	flame__sink_init(&s.k, t);
 	int rc = flame__lines_init(&s.cur, in, err);
@@ -581,4 +595,4 @@ static int probe(const char *buf, size_t len)
 	return 0;
 }
 
-const struct flame__parser flame__parser_jfr = {"jfr", FLAME_FORMAT_JFR, probe, parse};
+const struct flame__parser flame__parser_jfr = {probe, parse};

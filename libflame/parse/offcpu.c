@@ -155,7 +155,7 @@ static int process_line(offcpu *s, const char *p, size_t n, flame_err *err)
 	}
 	const char *rp = c;
 	size_t rn = cn;
-	if (id_len && (s->o->offcpu.flags & (FLAME_OFFCPU_PID | FLAME_OFFCPU_TID)) &&
+	if (id_len && (s->o->offcpu_flags & (FLAME_OFFCPU_PID | FLAME_OFFCPU_TID)) &&
 	    cn + 1 + id_len < sizeof s->name) {
 		memcpy(s->name, c, cn);
 		s->name[cn] = '-';
@@ -241,7 +241,7 @@ static int folded_line(offcpu *s, const char *p, size_t n, flame_err *err)
 		return flame__err(err, FLAME_ERANGE, s->src, s->line_no, s->off,
 		                  "value overflows 64 bits");
 	size_t m = e - 1;
-	if ((s->o->offcpu.flags & (FLAME_OFFCPU_PID | FLAME_OFFCPU_TID)) && !s->warned_no_id) {
+	if ((s->o->offcpu_flags & (FLAME_OFFCPU_PID | FLAME_OFFCPU_TID)) && !s->warned_no_id) {
 		s->warned_no_id = 1;
 		flame__warn(s->o->warn, s->o->warn_ud, "offcpu-folded-no-id", s->src, s->line_no,
 		            "-f output carries no thread ids: --pid/--tid do not apply");
@@ -594,4 +594,4 @@ static int probe(const char *buf, size_t len)
 	return 0;
 }
 
-const struct flame__parser flame__parser_offcpu = {"offcpu", FLAME_FORMAT_OFFCPU, probe, parse};
+const struct flame__parser flame__parser_offcpu = {probe, parse};

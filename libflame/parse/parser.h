@@ -3,17 +3,19 @@
 #define FLAME_PARSE_PARSER_H
 #include "../flame.h"
 #include "../core/err.h"
+#include "../core/formats.h"
 #include "../core/input.h"
 #include "../core/lines.h"
 #include "../core/sink.h"
 #include "../core/tree.h"
 
-struct flame__parser {
-	const char *name;                             /* "perf" */
-	flame_format format;
-	int (*probe)(const char *buf, size_t len);    /* 1 yes, 0 no: for auto-detect */
-	int (*parse)(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err);
-};
+/* struct flame__parser (probe and parse) is core/formats.h's, the descriptor's half that
+ * reads; parse/registry.c's table gives each its name, extensions and description. */
+/** flame_parse_opts_check's pprof part: the label expressions of `o` (current layout) compile. */
+int flame__pprof_check_tags(const flame_parse_opts *o, flame_err *err);
+
+/** A caller's parse options (NULL: the defaults) as the current layout (core/version.h). */
+int flame__parse_opts_read(flame_parse_opts *dst, const flame_parse_opts *src, flame_err *err);
 
 extern const struct flame__parser flame__parser_folded;
 extern const struct flame__parser flame__parser_perf;

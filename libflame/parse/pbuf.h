@@ -62,6 +62,64 @@ static inline int flame__pbuf_varint(const uint8_t **pp, const uint8_t *end, uin
 	return -2;
 }
 
+/* The quiet readers, for fast paths over messages a profile holds by the million: they
+ * only say nonzero when anything is wrong (cut, too long, a refused wire type or field
+ * number), and the caller reads the message again with flame__pbuf_next, which words it. */
+
+/** A varint at *pp, below `end`; one- and two-byte values (most ids and lengths) inline. */
+static inline int flame__pbuf_quick_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	if (p < end && *p < 0x80) {
+		*v = *p;
+		*pp = p + 1;
+		return 0;
+	}
+	if (end - p >= 2 && p[1] < 0x80) {
+		*v = (p[0] & 0x7fu) | (uint64_t)p[1] << 7;
+		*pp = p + 2;
+		return 0;
+	}
+	return flame__pbuf_varint(pp, end, v);
+}
+
+/** A field key at *q: its number and wire type. */
+static inline int flame__pbuf_quick_key(const uint8_t **q, const uint8_t *end, uint64_t *num,
+                                        unsigned *wt)
+{
+	uint64_t key;
+	if (flame__pbuf_quick_varint(q, end, &key))
+		return 1;
+	*num = key >> 3;
+	*wt = (unsigned)(key & 7);
+	return *num == 0 || *num > 0x1fffffff;
+}
+
+/** Over the value of a field of wire type `wt` at *q. */
+static inline int flame__pbuf_quick_skip(const uint8_t **q, const uint8_t *end, unsigned wt)
+{
+	uint64_t x;
+	switch (wt) {
+	case FLAME__WT_VARINT:
+		return flame__pbuf_quick_varint(q, end, &x);
+	case FLAME__WT_I64:
+	case FLAME__WT_I32: {
+		size_t n = wt == FLAME__WT_I64 ? 8 : 4;
+		if ((size_t)(end - *q) < n)
+			return 1;
+		*q += n;
+		return 0;
+	}
+	case FLAME__WT_LEN:
+		if (flame__pbuf_quick_varint(q, end, &x) || x > (uint64_t)(end - *q))
+			return 1;
+		*q += x;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 /** Read the next field. Returns 1 with *f filled, 0 at the end of the message, or a
  * negative flame_status (FLAME_EDATA) with `err` naming the offset. Wire types 0, 1, 2
  * and 5 are accepted; groups (3, 4), 6, 7 and field number 0 are errors. */

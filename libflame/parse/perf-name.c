@@ -271,6 +271,36 @@ int flame__perf_parse_event(const char *s, size_t n, flame__perf_event *ev)
 
 static const char unknown_sym[] = "[unknown]";
 
+/* The Perl tool's /^\s*(\w+)\s*(.+) \((\S*)\)/: the dso group is the LAST " (" whose
+ * following non-space run holds a ')', up to that run's last ')'. Usually that is simply
+ * the last space of a line ending in ')'. 1 with the " (" at *P and the ')' at *close. */
+static inline int dso_group(const char *s, size_t n, size_t *P, size_t *close)
+{
+	if (n >= 3 && s[n - 1] == ')') {
+		const char *q = memrchr(s, ' ', n);
+		if (q && q + 1 < s + n && q[1] == '(') {
+			*P = (size_t)(q - s);
+			*close = n - 1;
+			return 1;
+		}
+	}
+	size_t lastp = SIZE_MAX;
+	for (size_t x = n; x-- > 0;) {
+		unsigned char c = (unsigned char)s[x];
+		if (perl_space(c)) {
+			if (c == ' ' && x + 1 < n && s[x + 1] == '(' && lastp != SIZE_MAX) {
+				*P = x;
+				*close = lastp;
+				return 1;
+			}
+			lastp = SIZE_MAX;
+		} else if (c == ')' && lastp == SIZE_MAX) {
+			lastp = x;
+		}
+	}
+	return 0;
+}
+
 int flame__perf_parse_frame(const char *s, size_t n, flame__perf_frame *f)
 {
 	size_t i = 0;
@@ -305,37 +335,8 @@ int flame__perf_parse_frame(const char *s, size_t n, flame__perf_frame *f)
 		return 1;
 	}
 
-	/* The Perl tool's /^\s*(\w+)\s*(.+) \((\S*)\)/: the dso group is the LAST " (" whose
-	 * following non-space run holds a ')', up to that run's last ')'. Usually that is
-	 * simply the last space of a line ending in ')'. */
 	size_t P = 0, close = 0;
-	int found = 0;
-	if (n >= 3 && s[n - 1] == ')') {
-		const char *q = memrchr(s, ' ', n);
-		if (q && q + 1 < s + n && q[1] == '(') {
-			P = (size_t)(q - s);
-			close = n - 1;
-			found = 1;
-		}
-	}
-	if (!found) {
-		size_t lastp = SIZE_MAX;
-		for (size_t x = n; x-- > 0;) {
-			unsigned char c = (unsigned char)s[x];
-			if (perl_space(c)) {
-				if (c == ' ' && x + 1 < n && s[x + 1] == '(' && lastp != SIZE_MAX) {
-					P = x;
-					close = lastp;
-					found = 1;
-					break;
-				}
-				lastp = SIZE_MAX;
-			} else if (c == ')' && lastp == SIZE_MAX) {
-				lastp = x;
-			}
-		}
-	}
-	if (found && P >= pc0 + 2) {
+	if (dso_group(s, n, &P, &close) && P >= pc0 + 2) {
 		size_t pc_end = wend, sym_b;
 		if (P >= j + 1)
 			sym_b = j;

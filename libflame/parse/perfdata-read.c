@@ -843,6 +843,47 @@ static int user_record(flame__pd *r, const unsigned char *p, size_t size, uint64
 	return 0;
 }
 
+/* A record just read from the data (`size` bytes at `p`, of `type`, at byte `off`): 1 it
+ * is *rec (one with no time, handed out at once), 0 it was queued, skipped or done with,
+ * or an error. */
+static int route(flame__pd *r, const unsigned char *p, uint16_t size, uint32_t type,
+                 uint64_t off, flame__pd_rec *rec, flame_err *err)
+{
+	int rc;
+	if (type == R_FINISHED_ROUND) {
+		release(r, r->next_flush, SIZE_MAX);
+		r->next_flush = r->max_time;
+		return 0;
+	}
+	if (type == R_HEADER_TRACING_DATA || type == R_AUXTRACE) {
+		/* data follows the record, not counted in its size */
+		uint64_t n = type == R_AUXTRACE ? (size >= 16 ? u64at(p + 8) : 0)
+		                                : (size >= 12 ? (u32at(p + 8) + 7ull) & ~7ull : 0);
+		return skip(r, n, type == R_AUXTRACE ? "AUX data" : "tracing data", err);
+	}
+	if (type >= 64)
+		return user_record(r, p, size, off, err);
+	if (!r->nattrs)
+		return BAD(r, err, off, "a record (type %u) before any event attribute", type);
+	if (!r->attrs_ready && (rc = attrs_done(r, err)))
+		return rc;
+	if (type != FLAME__PD_SAMPLE && type != FLAME__PD_MMAP && type != FLAME__PD_MMAP2 &&
+	    type != FLAME__PD_COMM && type != FLAME__PD_FORK && type != FLAME__PD_EXIT)
+		return 0; /* LOST, THROTTLE, SWITCH, KSYMBOL...: nothing to draw; unknown: skipped as perf does */
+	uint64_t t;
+	if (rec_time(r, p, size, &t)) {
+		if ((rc = enqueue(r, p, size, t, off, err)))
+			return rc;
+		if (r->qlen > QUEUE_MAX)
+			release(r, UINT64_MAX, r->qn / 2);
+		return 0;
+	}
+	memcpy(r->direct, p, size);
+	*rec = (flame__pd_rec){type, 0, r->direct, size, off};
+	memcpy(&rec->misc, p + 4, 2);
+	return 1;
+}
+
 int flame__pd_next(flame__pd *r, flame__pd_rec *rec, flame_err *err)
 {
 	int rc;
@@ -891,43 +932,8 @@ int flame__pd_next(flame__pd *r, flame__pd_rec *rec, flame_err *err)
 			           "past the end of the %s", size, type, r->pipe ? "stream" : "data section");
 		p = r->buf + r->bpos;
 		consume(r, size);
-		if (type == R_FINISHED_ROUND) {
-			release(r, r->next_flush, SIZE_MAX);
-			r->next_flush = r->max_time;
-			continue;
-		}
-		if (type == R_HEADER_TRACING_DATA || type == R_AUXTRACE) {
-			/* data follows the record, not counted in its size */
-			uint64_t n = type == R_AUXTRACE ? (size >= 16 ? u64at(p + 8) : 0)
-			                                : (size >= 12 ? (u32at(p + 8) + 7ull) & ~7ull : 0);
-			if ((rc = skip(r, n, type == R_AUXTRACE ? "AUX data" : "tracing data", err)))
-				return rc;
-			continue;
-		}
-		if (type >= 64) {
-			if ((rc = user_record(r, p, size, off, err)))
-				return rc;
-			continue;
-		}
-		if (!r->nattrs)
-			return BAD(r, err, off, "a record (type %u) before any event attribute", type);
-		if (!r->attrs_ready && (rc = attrs_done(r, err)))
+		if ((rc = route(r, p, size, type, off, rec, err)))
 			return rc;
-		if (type != FLAME__PD_SAMPLE && type != FLAME__PD_MMAP && type != FLAME__PD_MMAP2 &&
-		    type != FLAME__PD_COMM && type != FLAME__PD_FORK && type != FLAME__PD_EXIT)
-			continue; /* LOST, THROTTLE, SWITCH, KSYMBOL...: nothing to draw; unknown: skipped as perf does */
-		uint64_t t;
-		if (rec_time(r, p, size, &t)) {
-			if ((rc = enqueue(r, p, size, t, off, err)))
-				return rc;
-			if (r->qlen > QUEUE_MAX)
-				release(r, UINT64_MAX, r->qn / 2);
-			continue;
-		}
-		memcpy(r->direct, p, size);
-		*rec = (flame__pd_rec){type, 0, r->direct, size, off};
-		memcpy(&rec->misc, p + 4, 2);
-		return 1;
 	}
 }
 

@@ -185,7 +185,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	const char *name = flame_input_name(in);
 	for (size_t i = 0; i < flame__pd_attr_count(g.r); i++)
 		if (flame__pd_attr_at(g.r, i)->sample_type & FLAME__PD_S_STACK_USER) {
-			rc = flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET,
+			rc = flame__err(err, FLAME_EDATA, name, 0, FLAME__NO_OFFSET,
 			                "this perf.data was recorded with --call-graph dwarf (user stacks "
 			                "that need unwinding), which is not read here: use 'perf script -i "
 			                "%s | flame-collapse'",
@@ -217,5 +217,4 @@ static int probe(const char *buf, size_t len)
 	return len >= 8 && memcmp(buf, "PERFILE2", 8) == 0;
 }
 
-const struct flame__parser flame__parser_perfdata = {"perfdata", FLAME_FORMAT_PERFDATA, probe,
-                                                     parse};
+const struct flame__parser flame__parser_perfdata = {probe, parse};

@@ -1,7 +1,7 @@
-/* The parser registry: the table of input formats (names, extensions, descriptions),
- * auto-detection from content (after gzip is undone), what to say of inputs no reader
- * takes (perf.data, binary JFR, UTF-16...), and dispatch. A new format adds one line to
- * `parsers` and one entry to `inputs`. */
+/* The parser registry: the table of input formats (one descriptor each: name, extensions,
+ * description, probe and parser), auto-detection from content (after gzip is undone), what
+ * to say of inputs no reader takes (perf.data without -Dperfdata, binary JFR, UTF-16...),
+ * and dispatch. A new format adds its entry to `inputs` and its place in `probe_order`. */
 #include <stdio.h>
 #include <stddef.h>
 #include <string.h>
@@ -10,65 +10,80 @@
 #include "../core/version.h"
 #include "parser.h"
 
-/* Probe order matters: specific formats first, folded (the loosest) last. */
-static const struct flame__parser *const parsers[] = {
 #ifdef FLAME_HAVE_PERFDATA
-	&flame__parser_perfdata, /* binary, by its magic */
+#define PERFDATA_PARSER (&flame__parser_perfdata)
+#else
+#define PERFDATA_PARSER NULL /* named in messages, read by no parser */
 #endif
-	&flame__parser_pprof, /* binary: probed before the text formats */
-	&flame__parser_offcpu,
-	&flame__parser_jfr,
-	&flame__parser_svg,
-	&flame__parser_perf,
-	&flame__parser_folded,
-};
-enum { NPARSERS = sizeof parsers / sizeof parsers[0] };
 
-/* The input formats, in flame_format order (FLAME_FORMAT_AUTO is index 0 of the enum and
- * no format: entry i is format i + 1). A new format adds its entry here. */
 static const char *const ext_folded[] = {".folded", ".collapsed", NULL};
 static const char *const ext_perf[] = {".perf", ".perf.txt", NULL};
 static const char *const ext_pprof[] = {".pb.gz", ".pb", ".pprof", NULL};
 static const char *const ext_offcpu[] = {".stacks", ".offcpu.txt", NULL};
 static const char *const ext_jfr[] = {".jfr.txt", NULL};
 static const char *const ext_svg[] = {".svg", NULL};
-#ifdef FLAME_HAVE_PERFDATA
 static const char *const ext_perfdata[] = {".data", NULL}; /* perf record's perf.data */
-#endif
 
-static const flame_format_info inputs[] = {
-	{"folded", ext_folded, "folded stacks: 'root;...;leaf count' lines, or 'stack before after'",
-	 FLAME_FORMAT_FOLDED, 0},
-	{"perf", ext_perf, "perf script text (stackcollapse-perf.pl's input)", FLAME_FORMAT_PERF, 0},
-	{"pprof", ext_pprof, "pprof profile.proto, gzipped or not (Go, async-profiler, Pyroscope)",
-	 FLAME_FORMAT_PPROF, 0},
-	{"offcpu", ext_offcpu, "BCC or libbpf-tools offcputime output, any mode",
-	 FLAME_FORMAT_OFFCPU, 0},
-	{"jfr", ext_jfr, "JDK Flight Recorder events as jfr print text", FLAME_FORMAT_JFR, 0},
-	{"svg", ext_svg, "a flame graph SVG (flamegraph.pl, inferno, flame-render) read back",
-	 FLAME_FORMAT_SVG, 0},
-#ifdef FLAME_HAVE_PERFDATA
-	{"perfdata", ext_perfdata, "perf record's perf.data (file or pipe), symbolized as perf script does",
-	 FLAME_FORMAT_PERFDATA, 0},
-#endif
+/* The input formats, indexed by flame_format (FLAME_FORMAT_AUTO, 0, is no format). */
+static const struct flame__format inputs[] = {
+	[FLAME_FORMAT_FOLDED] = {{"folded", ext_folded,
+	                          "folded stacks: 'root;...;leaf count' lines, or 'stack before after'",
+	                          FLAME_FORMAT_FOLDED, 0},
+	                         &flame__parser_folded, NULL},
+	[FLAME_FORMAT_PERF] = {{"perf", ext_perf, "perf script text (stackcollapse-perf.pl's input)",
+	                        FLAME_FORMAT_PERF, 0},
+	                       &flame__parser_perf, NULL},
+	[FLAME_FORMAT_PPROF] = {{"pprof", ext_pprof,
+	                         "pprof profile.proto, gzipped or not (Go, async-profiler, Pyroscope)",
+	                         FLAME_FORMAT_PPROF, 0},
+	                        &flame__parser_pprof, NULL},
+	[FLAME_FORMAT_OFFCPU] = {{"offcpu", ext_offcpu, "BCC or libbpf-tools offcputime output, any mode",
+	                          FLAME_FORMAT_OFFCPU, 0},
+	                         &flame__parser_offcpu, NULL},
+	[FLAME_FORMAT_JFR] = {{"jfr", ext_jfr, "JDK Flight Recorder events as jfr print text",
+	                       FLAME_FORMAT_JFR, 0},
+	                      &flame__parser_jfr, NULL},
+	[FLAME_FORMAT_SVG] = {{"svg", ext_svg,
+	                       "a flame graph SVG (flamegraph.pl, inferno, flame-render) read back",
+	                       FLAME_FORMAT_SVG, 0},
+	                      &flame__parser_svg, NULL},
+	[FLAME_FORMAT_PERFDATA] = {{"perfdata", ext_perfdata,
+	                            "perf record's perf.data (file or pipe), symbolized as perf script does",
+	                            FLAME_FORMAT_PERFDATA, 0},
+	                           PERFDATA_PARSER, NULL},
 };
 enum { NINPUTS = sizeof inputs / sizeof inputs[0] };
 
+/* Probe order matters: binary formats by their magic first, then the specific text formats,
+ * folded (the loosest) last. Every format is here once. */
+static const flame_format probe_order[] = {
+	FLAME_FORMAT_PERFDATA, FLAME_FORMAT_PPROF, FLAME_FORMAT_OFFCPU, FLAME_FORMAT_JFR,
+	FLAME_FORMAT_SVG,      FLAME_FORMAT_PERF,  FLAME_FORMAT_FOLDED,
+};
+_Static_assert(sizeof probe_order / sizeof probe_order[0] == NINPUTS - 1,
+               "every input format has its place in probe_order");
+
+/* The parser of format f, or NULL (unknown, or not built) */
+static const struct flame__parser *parser_of(flame_format f)
+{
+	return (unsigned)f < NINPUTS ? inputs[f].parser : NULL;
+}
+
 size_t flame_input_format_count(void)
 {
-	return NINPUTS;
+	return flame__format_available(inputs, NINPUTS);
 }
 
 const flame_format_info *flame_input_format_info(size_t i)
 {
-	return i < NINPUTS ? &inputs[i] : NULL;
+	return flame__format_nth(inputs, NINPUTS, i);
 }
 
 int flame_input_format_find(const char *name, flame_format *out, flame_err *err)
 {
 	int i = flame__format_find(inputs, NINPUTS, name, 0);
 	if (i >= 0 || (name && strcmp(name, "auto") == 0)) {
-		*out = i >= 0 ? (flame_format)inputs[i].id : FLAME_FORMAT_AUTO;
+		*out = i >= 0 ? (flame_format)i : FLAME_FORMAT_AUTO;
 		return 0;
 	}
 	char list[256];
@@ -77,32 +92,26 @@ int flame_input_format_find(const char *name, flame_format *out, flame_err *err)
 	                  "unknown input format '%s' (auto, %s)", name ? name : "", list);
 }
 
-flame_format flame_input_format_of_path(const char *path)
+flame_format flame_input_format_from_path(const char *path)
 {
 	int i = flame__format_by_path(inputs, NINPUTS, path, 0);
-	return i >= 0 ? (flame_format)inputs[i].id : FLAME_FORMAT_AUTO;
+	return i >= 0 ? (flame_format)i : FLAME_FORMAT_AUTO;
 }
 
-int flame_format_from_name(const char *name)
-{
-	if (name && strcmp(name, "auto") == 0)
-		return FLAME_FORMAT_AUTO;
-	int i = flame__format_find(inputs, NINPUTS, name, 0);
-	return i >= 0 ? inputs[i].id : -1;
-}
-
-const char *flame_format_name(flame_format f)
+const char *flame_input_format_name(flame_format f)
 {
 	if (f == FLAME_FORMAT_AUTO)
 		return "auto";
-	return (unsigned)f - 1 < NINPUTS ? inputs[f - 1].name : "?";
+	return (unsigned)f < NINPUTS ? inputs[f].info.name : NULL;
 }
 
 flame_format flame_detect(const void *buf, size_t len)
 {
-	for (size_t i = 0; i < NPARSERS; i++)
-		if (parsers[i]->probe && parsers[i]->probe(buf, len))
-			return parsers[i]->format;
+	for (size_t i = 0; i < sizeof probe_order / sizeof probe_order[0]; i++) {
+		const struct flame__parser *p = parser_of(probe_order[i]);
+		if (p && p->probe && p->probe(buf, len))
+			return probe_order[i];
+	}
 	return FLAME_FORMAT_AUTO;
 }
 
@@ -255,28 +264,40 @@ static int diagnose(const char *p, size_t n, const char *name, int binary_only, 
 	return 1;
 }
 
+/* flame_parse_opts' layouts by version (core/version.h): a field added after 1.0 goes at the
+ * end, with a new version whose size is the struct's then */
+static const flame_parse_opts parse_defaults = FLAME_PARSE_OPTS_INIT;
+static const size_t parse_sizes[] = {0, sizeof(flame_parse_opts)};
+static const struct flame__opts_layout parse_layout = {
+	"flame_parse_opts", &parse_defaults, sizeof parse_defaults, parse_sizes,
+	FLAME_PARSE_OPTS_VERSION};
+_Static_assert(sizeof parse_sizes / sizeof parse_sizes[0] == FLAME_PARSE_OPTS_VERSION + 1,
+               "a size for every version of flame_parse_opts");
+
 int flame_parse_opts_init(flame_parse_opts *o, unsigned version)
 {
-	static const flame_parse_opts defaults = FLAME_PARSE_OPTS_INIT;
-	if (flame__opts_version(version, FLAME_PARSE_OPTS_VERSION, "flame_parse_opts", NULL))
-		return FLAME_EUSAGE;
-	/* a caller of version 1 has the struct up to the side tags of version 2 */
-	size_t size = version >= 2 ? sizeof *o
-	                           : offsetof(flame_parse_opts, pprof) +
-	                                 offsetof(flame_pprof_opts, side_tags);
-	memcpy(o, &defaults, size);
-	o->version = version;
-	return 0;
+	return flame__opts_init(&parse_layout, o, version);
 }
 
-int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
+int flame__parse_opts_read(flame_parse_opts *dst, const flame_parse_opts *src, flame_err *err)
 {
-	static const flame_parse_opts defaults = FLAME_PARSE_OPTS_INIT;
-	if (!o)
-		o = &defaults;
-	int rc = flame__opts_version(o->version, FLAME_PARSE_OPTS_VERSION, "flame_parse_opts", err);
+	return flame__opts_read(&parse_layout, dst, src, err);
+}
+
+int flame_parse_opts_check(const flame_parse_opts *o, flame_err *err)
+{
+	flame_parse_opts cur;
+	int rc = flame__parse_opts_read(&cur, o, err);
+	return rc ? rc : flame__pprof_check_tags(&cur, err);
+}
+
+int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *opts, flame_err *err)
+{
+	flame_parse_opts cur;
+	int rc = flame__parse_opts_read(&cur, opts, err);
 	if (rc)
 		return rc;
+	const flame_parse_opts *o = &cur;
 	flame_format f = o->format;
 	const char *p;
 	long n = flame__input_peek(in, &p, PEEK, err);
@@ -284,25 +305,29 @@ int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame
 		return (int)n;
 	char msg[512];
 	const char *name = flame_input_name(in);
+	/* a kind told for what it is but read by no parser is FLAME_EDATA: FLAME_EFORMAT is
+	 * kept for a format that cannot be told, which a caller may read some other way */
 	if (diagnose(p, (size_t)n, name, 1, msg, sizeof msg))
-		return flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET, "%s", msg);
+		return flame__err(err, FLAME_EDATA, name, 0, FLAME__NO_OFFSET, "%s", msg);
 	if (f == FLAME_FORMAT_AUTO) {
 		if (n == 0)
 			return 0; /* empty input: nothing to add, in any format */
 		f = flame_detect(p, (size_t)n);
 		if (f == FLAME_FORMAT_AUTO && diagnose(p, (size_t)n, name, 0, msg, sizeof msg))
-			return flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET, "%s", msg);
+			return flame__err(err, FLAME_EDATA, name, 0, FLAME__NO_OFFSET, "%s", msg);
 		if (f == FLAME_FORMAT_AUTO)
 			return flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET,
 			                  "cannot tell the input format; use --input-format");
 	}
-	for (size_t i = 0; i < NPARSERS; i++)
-		if (parsers[i]->format == f) {
-			flame__input_watch(in, t);
-			rc = parsers[i]->parse(t, in, o, err);
-			flame__input_watch(in, NULL);
-			return rc;
-		}
-	return flame__err(err, FLAME_EUSAGE, flame_input_name(in), 0, FLAME__NO_OFFSET,
-	                  "the %s format is not supported", flame_format_name(f));
+	const struct flame__parser *parser = parser_of(f);
+	if (!parser) {
+		const char *fname = flame_input_format_name(f);
+		return flame__err(err, FLAME_EUSAGE, name, 0, FLAME__NO_OFFSET,
+		                  fname ? "the %s format is not read by this build" : "no input format %s",
+		                  fname ? fname : "of that number");
+	}
+	flame__input_watch(in, t);
+	rc = parser->parse(t, in, o, err);
+	flame__input_watch(in, NULL);
+	return rc;
 }

@@ -92,7 +92,7 @@ static int drain(void *ud, flame_tree *t, flame_err *err)
 	if (!b)
 		return flame__err_nomem(err);
 	flame__tree_take_stacks(t, &b->stacks);
-	b->scale = flame_tree_scale(t);
+	b->scale = flame_tree_decimals(t);
 	b->differential = flame__tree_marked_differential(t);
 	b->names_from = from;
 	b->names_to = to;
@@ -201,7 +201,7 @@ static int next_block(merger *m, feed *f)
 		if (!b->stacks.sorted)
 			m->stacks->sorted = 0; /* a block out of order: hashing from here on */
 		int rc = flame__tree_rescale(m->t, b->scale, m->err);
-		m->scale = flame_tree_scale(m->t);
+		m->scale = flame_tree_decimals(m->t);
 		if (!rc && flame__array_reserve_min(f->map, f->map_cap, b->names_to, 1024))
 			rc = flame__err_nomem(m->err);
 		for (uint32_t id = b->names_from; !rc && id < b->names_to; id++) {
@@ -254,6 +254,71 @@ static int weights(merger *m, const feed *f, uint64_t w[2])
 	return 0;
 }
 
+/* The feed with the smallest head (SIZE_MAX when all are done), and in eq[0..*ne) every
+ * feed whose head has the same frames; *twins when some head has an equal text of other
+ * frames (hashing keeps those apart). */
+static size_t smallest_heads(merger *m, size_t *eq, size_t *ne, int *twins)
+{
+	size_t best = SIZE_MAX;
+	*ne = 0;
+	*twins = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		feed *f = &m->feeds[i];
+		if (!f->cur)
+			continue;
+		int same = 0, c = -1;
+		if (best != SIZE_MAX)
+			c = cmp_ids(m->names, &f->cur->stacks.v[f->pos],
+			            &m->feeds[best].cur->stacks.v[m->feeds[best].pos], &same);
+		if (c < 0) {
+			best = i;
+			eq[0] = i;
+			*ne = 1;
+		} else if (same) {
+			eq[(*ne)++] = i;
+		} else if (c == 0) {
+			*twins = 1;
+		}
+	}
+	return best;
+}
+
+/* Add the merged stack `st` (the head of feed `best`, with `first` when some feed starts a
+ * block with it) weighing w[] to the result. Each input in order (its blocks sorted,
+ * checked at arrival, and each block's first stack after what came before) makes the
+ * merged stream ordered; so only a block's first stack needs a look at the table's last. */
+static int put_merged(merger *m, size_t best, const flame__stack *st, int first,
+                      const uint64_t w[2])
+{
+	flame__stacks *s = m->stacks;
+	int same = 0, c = -1; /* c: the table's last against st */
+	if (first && s->sorted && s->count)
+		c = cmp_ids(m->names, &s->v[s->count - 1], st, &same);
+	if (c == 0 && same) { /* a repeated line where the input's table was drained */
+		flame__stack *last = &s->v[s->count - 1];
+		if (last->w[0] + w[0] < w[0] || last->w[1] + w[1] < w[1] ||
+		    s->total[0] + w[0] < w[0] || s->total[1] + w[1] < w[1])
+			return range_err(m->err);
+		last->w[0] += w[0];
+		last->w[1] += w[1];
+		s->total[0] += w[0];
+		s->total[1] += w[1];
+		return 0;
+	}
+	if (c >= 0)
+		s->sorted = 0; /* out of order: from here on, by hashing */
+	/* while sorted, the first input's ids are taken as they are (its block's arena then
+	 * moves to the result); others are copied; after, a hash lookup */
+	int rc;
+	if (s->sorted && best == 0) {
+		rc = flame__stacks_append_ref(s, st->ids, st->depth, w[0], w[1]);
+		m->feeds[0].adopted |= !rc;
+	} else {
+		rc = flame__stacks_append_sorted(s, st->ids, st->depth, w[0], w[1]);
+	}
+	return !rc ? 0 : rc == FLAME_ENOMEM ? flame__err_nomem(m->err) : range_err(m->err);
+}
+
 static int merge_feeds(merger *m)
 {
 	int rc = 0;
@@ -263,74 +328,21 @@ static int merge_feeds(merger *m)
 	for (size_t i = 0; i < m->n && !rc; i++)
 		rc = next_block(m, &m->feeds[i]);
 	while (!rc) {
-		/* the smallest head, and every input whose head has the same frames */
-		size_t best = SIZE_MAX, ne = 0;
-		int twins = 0;
-		for (size_t i = 0; i < m->n; i++) {
-			feed *f = &m->feeds[i];
-			if (!f->cur)
-				continue;
-			int same = 0, c = -1;
-			if (best != SIZE_MAX)
-				c = cmp_ids(m->names, &f->cur->stacks.v[f->pos],
-				            &m->feeds[best].cur->stacks.v[m->feeds[best].pos], &same);
-			if (c < 0) {
-				best = i;
-				eq[0] = i;
-				ne = 1;
-			} else if (same) {
-				eq[ne++] = i;
-			} else if (c == 0) {
-				twins = 1; /* equal texts of different frames: hashing keeps them apart */
-			}
-		}
+		size_t ne;
+		int twins, first = 0;
+		size_t best = smallest_heads(m, eq, &ne, &twins);
 		if (best == SIZE_MAX)
 			break;
-		flame__stacks *s = m->stacks;
 		if (twins)
-			s->sorted = 0; /* from here on, by hashing */
+			m->stacks->sorted = 0; /* from here on, by hashing */
 		const flame__stack *st = &m->feeds[best].cur->stacks.v[m->feeds[best].pos];
 		uint64_t w[2] = {0, 0};
-		for (size_t k = 0; k < ne && !rc; k++)
+		for (size_t k = 0; k < ne && !rc; k++) {
 			rc = weights(m, &m->feeds[eq[k]], w);
-		if (rc)
-			break;
-		/* Each input in order (its blocks sorted, checked at arrival, and each block's first
-		 * stack after what came before) makes the merged stream ordered; so only a block's
-		 * first stack needs a look at the table's last. */
-		int first = 0, same = 0, c = -1; /* c: the table's last against st */
-		for (size_t k = 0; k < ne; k++)
 			first |= m->feeds[eq[k]].pos == 0;
-		if (first && s->sorted && s->count)
-			c = cmp_ids(m->names, &s->v[s->count - 1], st, &same);
-		if (c == 0 && same) { /* a repeated line where the input's table was drained */
-			flame__stack *last = &s->v[s->count - 1];
-			if (last->w[0] + w[0] < w[0] || last->w[1] + w[1] < w[1] ||
-			    s->total[0] + w[0] < w[0] || s->total[1] + w[1] < w[1]) {
-				rc = range_err(m->err);
-				break;
-			}
-			last->w[0] += w[0];
-			last->w[1] += w[1];
-			s->total[0] += w[0];
-			s->total[1] += w[1];
-			goto advance;
 		}
-		if (c >= 0)
-			s->sorted = 0; /* out of order: from here on, by hashing */
-		/* while sorted, the first input's ids are taken as they are (its block's arena
-		 * then moves to the result); others are copied; after, a hash lookup */
-		if (s->sorted && best == 0) {
-			if ((rc = flame__stacks_append_ref(s, st->ids, st->depth, w[0], w[1]))) {
-				rc = rc == FLAME_ENOMEM ? flame__err_nomem(m->err) : range_err(m->err);
-				break;
-			}
-			m->feeds[0].adopted = 1;
-		} else if ((rc = flame__stacks_append_sorted(s, st->ids, st->depth, w[0], w[1]))) {
-			rc = rc == FLAME_ENOMEM ? flame__err_nomem(m->err) : range_err(m->err);
-			break;
-		}
-	advance:
+		if (!rc)
+			rc = put_merged(m, best, st, first, w);
 		for (size_t k = 0; k < ne && !rc; k++) {
 			feed *f = &m->feeds[eq[k]];
 			if (++f->pos == f->cur->stacks.count)
@@ -383,7 +395,7 @@ static int stream_all(flame_tree *t, flame__source *src, size_t n, int diff, fla
 	for (size_t i = 0; i < n; i++) {
 		feeds[i].src = &src[i];
 		feeds[i].to_after = diff && i == 1;
-		all &= !!(feeds[i].pt = flame_tree_new());
+		all &= !!(feeds[i].pt = flame__tree_new());
 		pthread_mutex_init(&feeds[i].mu, NULL);
 		pthread_cond_init(&feeds[i].cv, NULL);
 	}
@@ -397,7 +409,7 @@ static int stream_all(flame_tree *t, flame__source *src, size_t n, int diff, fla
 		pthread_cond_broadcast(&feeds[i].cv);
 		pthread_mutex_unlock(&feeds[i].mu);
 	}
-	merger m = {t, NULL, NULL, flame_tree_scale(t), feeds, n, diff, err};
+	merger m = {t, NULL, NULL, flame_tree_decimals(t), feeds, n, diff, err};
 	size_t limit;
 	flame__tree_sink_open(t, &m.names, &m.stacks, &limit);
 	rc = all ? merge_feeds(&m) : 1;
@@ -464,7 +476,7 @@ int flame__read_pair(flame_tree *t, flame_tree **after, flame__source src[2], fl
 		return 0;
 	}
 	/* whole trees, read at once */
-	flame_tree *u = flame_tree_new();
+	flame_tree *u = flame__tree_new();
 	if (!u)
 		return flame__err_nomem(err);
 	flame__parse_job job[2] = {{t, src[0].in, src[0].opts, 0, {0}}, {u, src[1].in, src[1].opts, 0, {0}}};
@@ -505,10 +517,10 @@ static int add_tree(flame_tree *t, flame_tree *u, flame_err *err)
 		return flame_tree_merge(t, u, err);
 	int rc = flame__units_join(t, u, err);
 	if (!rc)
-		rc = flame__tree_rescale(t, flame_tree_scale(u), err);
+		rc = flame__tree_rescale(t, flame_tree_decimals(u), err);
 	if (!rc)
 		rc = flame__tree_adopt_ids(t, u, err); /* u is ours: compare and copy ids as they are */
-	if (!rc && (rc = flame__tree_join_sorted(t, u, flame__pow10[flame_tree_scale(t) - flame_tree_scale(u)],
+	if (!rc && (rc = flame__tree_join_sorted(t, u, flame__pow10[flame_tree_decimals(t) - flame_tree_decimals(u)],
 	                                         FLAME__JOIN_SAME_NAMES, err)) == 1)
 		rc = flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET, /* excluded above */
 		                "two stacks of different frames have the same text");
@@ -543,7 +555,7 @@ static void parse_input(void *ud, unsigned thread)
 	if (__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
 		return;
 	flame__source *s = &p->src[i];
-	flame_tree *u = i == 0 && p->t_empty ? p->t : flame_tree_new();
+	flame_tree *u = i == 0 && p->t_empty ? p->t : flame__tree_new();
 	if (!u)
 		s->rc = flame__err_nomem(&s->err);
 	else

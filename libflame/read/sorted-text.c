@@ -12,12 +12,14 @@
  * text to an output, with no tree and no transform. */
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/heap.h"
 #include "../core/input.h"
 #include "../core/lines.h"
 #include "../core/numfmt.h"
 #include "../core/pool.h"
+#include "../core/u128.h"
 #include "../parse/binary.h"
 #include "../parse/folded-line.h"
 #include "read.h"
@@ -41,7 +43,7 @@ typedef struct row {
 /* Split p[0..n) into stack and count by the folded grammar (parse/folded-line.h): 1, or
  * 0 when the line is not one the text merge takes: a count with a fraction, a 3-column
  * line, an empty stack, or no count (the tree warns about those or scales them). */
-static int split_line(const char *p, size_t n, row *r)
+static inline int split_line(const char *p, size_t n, row *r)
 {
 	flame__count c[2];
 	int ncounts;
@@ -110,12 +112,13 @@ typedef struct cursor {
 	const char *b;
 	size_t bn, pos; /* the block of whole lines, and the next line in it */
 	row r;
-	int started;    /* a line was read: a header line can only come first */
+	int find_nul, nul; /* the first pass looks for a NUL in each block it reads */
+	int started;       /* a line was read: a header line can only come first */
 } cursor;
 
 /* The next non-blank line (the tree skips blank lines too): 1 with (*p, *n), 0 at the
  * end, or a negative status. Lines of the block before are gone once it returns. */
-static int next_line(cursor *c, const char **p, size_t *n, flame_err *err)
+static inline int next_line(cursor *c, const char **p, size_t *n, flame_err *err)
 {
 	for (;;) {
 		if (c->pos >= c->bn) {
@@ -123,6 +126,8 @@ static int next_line(cursor *c, const char **p, size_t *n, flame_err *err)
 			if (rc <= 0)
 				return rc;
 			c->pos = 0;
+			if (c->find_nul) /* a block at once: one call, not one per line */
+				c->nul |= flame__has_nul(c->b, c->bn);
 		}
 		*p = c->b + c->pos;
 		const char *nl = memchr(*p, '\n', c->bn - c->pos);
@@ -146,7 +151,7 @@ typedef struct check {
 static void check_one(check *c)
 {
 	flame_err err;
-	cursor cu = {.chunk = c->chunk};
+	cursor cu = {.chunk = c->chunk, .find_nul = 1};
 	c->verdict = 0;
 	if (flame__lines_init(&cu.cur, c->in, &err))
 		return;
@@ -159,14 +164,9 @@ static void check_one(check *c)
 	size_t n;
 	for (;;) {
 		if (have && cu.pos >= cu.bn) { /* the block's buffer is about to be reused */
-			if (prev.n > keep_cap) {
-				char *k = realloc(keep, prev.n * 2);
-				if (!k) {
-					ok = 0;
-					break;
-				}
-				keep = k;
-				keep_cap = prev.n * 2;
+			if (flame__array_reserve_min(keep, keep_cap, prev.n, 256)) {
+				ok = 0;
+				break;
 			}
 			memmove(keep, prev.p, prev.n);
 			prev.p = keep;
@@ -179,9 +179,10 @@ static void check_one(check *c)
 			continue;
 		}
 		row r;
-		/* binary data goes to the folded parser, which names its first line */
-		if (!split_line(p, n, &r) || sum + r.v < sum || (have && cmp_rows(&prev, &r) >= 0) ||
-		    flame__has_nul(p, n)) {
+		/* binary data goes to the folded parser, which names its first line (a NUL in
+		 * the block read: in this line or one to come, so the input does not qualify) */
+		if (cu.nul || !split_line(p, n, &r) || sum + r.v < sum ||
+		    (have && cmp_rows(&prev, &r) >= 0)) {
 			ok = 0;
 			break;
 		}
@@ -225,14 +226,14 @@ static int advance(cursor *c, flame_err *err)
 	return 1;
 }
 
-typedef struct outbuf {
+typedef struct text_out {
 	flame_output *o;
 	flame_err *err;
 	char buf[OUT_CAP];
 	size_t len;
-} outbuf;
+} text_out;
 
-static int flush(outbuf *w)
+static int flush(text_out *w)
 {
 	int rc = w->len ? flame_output_write(w->o, w->buf, w->len, w->err) : 0;
 	w->len = 0;
@@ -240,7 +241,7 @@ static int flush(outbuf *w)
 }
 
 /* `stack count`, or `stack before after` when ncol is 2 */
-static int emit(outbuf *w, const row *r, const uint64_t *col, int ncol)
+static int emit(text_out *w, const row *r, const uint64_t *col, int ncol)
 {
 	size_t need = r->n + 2 * 21 + 1;
 	if (w->len + need > OUT_CAP) {
@@ -290,7 +291,7 @@ static inline int before(const cursor *c, size_t a, size_t b)
 
 FLAME__HEAP(inputs, cursor, before)
 
-static int merge_lines(merger *m, size_t n, const combine *cb, outbuf *w, flame_err *err)
+static int merge_lines(merger *m, size_t n, const combine *cb, text_out *w, flame_err *err)
 {
 	int rc = 0;
 	if (cb->header) { /* first, as the folded writer writes it */
@@ -318,7 +319,7 @@ static int merge_lines(merger *m, size_t n, const combine *cb, outbuf *w, flame_
 			if (!cb->diff)
 				col[0] += v * cb->mul[i]; /* the first pass ruled out overflow */
 			else if (i == 0)
-				col[0] = (uint64_t)((u128)v * cb->num / cb->den);
+				col[0] = (uint64_t)((flame__u128)v * cb->num / cb->den);
 			else
 				col[1] = v;
 		}
@@ -341,7 +342,7 @@ static int merge(flame__source *src, size_t n, size_t chunk, const combine *cb, 
 	m.c = calloc(n, sizeof *m.c);
 	m.heap = (flame__heap){calloc(n, sizeof *m.heap.h), 0};
 	m.eq = calloc(n, sizeof *m.eq);
-	outbuf *w = malloc(sizeof *w);
+	text_out *w = malloc(sizeof *w);
 	size_t ready = 0;
 	int rc = m.c && m.heap.h && m.eq && w ? 0 : flame__err_nomem(err);
 	for (; ready < n && !rc; ready++) {
@@ -429,7 +430,7 @@ int flame__text_diff(flame__source src[2], const flame_diff_opts *o, flame_outpu
 	} else if (o->norm == FLAME_DIFF_NORM_REQUESTS) {
 		cb.num = o->requests_after;
 		cb.den = o->requests_before;
-		if ((u128)t0 * cb.num / cb.den > UINT64_MAX)
+		if ((flame__u128)t0 * cb.num / cb.den > UINT64_MAX)
 			return 1; /* the tree reports the overflow */
 	}
 	src[0].total = t0;
@@ -445,11 +446,11 @@ int flame__text_sum(flame__source *src, size_t n, flame_output *out, flame_err *
 	check *c = calloc(n ? n : 1, sizeof *c);
 	uint64_t *mul = calloc(n ? n : 1, sizeof *mul);
 	int rc = c && mul ? check_inputs(src, n, c, err) : flame__err_nomem(err);
-	u128 sum = 0;
+	flame__u128 sum = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		mul[i] = src[i].weight ? src[i].weight : 1;
 		src[i].total = c[i].total * mul[i];
-		sum += (u128)c[i].total * mul[i];
+		sum += (flame__u128)c[i].total * mul[i];
 		if (sum > UINT64_MAX)
 			rc = 1; /* the tree reports the overflow */
 	}

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
+#include "../core/tree.h"
 #include "../core/numfmt.h"
+#include "../xform/diff.h"
 #include "request.h"
 
 struct flame_diff_request {
@@ -21,15 +23,17 @@ struct flame_diff_request {
 
 int flame_diff_request_new(flame_diff_request **out, const flame_diff_opts *o, flame_err *err)
 {
-	flame_diff_opts none = FLAME_DIFF_OPTS_INIT;
+	flame_diff_opts cur;
 	*out = NULL;
-	int rc = flame_diff_check(o ? o : &none, err);
+	int rc = flame__diff_opts_read(&cur, o, err);
+	if (!rc)
+		rc = flame_diff_opts_check(&cur, err);
 	if (rc)
 		return rc;
 	flame_diff_request *r = calloc(1, sizeof *r);
 	if (!r)
 		return flame__err_nomem(err);
-	r->o = o ? *o : none;
+	r->o = cur;
 	r->threads = 2;
 	flame__req_reading_init(&r->reading);
 	for (int i = 0; i < 2 && !rc; i++)
@@ -132,14 +136,14 @@ static int one_tree(flame_diff_request *r, flame_tree *t, flame_err *err)
 	if ((rc = flame_diff_swap(t, err)))
 		return rc;
 	uint64_t after_total = flame_tree_total(t, 1);
-	unsigned after_scale = flame_tree_scale(t);
+	unsigned after_scale = flame_tree_decimals(t);
 	if ((rc = open_side(r, 0, &s[0], err)))
 		return rc;
 	if ((s[0].rc = flame_parse(t, s[0].in, &s[0].opts, &s[0].err)))
 		return side_failed(r, 0, &s[0], err);
 	flame__req_input_close(&r->side[0]);
 	/* fractional BEFORE counts raise the scale: AFTER's total is multiplied up too */
-	after_total *= flame__pow10[flame_tree_scale(t) - after_scale];
+	after_total *= flame__pow10[flame_tree_decimals(t) - after_scale];
 	if (flame_tree_total(t, 1) != after_total) {
 		r->failed_side = 0;
 		r->failed_differential = 1;
@@ -166,10 +170,10 @@ static int both_at_once(flame_diff_request *r, flame_tree *t, flame__source s[2]
 	r->total[1] = s[1].total;
 	if (!after) /* streamed into one differential tree */
 		return flame_diff_normalize(t, &r->o, err);
-	unsigned s0 = flame_tree_scale(t), s1 = flame_tree_scale(after);
+	unsigned s0 = flame_tree_decimals(t), s1 = flame_tree_decimals(after);
 	if (!(rc = flame_diff(t, after, &r->o, err))) { /* totals in the result's scale */
-		r->total[0] *= flame__pow10[flame_tree_scale(t) - s0];
-		r->total[1] *= flame__pow10[flame_tree_scale(t) - s1];
+		r->total[0] *= flame__pow10[flame_tree_decimals(t) - s0];
+		r->total[1] *= flame__pow10[flame_tree_decimals(t) - s1];
 	}
 	flame_tree_free(after);
 	return rc;
@@ -188,7 +192,7 @@ static int run(flame_diff_request *r, flame_tree **tree, flame_output *out, flam
 	if (tree)
 		*tree = NULL;
 	if (r->threads == 1) {
-		if (!(t = flame_tree_new())) {
+		if (!(t = flame__tree_new())) {
 			rc = flame__err_nomem(err);
 		} else {
 			flame_tree_set_ignore_units(t, r->ignore_units);
@@ -208,7 +212,7 @@ static int run(flame_diff_request *r, flame_tree **tree, flame_output *out, flam
 		if (rc == 1)
 			rc = 0;
 	}
-	if (!rc && !(t = flame_tree_new()))
+	if (!rc && !(t = flame__tree_new()))
 		rc = flame__err_nomem(err);
 	if (!rc) {
 		flame_tree_set_ignore_units(t, r->ignore_units);

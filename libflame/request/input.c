@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "../core/err.h"
+#include "../parse/parser.h"
 #include "request.h"
 
 int flame__req_input_set(flame__req_input *ri, const char *path, flame_input *in,
@@ -11,7 +12,9 @@ int flame__req_input_set(flame__req_input *ri, const char *path, flame_input *in
 {
 	flame__req_input_free(ri);
 	memset(ri, 0, sizeof *ri);
-	ri->opts = po ? *po : (flame_parse_opts)FLAME_PARSE_OPTS_INIT;
+	int rc = flame__parse_opts_read(&ri->opts, po, err);
+	if (rc)
+		return rc;
 	ri->caller = in;
 	if (!in && !(ri->path = strdup(path ? path : "-")))
 		return flame__err_nomem(err);

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include "../core/array.h"
 #include "../core/err.h"
+#include "../core/tree.h"
 #include "request.h"
 
 enum { GROUP = 16 }; /* inputs open at a time */
@@ -47,14 +49,8 @@ int flame_merge_request_input(flame_merge_request *r, const char *path, flame_in
 	if (weight_decimals > 9)
 		return flame__err(err, FLAME_EUSAGE, path ? path : "", 0, FLAME__NO_OFFSET,
 		                  "a weight with more than 9 decimals");
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 16;
-		flame__req_input *v = realloc(r->in, cap * sizeof *v);
-		if (!v)
-			return flame__err_nomem(err);
-		r->in = v;
-		r->cap = cap;
-	}
+	if (flame__array_reserve(r->in, r->cap, r->n + 1))
+		return flame__err_nomem(err);
 	flame__req_input *ri = &r->in[r->n];
 	memset(ri, 0, sizeof *ri);
 	int rc = flame__req_input_set(ri, path, in, po, err);
@@ -168,7 +164,7 @@ static int read_groups(flame_merge_request *r, flame_tree *t, flame__source *src
 			break;
 		if (r->normalize) {
 			for (size_t i = 0; i < k && !rc; i++) {
-				if (!(own[at + i] = flame_tree_new()))
+				if (!(own[at + i] = flame__tree_new()))
 					rc = flame__err_nomem(err);
 				job[i] = (flame__parse_job){own[at + i], src[at + i].in, src[at + i].opts, 0, {0}};
 			}
@@ -178,7 +174,7 @@ static int read_groups(flame_merge_request *r, flame_tree *t, flame__source *src
 					src[at + i].err = job[i].err;
 				}
 			rc = rc ? rc : source_failed(src, at, k, 0, err);
-		} else if (!(u = at ? flame_tree_new() : t)) {
+		} else if (!(u = at ? flame__tree_new() : t)) {
 			rc = flame__err_nomem(err);
 		} else {
 			flame_tree_set_ignore_units(u, r->ignore_units);
@@ -221,7 +217,7 @@ static int run(flame_merge_request *r, flame_tree **tree, flame_output *out, fla
 			goto done;
 		rc = 0;
 	}
-	if (!rc && !(t = flame_tree_new()))
+	if (!rc && !(t = flame__tree_new()))
 		rc = flame__err_nomem(err);
 	if (!rc) {
 		flame_tree_set_ignore_units(t, r->ignore_units);

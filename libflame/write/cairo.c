@@ -328,6 +328,67 @@ static int paint(painter *P)
 
 enum { KIND_PNG, KIND_PDF };
 
+/* A PNG over cairo's and the viewers' limits is refused with a message that says what to
+ * do instead. */
+static int png_size_check(double w, double h, flame_err *err)
+{
+	if (w > PNG_MAX_SIDE || h > PNG_MAX_SIDE)
+		return flame__err(err, FLAME_ERANGE, "PNG", 0, FLAME__NO_OFFSET,
+		                  "%.0fx%.0f px is too large (at most %d px a side): write SVG or PDF, "
+		                  "or lower --height or --width",
+		                  w, h, PNG_MAX_SIDE);
+	if (w * h > PNG_MAX_PIXELS)
+		return flame__err(err, FLAME_ERANGE, "PNG", 0, FLAME__NO_OFFSET,
+		                  "%.0fx%.0f px is too large (at most %.0f M pixels): write SVG or PDF, "
+		                  "or lower --height or --width",
+		                  w, h, PNG_MAX_PIXELS / (1024 * 1024));
+	return 0;
+}
+
+/* The surface to draw on: an image `w` x `h` (PNG), or a PDF streamed through `snk` with
+ * its metadata. NULL only when the title could not be repaired (out of memory); a cairo
+ * failure is the surface's status. */
+static cairo_surface_t *new_surface(const flame__layout *L, painter *P, sink *snk, int kind,
+                                    double w, double h)
+{
+	if (kind == KIND_PNG)
+		return cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
+	cairo_surface_t *surf = cairo_pdf_surface_create_for_stream(sink_write, snk, L->width, L->height);
+	if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
+		return surf;
+	const char *title = L->empty ? "Flame Graph" : L->title;
+	const char *s = repair(P, title, strlen(title));
+	if (!s) {
+		cairo_surface_destroy(surf);
+		return NULL;
+	}
+	cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE, s);
+	cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "libflame " FLAME_VERSION);
+	/* no CreationDate: the same input gives the same bytes, as PNG and SVG do */
+	cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATE_DATE, "");
+	return surf;
+}
+
+/* Paint the picture on `surf` and write it out through `snk`: cairo's status, or
+ * CAIRO_STATUS_NO_MEMORY when painting ran out of memory. */
+static cairo_status_t paint_and_write(painter *P, cairo_surface_t *surf, sink *snk, int kind)
+{
+	P->cr = cairo_create(surf);
+	P->vector = kind == KIND_PDF;
+	P->face = open_face(P->L->font_type);
+	if (paint(P))
+		return CAIRO_STATUS_NO_MEMORY;
+	cairo_status_t st = cairo_status(P->cr);
+	if (st != CAIRO_STATUS_SUCCESS)
+		return st;
+	cairo_destroy(P->cr);
+	P->cr = NULL;
+	if (kind == KIND_PNG)
+		return cairo_surface_write_to_png_stream(surf, sink_write, snk);
+	cairo_surface_finish(surf); /* writes the rest of the PDF through sink_write */
+	return cairo_surface_status(surf);
+}
+
 static int render(flame_tree *t, const flame_render_opts *o, flame_output *out, flame_err *err,
                   int kind)
 {
@@ -338,85 +399,31 @@ static int render(flame_tree *t, const flame_render_opts *o, flame_output *out, 
 	cairo_surface_t *surf = NULL;
 	flame__panel R = {0};
 	int rc = flame__layout_compute(&L, t, o, err);
-	if (rc)
-		goto done;
-	if ((rc = flame__panel_compute(&R, L.own ? L.own : t, &L, o, err)))
-		goto done;
+	if (!rc)
+		rc = flame__panel_compute(&R, t, &L, o, err);
 	double w = ceil(L.width - 1e-9), h = ceil(L.height - 1e-9);
-	if (w < 1 || h < 1) {
+	if (!rc && (w < 1 || h < 1))
 		rc = flame__err(err, FLAME_EUSAGE, what, 0, FLAME__NO_OFFSET, "empty image size %gx%g", w, h);
-		goto done;
-	}
-	if (kind == KIND_PNG) {
-		if (w > PNG_MAX_SIDE || h > PNG_MAX_SIDE) {
-			rc = flame__err(err, FLAME_ERANGE, what, 0, FLAME__NO_OFFSET,
-			                "%.0fx%.0f px is too large (at most %d px a side): write SVG or PDF, "
-			                "or lower --height or --width",
-			                w, h, PNG_MAX_SIDE);
-			goto done;
-		}
-		if (w * h > PNG_MAX_PIXELS) {
-			rc = flame__err(err, FLAME_ERANGE, what, 0, FLAME__NO_OFFSET,
-			                "%.0fx%.0f px is too large (at most %.0f M pixels): write SVG or PDF, "
-			                "or lower --height or --width",
-			                w, h, PNG_MAX_PIXELS / (1024 * 1024));
-			goto done;
-		}
-		surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)h);
-	} else {
-		surf = cairo_pdf_surface_create_for_stream(sink_write, &snk, L.width, L.height);
-		if (cairo_surface_status(surf) == CAIRO_STATUS_SUCCESS) {
-			const char *s = repair(&P, L.empty ? "Flame Graph" : L.title,
-			                       strlen(L.empty ? "Flame Graph" : L.title));
-			if (!s) {
-				rc = flame__err_nomem(err);
-				goto done;
-			}
-			cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE, s);
-			cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "libflame " FLAME_VERSION);
-			/* no CreationDate: the same input gives the same bytes, as PNG and SVG do */
-			cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATE_DATE, "");
-		}
-	}
-	cairo_status_t st = cairo_surface_status(surf);
-	if (st != CAIRO_STATUS_SUCCESS)
-		goto cairo_fail;
-
-	P.cr = cairo_create(surf);
+	if (!rc && kind == KIND_PNG)
+		rc = png_size_check(w, h, err);
 	P.L = &L;
 	P.panel = &R;
-	P.vector = kind == KIND_PDF;
-	P.face = open_face(L.font_type);
-	if (paint(&P)) {
+	if (!rc && !(surf = new_surface(&L, &P, &snk, kind, w, h)))
 		rc = flame__err_nomem(err);
-		goto done;
+	if (!rc) {
+		cairo_status_t st = cairo_surface_status(surf);
+		if (st == CAIRO_STATUS_SUCCESS)
+			st = paint_and_write(&P, surf, &snk, kind);
+		if (st == CAIRO_STATUS_SUCCESS)
+			rc = 0;
+		else if (snk.failed) /* flame_output already said what went wrong */
+			rc = err ? err->code : FLAME_EIO;
+		else if (st == CAIRO_STATUS_NO_MEMORY)
+			rc = flame__err_nomem(err);
+		else
+			rc = flame__err(err, FLAME_EIO, what, 0, FLAME__NO_OFFSET, "cairo: %s",
+			                cairo_status_to_string(st));
 	}
-	st = cairo_status(P.cr);
-	if (st != CAIRO_STATUS_SUCCESS)
-		goto cairo_fail;
-	cairo_destroy(P.cr);
-	P.cr = NULL;
-
-	if (kind == KIND_PNG) {
-		st = cairo_surface_write_to_png_stream(surf, sink_write, &snk);
-	} else {
-		cairo_surface_finish(surf); /* writes the rest of the PDF through sink_write */
-		st = cairo_surface_status(surf);
-	}
-	if (st != CAIRO_STATUS_SUCCESS)
-		goto cairo_fail;
-	rc = 0;
-	goto done;
-
-cairo_fail:
-	if (snk.failed) /* flame_output already said what went wrong */
-		rc = err ? err->code : FLAME_EIO;
-	else if (st == CAIRO_STATUS_NO_MEMORY)
-		rc = flame__err_nomem(err);
-	else
-		rc = flame__err(err, FLAME_EIO, what, 0, FLAME__NO_OFFSET, "cairo: %s",
-		                cairo_status_to_string(st));
-done:
 	if (P.cr)
 		cairo_destroy(P.cr);
 	if (P.face)
@@ -432,10 +439,14 @@ done:
 
 int flame_write_png(flame_tree *t, const flame_render_opts *o, flame_output *out, flame_err *err)
 {
-	return render(t, o, out, err, KIND_PNG);
+	flame_render_opts cur;
+	int rc = flame__render_opts_read(&cur, o, err);
+	return rc ? rc : render(t, &cur, out, err, KIND_PNG);
 }
 
 int flame_write_pdf(flame_tree *t, const flame_render_opts *o, flame_output *out, flame_err *err)
 {
-	return render(t, o, out, err, KIND_PDF);
+	flame_render_opts cur;
+	int rc = flame__render_opts_read(&cur, o, err);
+	return rc ? rc : render(t, &cur, out, err, KIND_PDF);
 }

@@ -1,5 +1,6 @@
 /* Frame colours as flamegraph.pl picks them: palettes, its name hashes, differential
- * shading, background gradients, and the --cp palette map (name->rgb(r,g,b) lines).
+ * shading, background gradients, and the --cp palette map (name->rgb(r,g,b) lines, read
+ * as every input is: core/input + core/lines, gzip accepted, errors naming file:line).
  * The default mode reproduces flamegraph.pl's random_namehash exactly: Perl seeds its
  * drand48 with the byte sum of the name and draws once, so a name has one colour in
  * every graph, ours and flamegraph.pl's alike. */
@@ -8,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include "../core/array.h"
 #include "../core/err.h"
 #include "../core/intern.h"
+#include "../core/lines.h"
 #include "color.h"
 
 /* ---- Perl's drand48 (FreeBSD's, used by Perl >= 5.20 on every platform) */
@@ -256,12 +259,14 @@ struct flame_palette {
 	size_t cap;
 };
 
-flame_palette *flame_palette_new(void)
+int flame_palette_new(flame_palette **out, flame_err *err)
 {
 	flame_palette *p = calloc(1, sizeof *p);
-	if (p)
-		flame__intern_init(&p->names);
-	return p;
+	if (!p)
+		return flame__err_nomem(err);
+	flame__intern_init(&p->names);
+	*out = p;
+	return 0;
 }
 
 void flame_palette_free(flame_palette *p)
@@ -307,44 +312,35 @@ int flame__parse_color(const char *s, flame__rgb *out)
 	return -1;
 }
 
+/* NAME->COLOUR: the colour never contains "->", a name may: split at the last one. */
+static int palette_line(void *ud, const char *line, size_t len, const flame__lines *c,
+                        flame_err *err)
+{
+	flame_palette *p = ud;
+	const char *arrow = NULL;
+	for (size_t i = 0; i + 1 < len; i++)
+		if (line[i] == '-' && line[i + 1] == '>')
+			arrow = line + i;
+	flame__rgb col;
+	char *colour = arrow ? strndup(arrow + 2, len - (size_t)(arrow + 2 - line)) : NULL;
+	if (arrow && !colour)
+		return flame__err_nomem(err);
+	int bad = !arrow || flame__parse_color(colour, &col);
+	free(colour);
+	if (bad)
+		return flame__err(err, FLAME_EDATA, flame__lines_source(c), c->line_no,
+		                  FLAME__NO_OFFSET, "expected NAME->rgb(R,G,B)");
+	if (pm_put(p, line, (size_t)(arrow - line), col))
+		return flame__err_nomem(err);
+	return 0;
+}
+
 int flame_palette_load(flame_palette *p, const char *path, flame_err *err)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		if (errno == ENOENT)
-			return 0;
-		return flame__err(err, FLAME_EIO, path, 0, FLAME__NO_OFFSET, "cannot open: %s",
-		                  strerror(errno));
-	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	uint64_t no = 0;
-	int rc = 0;
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		no++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		if (n == 0)
-			continue;
-		/* the colour never contains "->", a name may: split at the last one */
-		char *arrow = NULL;
-		for (char *q = line; (q = strstr(q, "->")); q++)
-			arrow = q;
-		flame__rgb c;
-		if (!arrow || flame__parse_color(arrow + 2, &c)) {
-			rc = flame__err(err, FLAME_EDATA, path, no, FLAME__NO_OFFSET,
-			                "expected NAME->rgb(R,G,B)");
-			break;
-		}
-		if (pm_put(p, line, (size_t)(arrow - line), c)) {
-			rc = flame__err_nomem(err);
-			break;
-		}
-	}
-	free(line);
-	fclose(f);
-	return rc;
+	struct stat st;
+	if (stat(path, &st) != 0 && errno == ENOENT)
+		return 0; /* as flamegraph.pl: no map yet, --cp starts one */
+	return flame__lines_read_file(path, palette_line, p, err);
 }
 
 static int cmp_names(const void *a, const void *b)

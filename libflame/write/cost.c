@@ -18,31 +18,31 @@ static const char *const COLUMNS[] = {
 	"total_seconds", "self_cores", "total_cores", "self_cost_per_year", "total_cost_per_year"};
 enum { NCOLS = sizeof COLUMNS / sizeof *COLUMNS };
 
-static const char *by_name(const flame_cost *c)
+static const char *by_name(const flame_cost_report *c)
 {
 	if (c->o.group_name)
 		return c->o.group_name;
 	return c->o.by == FLAME_COST_BY_ROOT ? "root" : c->o.by == FLAME_COST_BY_OWNER ? "owner" : "function";
 }
 
-static double pct(const flame_cost *c, uint64_t v)
+static double pct(const flame_cost_report *c, uint64_t v)
 {
 	return c->total ? 100.0 * (double)v / (double)c->total : 0.0;
 }
 
-static int has_cores(const flame_cost *c) { return c->seconds_per_count > 0 && c->o.window > 0; }
-static int has_cost(const flame_cost *c) { return has_cores(c) && c->o.core_price > 0; }
-static double cores(const flame_cost *c, uint64_t v)
+static int has_cores(const flame_cost_report *c) { return c->seconds_per_count > 0 && c->o.window > 0; }
+static int has_cost(const flame_cost_report *c) { return has_cores(c) && c->o.core_price > 0; }
+static double cores(const flame_cost_report *c, uint64_t v)
 {
 	/* no window: no cores (those columns are not shown), never a 0/0 to format */
 	return c->o.window > 0 ? (double)v * c->seconds_per_count / c->o.window : 0;
 }
-static double per_year(const flame_cost *c, uint64_t v)
+static double per_year(const flame_cost_report *c, uint64_t v)
 {
 	return cores(c, v) * c->o.core_price * HOURS_PER_YEAR;
 }
 
-static size_t shown(const flame_cost *c)
+static size_t shown(const flame_cost_report *c)
 {
 	return c->o.rows && c->o.rows < c->n ? (size_t)c->o.rows : c->n;
 }
@@ -69,9 +69,9 @@ static size_t text_name(char *buf, size_t cap, flame_str s)
 	return o;
 }
 
-static void amount(const flame_cost *c, char *buf, size_t cap, uint64_t v)
+static void amount(const flame_cost_report *c, char *buf, size_t cap, uint64_t v)
 {
-	flame_format_count(buf, cap, v, c->scale, c->unit[0] ? c->unit : NULL);
+	flame_amount_print(buf, cap, v, c->scale, c->unit[0] ? c->unit : NULL);
 }
 
 static void number(char *buf, size_t cap, double v, const char *suffix)
@@ -84,7 +84,7 @@ static void number(char *buf, size_t cap, double v, const char *suffix)
 enum { TCOLS = 9, CELL = 40 };
 
 /* Row i of the text table (0: the headings); `sum` is the running self% up to it. */
-static void row_cells(const flame_cost *c, size_t i, double sum, char k[TCOLS][CELL])
+static void row_cells(const flame_cost_report *c, size_t i, double sum, char k[TCOLS][CELL])
 {
 	static const char *const head[TCOLS] = {"self", "self%", "sum%", "total", "total%",
 	                                        "self cores", "total cores", "self/year", "total/year"};
@@ -105,7 +105,7 @@ static void row_cells(const flame_cost *c, size_t i, double sum, char k[TCOLS][C
 	number(k[8], CELL, per_year(c, r->total), NULL);
 }
 
-static int write_text(const flame_cost *c, flame_text_fn fn, void *ud)
+static int write_text(const flame_cost_report *c, flame_text_fn fn, void *ud)
 {
 	char tot[64], buf[CELL];
 	amount(c, tot, sizeof tot, c->total);
@@ -175,7 +175,7 @@ typedef struct values {
 	int set[NCOLS];
 } values;
 
-static void row_values(const flame_cost *c, size_t i, double sum, values *x)
+static void row_values(const flame_cost_report *c, size_t i, double sum, values *x)
 {
 	const flame_cost_row *r = &c->rows[i];
 	memset(x->set, 0, sizeof x->set);
@@ -251,7 +251,7 @@ static int put_str(flame_text_fn fn, void *ud, const char *p, size_t n, int json
 	return rc ? rc : fn(ud, "\"", 1);
 }
 
-static int write_csv(const flame_cost *c, flame_text_fn fn, void *ud)
+static int write_csv(const flame_cost_report *c, flame_text_fn fn, void *ud)
 {
 	int rc = 0;
 	for (size_t j = 0; j < NCOLS && !rc; j++)
@@ -286,7 +286,7 @@ static int json_num(flame_text_fn fn, void *ud, const char *key, double v, int s
 	return set ? flame__textf(fn, ud, ",\"%s\":%.6f", key, v) : flame__textf(fn, ud, ",\"%s\":null", key);
 }
 
-static int write_json(const flame_cost *c, flame_text_fn fn, void *ud)
+static int write_json(const flame_cost_report *c, flame_text_fn fn, void *ud)
 {
 	char tot[32];
 	tot[flame__fmt_count(tot, c->total, c->scale)] = '\0';
@@ -337,7 +337,7 @@ static int write_json(const flame_cost *c, flame_text_fn fn, void *ud)
 	return rc ? rc : fn(ud, "]}\n", 3);
 }
 
-int flame_write_cost(const flame_cost *c, flame_cost_format f, flame_text_fn fn, void *ud,
+int flame_write_cost(const flame_cost_report *c, flame_cost_format f, flame_text_fn fn, void *ud,
                      flame_err *err)
 {
 	switch (f) {
@@ -348,7 +348,7 @@ int flame_write_cost(const flame_cost *c, flame_cost_format f, flame_text_fn fn,
 	return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET, "unknown report format %d", (int)f);
 }
 
-int flame_cost_gate(const flame_cost *c, double share_pct, flame_text_fn fn, void *ud,
+int flame_cost_report_gate(const flame_cost_report *c, double share_pct, flame_text_fn fn, void *ud,
                     flame_err *err)
 {
 	int bad = 0;

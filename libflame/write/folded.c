@@ -1,13 +1,14 @@
 /* Folded writer: one line per unique stack, `frame;frame;... count` (or `... before
  * after` for differential trees), lines in bytewise order of the stack text, as
  * stackcollapse-perf.pl's `sort keys` prints them. Stacks are sorted on id sequences
- * by token ranks (core/order.c), never as text. Lines are built in one large buffer
- * written in a few big calls; sorted neighbours share long prefixes, so a line starts
- * with one copy of its prefix from the line before; big tables are formatted by two
- * threads, a chunk each in turn, written in order. A tree that spilled runs to disk is
- * merged as it is written. A tree whose counts are known not to be plain samples starts
- * with the line `# countname=UNIT [type=TYPE] [duration=NS]` (header), which
- * parse/folded.c reads back: the unit survives `flame-collapse | flame-render`. */
+ * by token ranks (core/order.c), never as text. Lines are built straight in the output's
+ * buffer (core/output.h); sorted neighbours share long prefixes, so a line starts with
+ * one copy of its prefix from the line before, which the buffer keeps when it is flushed;
+ * big tables are formatted by two threads, a chunk each in turn (the helper's into memory
+ * of its own), written in order. A tree that spilled runs to disk is merged as it is
+ * written. A tree whose counts are known not to be plain samples starts with the line
+ * `# countname=UNIT [type=TYPE] [duration=NS]` (header), which parse/folded.c reads back:
+ * the unit survives `flame-collapse | flame-render`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +16,15 @@
 #include "../core/err.h"
 #include "../core/numfmt.h"
 #include "../core/order.h"
+#include "../core/output.h"
 #include "../core/pool.h"
 #include "../core/prefetch.h"
 #include "../core/tree.h"
 #include "../core/units.h"
 
-enum { BUF_CAP = 512 * 1024 }; /* flushed in pieces past the output's own buffer: no copy */
+/* the helper thread's first chunk buffer; a line's bound past LOOSE_MAX is counted exactly
+ * (a few long names must not make every line reserve far more than it needs) */
+enum { BUF_CAP = 512 * 1024, LOOSE_MAX = 64 * 1024 };
 
 /* memcpy for the short names most frames have, without a call. */
 static inline void copy_name(char *d, const char *s, size_t n)
@@ -51,9 +55,9 @@ typedef struct line_writer {
 	flame_err *err;
 	int diff;
 	unsigned scale;
-	char *buf;
-	size_t len, cap;
-	size_t prev;       /* offset of the previous line in buf */
+	flame__outbuf mem; /* without an output (the helper thread): its chunk of lines */
+	size_t memcap;
+	size_t prevlen;    /* of the previous line, just before where the next one goes */
 	uint32_t *ids;     /* the previous line's stack */
 	size_t *end;       /* end[i]: offset in that line just past frame i's ';' */
 	uint32_t depth;
@@ -69,24 +73,18 @@ static int lw_grow_ids(line_writer *lw, uint32_t depth)
 	return 0;
 }
 
-/* Make room for `need` more bytes after the previous line, which stays in the buffer. */
-static int lw_room(line_writer *lw, size_t need)
+/* Where a line of at most `need` bytes goes, the previous line just before it; NULL on
+ * an error (in *rc). */
+static inline char *lw_room(line_writer *lw, size_t need, int *rc)
 {
-	if (lw->len + need <= lw->cap)
-		return 0;
-	if (lw->prev && lw->o) { /* without an output the buffer holds a whole chunk */
-		int rc = flame_output_write(lw->o, lw->buf, lw->prev, lw->err);
-		if (rc)
-			return rc;
-		memmove(lw->buf, lw->buf + lw->prev, lw->len - lw->prev);
-		lw->len -= lw->prev;
-		lw->prev = 0;
+	if (lw->o)
+		return flame__output_reserve_keep(lw->o, need, lw->prevlen, rc, lw->err);
+	flame__outbuf *m = &lw->mem;
+	if (flame__array_reserve_min(m->buf, lw->memcap, m->len + need, BUF_CAP)) {
+		*rc = flame__err_nomem(lw->err);
+		return NULL;
 	}
-	if (lw->len + need <= lw->cap)
-		return 0;
-	if (flame__array_reserve_min(lw->buf, lw->cap, lw->len + need, BUF_CAP))
-		return flame__err_nomem(lw->err);
-	return 0;
+	return m->buf + m->len;
 }
 
 static int emit_line(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0, uint64_t w1)
@@ -102,18 +100,17 @@ static int emit_line(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0,
 		cp++;
 	size_t pre = cp ? lw->end[cp - 1] : 0;
 	size_t need = pre + 2 * 32 + 2 + (size_t)(depth - cp) * (lw->maxlen + 1);
-	if (need > BUF_CAP / 4) { /* a loose bound: count exactly */
+	if (need > LOOSE_MAX) { /* a loose bound: count exactly */
 		need = pre + 2 * 32 + 2;
 		for (uint32_t i = cp; i < depth; i++)
 			need += flame__intern_get(lw->names, ids[i])->len + 1;
 	}
 	int rc = lw_grow_ids(lw, depth);
-	if (!rc)
-		rc = lw_room(lw, need);
-	if (rc)
+	char *line = rc ? NULL : lw_room(lw, need, &rc);
+	if (!line)
 		return rc;
-	char *line = lw->buf + lw->len, *p = line + pre;
-	memcpy(line, lw->buf + lw->prev, pre);
+	char *p = line + pre;
+	memcpy(line, line - lw->prevlen, pre);
 	for (uint32_t i = cp; i < depth; i++) {
 		const flame__name *nm = flame__intern_get(lw->names, ids[i]);
 		copy_name(p, nm->ptr, nm->len);
@@ -129,8 +126,11 @@ static int emit_line(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0,
 		p += flame__fmt_count(p, w1, lw->scale);
 	}
 	*p++ = '\n';
-	lw->prev = lw->len;
-	lw->len += (size_t)(p - line);
+	lw->prevlen = (size_t)(p - line);
+	if (lw->o)
+		flame__output_advance(lw->o, lw->prevlen);
+	else
+		lw->mem.len += lw->prevlen;
 	lw->depth = depth;
 	return 0;
 }
@@ -170,7 +170,7 @@ typedef struct pair {
 	const flame__stack *v;
 	const uint32_t *idx;
 	const flame__intern *names;
-	line_writer lw;   /* the helper's, without an output */
+	line_writer lw;   /* the helper's, into memory (a chunk at a time) */
 	flame_err err;
 	size_t lo, hi;    /* the helper's chunk */
 	int rc;
@@ -179,7 +179,7 @@ typedef struct pair {
 static int format_chunk(line_writer *lw, const flame__stack *v, const uint32_t *idx, size_t lo,
                         size_t hi, const flame__intern *names)
 {
-	lw->len = lw->prev = 0;
+	lw->mem.len = lw->prevlen = 0; /* a chunk shares no prefix with the one before */
 	lw->depth = 0;
 	int rc = 0;
 	for (size_t k = lo; k < hi && !rc; k++) {
@@ -209,12 +209,10 @@ static int write_pair(line_writer *lw, const flame__stack *v, const uint32_t *id
 	pr.lw = *lw;
 	pr.lw.o = NULL;
 	pr.lw.err = &pr.err;
-	pr.lw.buf = NULL;
+	pr.lw.mem = (flame__outbuf){0};
 	pr.lw.ids = NULL;
 	pr.lw.end = NULL;
-	pr.lw.cap = pr.lw.idcap = pr.lw.endcap = 0;
-	line_writer mine = pr.lw;
-	mine.err = lw->err;
+	pr.lw.memcap = pr.lw.idcap = pr.lw.endcap = 0;
 	/* chunks of about a sixteenth of the table, two at the least */
 	size_t chunk = n / 16 > PAIR_MIN / 2 ? n / 16 : (n + 1) / 2;
 	flame__pool *pool = flame__pool_new(1);
@@ -231,9 +229,7 @@ static int write_pair(line_writer *lw, const flame__stack *v, const uint32_t *id
 			pr.hi = hi;
 			flame__pool_submit(pool, &task);
 		}
-		rc = format_chunk(&mine, v, idx, lo, mid, names);
-		if (!rc && mine.len)
-			rc = flame_output_write(lw->o, mine.buf, mine.len, lw->err);
+		rc = format_chunk(lw, v, idx, lo, mid, names); /* straight into the output */
 		if (mid < hi) {
 			/* a chunk the helper has not started (a busy machine) is formatted here */
 			flame__pool_wait(pool, &task);
@@ -242,15 +238,14 @@ static int write_pair(line_writer *lw, const flame__stack *v, const uint32_t *id
 				if (lw->err)
 					*lw->err = pr.err;
 			}
-			if (!rc && pr.lw.len)
-				rc = flame_output_write(lw->o, pr.lw.buf, pr.lw.len, lw->err);
+			if (!rc && pr.lw.mem.len)
+				rc = flame_output_write(lw->o, pr.lw.mem.buf, pr.lw.mem.len, lw->err);
 		}
 	}
 	flame__pool_free(pool);
-	free(mine.buf);
-	free(mine.ids);
-	free(mine.end);
-	free(pr.lw.buf);
+	lw->prevlen = 0; /* the helper's line was the last written */
+	lw->depth = 0;
+	free(pr.lw.mem.buf);
 	free(pr.lw.ids);
 	free(pr.lw.end);
 	return rc;
@@ -291,7 +286,7 @@ int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err)
 {
 	const flame__intern *names = flame__tree_names(t);
 	line_writer lw = {.names = names, .o = o, .err = err,
-	                  .diff = flame_tree_is_differential(t), .scale = flame_tree_scale(t)};
+	                  .diff = flame_tree_is_differential(t), .scale = flame_tree_decimals(t)};
 	for (uint32_t i = 0; i < names->count; i++)
 		if (names->names[i].len > lw.maxlen)
 			lw.maxlen = names->names[i].len;
@@ -328,9 +323,6 @@ int flame_write_folded(flame_tree *t, flame_output *o, flame_err *err)
 			free(idx);
 		}
 	}
-	if (!rc && lw.len)
-		rc = flame_output_write(o, lw.buf, lw.len, err);
-	free(lw.buf);
 	free(lw.ids);
 	free(lw.end);
 	return rc;

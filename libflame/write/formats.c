@@ -1,12 +1,9 @@
-/* The table of output formats (names, extensions, what each is, its writer) and
- * flame_write, which dispatches on it. Tools take their --format choices, help and -o
- * extension checks from this table: a new writer adds one entry here. */
+/* The table of output formats (one descriptor each: name, extensions, what it is, its
+ * writer) and flame_write, which dispatches on it. Tools take their --format choices, help
+ * and -o extension checks from this table: a new writer adds one entry here. */
 #include <string.h>
 #include "../core/err.h"
 #include "../core/formats.h"
-
-typedef int (*writer_fn)(flame_tree *t, const flame_render_opts *o, flame_output *out,
-                         flame_err *err);
 
 /* the stack formats take no drawing options */
 static int write_folded(flame_tree *t, const flame_render_opts *o, flame_output *out,
@@ -30,37 +27,39 @@ static const char *const ext_png[] = {".png", NULL};
 static const char *const ext_pdf[] = {".pdf", NULL};
 static const char *const ext_html[] = {".html", ".htm", NULL};
 
-/* Table order is the order tools list them in. */
-static const flame_format_info outputs[] = {
-	{"folded", ext_folded,
-	 "folded stacks, 'root;...;leaf count' in bytewise order ('stack before after' for a diff)",
-	 FLAME_OUTPUT_FOLDED, FLAME_OUTPUT_STACKS | FLAME_OUTPUT_DIFF},
-	{"pprof", ext_pprof, "gzipped pprof profile.proto (go tool pprof, Pyroscope, Parca)",
-	 FLAME_OUTPUT_PPROF, FLAME_OUTPUT_STACKS},
-	{"svg", ext_svg, "an interactive flame graph SVG (zoom, search)", FLAME_OUTPUT_SVG,
-	 FLAME_OUTPUT_PICTURE | FLAME_OUTPUT_DIFF},
-	{"png", ext_png, "the flame graph as a PNG image", FLAME_OUTPUT_PNG,
-	 FLAME_OUTPUT_PICTURE | FLAME_OUTPUT_DIFF},
-	{"pdf", ext_pdf, "the flame graph as a vector PDF", FLAME_OUTPUT_PDF,
-	 FLAME_OUTPUT_PICTURE | FLAME_OUTPUT_DIFF},
-	{"html", ext_html,
-	 "one self-contained page holding the whole profile (zoom to any frame, search, sandwich, top table)",
-	 FLAME_OUTPUT_HTML, FLAME_OUTPUT_PICTURE | FLAME_OUTPUT_DIFF},
+#define PICTURE (FLAME_OUTPUT_PICTURE | FLAME_OUTPUT_DIFF)
+
+/* The output formats, indexed by flame_output_format; tools list them in this order. */
+static const struct flame__format outputs[] = {
+	[FLAME_OUTPUT_FOLDED] = {{"folded", ext_folded,
+	                          "folded stacks, 'root;...;leaf count' in bytewise order ('stack before after' for a diff)",
+	                          FLAME_OUTPUT_FOLDED, FLAME_OUTPUT_STACKS | FLAME_OUTPUT_DIFF},
+	                         NULL, write_folded},
+	[FLAME_OUTPUT_PPROF] = {{"pprof", ext_pprof, "gzipped pprof profile.proto (go tool pprof, Pyroscope, Parca)",
+	                         FLAME_OUTPUT_PPROF, FLAME_OUTPUT_STACKS},
+	                        NULL, write_pprof},
+	[FLAME_OUTPUT_SVG] = {{"svg", ext_svg, "an interactive flame graph SVG (zoom, search)",
+	                       FLAME_OUTPUT_SVG, PICTURE},
+	                      NULL, flame_write_svg},
+	[FLAME_OUTPUT_PNG] = {{"png", ext_png, "the flame graph as a PNG image", FLAME_OUTPUT_PNG, PICTURE},
+	                      NULL, flame_write_png},
+	[FLAME_OUTPUT_PDF] = {{"pdf", ext_pdf, "the flame graph as a vector PDF", FLAME_OUTPUT_PDF, PICTURE},
+	                      NULL, flame_write_pdf},
+	[FLAME_OUTPUT_HTML] = {{"html", ext_html,
+	                        "one self-contained page holding the whole profile (zoom to any frame, search, sandwich, top table)",
+	                        FLAME_OUTPUT_HTML, PICTURE},
+	                       NULL, flame_write_html},
 };
-/* each entry's writer, by its index in `outputs` */
-static const writer_fn writers[] = {write_folded, write_pprof, flame_write_svg, flame_write_png,
-                                    flame_write_pdf, flame_write_html};
 enum { NOUTPUTS = sizeof outputs / sizeof outputs[0] };
-_Static_assert(sizeof writers / sizeof writers[0] == NOUTPUTS, "a writer for every output");
 
 size_t flame_output_format_count(void)
 {
-	return NOUTPUTS;
+	return flame__format_available(outputs, NOUTPUTS);
 }
 
 const flame_format_info *flame_output_format_info(size_t i)
 {
-	return i < NOUTPUTS ? &outputs[i] : NULL;
+	return flame__format_nth(outputs, NOUTPUTS, i);
 }
 
 int flame_output_format_find(const char *name, unsigned accept, flame_output_format *out,
@@ -68,7 +67,7 @@ int flame_output_format_find(const char *name, unsigned accept, flame_output_for
 {
 	int i = flame__format_find(outputs, NOUTPUTS, name, accept);
 	if (i >= 0) {
-		*out = (flame_output_format)outputs[i].id;
+		*out = (flame_output_format)i;
 		return 0;
 	}
 	char list[256];
@@ -83,7 +82,7 @@ int flame_output_format_from_path(const char *path, unsigned accept, flame_outpu
 	const char *ext = flame__format_ext(path);
 	int i = flame__format_by_path(outputs, NOUTPUTS, path, accept);
 	if (i >= 0 || !ext) {
-		*out = i >= 0 ? (flame_output_format)outputs[i].id : FLAME_OUTPUT_NONE;
+		*out = i >= 0 ? (flame_output_format)i : FLAME_OUTPUT_NONE;
 		return 0;
 	}
 	char list[256];
@@ -96,9 +95,8 @@ int flame_write(flame_tree *t, flame_output_format format, const flame_render_op
                 flame_output *out, flame_err *err)
 {
 	flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
-	for (size_t i = 0; i < NOUTPUTS; i++)
-		if (outputs[i].id == (int)format)
-			return writers[i](t, o ? o : &defaults, out, err);
+	if ((unsigned)format < NOUTPUTS && outputs[format].write)
+		return outputs[format].write(t, o ? o : &defaults, out, err);
 	return flame__err(err, FLAME_EUSAGE, NULL, 0, FLAME__NO_OFFSET,
 	                  "no writer for output format %d", (int)format);
 }

@@ -23,26 +23,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/gzip.h"
 #include "../core/numfmt.h"
+#include "../core/output.h"
 #include "../core/tree.h"
 #include "color.h"
 #include "escape.h"
+#include "layout.h"
 #include "template.h"
 
 /* zlib level 1: about twice as fast as the default, and the page a few percent larger */
-enum { HTML_ZLEVEL = 1, RAW_CAP = 1 << 16, OUT_CAP = 1 << 16 };
+enum { HTML_ZLEVEL = 1, RAW_CAP = 1 << 16, B64_RUN = 1 << 14 /* triples a reserve holds */ };
 
 typedef struct hw {
 	flame_output *out;
 	flame_err *err;
 	int rc;
 	flame__gzip *gz;
-	unsigned char raw[RAW_CAP]; /* stream bytes not yet deflated */
+	unsigned char raw[RAW_CAP]; /* stream bytes not yet deflated (the page text goes
+	                             * straight into the output's buffer, core/output.h) */
 	size_t nraw;
-	char obuf[OUT_CAP]; /* page text not yet written */
-	size_t nout;
 	unsigned char carry[3]; /* compressed bytes waiting for a base64 triple */
 	size_t ncarry;
 	flame_tree *t;
@@ -51,32 +53,10 @@ typedef struct hw {
 
 /* ---- page text */
 
-static void out_flush(hw *w)
-{
-	if (!w->rc && w->nout)
-		w->rc = flame_output_write(w->out, w->obuf, w->nout, w->err);
-	w->nout = 0;
-}
-
-/* Append to one of the block buffers, handing it to `flush` each time it is full. */
-static void block_put(hw *w, char *buf, size_t *len, size_t cap, void (*flush)(hw *),
-                      const void *data, size_t n)
-{
-	const char *p = data;
-	while (n && !w->rc) {
-		if (*len == cap)
-			flush(w);
-		size_t k = cap - *len < n ? cap - *len : n;
-		memcpy(buf + *len, p, k);
-		*len += k;
-		p += k;
-		n -= k;
-	}
-}
-
 static void out_put(hw *w, const char *p, size_t n)
 {
-	block_put(w, w->obuf, &w->nout, OUT_CAP, out_flush, p, n);
+	if (!w->rc)
+		w->rc = flame__output_put(w->out, p, n, w->err);
 }
 
 /* ---- base64 of the compressed stream, straight into the page text */
@@ -107,14 +87,13 @@ static int b64_sink(void *ud, const void *data, size_t n, flame_err *err)
 		}
 	}
 	while (n >= 3 && !w->rc) {
-		if (OUT_CAP - w->nout < 4)
-			out_flush(w);
-		size_t k = (OUT_CAP - w->nout) / 4; /* triples that fit */
-		if (k > n / 3)
-			k = n / 3;
+		size_t k = n / 3 < B64_RUN ? n / 3 : B64_RUN;
+		char *d = flame__output_reserve(w->out, 4 * k, &w->rc, w->err);
+		if (!d)
+			break;
 		for (size_t i = 0; i < k; i++, p += 3)
-			b64_triple(w->obuf + w->nout + 4 * i, p);
-		w->nout += 4 * k;
+			b64_triple(d + 4 * i, p);
+		flame__output_advance(w->out, 4 * k);
 		n -= 3 * k;
 	}
 	memcpy(w->carry + w->ncarry, p, n);
@@ -145,9 +124,19 @@ static void raw_flush(hw *w)
 	w->nraw = 0;
 }
 
-static void raw_put(hw *w, const void *p, size_t n)
+/* Append to the raw block, deflating it each time it is full. */
+static void raw_put(hw *w, const void *data, size_t n)
 {
-	block_put(w, (char *)w->raw, &w->nraw, RAW_CAP, raw_flush, p, n);
+	const char *p = data;
+	while (n && !w->rc) {
+		if (w->nraw == RAW_CAP)
+			raw_flush(w);
+		size_t k = RAW_CAP - w->nraw < n ? RAW_CAP - w->nraw : n;
+		memcpy(w->raw + w->nraw, p, k);
+		w->nraw += k;
+		p += k;
+		n -= k;
+	}
 }
 
 static inline void put_varint(hw *w, uint64_t v)
@@ -209,14 +198,14 @@ static void put_header(hw *w)
 	put_meta_num(w, "fontsize", o->font_size);
 	put_meta_num(w, "fontwidth", o->font_width);
 	put_meta_num(w, "frameheight", o->frame_height);
-	put_meta_num(w, "scale", flame_tree_scale(t));
+	put_meta_num(w, "scale", flame_tree_decimals(t));
 	put_meta_num(w, "factor", o->factor);
-	put_meta_num(w, "total", o->total * (double)flame__pow10[flame_tree_scale(t)]);
+	put_meta_num(w, "total", o->total * (double)flame__pow10[flame_tree_decimals(t)]);
 	put_meta(w, "inverted", o->flags & FLAME_RENDER_INVERTED ? "1" : "0");
 	put_meta(w, "differential", diff ? "1" : "0");
 	put_meta(w, "negate", o->flags & FLAME_RENDER_NEGATE ? "1" : "0");
 	put_meta(w, "diffmode", o->diff_mode == FLAME_DIFF_TOTAL ? "total" : "self");
-	put_meta_num(w, "mindelta", o->diff_min_delta * (double)flame__pow10[flame_tree_scale(t)]);
+	put_meta_num(w, "mindelta", o->diff_min_delta * (double)flame__pow10[flame_tree_decimals(t)]);
 	put_meta_num(w, "diffper", o->diff_per);
 	/* colours: background, search, and the root's (flamegraph.pl's nameless frame) */
 	flame__bgcolors(o->bgcolors, o->colors, &top, &bottom);
@@ -273,15 +262,9 @@ typedef struct cols {
 
 static inline void col_varint(cols *c, int k, uint64_t v)
 {
-	if (c->n[k] + 10 > c->cap[k]) {
-		size_t cap = c->cap[k] ? c->cap[k] * 2 : 1 << 16;
-		unsigned char *p = realloc(c->v[k], cap);
-		if (!p) {
-			c->nomem = 1;
-			return;
-		}
-		c->v[k] = p;
-		c->cap[k] = cap;
+	if (flame__array_reserve_min(c->v[k], c->cap[k], c->n[k] + 10, 1 << 16)) {
+		c->nomem = 1;
+		return;
 	}
 	unsigned char *d = c->v[k] + c->n[k];
 	size_t i = 0;
@@ -432,7 +415,6 @@ static int on_key(void *ud, const char *k, size_t n)
 	} else if (key_is(k, n, "js")) {
 		out_put(w, flame__tpl_page_js, flame__tpl_page_js_len);
 	} else if (key_is(k, n, "data")) {
-		out_flush(w);
 		if (!w->rc)
 			w->rc = flame__gzip_open_sink(&w->gz, b64_sink, w, HTML_ZLEVEL, w->err);
 		if (!w->rc)
@@ -452,9 +434,10 @@ static int on_key(void *ud, const char *k, size_t n)
 int flame_write_html(flame_tree *t, const flame_render_opts *o, flame_output *out,
                      flame_err *err)
 {
-	flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
-	if (!o)
-		o = &defaults;
+	flame_render_opts cur;
+	if (flame__render_opts_read(&cur, o, err))
+		return FLAME_EUSAGE; /* the only failure: a version not known */
+	o = &cur;
 	int rc = flame_render_opts_check(o, err);
 	if (rc)
 		return rc;
@@ -465,13 +448,11 @@ int flame_write_html(flame_tree *t, const flame_render_opts *o, flame_output *ou
 	w->err = err;
 	w->rc = 0;
 	w->gz = NULL;
-	w->nraw = w->nout = w->ncarry = 0;
+	w->nraw = w->ncarry = 0;
 	w->t = t;
 	w->o = o;
 	flame__tpl_cb cb = {on_literal, on_key, w};
 	rc = flame__template_expand(flame__tpl_page_html, flame__tpl_page_html_len, &cb);
-	if (!rc)
-		out_flush(w);
 	rc = rc ? rc : w->rc;
 	flame__gzip_free(w->gz);
 	free(w);

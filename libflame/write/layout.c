@@ -20,19 +20,28 @@
 #include "../core/version.h"
 #include "layout.h"
 
+static const flame_render_opts render_defaults = FLAME_RENDER_OPTS_INIT;
+static const size_t render_sizes[] = {0, sizeof(flame_render_opts)};
+static const struct flame__opts_layout render_layout = {"flame_render_opts", &render_defaults,
+                                                        sizeof render_defaults, render_sizes,
+                                                        FLAME_RENDER_OPTS_VERSION};
+
 int flame_render_opts_init(flame_render_opts *o, unsigned version)
 {
-	static const flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
-	return flame__opts_init(o, &defaults, sizeof defaults, version, FLAME_RENDER_OPTS_VERSION,
-	                        "flame_render_opts");
+	return flame__opts_init(&render_layout, o, version);
 }
 
-int flame_render_opts_check(const flame_render_opts *o, flame_err *err)
+int flame__render_opts_read(flame_render_opts *dst, const flame_render_opts *src, flame_err *err)
+{
+	return flame__opts_read(&render_layout, dst, src, err);
+}
+
+int flame_render_opts_check(const flame_render_opts *opts, flame_err *err)
 {
 	flame__rgb a, b;
-	if (!o)
-		return 0;
-	int rc = flame__opts_version(o->version, FLAME_RENDER_OPTS_VERSION, "flame_render_opts", err);
+	flame_render_opts cur;
+	const flame_render_opts *o = &cur;
+	int rc = flame__render_opts_read(&cur, opts, err);
 	if (rc)
 		return rc;
 	if (flame__palette_lookup(o->colors ? o->colors : "hot") < 0)
@@ -84,51 +93,6 @@ static inline flame__frame *push_frame_raw(flame__layout *L, size_t *cap)
 	return &L->frames[L->count++];
 }
 
-/* ---- --reverse: a private tree with every stack reversed (the caller's is untouched) */
-
-static int reversed_tree(flame_tree **out, flame_tree *t, flame_err *err)
-{
-	flame__stacks *s;
-	int rc = flame__tree_stacks(t, &s, err);
-	if (rc)
-		return rc;
-	flame_tree *r = flame__tree_new_like(t);
-	if (!r)
-		return flame__err_nomem(err);
-	const flame__intern *names = flame__tree_names(t);
-	/* the names first (each interned once, not once per frame), then the stacks as
-	 * reversed id arrays */
-	uint32_t maxd = 1;
-	for (size_t k = 0; k < s->count; k++)
-		if (s->v[k].depth > maxd)
-			maxd = s->v[k].depth;
-	uint32_t *map = malloc((names->count ? names->count : 1) * sizeof *map);
-	uint32_t *ids = malloc(maxd * sizeof *ids);
-	rc = map && ids ? 0 : flame__err_nomem(err);
-	for (uint32_t i = 0; i < names->count && !rc; i++) {
-		const flame__name *nm = flame__intern_get(names, i);
-		map[i] = flame__tree_intern(r, nm->ptr, nm->len);
-		if (map[i] == FLAME__ID_NONE)
-			rc = flame__err_nomem(err);
-	}
-	for (size_t k = 0; k < s->count && !rc; k++) {
-		const flame__stack *st = &s->v[k];
-		if (!st->depth)
-			continue;
-		for (uint32_t i = 0; i < st->depth; i++)
-			ids[i] = map[st->ids[st->depth - 1 - i]];
-		rc = flame__tree_add_ids(r, ids, st->depth, st->w[0], st->w[1], err);
-	}
-	free(map);
-	free(ids);
-	if (rc) {
-		flame_tree_free(r);
-		return rc;
-	}
-	*out = r;
-	return 0;
-}
-
 /* ---- geometry */
 
 static void place(flame__layout *L, flame__frame *f)
@@ -164,13 +128,9 @@ static int layout_tree(flame__layout *L, flame_tree *t, const flame_render_opts 
 	const flame__node *nodes = flame__tree_nodes(t, &nn);
 	const flame__intern *names = flame__tree_names(t);
 	/* next[d]: where the next child at depth d starts; idx[d]: frame index at depth d */
-	size_t dcap = 64;
-	uint64_t *next = malloc(dcap * sizeof *next);
-	uint32_t *idx = malloc(dcap * sizeof *idx);
-	if (!next || !idx) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
+	size_t ncap = 0, icap = 0;
+	uint64_t *next = NULL;
+	uint32_t *idx = NULL;
 	flame_iter it;
 	flame_iter_init(&it, t);
 	flame_event ev;
@@ -179,19 +139,10 @@ static int layout_tree(flame__layout *L, flame_tree *t, const flame_render_opts 
 			continue;
 		const flame__node *nd = &nodes[it.node];
 		uint32_t d = nd->depth;
-		if (d + 2 > dcap) {
-			size_t c = dcap * 2;
-			uint64_t *a = realloc(next, c * sizeof *a);
-			if (a)
-				next = a;
-			uint32_t *b = realloc(idx, c * sizeof *b);
-			if (b)
-				idx = b;
-			if (!a || !b) {
-				rc = flame__err_nomem(err);
-				goto done;
-			}
-			dcap = c;
+		if (flame__array_reserve_min(next, ncap, (size_t)d + 2, 64) ||
+		    flame__array_reserve_min(idx, icap, (size_t)d + 2, 64)) {
+			rc = flame__err_nomem(err);
+			goto done;
 		}
 		uint64_t value = nd->total[col];
 		uint64_t start = d ? next[d] : 0;
@@ -255,6 +206,93 @@ static void close_frame(flame__layout *L, flame__frame *f, const struct open_fra
 	}
 }
 
+/* The flow pass's state: the open path (op[0] the root, op[d] the frame open at depth d). */
+typedef struct flow_state {
+	flame__layout *L;
+	size_t cap;             /* of L->frames */
+	struct open_frame *op;
+	uint32_t depth;         /* of the deepest open frame */
+	uint64_t now;           /* where the next stack starts, in counts */
+	int col, total_mode;
+	double min_time, mdelta;
+} flow_state;
+
+/* Close the open frames deeper than `keep`, adding each one's weight to its parent; one
+ * narrower than --minwidth goes with its descendants (the array's tail). */
+static inline void flow_close(flow_state *fl, uint32_t keep)
+{
+	flame__layout *L = fl->L;
+	for (; fl->depth > keep; fl->depth--) {
+		struct open_frame *of = &fl->op[fl->depth];
+		flame__frame *f = &L->frames[of->idx];
+		close_frame(L, f, of, fl->col, fl->total_mode, &fl->mdelta);
+		fl->op[fl->depth - 1].total[0] += of->total[0];
+		fl->op[fl->depth - 1].total[1] += of->total[1];
+		if (u2d(f->value) < fl->min_time)
+			L->count = of->idx; /* drop it and its descendants: the array's tail */
+		else if (f->depth > L->max_depth)
+			L->max_depth = f->depth;
+	}
+}
+
+/* Open frames [same, open_to) of stack `st`, and add its weights at depth open_to. */
+static inline int flow_open(flow_state *fl, const flame__stack *st, uint32_t same, uint32_t open_to)
+{
+	for (uint32_t d = same; d < open_to; d++) {
+		flame__frame *f = push_frame_raw(fl->L, &fl->cap);
+		if (!f)
+			return FLAME_ENOMEM;
+		/* the name id for now: names are looked up for the drawn frames only */
+		f->name = NULL;
+		f->name_len = st->ids[d];
+		f->depth = d + 1;
+		f->parent = fl->op[d].idx;
+		f->start = fl->now;
+		f->delta = 0; /* value, before, delta: at close; geometry and fill: later */
+		struct open_frame *of = &fl->op[d + 1];
+		of->idx = (uint32_t)(fl->L->count - 1);
+		of->self[0] = of->self[1] = of->total[0] = of->total[1] = 0;
+	}
+	fl->depth = open_to;
+	struct open_frame *leaf = &fl->op[open_to];
+	if (open_to == st->depth) {
+		leaf->self[0] += st->w[0];
+		leaf->self[1] += st->w[1];
+	}
+	leaf->total[0] += st->w[0];
+	leaf->total[1] += st->w[1];
+	fl->now += st->w[fl->col];
+	return 0;
+}
+
+/* The root frame, open at depth 0 (its name is the tree's root name). */
+static int flow_root(flow_state *fl, flame_tree *t)
+{
+	flame__frame *root = push_frame(fl->L, &fl->cap);
+	if (!root)
+		return FLAME_ENOMEM;
+	const flame__name *rn = flame__intern_get(flame__tree_names(t), flame__tree_root_name(t));
+	root->name = rn->ptr;
+	root->name_len = rn->len;
+	root->parent = UINT32_MAX;
+	memset(&fl->op[0], 0, sizeof fl->op[0]);
+	return 0;
+}
+
+/* Frames shared by `st` and the stack after it, `nx` (the k+1-th in the order). */
+static uint32_t shared_with_next(const flame__stack *st, const flame__stack *nx,
+                                 const uint32_t *lcp, size_t k)
+{
+	if (!nx)
+		return 0;
+	if (lcp)
+		return lcp[k + 1];
+	uint32_t c = 0, n = nx->depth < st->depth ? nx->depth : st->depth;
+	while (c < n && nx->ids[c] == st->ids[c])
+		c++;
+	return c;
+}
+
 static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts *o,
                        double min_time, int chart, double *maxdelta, flame_err *err)
 {
@@ -262,134 +300,63 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 	int rc = flame__tree_stacks(t, &s, err);
 	if (rc)
 		return rc;
-	const int col = L->differential ? 1 : 0;
-	const int total_mode = o->diff_mode == FLAME_DIFF_TOTAL;
-	size_t cap = 0, maxd = 1;
+	flow_state fl = {L, 0, NULL, 0, 0, L->differential ? 1 : 0, o->diff_mode == FLAME_DIFF_TOTAL,
+	           min_time, 0};
+	size_t maxd = 1;
 	for (size_t k = 0; k < s->count; k++)
 		if (s->v[k].depth > maxd)
 			maxd = s->v[k].depth;
 	/* a flame chart keeps the table's order (first appearance): no sort */
 	flame__frame_order fo = {NULL, NULL, NULL};
-	const uint32_t *order = NULL;
-	struct open_frame *op = malloc((maxd + 1) * sizeof *op);
-	if ((!chart && flame__tree_frame_order(t, &fo)) || !op) {
-		rc = flame__err_nomem(err);
-		goto done;
+	fl.op = malloc((maxd + 1) * sizeof *fl.op);
+	if ((!chart && flame__tree_frame_order(t, &fo)) || !fl.op || flow_root(&fl, t)) {
+		flame__frame_order_free(&fo);
+		free(fl.op);
+		return flame__err_nomem(err);
 	}
-	order = fo.idx;
-	const uint32_t *lcp = fo.lcp; /* NULL: measured here */
-	uint64_t now = 0;
-	uint32_t depth = 0; /* depth of the deepest open frame */
-	flame__frame *root = push_frame(L, &cap);
-	if (!root) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	const flame__name *rn = flame__intern_get(flame__tree_names(t), flame__tree_root_name(t));
-	root->name = rn->ptr;
-	root->name_len = rn->len;
-	root->parent = UINT32_MAX;
-	memset(&op[0], 0, sizeof op[0]);
-	double mdelta = 0;
+	const uint32_t *order = fo.idx;
 	/* st: the current stack; same: frames it shares with the one before, next_same:
 	 * with the one after. Frames st opens at depths >= next_same close right after it,
 	 * worth exactly its weight: when that is below --minwidth they are never opened
 	 * (most frames of a big graph are such narrow tails). */
 	const flame__stack *st = s->count ? &s->v[order ? order[0] : 0] : NULL;
 	uint32_t same = 0;
-	for (size_t k = 0; k <= s->count; k++) {
-		/* close the frames below the common prefix (at the end: all but the root) */
-		for (uint32_t keep = st ? same : 0; depth > keep; depth--) {
-			struct open_frame *of = &op[depth];
-			flame__frame *f = &L->frames[of->idx];
-			close_frame(L, f, of, col, total_mode, &mdelta);
-			op[depth - 1].total[0] += of->total[0];
-			op[depth - 1].total[1] += of->total[1];
-			if (u2d(f->value) < min_time)
-				L->count = of->idx; /* drop it and its descendants: the array's tail */
-			else if (f->depth > L->max_depth)
-				L->max_depth = f->depth;
-		}
-		if (!st) {
-			double root_delta = 0;
-			close_frame(L, &L->frames[0], &op[0], col, total_mode, &root_delta);
-			break;
-		}
+	for (size_t k = 0; st && !rc; k++) {
+		flow_close(&fl, same); /* the frames below the common prefix */
 		const flame__stack *nx = k + 1 < s->count ? &s->v[order ? order[k + 1] : k + 1] : NULL;
-		uint32_t next_same = 0;
-		if (nx && lcp) {
-			next_same = lcp[k + 1];
-		} else if (nx) {
-			uint32_t n = nx->depth < st->depth ? nx->depth : st->depth;
-			while (next_same < n && nx->ids[next_same] == st->ids[next_same])
-				next_same++;
-		}
-		uint32_t open_to = st->depth;
-		if (next_same < open_to && u2d(st->w[col]) < min_time) {
+		uint32_t next_same = shared_with_next(st, nx, fo.lcp, k), open_to = st->depth;
+		if (next_same < open_to && u2d(st->w[fl.col]) < min_time) {
 			open_to = next_same > same ? next_same : same;
 			/* their deltas (self: the leaf's; total: each one's) are all this one */
-			if (L->differential && fabs(diff_delta(st->w[1], st->w[0])) > mdelta)
-				mdelta = fabs(diff_delta(st->w[1], st->w[0]));
+			if (L->differential && fabs(diff_delta(st->w[1], st->w[0])) > fl.mdelta)
+				fl.mdelta = fabs(diff_delta(st->w[1], st->w[0]));
 		}
-		for (uint32_t d = same; d < open_to; d++) {
-			flame__frame *f = push_frame_raw(L, &cap);
-			if (!f) {
-				rc = flame__err_nomem(err);
-				goto done;
-			}
-			/* the name id for now: names are looked up for the drawn frames only */
-			f->name = NULL;
-			f->name_len = st->ids[d];
-			f->depth = d + 1;
-			f->parent = op[d].idx;
-			f->start = now;
-			f->delta = 0; /* value, before, delta: at close; geometry and fill: later */
-			struct open_frame *of = &op[d + 1];
-			of->idx = (uint32_t)(L->count - 1);
-			of->self[0] = of->self[1] = of->total[0] = of->total[1] = 0;
-		}
-		depth = open_to;
-		struct open_frame *leaf = &op[depth];
-		if (open_to == st->depth) {
-			leaf->self[0] += st->w[0];
-			leaf->self[1] += st->w[1];
-		}
-		leaf->total[0] += st->w[0];
-		leaf->total[1] += st->w[1];
-		now += st->w[col];
+		if (flow_open(&fl, st, same, open_to))
+			rc = flame__err_nomem(err);
 		st = nx;
 		same = next_same;
 	}
-	*maxdelta = mdelta;
-	for (size_t i = 1; i < L->count; i++) {
-		const flame__name *nm = flame__intern_get(flame__tree_names(t), L->frames[i].name_len);
-		L->frames[i].name = nm->ptr;
-		L->frames[i].name_len = nm->len;
+	if (!rc) {
+		flow_close(&fl, 0); /* all but the root, then the root */
+		double root_delta = 0;
+		close_frame(L, &L->frames[0], &fl.op[0], fl.col, fl.total_mode, &root_delta);
+		*maxdelta = fl.mdelta;
+		for (size_t i = 1; i < L->count; i++) {
+			const flame__name *nm = flame__intern_get(flame__tree_names(t), L->frames[i].name_len);
+			L->frames[i].name = nm->ptr;
+			L->frames[i].name_len = nm->len;
+		}
 	}
-done:
 	flame__frame_order_free(&fo);
-	free(op);
+	free(fl.op);
 	return rc;
 }
 
 /* ---- the whole pass */
 
-int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_opts *o,
-                          flame_err *err)
+/* What the options and the tree say before any frame is placed: texts, sizes, fonts. */
+static void layout_texts(flame__layout *L, flame_tree *t, const flame_render_opts *o)
 {
-	flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
-	if (!o)
-		o = &defaults;
-	memset(L, 0, sizeof *L);
-	int rc = flame_render_opts_check(o, err);
-	if (rc)
-		return rc;
-	if (o->flags & FLAME_RENDER_REVERSE) {
-		rc = reversed_tree(&L->own, t, err);
-		if (rc)
-			return rc;
-		t = L->own;
-	}
 	L->differential = flame_tree_is_differential(t);
 	L->inverted = (o->flags & FLAME_RENDER_INVERTED) != 0;
 	L->negate = (o->flags & FLAME_RENDER_NEGATE) != 0;
@@ -417,14 +384,17 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 	L->human = !o->count_name && flame__unit_kind_of(L->count_name, NULL) != FLAME__UNIT_COUNT;
 	L->name_type = o->name_type ? o->name_type : "Function:";
 	L->search_color = o->search_color ? o->search_color : "rgb(230,0,230)";
-	L->scale = flame_tree_scale(t);
+	L->scale = flame_tree_decimals(t);
 	L->factor = o->factor;
 	L->title_x = floor(L->width / 2);
 	L->title_y = o->font_size * 2;
 	L->subtitle_y = o->font_size * 4;
 	flame__bgcolors(o->bgcolors, o->colors, &L->bg_top, &L->bg_bottom);
+}
 
-	uint64_t actual = flame_tree_total(t, L->differential ? 1 : 0);
+/* The width the graph spans, in counts: the tree's total, or --total when it is larger. */
+static void layout_timemax(flame__layout *L, uint64_t actual, const flame_render_opts *o)
+{
 	L->timemax = actual;
 	if (o->total > 0) {
 		double want = o->total * (double)flame__pow10[L->scale];
@@ -436,43 +406,22 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 		else
 			L->timemax = (uint64_t)want;
 	}
-	if (actual == 0) {
-		L->empty = 1;
-		L->height = o->font_size * 5; /* flamegraph.pl's error image */
-		L->details_y = L->height - L->ypad2 / 2;
-		return 0;
-	}
-	L->width_per_count = (L->width - 2 * L->xpad) / (double)L->timemax;
-	double min_time = (o->flags & FLAME_RENDER_MINWIDTH_PERCENT)
-	                      ? (double)L->timemax * o->min_width / 100
-	                      : o->min_width / L->width_per_count;
+}
 
-	double maxdelta = 0;
-	int flow = !(o->flags & FLAME_RENDER_FLAMECHART) && o->sort == FLAME_ORDER_NAME;
-	if (flow || (o->flags & FLAME_RENDER_FLAMECHART))
-		rc = layout_flow(L, t, o, min_time, (o->flags & FLAME_RENDER_FLAMECHART) != 0, &maxdelta,
-		                 err);
-	else
-		rc = layout_tree(L, t, o, min_time, err);
-	if (rc)
-		goto fail;
-
-	L->height = (L->max_depth + 1) * L->frame_height + L->ypad1 + L->ypad2;
-	L->details_y = L->height - L->ypad2 / 2;
-
-	/* colours */
-	if (L->differential && !flow && !(o->flags & FLAME_RENDER_FLAMECHART)) {
-		{
-			/* over every node, drawn or not, as flamegraph.pl takes it over all stacks */
-			size_t nn;
-			const flame__node *nodes = flame__tree_nodes(t, &nn);
-			for (size_t i = 1; i < nn; i++) {
-				const flame__node *nd = &nodes[i];
-				double dl = o->diff_mode == FLAME_DIFF_TOTAL
-				                ? diff_delta(nd->total[1], nd->total[0])
-				                : diff_delta(nd->self[1], nd->self[0]);
-				maxdelta = fmax(maxdelta, fabs(dl));
-			}
+/* Each frame's rectangle and fill. A differential graph's hues are scaled to the largest
+ * delta: over every node of a built tree, drawn or not, as flamegraph.pl takes it over all
+ * stacks (`maxdelta` already holds the flow pass's). */
+static int layout_colors(flame__layout *L, flame_tree *t, const flame_render_opts *o,
+                         int tree_built, double maxdelta, flame_err *err)
+{
+	if (L->differential && tree_built) {
+		size_t nn;
+		const flame__node *nodes = flame__tree_nodes(t, &nn);
+		for (size_t i = 1; i < nn; i++) {
+			const flame__node *nd = &nodes[i];
+			double dl = o->diff_mode == FLAME_DIFF_TOTAL ? diff_delta(nd->total[1], nd->total[0])
+			                                             : diff_delta(nd->self[1], nd->self[0]);
+			maxdelta = fmax(maxdelta, fabs(dl));
 		}
 	}
 	flame__colorer cr;
@@ -489,24 +438,58 @@ int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_op
 		else if (L->differential)
 			f->fill = flame__color_delta(fabs(f->delta) < min_delta ? 0 : f->delta, maxdelta,
 			                             negate);
-		else if (flame__color_name(&cr, f->name, f->depth ? f->name_len : 0, &f->fill)) {
+		else if (flame__color_name(&cr, f->name, f->depth ? f->name_len : 0, &f->fill))
 			/* the root is coloured as flamegraph.pl's nameless root frame */
-			rc = flame__err_nomem(err);
-			goto fail;
-		}
+			return flame__err_nomem(err);
 	}
 	return 0;
-fail:
-	flame__layout_free(L);
+}
+
+int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_opts *o,
+                          flame_err *err)
+{
+	flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
+	if (!o)
+		o = &defaults;
+	memset(L, 0, sizeof *L);
+	int rc = flame_render_opts_check(o, err);
+	if (rc)
+		return rc;
+	layout_texts(L, t, o);
+	uint64_t actual = flame_tree_total(t, L->differential ? 1 : 0);
+	layout_timemax(L, actual, o);
+	if (actual == 0) {
+		L->empty = 1;
+		L->height = o->font_size * 5; /* flamegraph.pl's error image */
+		L->details_y = L->height - L->ypad2 / 2;
+		return 0;
+	}
+	L->width_per_count = (L->width - 2 * L->xpad) / (double)L->timemax;
+	double min_time = (o->flags & FLAME_RENDER_MINWIDTH_PERCENT)
+	                      ? (double)L->timemax * o->min_width / 100
+	                      : o->min_width / L->width_per_count;
+	double maxdelta = 0;
+	int chart = (o->flags & FLAME_RENDER_FLAMECHART) != 0;
+	/* the flow pass for the usual order and for a chart; --sort weight builds the tree */
+	int tree_built = !chart && o->sort != FLAME_ORDER_NAME;
+	if (!tree_built)
+		rc = layout_flow(L, t, o, min_time, chart, &maxdelta, err);
+	else
+		rc = layout_tree(L, t, o, min_time, err);
+	if (!rc) {
+		L->height = (L->max_depth + 1) * L->frame_height + L->ypad1 + L->ypad2;
+		L->details_y = L->height - L->ypad2 / 2;
+		rc = layout_colors(L, t, o, tree_built, maxdelta, err);
+	}
+	if (rc)
+		flame__layout_free(L);
 	return rc;
 }
 
 void flame__layout_free(flame__layout *L)
 {
 	free(L->frames);
-	flame_tree_free(L->own);
 	L->frames = NULL;
-	L->own = NULL;
 	L->count = 0;
 }
 

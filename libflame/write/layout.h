@@ -50,12 +50,12 @@ typedef struct flame__layout {
 	int human;                  /* the tree's unit is time or bytes: tooltips print amounts
 	                             * as people read them ("1.42 s"), so the SVG carries the
 	                             * exact counts in data-v and the unit in data-unit */
-	flame_tree *own;            /* private reshaped tree (--reverse), freed with the layout */
 } flame__layout;
 
-/** Build the tree as needed (honouring --reverse/--flamechart/--sort) and lay it out.
- * `t` may be reshaped (reverse rebuilds its stacks). Strings in the layout point into
- * `o`, `t` or static storage: keep them alive while the layout is used. */
+/** Build the node tree as needed (honouring --flamechart and --sort) and lay it out: the
+ * stacks as they are (--reverse is a transform, xform/reverse.c, done before). Strings in
+ * the layout point into `o`, `t` or static storage: keep them alive while the layout is
+ * used. */
 int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_opts *o,
                           flame_err *err);
 void flame__layout_free(flame__layout *L);
@@ -81,4 +81,7 @@ size_t flame__frame_info(const flame__layout *L, const flame__frame *f, char *bu
 /** Format a count (tree scale, times factor) with thousands separators, as the tooltip
  * does. Returns the length. */
 size_t flame__format_count(const flame__layout *L, uint64_t v, char *buf, size_t cap);
+/** A caller's render options (NULL: the defaults) as the current layout (core/version.h):
+ * every public writer reads its options through this first. */
+int flame__render_opts_read(flame_render_opts *dst, const flame_render_opts *src, flame_err *err);
 #endif

@@ -133,173 +133,217 @@ static void make_head(const flame_tree *t, int diff, int samples, head *h)
 	}
 }
 
-int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
+/* Nest `m` as length-delimited field `field` of `b` (room reserved). */
+static void put_msg(pb *b, unsigned field, const pb *m)
 {
-	if (flame_tree_scale(t))
-		return flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET,
-		                  "pprof values are integers: the input has fractional counts "
-		                  "(%u decimals)", flame_tree_scale(t));
-	flame__stacks *st;
-	int rc = flame__tree_stacks(t, &st, err), diff = flame_tree_is_differential(t);
-	if (rc)
-		return rc;
-	const flame__intern *names = flame__tree_names(t);
-	size_t nn = names->count;
-	uint32_t *str_of = calloc(nn ? nn : 1, sizeof *str_of); /* name id -> string index, 0 = unused */
-	pb b = {0};
-	flame__gzip *z = NULL;
-	if (!str_of)
-		return flame__err_nomem(err);
-	/* samples/count is written beside the value when the input had it and every value is
-	 * a whole number of periods (a transform such as a normalization can break that) */
-	uint64_t period = flame__tree_units(t)->period;
-	int samples = !diff && flame__tree_units(t)->with_samples && period;
-	for (size_t k = 0; k < st->count; k++) {
-		const flame__stack *s = &st->v[k];
-		if (s->w[0] > INT64_MAX || s->w[1] > INT64_MAX) {
-			rc = flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET,
-			                "a count exceeds pprof's int64 values");
-			goto done;
-		}
-		if (samples && s->w[0] % period)
-			samples = 0;
-	}
+	put_varint(b, (uint64_t)field << 3 | 2);
+	put_varint(b, m->len);
+	memcpy(b->p + b->len, m->p, m->len);
+	b->len += m->len;
+}
+
+/* One writing: the stacks, the strings they need, and the message being built. */
+typedef struct writer {
+	flame__gzip *z;
+	const flame__stacks *st;
+	const flame__intern *names;
+	int diff;
+	uint64_t period;
 	head h;
-	make_head(t, diff, samples, &h);
-	/* the header's strings, then the names */
-	const uint32_t first = h.n;
-	uint32_t next = first;
-	for (size_t k = 0; k < st->count; k++) {
-		const flame__stack *s = &st->v[k];
-		for (uint32_t i = 0; i < s->depth; i++)
-			if (!str_of[s->ids[i]])
-				str_of[s->ids[i]] = next++;
+	uint32_t *str_of;     /* name id -> string index, 0 = unused */
+	uint32_t first, next; /* the names' string indexes: [first, next) */
+	pb b, ids;            /* a message, a sample's packed location ids */
+} writer;
+
+/* Values are int64 in pprof. Whether samples/count is written beside the value: when the
+ * input had it and every value is a whole number of periods (a transform such as a
+ * normalization can break that). */
+static int check_counts(writer *w, const flame_tree *t, int *samples, flame_err *err)
+{
+	*samples = !w->diff && flame__tree_units(t)->with_samples && w->period;
+	for (size_t k = 0; k < w->st->count; k++) {
+		const flame__stack *s = &w->st->v[k];
+		if (s->w[0] > INT64_MAX || s->w[1] > INT64_MAX)
+			return flame__err(err, FLAME_ERANGE, "", 0, FLAME__NO_OFFSET,
+			                  "a count exceeds pprof's int64 values");
+		if (*samples && s->w[0] % w->period)
+			*samples = 0;
 	}
-	if ((rc = flame__gzip_open(&z, o, err)))
-		goto done;
-	/* sample types */
-	for (int c = 0; c < h.ntypes && !rc; c++) {
-		b.len = 0;
-		if (pb_reserve(&b, 64))
-			goto nomem;
-		put_uint(&b, 1, h.type[c][0]);
-		put_uint(&b, 2, h.type[c][1]);
-		rc = emit(z, 1, b.p, b.len, err);
+	return 0;
+}
+
+/* A string index for every name the stacks use, after the header's strings, in the
+ * order the stacks first use them. */
+static int number_names(writer *w)
+{
+	size_t nn = w->names->count;
+	if (!(w->str_of = calloc(nn ? nn : 1, sizeof *w->str_of)))
+		return FLAME_ENOMEM;
+	w->first = w->next = w->h.n;
+	for (size_t k = 0; k < w->st->count; k++) {
+		const flame__stack *s = &w->st->v[k];
+		for (uint32_t i = 0; i < s->depth; i++)
+			if (!w->str_of[s->ids[i]])
+				w->str_of[s->ids[i]] = w->next++;
+	}
+	return 0;
+}
+
+/* The sample types, the one mapping, and the header's strings. */
+static int write_header(writer *w, flame_err *err)
+{
+	int rc = 0;
+	for (int c = 0; c < w->h.ntypes && !rc; c++) {
+		w->b.len = 0;
+		if (pb_reserve(&w->b, 64))
+			return flame__err_nomem(err);
+		put_uint(&w->b, 1, w->h.type[c][0]);
+		put_uint(&w->b, 2, w->h.type[c][1]);
+		rc = emit(w->z, 1, w->b.p, w->b.len, err);
 	}
 	/* one mapping that says its functions are known, so pprof does not try to
 	 * symbolize the locations */
-	b.len = 0;
-	if (pb_reserve(&b, 64))
-		goto nomem;
-	put_uint(&b, 1, 1);
-	put_uint(&b, 7, 1);
+	w->b.len = 0;
+	if (pb_reserve(&w->b, 64))
+		return flame__err_nomem(err);
+	put_uint(&w->b, 1, 1);
+	put_uint(&w->b, 7, 1);
 	if (!rc)
-		rc = emit(z, 3, b.p, b.len, err);
-	/* string table, in index order */
-	for (uint32_t i = 0; i < h.n && !rc; i++)
-		rc = emit_string(z, h.str[i], strlen(h.str[i]), err);
-	if (rc)
-		goto done;
-	uint32_t *by_str = malloc((next ? next : 1) * sizeof *by_str);
+		rc = emit(w->z, 3, w->b.p, w->b.len, err);
+	for (uint32_t i = 0; i < w->h.n && !rc; i++) /* string table, in index order */
+		rc = emit_string(w->z, w->h.str[i], strlen(w->h.str[i]), err);
+	return rc;
+}
+
+/* The names' strings, in string index order. */
+static int write_names(writer *w, flame_err *err)
+{
+	uint32_t *by_str = malloc((w->next ? w->next : 1) * sizeof *by_str);
 	if (!by_str)
-		goto nomem;
-	for (uint32_t id = 0; id < nn; id++)
-		if (str_of[id])
-			by_str[str_of[id]] = id;
-	for (uint32_t si = first; si < next && !rc; si++) {
-		const flame__name *nm = flame__intern_get(names, by_str[si]);
-		rc = emit_string(z, nm->ptr, nm->len, err);
+		return flame__err_nomem(err);
+	for (uint32_t id = 0; id < w->names->count; id++)
+		if (w->str_of[id])
+			by_str[w->str_of[id]] = id;
+	int rc = 0;
+	for (uint32_t si = w->first; si < w->next && !rc; si++) {
+		const flame__name *nm = flame__intern_get(w->names, by_str[si]);
+		rc = emit_string(w->z, nm->ptr, nm->len, err);
 	}
 	free(by_str);
-	/* functions and locations: id = string index - first + 1 */
-	for (uint32_t si = first; si < next && !rc; si++) {
-		uint64_t id = si - first + 1;
-		b.len = 0;
-		if (pb_reserve(&b, 64))
-			goto nomem;
-		put_uint(&b, 1, id);
-		put_uint(&b, 2, si);
-		put_uint(&b, 3, si);
-		if ((rc = emit(z, 5, b.p, b.len, err)))
+	return rc;
+}
+
+/* A function and a location per name: id = string index - first + 1. */
+static int write_functions(writer *w, flame_err *err)
+{
+	int rc = 0;
+	for (uint32_t si = w->first; si < w->next && !rc; si++) {
+		uint64_t id = si - w->first + 1;
+		w->b.len = 0;
+		if (pb_reserve(&w->b, 64))
+			return flame__err_nomem(err);
+		put_uint(&w->b, 1, id);
+		put_uint(&w->b, 2, si);
+		put_uint(&w->b, 3, si);
+		if ((rc = emit(w->z, 5, w->b.p, w->b.len, err)))
 			break;
-		b.len = 0;
-		put_uint(&b, 1, id);
-		put_uint(&b, 2, 1); /* mapping_id */
-		/* line { function_id } */
+		w->b.len = 0;
+		put_uint(&w->b, 1, id);
+		put_uint(&w->b, 2, 1); /* mapping_id */
 		uint8_t ln[12];
 		pb l = {ln, 0, sizeof ln};
-		put_uint(&l, 1, id);
-		put_varint(&b, 4 << 3 | 2);
-		put_varint(&b, l.len);
-		memcpy(b.p + b.len, ln, l.len);
-		b.len += l.len;
-		rc = emit(z, 4, b.p, b.len, err);
+		put_uint(&l, 1, id); /* line { function_id } */
+		put_msg(&w->b, 4, &l);
+		rc = emit(w->z, 4, w->b.p, w->b.len, err);
 	}
-	/* samples: packed location ids (leaf first), packed values */
-	pb ids = {0};
-	for (size_t k = 0; k < st->count && !rc; k++) {
-		const flame__stack *s = &st->v[k];
-		if (s->depth == 0 || (s->w[0] == 0 && s->w[1] == 0))
-			continue;
-		ids.len = 0;
-		if (pb_reserve(&ids, (size_t)s->depth * 10)) {
-			free(ids.p);
-			goto nomem;
-		}
-		for (uint32_t i = s->depth; i-- > 0;)
-			put_varint(&ids, str_of[s->ids[i]] - first + 1);
-		b.len = 0;
-		if (pb_reserve(&b, ids.len + 64)) {
-			free(ids.p);
-			goto nomem;
-		}
-		put_varint(&b, 1 << 3 | 2);
-		put_varint(&b, ids.len);
-		memcpy(b.p + b.len, ids.p, ids.len);
-		b.len += ids.len;
-		uint8_t vals[32];
-		pb v = {vals, 0, sizeof vals};
-		if (h.samples)
-			put_varint(&v, s->w[0] / period);
-		put_varint(&v, s->w[0]);
-		if (diff)
-			put_varint(&v, s->w[1]);
-		put_varint(&b, 2 << 3 | 2);
-		put_varint(&b, v.len);
-		memcpy(b.p + b.len, vals, v.len);
-		b.len += v.len;
-		rc = emit(z, 2, b.p, b.len, err);
+	return rc;
+}
+
+/* A sample per stack with a count: packed location ids (leaf first), packed values. */
+static int write_sample(writer *w, const flame__stack *s, flame_err *err)
+{
+	w->ids.len = 0;
+	if (pb_reserve(&w->ids, (size_t)s->depth * 10))
+		return flame__err_nomem(err);
+	for (uint32_t i = s->depth; i-- > 0;)
+		put_varint(&w->ids, w->str_of[s->ids[i]] - w->first + 1);
+	w->b.len = 0;
+	if (pb_reserve(&w->b, w->ids.len + 64))
+		return flame__err_nomem(err);
+	put_msg(&w->b, 1, &w->ids);
+	uint8_t vals[32];
+	pb v = {vals, 0, sizeof vals};
+	if (w->h.samples)
+		put_varint(&v, s->w[0] / w->period);
+	put_varint(&v, s->w[0]);
+	if (w->diff)
+		put_varint(&v, s->w[1]);
+	put_msg(&w->b, 2, &v);
+	return emit(w->z, 2, w->b.p, w->b.len, err);
+}
+
+/* period_type and period when known; default_sample_type = "after" when differential. */
+static int write_trailer(writer *w, flame_err *err)
+{
+	if (!w->diff && !w->h.ptype[0])
+		return 0;
+	w->b.len = 0;
+	if (pb_reserve(&w->b, 64))
+		return flame__err_nomem(err);
+	if (w->h.ptype[0]) {
+		uint8_t vt[24];
+		pb m = {vt, 0, sizeof vt};
+		put_uint(&m, 1, w->h.ptype[0]);
+		put_uint(&m, 2, w->h.ptype[1]);
+		put_msg(&w->b, 11, &m);
+		put_uint(&w->b, 12, w->period);
 	}
-	free(ids.p);
-	if (!rc && (diff || h.ptype[0])) {
-		b.len = 0;
-		if (pb_reserve(&b, 64))
-			goto nomem;
-		if (h.ptype[0]) { /* period_type, period */
-			uint8_t vt[24];
-			pb m = {vt, 0, sizeof vt};
-			put_uint(&m, 1, h.ptype[0]);
-			put_uint(&m, 2, h.ptype[1]);
-			put_varint(&b, 11 << 3 | 2);
-			put_varint(&b, m.len);
-			memcpy(b.p + b.len, vt, m.len);
-			b.len += m.len;
-			put_uint(&b, 12, period);
-		}
-		if (diff)
-			put_uint(&b, 14, h.type[1][0]); /* default_sample_type = "after" */
-		rc = flame__gzip_write(z, b.p, b.len, err);
+	if (w->diff)
+		put_uint(&w->b, 14, w->h.type[1][0]);
+	return flame__gzip_write(w->z, w->b.p, w->b.len, err);
+}
+
+/* The whole profile, after the gzip stream is open. */
+static int write_profile(writer *w, flame_err *err)
+{
+	int rc;
+	if ((rc = write_header(w, err)) || (rc = write_names(w, err)) ||
+	    (rc = write_functions(w, err)))
+		return rc;
+	for (size_t k = 0; k < w->st->count && !rc; k++) {
+		const flame__stack *s = &w->st->v[k];
+		if (s->depth && (s->w[0] || s->w[1]))
+			rc = write_sample(w, s, err);
 	}
-	if (!rc) {
-		rc = flame__gzip_finish(z, err);
-		z = NULL;
+	if (rc || (rc = write_trailer(w, err)))
+		return rc;
+	rc = flame__gzip_finish(w->z, err);
+	w->z = NULL;
+	return rc;
+}
+
+int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
+{
+	if (flame_tree_decimals(t))
+		return flame__err(err, FLAME_EDATA, "", 0, FLAME__NO_OFFSET,
+		                  "pprof values are integers: the input has fractional counts "
+		                  "(%u decimals)", flame_tree_decimals(t));
+	flame__stacks *st;
+	int rc = flame__tree_stacks(t, &st, err), samples;
+	if (rc)
+		return rc;
+	writer w = {.st = st, .names = flame__tree_names(t), .diff = flame_tree_is_differential(t),
+	            .period = flame__tree_units(t)->period};
+	if (!(rc = check_counts(&w, t, &samples, err))) {
+		make_head(t, w.diff, samples, &w.h);
+		if (number_names(&w))
+			rc = flame__err_nomem(err);
+		else if (!(rc = flame__gzip_open(&w.z, o, err)))
+			rc = write_profile(&w, err);
 	}
-	goto done;
-nomem:
-	rc = flame__err_nomem(err);
-done:
-	flame__gzip_free(z);
-	free(b.p);
-	free(str_of);
+	flame__gzip_free(w.z);
+	free(w.b.p);
+	free(w.ids.p);
+	free(w.str_of);
 	return rc;
 }

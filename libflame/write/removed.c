@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/tree.h"
 #include "removed.h"
@@ -98,40 +99,31 @@ static int removed_tree(flame_tree **out, flame_tree *t, flame_err *err)
 	return 0;
 }
 
-int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
-                         const flame_render_opts *o, flame_err *err)
+/* 1 when some stack of `t` is only in BEFORE (AFTER 0): without one there is no removed
+ * frame, and no node tree to build (its memory is several times the stack table's). */
+static int any_removed(flame_tree *t, flame_err *err)
 {
-	memset(P, 0, sizeof *P);
-	if (!L->differential || L->empty || (o->flags & FLAME_RENDER_NO_REMOVED))
-		return 0;
-	/* a removed frame has only stacks with AFTER 0 under it: without one, no node tree
-	 * (its memory is several times the stack table's) */
 	flame__stacks *st;
 	int rc = flame__tree_stacks(t, &st, err);
 	if (rc)
 		return rc;
-	size_t k = 0;
-	while (k < st->count && !(st->v[k].w[1] == 0 && st->v[k].w[0] > 0))
-		k++;
-	if (k == st->count)
-		return 0;
-	uint64_t before_total = flame_tree_total(t, 0);
-	rc = removed_tree(&P->own, t, err);
-	if (!rc)
-		rc = flame_tree_build(P->own, FLAME_ORDER_NAME, err);
-	if (rc) {
-		flame__panel_free(P);
-		return rc;
-	}
-	t = P->own;
+	for (size_t k = 0; k < st->count; k++)
+		if (st->v[k].w[1] == 0 && st->v[k].w[0] > 0)
+			return 1;
+	return 0;
+}
+
+/* Pass 1: the removed weight at or under each node of `t` (a removed node's is its whole
+ * BEFORE) into *out (calloc'd, w[0] the total). */
+static int removed_weights(flame_tree *t, uint64_t **out, flame_err *err)
+{
 	size_t nn;
 	const flame__node *nodes = flame__tree_nodes(t, &nn);
 	uint64_t *w = calloc(nn ? nn : 1, sizeof *w);
-	if (!w)
+	if (!(*out = w))
 		return flame__err_nomem(err);
 	flame_iter it;
 	flame_event ev;
-	/* pass 1: removed weight at or under each node (a removed node's is its whole BEFORE) */
 	flame_iter_init(&it, t);
 	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE) {
 		const flame__node *nd = &nodes[it.node];
@@ -142,25 +134,44 @@ int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
 			w[nd->parent] += w[it.node];
 		}
 	}
-	uint64_t total = w[0];
-	if (!total) {
-		free(w);
-		flame__panel_free(P);
-		return 0;
-	}
-	/* pass 2: place them */
-	double wpc = (L->width - 2 * L->xpad) / (double)total;
-	double min_time = (o->flags & FLAME_RENDER_MINWIDTH_PERCENT)
-	                      ? (double)total * o->min_width / 100
-	                      : o->min_width / wpc;
-	size_t cap = 0, dcap = 64;
-	uint64_t *next = malloc(dcap * sizeof *next);
-	uint32_t maxd = 0;
-	if (!next) {
-		free(w);
+	return 0;
+}
+
+/* One placed frame: node `nd` at depth `d`, from `start` for `value`. */
+static int add_frame(flame__panel *P, size_t *fcap, size_t *acap, const flame_tree *t,
+                     const flame__node *nd, uint32_t d, uint64_t start, uint64_t value)
+{
+	if (flame__array_reserve_min(P->frames, *fcap, P->count + 1, 64) ||
+	    flame__array_reserve_min(P->after, *acap, P->count + 1, 64))
+		return FLAME_ENOMEM;
+	flame__frame *f = &P->frames[P->count];
+	memset(f, 0, sizeof *f);
+	const flame__name *nm = flame__intern_get(flame__tree_names(t), nd->name);
+	f->name = nm->ptr;
+	f->name_len = nm->len;
+	f->depth = d;
+	f->start = start;
+	f->value = value;
+	f->before = nd->total[0];
+	P->after[P->count++] = nd->total[1];
+	return 0;
+}
+
+/* Pass 2: the nodes with removed weight of at least `min_time`, left to right in counts
+ * (P->frames' start and value); *maxd the deepest placed. */
+static int place(flame__panel *P, flame_tree *t, const uint64_t *w, double min_time,
+                 uint32_t *maxd, flame_err *err)
+{
+	size_t nn, fcap = 0, acap = 0, dcap = 0;
+	const flame__node *nodes = flame__tree_nodes(t, &nn);
+	uint64_t *next = NULL; /* next[d]: where the next frame at depth d starts */
+	if (flame__array_reserve_min(next, dcap, 2, 64))
 		return flame__err_nomem(err);
-	}
 	next[1] = 0;
+	*maxd = 0;
+	int rc = 0;
+	flame_iter it;
+	flame_event ev;
 	flame_iter_init(&it, t);
 	while ((ev = flame_iter_next(&it)) != FLAME_EVENT_DONE && !rc) {
 		if (ev != FLAME_EVENT_ENTER || it.node == 0)
@@ -173,52 +184,26 @@ int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
 			flame_iter_skip_children(&it);
 			continue;
 		}
-		if (d + 2 > dcap) {
-			uint64_t *n2 = realloc(next, dcap * 2 * sizeof *n2);
-			if (!n2) {
-				rc = flame__err_nomem(err);
-				break;
-			}
-			next = n2;
-			dcap *= 2;
-		}
-		if (P->count == cap) {
-			size_t c = cap ? cap * 2 : 64;
-			flame__frame *f2 = realloc(P->frames, c * sizeof *f2);
-			uint64_t *a2 = f2 ? realloc(P->after, c * sizeof *a2) : NULL;
-			if (f2)
-				P->frames = f2;
-			if (!a2) {
-				rc = flame__err_nomem(err);
-				break;
-			}
-			P->after = a2;
-			cap = c;
+		if (flame__array_reserve_min(next, dcap, (size_t)d + 2, 64)) {
+			rc = flame__err_nomem(err);
+			break;
 		}
 		uint64_t start = next[d];
 		next[d] += w[it.node];
 		/* a removed frame's own samples first, then its children (as in the graph) */
 		next[d + 1] = start + (removed_node(nd) ? nd->self[0] : 0);
-		flame__frame *f = &P->frames[P->count];
-		memset(f, 0, sizeof *f);
-		const flame__name *nm = flame__intern_get(flame__tree_names(t), nd->name);
-		f->name = nm->ptr;
-		f->name_len = nm->len;
-		f->depth = d;
-		f->start = start;
-		f->value = w[it.node];
-		f->before = nd->total[0];
-		P->after[P->count++] = nd->total[1];
-		if (d > maxd)
-			maxd = d;
+		if (add_frame(P, &fcap, &acap, t, nd, d, start, w[it.node]))
+			rc = flame__err_nomem(err);
+		if (d > *maxd)
+			*maxd = d;
 	}
 	free(next);
-	free(w);
-	if (rc) {
-		flame__panel_free(P);
-		return rc;
-	}
-	P->removed = total;
+	return rc;
+}
+
+/* The band under the graph: the frames' rectangles and fills, the header line. */
+static void draw_band(flame__panel *P, flame__layout *L, double wpc, uint32_t maxd)
+{
 	P->top = L->height;
 	P->header_y = P->top + L->font_size + 4;
 	double band = P->top + L->font_size * 2;
@@ -235,12 +220,44 @@ int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
 		f->fill = P->after[i] ? context : removed_fill;
 	}
 	char cnt[96];
-	flame__format_count(L, total, cnt, sizeof cnt);
-	P->before_total = before_total;
+	flame__format_count(L, P->removed, cnt, sizeof cnt);
 	snprintf(P->header, sizeof P->header, "Only in BEFORE (removed): %s%s%s, %.2f%% of before",
 	         cnt, L->human ? "" : " ", L->human ? "" : L->count_name,
-	         P->before_total ? 100.0 * (double)total / (double)P->before_total : 0.0);
+	         P->before_total ? 100.0 * (double)P->removed / (double)P->before_total : 0.0);
 	L->height += P->height;
+}
+
+int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
+                         const flame_render_opts *o, flame_err *err)
+{
+	memset(P, 0, sizeof *P);
+	if (!L->differential || L->empty || (o->flags & FLAME_RENDER_NO_REMOVED))
+		return 0;
+	int rc = any_removed(t, err);
+	if (rc <= 0)
+		return rc;
+	uint64_t before_total = flame_tree_total(t, 0), *w = NULL;
+	rc = removed_tree(&P->own, t, err);
+	if (!rc)
+		rc = flame_tree_build(P->own, FLAME_ORDER_NAME, err);
+	if (!rc)
+		rc = removed_weights(P->own, &w, err);
+	uint64_t total = w ? w[0] : 0;
+	double wpc = total ? (L->width - 2 * L->xpad) / (double)total : 0;
+	uint32_t maxd = 0;
+	if (!rc && total)
+		rc = place(P, P->own, w,
+		           (o->flags & FLAME_RENDER_MINWIDTH_PERCENT) ? (double)total * o->min_width / 100
+		                                                      : o->min_width / wpc,
+		           &maxd, err);
+	free(w);
+	if (rc || !total) {
+		flame__panel_free(P);
+		return rc;
+	}
+	P->removed = total;
+	P->before_total = before_total;
+	draw_band(P, L, wpc, maxd);
 	return 0;
 }
 

@@ -19,7 +19,7 @@ typedef struct flame__panel {
 	flame_tree *own;      /* the removed stacks' tree the frames' names point into */
 } flame__panel;
 
-/** Lay out the panel of `t` (the tree `L` was computed from: L->own when reversed) and
+/** Lay out the panel of `t` (the tree `L` was computed from) and
  * grow L->height by its height. No panel (count 0) unless the graph is differential, some
  * frame is only in BEFORE, and FLAME_RENDER_NO_REMOVED is not set. */
 int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,

@@ -1,11 +1,13 @@
-/* Text for people about a diff: the --top tables of the functions whose self and total
- * cost grew and shrank most, and the regression gate's offender lines. Both read the
- * per-function report (flame_diff_report) of a differential tree and print amounts in its
- * unit through core/human.c ("1.42 s", "3.2 MiB", "12,345"). */
+/* Text for people about a diff: the tables of the functions whose self and total cost grew
+ * and shrank most. They read a diff report (core/diff-report.h, made and attributed in
+ * xform/) and print amounts in the tree's unit through core/human.c ("1.42 s", "3.2 MiB",
+ * "12,345"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/diff-report.h"
 #include "../core/err.h"
+#include "../core/version.h"
 #include "../core/human.h"
 
 static double delta_of(const uint64_t v[2])
@@ -43,29 +45,43 @@ static int cmp_rows(const void *pa, const void *pb, void *ud)
 /* "1.93 s" for time and bytes; "99 samples" for counts, which need their name. */
 static void amount(char *buf, size_t cap, uint64_t v, unsigned scale, const char *unit)
 {
-	size_t n = flame_format_count(buf, cap, v, scale, unit);
+	size_t n = flame_amount_print(buf, cap, v, scale, unit);
 	if (flame__unit_kind_of(unit, NULL) == FLAME__UNIT_COUNT && n < cap)
 		snprintf(buf + n, cap - n, " %s", unit && strcmp(unit, "count") ? unit : "samples");
 }
 
-int flame_write_top(flame_tree *t, flame_diff_row *rows, size_t n, const flame_top_opts *o,
-                    flame_text_fn fn, void *ud, flame_err *err)
+static const flame_top_opts top_defaults = FLAME_TOP_OPTS_INIT;
+static const size_t top_sizes[] = {0, sizeof(flame_top_opts)};
+static const struct flame__opts_layout top_layout = {"flame_top_opts", &top_defaults,
+                                                     sizeof top_defaults, top_sizes,
+                                                     FLAME_TOP_OPTS_VERSION};
+
+int flame_top_opts_init(flame_top_opts *o, unsigned version)
 {
+	return flame__opts_init(&top_layout, o, version);
+}
+
+int flame_write_top(const flame_diff_report *rep, const flame_top_opts *opts, flame_text_fn fn,
+                    void *ud, flame_err *err)
+{
+	flame_top_opts cur;
+	int rc = flame__opts_read(&top_layout, &cur, opts, err);
+	if (rc)
+		return rc;
+	const flame_top_opts *o = &cur;
+	flame_tree *t = rep->tree;
+	const flame_diff_row *rows = rep->rows;
+	size_t n = rep->n;
+	uint64_t max_rows = o->rows ? o->rows : UINT64_MAX;
 	size_t *idx = malloc((n ? n : 1) * sizeof *idx);
 	if (!idx)
 		return flame__err_nomem(err);
-	unsigned scale = flame_tree_scale(t);
+	unsigned scale = flame_tree_decimals(t);
 	const char *unit = flame_tree_count_name(t);
-	/* callers whose total change lies inside a listed callee are left to it */
-	int rc = flame_diff_attribute(t, rows, n, o->min_delta, err);
-	if (rc) {
-		free(idx);
-		return rc;
-	}
 	char tb[96], ta[96], tr[96];
 	amount(tb, sizeof tb, flame_tree_total(t, 0), scale, unit);
 	amount(ta, sizeof ta, flame_tree_total(t, 1), scale, unit);
-	flame_format_count(tr, sizeof tr, o->before_raw, scale, unit);
+	flame_amount_print(tr, sizeof tr, o->before_raw, scale, unit);
 	if (!o->norm)
 		rc = flame__textf(fn, ud, "# before %s, after %s\n", tb, ta);
 	else
@@ -91,13 +107,13 @@ int flame_write_top(flame_tree *t, flame_diff_row *rows, size_t n, const flame_t
 			}
 		rc = flame__textf(fn, ud, "\n%s cost, %s most:\n%14s %14s %14s %9s  %s\n", total ? "total" : "self",
 		         grew ? "grew" : "shrank", "before", "after", "delta", "change", "function");
-		for (size_t k = 0; k < m && k < o->rows && !rc; k++) {
+		for (size_t k = 0; k < m && k < max_rows && !rc; k++) {
 			const flame_diff_row *r = &rows[idx[k]];
 			const uint64_t *v = total ? r->total : r->self;
 			char b[64], af[64], d[64], c[32];
-			flame_format_count(b, sizeof b, v[0], scale, unit);
-			flame_format_count(af, sizeof af, v[1], scale, unit);
-			flame_format_delta(d, sizeof d, v[0], v[1], scale, unit);
+			flame_amount_print(b, sizeof b, v[0], scale, unit);
+			flame_amount_print(af, sizeof af, v[1], scale, unit);
+			flame_amount_print_delta(d, sizeof d, v[0], v[1], scale, unit);
 			if (v[0] == 0)
 				snprintf(c, sizeof c, v[1] ? "new" : "0%%");
 			else
@@ -110,66 +126,4 @@ int flame_write_top(flame_tree *t, flame_diff_row *rows, size_t n, const flame_t
 	}
 	free(idx);
 	return rc;
-}
-
-/* ---- the gate */
-
-/* Offenders by their larger growth (self or total), largest first, ties by name: the same
- * report however the inputs were ordered or read. */
-static double growth(const flame_diff_row *r)
-{
-	double s = delta_of(r->self), t = r->inside == SIZE_MAX ? delta_of(r->total) : s;
-	return s > t ? s : t;
-}
-
-static int cmp_growth(const void *pa, const void *pb)
-{
-	const flame_diff_row *x = pa, *y = pb;
-	double gx = growth(x), gy = growth(y);
-	if (gx != gy)
-		return gx > gy ? -1 : 1;
-	return cmp_name(x, y);
-}
-
-int flame_gate(flame_tree *t, flame_diff_row *rows, size_t n, double limit_pct, flame_text_fn fn,
-               void *ud, flame_err *err)
-{
-	unsigned scale = flame_tree_scale(t);
-	const char *unit = flame_tree_count_name(t);
-	double t0 = (double)flame_tree_total(t, 0);
-	double limit = limit_pct / 100.0 * t0;
-	int bad = 0, rc;
-	/* a caller that grew only because a named callee grew is not named again */
-	if ((rc = flame_diff_attribute(t, rows, n, limit, err)))
-		return rc;
-	qsort(rows, n, sizeof *rows, cmp_growth); /* `inside` is resolved: rows may move */
-	for (size_t i = 0; i < n; i++) {
-		const flame_diff_row *r = &rows[i];
-		char line[1024];
-		int len = snprintf(line, sizeof line, "%.*s: ", (int)(r->name.len > 400 ? 400 : r->name.len),
-		                   r->name.ptr);
-		int any = 0;
-		for (int k = 0; k < 2; k++) {
-			const uint64_t *v = k ? r->total : r->self;
-			double d = delta_of(v);
-			if (!(d > 0 && d > limit) || (k && r->inside != SIZE_MAX))
-				continue;
-			char b[64], af[64], dd[64];
-			flame_format_count(b, sizeof b, v[0], scale, unit);
-			flame_format_count(af, sizeof af, v[1], scale, unit);
-			flame_format_delta(dd, sizeof dd, v[0], v[1], scale, unit);
-			int m = snprintf(line + len, sizeof line - (size_t)len,
-			                 "%s%s %s -> %s (%s, %.2f%% of the before total)", any ? "; " : "",
-			                 k ? "total" : "self", b, af, dd, t0 > 0 ? 100.0 * d / t0 : 100.0);
-			if (m > 0)
-				len += m < (int)sizeof line - len ? m : (int)sizeof line - len - 1;
-			any = 1;
-		}
-		if (any) {
-			if ((rc = fn(ud, line, (size_t)len)))
-				return rc < 0 ? rc : -rc;
-			bad++;
-		}
-	}
-	return bad;
 }

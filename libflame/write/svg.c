@@ -3,7 +3,8 @@
  * tools that scrape its titles keep working), and the labels in a group of their own.
  * Compact: one element per frame (half the layout objects a browser has to paint when
  * zooming), no empty labels, colours as #rrggbb. Every untrusted string passes through
- * escape.c; the script is static and reads its data from the document. Also --nameattr. */
+ * escape.c; the script is static and reads its data from the document. The attributes of
+ * --nameattr (nameattr.c reads the file) go on the frames they name, those that are safe. */
 #include <ctype.h>
 #include <errno.h>
 #include <iconv.h>
@@ -15,50 +16,15 @@
 #include "../core/array.h"
 #include "../core/err.h"
 #include "../core/intern.h"
+#include "../core/output.h"
 #include "../core/tree.h"
 #include "escape.h"
 #include "layout.h"
+#include "nameattr.h"
 #include "removed.h"
 #include "template.h"
 
-/* ---- --nameattr */
-
-struct na_attr {
-	char *key, *value;
-};
-
-struct na_entry {
-	struct na_attr *attrs;
-	size_t n;
-};
-
-struct flame_nameattr {
-	flame__intern names; /* id -> name */
-	struct na_entry *v;  /* id -> its attributes */
-	size_t cap;
-};
-
-static const struct na_entry *na_find(const flame_nameattr *na, const char *name, size_t len)
-{
-	uint32_t id = na ? flame__intern_find(&na->names, name, len) : FLAME__ID_NONE;
-	return id == FLAME__ID_NONE ? NULL : &na->v[id];
-}
-
-void flame_nameattr_free(flame_nameattr *na)
-{
-	if (!na)
-		return;
-	for (size_t i = 0; i < na->names.count; i++) {
-		for (size_t k = 0; k < na->v[i].n; k++) {
-			free(na->v[i].attrs[k].key);
-			free(na->v[i].attrs[k].value);
-		}
-		free(na->v[i].attrs);
-	}
-	free(na->v);
-	flame__intern_free(&na->names);
-	free(na);
-}
+/* ---- --nameattr (read by nameattr.c): what of it is written */
 
 /* An attribute name we write: XML-name-like, not an event handler, not style, no
  * namespace prefix, and not one of flamegraph.pl's raw-markup keys. */
@@ -88,99 +54,11 @@ static int href_ok(const char *v)
 	       (n == 6 && strncasecmp(v, "mailto", 6) == 0) || (n == 3 && strncasecmp(v, "ftp", 3) == 0);
 }
 
-static int na_set(struct na_entry *e, const char *k, size_t kn, const char *v, size_t vn)
-{
-	char *key = strndup(k, kn), *value = strndup(v, vn);
-	if (!key || !value) {
-		free(key);
-		free(value);
-		return FLAME_ENOMEM;
-	}
-	for (size_t i = 0; i < e->n; i++)
-		if (strcmp(e->attrs[i].key, key) == 0) { /* later wins, as in a Perl hash */
-			free(e->attrs[i].value);
-			free(key);
-			e->attrs[i].value = value;
-			return 0;
-		}
-	struct na_attr *a = realloc(e->attrs, (e->n + 1) * sizeof *a);
-	if (!a) {
-		free(key);
-		free(value);
-		return FLAME_ENOMEM;
-	}
-	e->attrs = a;
-	e->attrs[e->n++] = (struct na_attr){key, value};
-	return 0;
-}
-
-int flame_nameattr_load(flame_nameattr **out, const char *path, flame_err *err)
-{
-	*out = NULL;
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return flame__err(err, FLAME_EIO, path, 0, FLAME__NO_OFFSET, "cannot open: %m");
-	flame_nameattr *na = calloc(1, sizeof *na);
-	if (na)
-		flame__intern_init(&na->names);
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	uint64_t no = 0;
-	int rc = na ? 0 : flame__err_nomem(err);
-	while (!rc && (len = getline(&line, &cap, f)) >= 0) {
-		no++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (len == 0)
-			continue;
-		char *tab = memchr(line, '\t', (size_t)len);
-		if (!tab) {
-			rc = flame__err(err, FLAME_EDATA, path, no, FLAME__NO_OFFSET,
-			                "expected NAME<TAB>attr=value...");
-			break;
-		}
-		size_t nlen = (size_t)(tab - line);
-		uint32_t had = na->names.count;
-		uint32_t id = FLAME__ID_NONE;
-		if (!flame__array_reserve(na->v, na->cap, (size_t)had + 1))
-			id = flame__intern_put(&na->names, line, nlen);
-		if (id == FLAME__ID_NONE) {
-			rc = flame__err_nomem(err);
-			break;
-		}
-		struct na_entry *e = &na->v[id];
-		if (id == had)
-			*e = (struct na_entry){NULL, 0};
-		for (char *p = tab + 1; p <= line + len && !rc;) {
-			char *end = memchr(p, '\t', (size_t)(line + len - p));
-			if (!end)
-				end = line + len;
-			char *eq = memchr(p, '=', (size_t)(end - p));
-			if (eq && eq > p)
-				rc = na_set(e, p, (size_t)(eq - p), eq + 1, (size_t)(end - eq - 1));
-			if (rc)
-				rc = flame__err_nomem(err);
-			p = end + 1;
-		}
-	}
-	free(line);
-	fclose(f);
-	if (rc) {
-		flame_nameattr_free(na);
-		return rc;
-	}
-	*out = na;
-	return 0;
-}
-
-/* ---- buffered writing */
+/* ---- writing, straight into the output's buffer (core/output.h) */
 
 typedef struct sw {
 	flame_output *out;
 	flame_err *err;
-	char *buf;
-	size_t len, cap;
 	int rc;
 	const flame__layout *L;
 	const flame_render_opts *o;
@@ -189,43 +67,26 @@ typedef struct sw {
 	iconv_t cd;  /* --encoding other than UTF-8: untrusted text is converted from it */
 	char *conv;  /* conversion buffer */
 	size_t conv_cap;
-	flame_tree *t; /* the tree laid out (reversed for --reverse) */
+	flame_tree *t; /* the tree laid out */
 	const flame__panel *panel;
 } sw;
 
-static int flush(sw *w)
+/* Room for n more bytes (then advance() by what was written), or NULL with w->rc set.
+ * After an error, NULL without asking again: err keeps the first error (a closed pipe's
+ * EPIPE, which the tools end quietly on), not "an earlier write failed". */
+static inline char *room(sw *w, size_t n)
 {
-	if (!w->rc && w->len)
-		w->rc = flame_output_write(w->out, w->buf, w->len, w->err);
-	w->len = 0;
-	return w->rc;
+	return w->rc ? NULL : flame__output_reserve(w->out, n, &w->rc, w->err);
 }
 
-/* Make room for n more bytes (flushing first, growing for huge items). */
-static char *room(sw *w, size_t n)
-{
-	if (w->len + n > w->cap) {
-		if (flush(w))
-			return NULL;
-		if (n > w->cap) {
-			char *b = realloc(w->buf, n);
-			if (!b) {
-				w->rc = flame__err_nomem(w->err);
-				return NULL;
-			}
-			w->buf = b;
-			w->cap = n;
-		}
-	}
-	return w->buf + w->len;
-}
+static inline void advance(sw *w, size_t n) { flame__output_advance(w->out, n); }
 
 static void put(sw *w, const char *p, size_t n)
 {
 	char *d = room(w, n);
 	if (d) {
 		memcpy(d, p, n);
-		w->len += n;
+		advance(w, n);
 	}
 }
 
@@ -235,15 +96,9 @@ static void puts_(sw *w, const char *s) { put(w, s, strlen(s)); }
  * U+FFFD); returns the converted length in w->conv, or (size_t)-1 on out of memory. */
 static size_t convert(sw *w, const char *p, size_t n)
 {
-	size_t need = n * 4 + 16;
-	if (need > w->conv_cap) {
-		char *c = realloc(w->conv, need);
-		if (!c) {
-			w->rc = flame__err_nomem(w->err);
-			return (size_t)-1;
-		}
-		w->conv = c;
-		w->conv_cap = need;
+	if (flame__array_reserve_min(w->conv, w->conv_cap, n * 4 + 16, 256)) {
+		w->rc = flame__err_nomem(w->err);
+		return (size_t)-1;
 	}
 	char *in = (char *)p, *out = w->conv;
 	size_t inleft = n, outleft = w->conv_cap;
@@ -273,7 +128,7 @@ static void put_esc(sw *w, const char *p, size_t n)
 	}
 	char *d = room(w, FLAME__ESCAPE_MAX(n));
 	if (d)
-		w->len += flame__xml_escape(d, p, n);
+		advance(w, flame__xml_escape(d, p, n));
 }
 
 static void puts_esc(sw *w, const char *s) { put_esc(w, s, s ? strlen(s) : 0); }
@@ -330,20 +185,15 @@ static void put_num(sw *w, double v)
 {
 	char *d = room(w, 32);
 	if (d)
-		w->len += fmt_tenths(d, tenths(v));
+		advance(w, fmt_tenths(d, tenths(v)));
 }
 
 /* Text in the scratch buffer, grown as needed. */
 static char *scratch(sw *w, size_t n)
 {
-	if (n > w->tmp_cap) {
-		char *t = realloc(w->tmp, n);
-		if (!t) {
-			w->rc = flame__err_nomem(w->err);
-			return NULL;
-		}
-		w->tmp = t;
-		w->tmp_cap = n;
+	if (flame__array_reserve_min(w->tmp, w->tmp_cap, n, 256)) {
+		w->rc = flame__err_nomem(w->err);
+		return NULL;
 	}
 	return w->tmp;
 }
@@ -413,7 +263,7 @@ static void put_pct(sw *w, const char *p, size_t n)
 			*o++ = (char)c;
 		}
 	}
-	w->len += (size_t)(o - d);
+	advance(w, (size_t)(o - d));
 }
 
 /* A count in the tree's scale as plain decimal text ("12", "0.25"). */
@@ -509,7 +359,7 @@ static void put_exact(sw *w, const flame__frame *f)
 {
 	const flame__layout *L = w->L;
 	if (f->depth == 0) {
-		if (w->o->flags & FLAME_RENDER_REVERSE)
+		if (flame__tree_reversed(w->t)) /* drawn leaf-first: the reader turns them back */
 			puts_(w, " data-reverse=\"1\"");
 		put_pruned(w);
 		if (L->human) {
@@ -536,8 +386,8 @@ static void put_exact(sw *w, const flame__frame *f)
 static void put_frame(sw *w, const flame__frame *f)
 {
 	const flame__layout *L = w->L;
-	const struct na_entry *na =
-	    w->o->nameattr ? na_find(w->o->nameattr, f->name, f->name_len) : NULL;
+	const flame__nameattr_entry *na =
+	    w->o->nameattr ? flame__nameattr_find(w->o->nameattr, f->name, f->name_len) : NULL;
 	const char *title = NULL, *href = NULL, *target = NULL;
 	if (na)
 		for (size_t i = 0; i < na->n; i++) {
@@ -578,7 +428,7 @@ static void put_frame(sw *w, const flame__frame *f)
 	memcpy(p, hex, 7);
 	p += 7;
 	*p++ = '"';
-	w->len += (size_t)(p - d);
+	advance(w, (size_t)(p - d));
 	put_exact(w, f);
 	if (na) {
 		for (size_t i = 0; i < na->n; i++) {
@@ -634,7 +484,7 @@ static void put_label(sw *w, const flame__frame *f)
 			p += fmt_tenths(p, tenths(f->y + f->h / 2 + 3));
 			memcpy(p, "\">", 2);
 			p += 2;
-			w->len += (size_t)(p - d);
+			advance(w, (size_t)(p - d));
 			put_esc(w, t, n);
 			puts_(w, "</text>\n");
 		}
@@ -699,7 +549,7 @@ static void put_picture(sw *w)
 		*p++ = 'h';
 		p += fmt_tenths(p, x1 - x2);
 		*p++ = 'z';
-		w->len += (size_t)(p - d);
+		advance(w, (size_t)(p - d));
 	}
 	if (L->count)
 		puts_(w, "\"/>\n");
@@ -730,7 +580,7 @@ static void put_geom(sw *w, size_t from)
 		p += fmt_tenths(p, x2 - x1);
 		*p++ = ',';
 		p += fmt_tenths(p, tenths(f->y));
-		w->len += (size_t)(p - d);
+		advance(w, (size_t)(p - d));
 	}
 	puts_(w, "\"");
 }
@@ -807,9 +657,10 @@ static int is_utf8_name(const char *e)
 	return !e || !strcasecmp(e, "UTF-8") || !strcasecmp(e, "UTF8");
 }
 
-static int on_key(void *ud, const char *k, size_t n)
+/* The placeholders of the document's head: sizes, fonts, colours, the style and script.
+ * 0 when `k` is not one of them. */
+static int put_head_key(sw *w, const char *k, size_t n)
 {
-	sw *w = ud;
 	const flame__layout *L = w->L;
 	char hex[8];
 	if (key_is(k, n, "encoding")) {
@@ -859,7 +710,17 @@ static int on_key(void *ud, const char *k, size_t n)
 		put(w, flame__tpl_css, flame__tpl_css_len);
 	} else if (key_is(k, n, "js")) {
 		put(w, flame__tpl_js, flame__tpl_js_len);
-	} else if (key_is(k, n, "titlex")) {
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* The placeholders of the title and the controls' positions. 0 when `k` is not one. */
+static int put_title_key(sw *w, const char *k, size_t n)
+{
+	const flame__layout *L = w->L;
+	if (key_is(k, n, "titlex")) {
 		put_num(w, L->title_x);
 	} else if (key_is(k, n, "titley")) {
 		put_num(w, L->title_y);
@@ -878,7 +739,21 @@ static int on_key(void *ud, const char *k, size_t n)
 		put_num(w, L->width - L->xpad - 130);
 	} else if (key_is(k, n, "nextx")) {
 		put_num(w, L->width - L->xpad - 115);
-	} else if (key_is(k, n, "frames")) {
+	} else if (key_is(k, n, "clipwidth")) {
+		put_num(w, L->width - 2 * L->xpad);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* The frames, their labels and the panel here; the small placeholders in the functions
+ * above. */
+static int on_key(void *ud, const char *k, size_t n)
+{
+	sw *w = ud;
+	const flame__layout *L = w->L;
+	if (key_is(k, n, "frames")) {
 		for (size_t i = 0; i < L->count && !w->rc; i++)
 			put_frame(w, &L->frames[i]);
 	} else if (key_is(k, n, "geom")) {
@@ -896,9 +771,7 @@ static int on_key(void *ud, const char *k, size_t n)
 			put_label(w, &L->frames[i]);
 	} else if (key_is(k, n, "panel")) {
 		put_panel(w);
-	} else if (key_is(k, n, "clipwidth")) {
-		put_num(w, L->width - 2 * L->xpad);
-	} else {
+	} else if (!put_head_key(w, k, n) && !put_title_key(w, k, n)) {
 		return flame__err(w->err, FLAME_EUSAGE, "template", 0, FLAME__NO_OFFSET,
 		                  "unknown placeholder {{%.*s}}", (int)n, k);
 	}
@@ -937,12 +810,12 @@ int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out
 	if (rc)
 		return rc;
 	flame__panel P;
-	rc = flame__panel_compute(&P, L.own ? L.own : t, &L, o, err);
+	rc = flame__panel_compute(&P, t, &L, o, err);
 	if (rc) {
 		flame__layout_free(&L);
 		return rc;
 	}
-	sw w = {out, err, NULL, 0, 1 << 18, 0, &L, o, NULL, 0, (iconv_t)-1, NULL, 0, L.own ? L.own : t, &P};
+	sw w = {out, err, 0, &L, o, NULL, 0, (iconv_t)-1, NULL, 0, t, &P};
 	if (!is_utf8_name(o->encoding)) {
 		w.cd = iconv_open("UTF-8", o->encoding);
 		if (w.cd == (iconv_t)-1) {
@@ -950,11 +823,6 @@ int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out
 			                "--encoding: unknown encoding '%s'", o->encoding);
 			goto done;
 		}
-	}
-	w.buf = malloc(w.cap);
-	if (!w.buf) {
-		rc = flame__err_nomem(err);
-		goto done;
 	}
 	if (L.empty) {
 		put_error_svg(&w);
@@ -964,13 +832,11 @@ int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out
 		if (rc && !w.rc)
 			w.rc = rc;
 	}
-	flush(&w);
 	rc = w.rc;
 done:
 	if (w.cd != (iconv_t)-1)
 		iconv_close(w.cd);
 	free(w.conv);
-	free(w.buf);
 	free(w.tmp);
 	flame__panel_free(&P);
 	flame__layout_free(&L);

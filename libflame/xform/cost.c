@@ -12,7 +12,6 @@
 #include "../core/lines.h"
 #include "../core/regex.h"
 #include "../core/tree.h"
-#include "../core/units.h"
 #include "../core/array.h"
 #include "../core/version.h"
 
@@ -58,13 +57,11 @@ static int team_index(flame_owners *ow, const char *name, size_t len, uint32_t *
 	return 0;
 }
 
-static int owner_line(flame_owners *ow, const flame__lines *c, flame_err *err)
+static int owner_line(void *ud, const char *p, size_t len, const flame__lines *c,
+                      flame_err *err)
 {
-	const char *p = c->line;
-	size_t len = c->len;
-	if (len && p[len - 1] == '\r')
-		len--;
-	if (!len || p[0] == '#')
+	flame_owners *ow = ud;
+	if (p[0] == '#')
 		return 0;
 	const char *tab = memchr(p, '\t', len);
 	size_t tl = tab ? len - (size_t)(tab - p) - 1 : 0;
@@ -87,25 +84,13 @@ static int owner_line(flame_owners *ow, const flame__lines *c, flame_err *err)
 	return 0;
 }
 
-int flame_owners_load(flame_owners **out, const char *path, flame_err *err)
+int flame_owners_new(flame_owners **out, const char *path, flame_err *err)
 {
 	*out = NULL;
-	flame_input *in = NULL;
-	flame__lines c;
-	int rc = flame_input_open(&in, path, err);
-	if (rc)
-		return rc;
 	flame_owners *ow = calloc(1, sizeof *ow);
-	if (!ow) {
-		flame_input_free(in);
+	if (!ow)
 		return flame__err_nomem(err);
-	}
-	if (!(rc = flame__lines_init(&c, in, err))) {
-		while ((rc = flame__lines_next(&c, err)) > 0 && !(rc = owner_line(ow, &c, err)))
-			;
-		flame__lines_free(&c);
-	}
-	flame_input_free(in);
+	int rc = flame__lines_read_file(path, owner_line, ow, err);
 	if (rc < 0) {
 		flame_owners_free(ow);
 		return rc;
@@ -116,20 +101,19 @@ int flame_owners_load(flame_owners **out, const char *path, flame_err *err)
 
 /* ---- options */
 
+static const flame_cost_opts cost_defaults = FLAME_COST_OPTS_INIT;
+static const size_t cost_sizes[] = {0, sizeof(flame_cost_opts)};
+static const struct flame__opts_layout cost_layout = {"flame_cost_opts", &cost_defaults,
+                                                      sizeof cost_defaults, cost_sizes,
+                                                      FLAME_COST_OPTS_VERSION};
+
 int flame_cost_opts_init(flame_cost_opts *o, unsigned version)
 {
-	static const flame_cost_opts defaults = FLAME_COST_OPTS_INIT;
-	if (flame__opts_version(version, FLAME_COST_OPTS_VERSION, "flame_cost_opts", NULL))
-		return FLAME_EUSAGE;
-	*o = defaults;
-	return 0;
+	return flame__opts_init(&cost_layout, o, version);
 }
 
 static int check_opts(const flame_cost_opts *o, flame_err *err)
 {
-	int rc = flame__opts_version(o->version, FLAME_COST_OPTS_VERSION, "flame_cost_opts", err);
-	if (rc)
-		return rc;
 	const char *bad = o->by > FLAME_COST_BY_OWNER              ? "the grouping"
 	                  : o->by == FLAME_COST_BY_OWNER && !o->owners ? "--by owner without owners"
 	                  : o->sort > FLAME_COST_SORT_TOTAL         ? "the sort"
@@ -223,7 +207,7 @@ static int cmp_total(const void *a, const void *b) { return cmp_rows(a, b, 1); }
 static double seconds_per_count(const flame_tree *t, const flame_cost_opts *o)
 {
 	const char *unit = flame_tree_count_name(t);
-	double ns = 1, one = 1.0 / (double)flame__pow10[flame_tree_scale(t)];
+	double ns = 1, one = 1.0 / (double)flame__pow10[flame_tree_decimals(t)];
 	flame__unit_kind kind = flame__unit_kind_of(unit, &ns);
 	if (kind == FLAME__UNIT_TIME)
 		return flame__units_cpu_time(t) ? one * ns / 1e9 : 0;
@@ -235,10 +219,15 @@ static double seconds_per_count(const flame_tree *t, const flame_cost_opts *o)
 	return 0;
 }
 
-int flame_cost_new(flame_cost **out, flame_tree *t, const flame_cost_opts *o, flame_err *err)
+int flame_cost_report_new(flame_cost_report **out, flame_tree *t, const flame_cost_opts *opts,
+                          flame_err *err)
 {
 	*out = NULL;
-	int rc = check_opts(o, err);
+	flame_cost_opts cur;
+	const flame_cost_opts *o = &cur;
+	int rc = flame__opts_read(&cost_layout, &cur, opts, err);
+	if (!rc)
+		rc = check_opts(o, err);
 	flame__stacks *st;
 	if (rc || (rc = flame__tree_stacks(t, &st, err)))
 		return rc;
@@ -247,7 +236,7 @@ int flame_cost_new(flame_cost **out, flame_tree *t, const flame_cost_opts *o, fl
 	size_t nrows = o->by == FLAME_COST_BY_OWNER ? o->owners->nteams + 1 : nn;
 	roller r = {o, names, malloc(nn * sizeof *r.group), malloc(nrows * sizeof *r.stamp),
 	            calloc(nrows, sizeof *r.rows), 0};
-	flame_cost *c = calloc(1, sizeof *c);
+	flame_cost_report *c = calloc(1, sizeof *c);
 	if (!r.group || !r.stamp || !r.rows || !c) {
 		free(r.group);
 		free(r.stamp);
@@ -280,7 +269,7 @@ int flame_cost_new(flame_cost **out, flame_tree *t, const flame_cost_opts *o, fl
 	c->rows = r.rows;
 	c->n = r.n;
 	c->total = flame_tree_total(t, col);
-	c->scale = flame_tree_scale(t);
+	c->scale = flame_tree_decimals(t);
 	const char *unit = flame_tree_count_name(t);
 	snprintf(c->unit, sizeof c->unit, "%s", unit ? unit : "");
 	c->o = *o;
@@ -292,7 +281,7 @@ int flame_cost_new(flame_cost **out, flame_tree *t, const flame_cost_opts *o, fl
 	return 0;
 }
 
-void flame_cost_free(flame_cost *c)
+void flame_cost_report_free(flame_cost_report *c)
 {
 	if (!c)
 		return;
@@ -300,8 +289,12 @@ void flame_cost_free(flame_cost *c)
 	free(c);
 }
 
-size_t flame_cost_rows(const flame_cost *c, const flame_cost_row **rows)
+size_t flame_cost_report_count(const flame_cost_report *c)
 {
-	*rows = c->rows;
 	return c->n;
+}
+
+const flame_cost_row *flame_cost_report_row(const flame_cost_report *c, size_t i)
+{
+	return i < c->n ? &c->rows[i] : NULL;
 }

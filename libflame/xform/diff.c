@@ -1,29 +1,42 @@
 /* Differential trees: BEFORE in column 0, AFTER in column 1 of one stack table, with
  * difffolded.pl's -n (before = int(before * T2 / T1)) and -s (hex addresses folded), and
- * per-request or per-unit-of-work normalization. Also the per-function self/total report
- * the regression gate and --top read. Scaling is exact (128-bit) and rounds down. Sorted
+ * per-request or per-unit-of-work normalization. Scaling is exact (128-bit) and rounds down. Sorted
  * sides are combined by a merge-join (core/join.c). Reading the sides is read/'s, and
  * choosing how is the diff request's (request/diff.c). */
 #include <stdlib.h>
 #include <string.h>
+#include "../core/array.h"
 #include "../core/err.h"
 #include "../core/join.h"
 #include "../core/regex.h"
 #include "../core/tree.h"
+#include "../core/u128.h"
 #include "../core/version.h"
+#include "diff.h"
+
+static const flame_diff_opts diff_defaults = FLAME_DIFF_OPTS_INIT;
+static const size_t diff_sizes[] = {0, sizeof(flame_diff_opts)};
+static const struct flame__opts_layout diff_layout = {"flame_diff_opts", &diff_defaults,
+                                                      sizeof diff_defaults, diff_sizes,
+                                                      FLAME_DIFF_OPTS_VERSION};
 
 int flame_diff_opts_init(flame_diff_opts *o, unsigned version)
 {
-	static const flame_diff_opts defaults = FLAME_DIFF_OPTS_INIT;
-	return flame__opts_init(o, &defaults, sizeof defaults, version, FLAME_DIFF_OPTS_VERSION,
-	                        "flame_diff_opts");
+	return flame__opts_init(&diff_layout, o, version);
 }
 
-int flame_diff_check(const flame_diff_opts *o, flame_err *err)
+int flame__diff_opts_read(flame_diff_opts *dst, const flame_diff_opts *src, flame_err *err)
 {
-	int rc = flame__opts_version(o->version, FLAME_DIFF_OPTS_VERSION, "flame_diff_opts", err);
+	return flame__opts_read(&diff_layout, dst, src, err);
+}
+
+int flame_diff_opts_check(const flame_diff_opts *opts, flame_err *err)
+{
+	flame_diff_opts cur;
+	int rc = flame__diff_opts_read(&cur, opts, err);
 	if (rc)
 		return rc;
+	const flame_diff_opts *o = &cur;
 	switch (o->norm) {
 	case FLAME_DIFF_NORM_NONE:
 	case FLAME_DIFF_NORM_TOTAL:
@@ -39,8 +52,8 @@ int flame_diff_check(const flame_diff_opts *o, flame_err *err)
 			                  "--normalize-frame wants a regex");
 	{
 		flame__regex *re = NULL;
-		int rc = flame__regex_compile(&re, o->frame_regex, strlen(o->frame_regex), 0,
-		                              "--normalize-frame", err);
+		rc = flame__regex_compile(&re, o->frame_regex, strlen(o->frame_regex), 0,
+		                          "--normalize-frame", err);
 		flame__regex_free(re);
 		return rc;
 	}
@@ -99,14 +112,9 @@ static int strip_map(flame_tree *dst, const flame_tree *src, uint32_t *map, flam
 		size_t n = nm->len;
 		if (has_hex(p, n)) {
 			size_t m = strip_hex_name(p, n, NULL);
-			if (m > cap) {
-				char *b = realloc(buf, m);
-				if (!b) {
-					free(buf);
-					return flame__err_nomem(err);
-				}
-				buf = b;
-				cap = m;
+			if (flame__array_reserve_min(buf, cap, m, 256)) {
+				free(buf);
+				return flame__err_nomem(err);
 			}
 			n = strip_hex_name(p, n, buf);
 			p = buf;
@@ -174,7 +182,7 @@ static int scale_stack(void *ud, const uint32_t *ids, uint32_t depth, uint32_t *
 {
 	const struct scale *sc = ud;
 	(void)ids, (void)depth, (void)out;
-	unsigned __int128 v = (unsigned __int128)w[0] * sc->num / sc->den;
+	flame__u128 v = (flame__u128)w[0] * sc->num / sc->den;
 	v -= v % sc->unit;
 	if (v > UINT64_MAX)
 		return FLAME_ERANGE;
@@ -240,7 +248,7 @@ static int normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err)
 	case FLAME_DIFF_NORM_TOTAL:
 		/* difffolded.pl: only when the totals differ (and, here, when BEFORE has any) */
 		if (t0 && t0 != t1)
-			rc = scale_before(t, t1, t0, flame__pow10[flame_tree_scale(t)], err);
+			rc = scale_before(t, t1, t0, flame__pow10[flame_tree_decimals(t)], err);
 		break;
 	case FLAME_DIFF_NORM_REQUESTS:
 		rc = scale_before(t, o->requests_after, o->requests_before, 1, err);
@@ -283,19 +291,27 @@ int flame_diff_swap(flame_tree *t, flame_err *err)
 	return rc;
 }
 
-int flame_diff_normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err)
+int flame_diff_normalize(flame_tree *t, const flame_diff_opts *opts, flame_err *err)
 {
-	int rc = flame_diff_check(o, err);
+	flame_diff_opts cur;
+	const flame_diff_opts *o = &cur;
+	int rc = flame__diff_opts_read(&cur, opts, err);
+	if (!rc)
+		rc = flame_diff_opts_check(o, err);
 	if (rc || (o->strip_hex && (rc = flame_strip_hex(t, err))))
 		return rc;
 	return normalize(t, o, err);
 }
 
-int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *o,
+int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opts,
                flame_err *err)
 {
 	flame__stacks *bs, *as;
-	int rc = flame_diff_check(o, err);
+	flame_diff_opts cur;
+	const flame_diff_opts *o = &cur;
+	int rc = flame__diff_opts_read(&cur, opts, err);
+	if (!rc)
+		rc = flame_diff_opts_check(o, err);
 	if (!rc)
 		rc = flame__tree_stacks(before, &bs, err);
 	if (!rc)
@@ -309,9 +325,9 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *o,
 		return rc;
 	if (o->strip_hex && (rc = flame_strip_hex(before, err)))
 		return rc;
-	if ((rc = flame__tree_rescale(before, flame_tree_scale(after), err)))
+	if ((rc = flame__tree_rescale(before, flame_tree_decimals(after), err)))
 		return rc;
-	uint64_t m = flame__pow10[flame_tree_scale(before) - flame_tree_scale(after)];
+	uint64_t m = flame__pow10[flame_tree_decimals(before) - flame_tree_decimals(after)];
 	uint32_t *map = NULL, *ids = NULL;
 	/* sorted sides (sorted folded files): one merge-join, no hashing */
 	if (!o->strip_hex && flame__tree_stacks_sorted(before) && flame__tree_stacks_sorted(after)) {
@@ -365,222 +381,5 @@ joined:
 done:
 	free(map);
 	free(ids);
-	return rc;
-}
-
-/* ---- per-function report */
-
-int flame_diff_report(flame_tree *t, flame_diff_row **rows_out, size_t *n_out,
-                      flame_err *err)
-{
-	*rows_out = NULL;
-	*n_out = 0;
-	flame__stacks *st;
-	int rc = flame__tree_stacks(t, &st, err);
-	if (rc)
-		return rc;
-	const flame__intern *names = flame__tree_names(t);
-	uint32_t nn = names->count;
-	uint32_t *row_of = malloc((nn ? nn : 1) * sizeof *row_of);
-	size_t *stamp = malloc((nn ? nn : 1) * sizeof *stamp);
-	flame_diff_row *rows = malloc((nn ? nn : 1) * sizeof *rows);
-	if (!row_of || !stamp || !rows) {
-		free(row_of);
-		free(stamp);
-		free(rows);
-		return flame__err_nomem(err);
-	}
-	size_t n = 0;
-	for (uint32_t id = 0; id < nn; id++) {
-		row_of[id] = UINT32_MAX;
-		stamp[id] = SIZE_MAX;
-	}
-	for (size_t k = 0; k < st->count; k++) {
-		const flame__stack *s = &st->v[k];
-		for (uint32_t i = 0; i < s->depth; i++) {
-			uint32_t id = s->ids[i];
-			if (row_of[id] == UINT32_MAX) {
-				const flame__name *nm = flame__intern_get(names, id);
-				row_of[id] = (uint32_t)n;
-				rows[n++] = (flame_diff_row){{nm->ptr, nm->len}, {0, 0}, {0, 0}, SIZE_MAX};
-			}
-			flame_diff_row *r = &rows[row_of[id]];
-			if (stamp[id] != k) { /* once per stack, however deep the recursion */
-				stamp[id] = k;
-				r->total[0] += s->w[0];
-				r->total[1] += s->w[1];
-			}
-			if (i + 1 == s->depth) {
-				r->self[0] += s->w[0];
-				r->self[1] += s->w[1];
-			}
-		}
-	}
-	free(row_of);
-	free(stamp);
-	*rows_out = rows;
-	*n_out = n;
-	return 0;
-}
-
-/* ---- attribution: callers whose total change lies inside one callee */
-
-#define MAX_CAND 512
-
-static double total_delta(const flame_diff_row *r)
-{
-	return r->total[1] >= r->total[0] ? (double)(r->total[1] - r->total[0])
-	                                  : -(double)(r->total[0] - r->total[1]);
-}
-
-static int cmp_abs_delta(const void *a, const void *b, void *ud)
-{
-	const flame_diff_row *rows = ud;
-	double x = total_delta(&rows[*(const size_t *)a]), y = total_delta(&rows[*(const size_t *)b]);
-	x = x < 0 ? -x : x;
-	y = y < 0 ? -y : y;
-	if (x != y)
-		return x > y ? -1 : 1;
-	/* ties by name: the same attribution whatever the order of the stack table */
-	const flame_diff_row *p = &rows[*(const size_t *)a], *q = &rows[*(const size_t *)b];
-	size_t n = p->name.len < q->name.len ? p->name.len : q->name.len;
-	int r = memcmp(p->name.ptr, q->name.ptr, n);
-	return r ? r : (p->name.len > q->name.len) - (p->name.len < q->name.len);
-}
-
-int flame_diff_attribute(flame_tree *t, flame_diff_row *rows, size_t n, double limit,
-                         flame_err *err)
-{
-	flame__stacks *ts;
-	int rc = flame__tree_stacks(t, &ts, err);
-	if (rc)
-		return rc;
-	const flame__intern *names = flame__tree_names(t);
-	size_t k = 0, nn = names->count ? names->count : 1;
-	size_t *cand = malloc((n ? n : 1) * sizeof *cand);
-	int32_t *cand_of = malloc(nn * sizeof *cand_of);
-	uint32_t *cnt = NULL, *together = NULL, *pos = NULL;
-	int8_t *deeper = NULL;
-	size_t *stamp = NULL, *present = NULL, *cur = NULL;
-	uint32_t *present_pos = NULL, *cur_pos = NULL;
-	if (!cand || !cand_of) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	for (size_t i = 0; i < n; i++) {
-		double d = total_delta(&rows[i]);
-		rows[i].inside = SIZE_MAX;
-		if ((d < 0 ? -d : d) > limit)
-			cand[k++] = i;
-	}
-	qsort_r(cand, k, sizeof *cand, cmp_abs_delta, rows);
-	if (k > MAX_CAND)
-		k = MAX_CAND;
-	for (size_t i = 0; i < nn; i++)
-		cand_of[i] = -1;
-	for (size_t c = 0; c < k; c++) {
-		uint32_t id = flame__intern_find(names, rows[cand[c]].name.ptr, rows[cand[c]].name.len);
-		if (id != FLAME__ID_NONE)
-			cand_of[id] = (int32_t)c;
-	}
-	cnt = calloc(k ? k : 1, sizeof *cnt);
-	size_t kk = k * k + 1;
-	together = calloc(kk, sizeof *together);
-	deeper = malloc(kk);
-	pos = malloc((k ? k : 1) * sizeof *pos);
-	stamp = malloc((k ? k : 1) * sizeof *stamp);
-	present = malloc((k ? k : 1) * sizeof *present);
-	cur = malloc((k ? k : 1) * sizeof *cur);
-	present_pos = malloc((k ? k : 1) * sizeof *present_pos);
-	cur_pos = malloc((k ? k : 1) * sizeof *cur_pos);
-	if (!cnt || !together || !deeper || !pos || !stamp || !present || !cur || !present_pos ||
-	    !cur_pos) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
-	memset(deeper, -1, k * k);
-	for (size_t c = 0; c < k; c++)
-		stamp[c] = SIZE_MAX;
-	/* Neighbouring stacks (sorted tables) often hold the same candidates at the same depths:
-	 * such a run is counted once, times its length (the first-seen order is the same). */
-	size_t np = 0, run = 0;
-	for (size_t si = 0; si <= ts->count && k > 1; si++) {
-		size_t nq = 0;
-		if (si < ts->count) {
-			const flame__stack *st = &ts->v[si];
-			for (uint32_t i = 0; i < st->depth; i++) {
-				int32_t c = cand_of[st->ids[i]];
-				if (c < 0)
-					continue;
-				if (stamp[c] != si) {
-					stamp[c] = si;
-					cur[nq++] = (size_t)c;
-				}
-				pos[c] = i; /* the deepest occurrence */
-			}
-			for (size_t a = 0; a < nq; a++)
-				cur_pos[a] = pos[cur[a]];
-			if (run && nq == np && !memcmp(cur, present, np * sizeof *cur) &&
-			    !memcmp(cur_pos, present_pos, np * sizeof *cur_pos)) {
-				run++;
-				continue;
-			}
-		}
-		for (size_t a = 0; a < np && run; a++) { /* the run before this stack */
-			size_t x = present[a];
-			cnt[x] += (uint32_t)run;
-			for (size_t b = 0; b < np; b++) {
-				size_t y = present[b];
-				if (x == y)
-					continue;
-				together[x * k + y] += (uint32_t)run;
-				if (deeper[x * k + y] < 0)
-					deeper[x * k + y] = present_pos[b] > present_pos[a];
-			}
-		}
-		memcpy(present, cur, nq * sizeof *cur);
-		memcpy(present_pos, cur_pos, nq * sizeof *cur_pos);
-		np = nq;
-		run = 1;
-	}
-	for (size_t x = 0; x < k; x++) {
-		double dx = total_delta(&rows[cand[x]]);
-		size_t best = SIZE_MAX;
-		double best_abs = 0;
-		for (size_t y = 0; y < k; y++) {
-			double dy = total_delta(&rows[cand[y]]);
-			if (y == x || (dx > 0) != (dy > 0) || together[x * k + y] != cnt[y])
-				continue; /* not the same direction, or y is also called elsewhere */
-			if (cnt[x] == cnt[y] && deeper[x * k + y] != 1)
-				continue; /* always together: only the deeper one carries the change */
-			double ay = dy < 0 ? -dy : dy;
-			if (ay > best_abs) {
-				best_abs = ay;
-				best = y;
-			}
-		}
-		if (best != SIZE_MAX && (dx < 0 ? -dx : dx) - best_abs <= limit)
-			rows[cand[x]].inside = cand[best];
-	}
-	/* chains (main -> serve -> handle -> hot) resolve to their end */
-	for (size_t x = 0; x < k; x++) {
-		flame_diff_row *r = &rows[cand[x]];
-		for (size_t hops = 0; r->inside != SIZE_MAX && rows[r->inside].inside != SIZE_MAX &&
-		                      hops < k;
-		     hops++)
-			r->inside = rows[r->inside].inside;
-	}
-done:
-	free(cand);
-	free(cand_of);
-	free(cnt);
-	free(together);
-	free(deeper);
-	free(pos);
-	free(stamp);
-	free(present);
-	free(cur);
-	free(present_pos);
-	free(cur_pos);
 	return rc;
 }

@@ -1,7 +1,8 @@
 // Browser test of the HTML page (flame-render -o x.html; templates/page.*) in headless
 // Chromium (playwright-core): the graph drawn from the whole tree, hover tooltips and the
-// details line in the SVG's form, click to zoom with ancestors and the breadcrumb, Reset,
-// the icicle toggle, regex search with the case toggle and "Matched: P%" as the SVG
+// details line in the SVG's form (amounts on printf's ties rounded as its C rounds them),
+// click to zoom with ancestors and the breadcrumb, Reset, the icicle toggle, regex search
+// with the case toggle and "Matched: P%" as the SVG
 // computes it, next/previous, the keys (Esc, /, n, N), the sandwich view (recursion
 // counted once), the top table (sorting, search filter, row click), URL state round trip,
 // a URL regex that backtracks stopped by its time budget, hostile names and texts as text
@@ -45,6 +46,12 @@ const diff = pageOf("diff", "flame-diff", [path.join(fixtures, "diff", "before.f
 const diffSvg = execFileSync(tool("flame-diff"), ["--minwidth", "0", path.join(fixtures, "diff", "before.folded"),
 	path.join(fixtures, "diff", "after.folded")]).toString();
 const diff3 = pageOf("diff3", "flame-render", [path.join(fixtures, "render", "diff.folded")]);
+// a time profile (perf script periods, ns) whose amounts fall on printf's ties: 1.125 s,
+// 0.125% ("1.12 s" and "0.12%" in C, where toFixed would write "1.13" and "0.13")
+const tiesPerf = [[1125000000, "a"], [6865000000, "b"], [10000000, "c"]].map(([period, fn], k) =>
+	`prog 1 [000] ${k + 1}.000000: ${period} cpu-clock:\n\t${k + 1} ${fn} (/bin/prog)\n\t9 main (/bin/prog)\n\n`).join("");
+const ties = pageOf("ties", "flame-render", [], tiesPerf);
+const svgTies = [...execFileSync(tool("flame-render"), [], { input: tiesPerf }).toString().matchAll(/<title>([^<]*)</g)].map((m) => m[1]);
 const lines = [];
 for (let s = 0; s < 2500; s++) {
 	const fr = ["top", s < 1250 ? "half_0" : "half_1"];
@@ -140,6 +147,13 @@ try {
 	check(await page.evaluate(() => document.getElementById("search").classList.contains("bad")), "invalid regex: marked, no error");
 	await page.close();
 
+	// ---- amounts rounded as the SVG's C rounds them (templates/human.js: printfFixed)
+	page = await open(ties);
+	const tieInfos = (await drawn(page)).map((f) => f.info);
+	check(tieInfos.length === 6 && tieInfos.includes("a (1.12 s, 14.06%)") && tieInfos.includes("c (10.0 ms, 0.12%)") &&
+		tieInfos.every((t) => svgTies.includes(t)), `ties: every tooltip as in the SVG (${tieInfos.join(" | ")})`);
+	await page.close();
+
 	// ---- deep zoom: a one-sample frame under a million-sample sibling is reachable
 	page = await open(rec);
 	check(!(await frame(page, "tiny")), "rec: tiny (1 of 1,000,010) is narrower than half a pixel, not drawn");
@@ -179,7 +193,7 @@ try {
 	check(ce.find((f) => f.name === "a").y < ce.find((f) => f.name === "c").y, "sandwich callees below, growing down");
 	const cb = ce.find((f) => f.name === "b");
 	await page.mouse.click(...centre(cb));
-	check((await state(page)).fn === (await page.evaluate(() => FG.names().indexOf("b"))), "sandwich: a click on a callee selects it");
+	check((await state(page)).selected === (await page.evaluate(() => FG.names().indexOf("b"))), "sandwich: a click on a callee selects it");
 	check(/v=sandwich/.test(page.url()) && /f=b/.test(page.url()), "sandwich in the URL fragment");
 
 	// ---- table: every function, sortable, search-filtered, row click selects

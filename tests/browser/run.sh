@@ -17,6 +17,9 @@ if [ -n "$missing" ]; then
   [ "$mode" = required ] && exit 1
   exit 77
 fi
+# Chromium draws text with templates/fonts.conf's fonts, not the machine's (meson test sets
+# it too): the gallery picture is compared byte for byte
+export FONTCONFIG_FILE=${FONTCONFIG_FILE:-$here/../../templates/fonts.conf}
 case ${3:-svg} in
   html) exec node "$here/html.test.mjs" "$build" "$here/../../fixtures" ;;
   gallery) exec node "$here/gallery.mjs" "$build" "$here/../.." ;;

@@ -69,22 +69,22 @@ async function open(file, query = "") {
 		else await d.dismiss();
 	});
 	await page.goto("file://" + file + query);
-	await page.waitForFunction(() => typeof n !== "undefined" && n > 0);
+	await page.waitForFunction(() => window.FG && FG.ready);
 	return page;
 }
 
 // a frame as drawn (the first frame named `name`): its box on screen (the script's own
-// mapping, clipped to the graph area), whether it is dimmed, and its label
+// mapping, clipped to the graph area: FG.drawn), whether it is dimmed, and its label
 const geom = (page, name) => page.evaluate((name) => {
-	const i = N.indexOf(name);
+	const i = FG.names().indexOf(name);
 	if (i < 0) return null;
-	const d = drawn(i), x = Math.round(d[0] * 10) / 10, w = Math.round(d[1] * 10) / 10;
+	const d = FG.drawn(i), x = Math.round(d.x * 10) / 10, w = Math.round(d.w * 10) / 10;
 	let label = "";
 	for (const lt of document.getElementById("labels").children) {
 		const lx = +lt.getAttribute("x"), ly = +lt.getAttribute("y");
-		if (Math.abs(lx - (x + 3)) < 0.11 && ly > Y[i] && ly < Y[i] + fh) label = lt.textContent;
+		if (Math.abs(lx - (x + 3)) < 0.11 && ly > d.y && ly < d.y + d.h + 1) label = lt.textContent;
 	}
-	return { x, w, shown: w > 0, dim: dimmed.indexOf(i) >= 0, label, cx: d[0] + d[1] / 2, cy: Y[i] + (fh - 1) / 2 };
+	return { x, w, shown: w > 0, dim: d.dimmed, label, cx: d.x + d.w / 2, cy: d.y + d.h / 2 };
 }, name);
 const text = (page, id) => page.evaluate((id) => document.getElementById(id).textContent, id);
 const hidden = (page, id) => page.evaluate((id) => getComputedStyle(document.getElementById(id)).display === "none", id);
@@ -178,7 +178,7 @@ try {
 
 	// ---- 100,000 frames: zoom and search times (from the click to the second frame after it)
 	page = await open(big);
-	const count = await page.evaluate(() => n);
+	const count = await page.evaluate(() => FG.names().length);
 	check(count === 100004, `big: ${count} frames`);
 	// best of 3 (this is a shared 2-core machine): from the call to the second frame after it
 	// collect the load's garbage (100,000 elements were read) so it is not billed to the first
@@ -198,14 +198,15 @@ try {
 		return best;
 	}, [fn, undo]);
 	// a click at the frame's centre on screen, through the script's hit test
-	const click = (name) => `{ const d = drawn(N.indexOf(${JSON.stringify(name)})); pic.dispatchEvent(new MouseEvent("click", ` +
-		`{ bubbles: true, clientX: d[0] + d[1] / 2, clientY: Y[N.indexOf(${JSON.stringify(name)})] + 7 })); }`;
+	const click = (name) => `{ const d = FG.drawn(FG.names().indexOf(${JSON.stringify(name)})); ` +
+		`document.getElementById("pic").dispatchEvent(new MouseEvent("click", ` +
+		`{ bubbles: true, clientX: d.x + d.w / 2, clientY: d.y + 7 })); }`;
 	const reset = `document.getElementById("unzoom").dispatchEvent(new MouseEvent("click", {bubbles: true}));`;
 	const zoomMs = await timeIt(click("half_1"), reset);
-	check((await page.evaluate(() => N[zoomed])) === "half_1", "big: zoomed on half_1 (50,001 frames)");
+	check((await page.evaluate(() => FG.names()[FG.zoomed()])) === "half_1", "big: zoomed on half_1 (50,001 frames)");
 	const zoomDeepMs = await timeIt(click("fn_7_20"), reset);
 	const unzoomMs = await timeIt(reset, click("fn_7_20"));
-	const searchMs = await timeIt(`search("fn_1[0-9]*_3$");`, `reset_search(false);`);
+	const searchMs = await timeIt(`FG.search("fn_1[0-9]*_3$");`, `FG.resetSearch(false);`);
 	const matched = await text(page, "matched");
 	check(matched === "Matched: 44.4%", `big: ${matched} (1,111 of 2,500 stacks)`);
 	console.log(`timing: 100,004 frames (best of 3): zoom ${zoomMs.toFixed(1)} ms, zoom on a deep frame ` +

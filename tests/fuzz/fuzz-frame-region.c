@@ -14,11 +14,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 	o.format = FLAME_FORMAT_OFFCPU;
 	flame_fuzz_parse(data, size, &o, 0);
-	o.offcpu.flags = FLAME_OFFCPU_TID;
+	o.offcpu_flags = FLAME_OFFCPU_TID;
 	flame_fuzz_parse(data, size, &o, 0);
 	o.format = FLAME_FORMAT_JFR;
 	flame_fuzz_parse(data, size, &o, 0);
-	o.jfr.flags = FLAME_JFR_SIGNATURES | FLAME_JFR_THREADS | FLAME_JFR_LINES |
+	o.jfr_flags = FLAME_JFR_SIGNATURES | FLAME_JFR_THREADS | FLAME_JFR_LINES |
 	              FLAME_JFR_ANNOTATE;
 	flame_fuzz_parse(data, size, &o, 0);
 	return 0;

@@ -10,8 +10,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 	flame_fuzz_parse(data, size, &o, 0);
 	o.format = FLAME_FORMAT_JFR;
-	o.jfr.flags = FLAME_JFR_SIGNATURES | FLAME_JFR_THREADS | FLAME_JFR_LINES | FLAME_JFR_ANNOTATE;
-	o.jfr.event = "jdk.ThreadPark";
+	o.jfr_flags = FLAME_JFR_SIGNATURES | FLAME_JFR_THREADS | FLAME_JFR_LINES | FLAME_JFR_ANNOTATE;
+	o.jfr_event = "jdk.ThreadPark";
 	flame_fuzz_parse(data, size, &o, 0);
 	return 0;
 }

@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 	flame_fuzz_parse(data, size, &o, 0);
 	o.format = FLAME_FORMAT_OFFCPU;
-	o.offcpu.flags = FLAME_OFFCPU_TID;
+	o.offcpu_flags = FLAME_OFFCPU_TID;
 	flame_fuzz_parse(data, size, &o, 0);
 	return 0;
 }

@@ -15,11 +15,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.format = FLAME_FORMAT_PERFDATA;
 	o.threads = 1;
 	flame_fuzz_parse(data, size, &o, 0);
-	o.perf.flags = FLAME_PERF_TID | FLAME_PERF_KERNEL | FLAME_PERF_JIT | FLAME_PERF_ADDRS;
-	o.perf.event_filter = "cpu-clock";
-	o.perf.has_time_range = 1;
-	o.perf.time_start = 0.5;
-	o.perf.time_end = 1e9;
+	o.perf_flags = FLAME_PERF_TID | FLAME_PERF_KERNEL | FLAME_PERF_JIT | FLAME_PERF_ADDRS;
+	o.perf_event_filter = "cpu-clock";
+	o.has_time_range = 1;
+	o.time_start = 0.5;
+	o.time_end = 1e9;
 	flame_fuzz_parse(data, size, &o, 0);
 	return 0;
 }

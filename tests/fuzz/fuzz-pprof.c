@@ -11,10 +11,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 	o.format = FLAME_FORMAT_PPROF;
 	flame_fuzz_parse(data, size, &o, 0);
-	o.pprof.flags = FLAME_PPROF_ADDRESSES | FLAME_PPROF_LINES | FLAME_PPROF_INLINE_ANNOTATE;
-	o.pprof.tags_ignore = tags;
-	o.pprof.n_tags_ignore = 2;
-	o.pprof.group_by = "endpoint";
+	o.pprof_flags = FLAME_PPROF_ADDRESSES | FLAME_PPROF_LINES | FLAME_PPROF_INLINE_ANNOTATE;
+	o.tags_ignore = tags;
+	o.n_tags_ignore = 2;
+	o.group_by = "endpoint";
 	flame_fuzz_parse(data, size, &o, 0);
 	return 0;
 }

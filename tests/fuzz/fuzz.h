@@ -6,7 +6,17 @@
 #define FLAME_FUZZ_H
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "libflame/flame.h"
+
+/* A new tree; out of memory is a crash here. */
+static inline flame_tree *test_tree_new(void)
+{
+	flame_tree *t = NULL;
+	if (flame_tree_new(&t, NULL))
+		abort();
+	return t;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -17,7 +27,7 @@ static inline flame_tree *flame_fuzz_parse(const uint8_t *data, size_t size,
                                            const flame_parse_opts *o, int keep)
 {
 	flame_err err;
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_input *in = NULL;
 	int ok = t && flame_input_open_mem(&in, data, size, "fuzz", &err) == 0 &&
 	         flame_parse(t, in, o, &err) == 0 &&

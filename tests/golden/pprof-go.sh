@@ -5,11 +5,12 @@
 # write from every profile and perf input. Exit 77 (skip) without go unless
 # FLAME_REQUIRE_GO=1. The references without go are golden cases (fixtures/pprof). Our
 # folded text is read without its header line (--no-header): -traces names no unit.
-# Usage: pprof-go.sh FLAME_COLLAPSE CORPUS_DIR
+# Usage: pprof-go.sh FLAME_COLLAPSE CORPUS_DIR  (env FLAME_GO_PPROF: tests/lib/go-pprof.sh)
 set -u
 T=$1
 C=$2/pprof
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/go-pprof.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LC_ALL=C PPROF_BINARY_PATH=/nonexistent PPROF_TMPDIR=$tmp HOME=$tmp GOFLAGS=
@@ -19,15 +20,6 @@ ko() { n=$((n + 1)); fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && echo
 same() { # name expected-file actual-file
 	if cmp -s "$2" "$3"; then ok "$1"; else ko "$1" "$(diff "$2" "$3")"; fi
 }
-have_go=0
-command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1 && have_go=1
-
-if [ $have_go = 0 ]; then
-	echo "go tool pprof is not installed (Debian: golang-go)"
-	[ "${FLAME_REQUIRE_GO:-0}" = 1 ] && exit 1
-	exit 77
-fi
-
 profiles=()
 shopt -s nullglob
 for f in "$C"/*.pb "$C"/*.pb.gz; do
@@ -38,7 +30,7 @@ done
 traces() { # file type unit -> folded, sorted
 	local u=
 	case $3 in nanoseconds) u=-unit=ns;; bytes) u=-unit=B;; esac
-	go tool pprof -symbolize=none -traces -sample_index="$2" $u "$1" 2>/dev/null |
+	go_pprof -symbolize=none -traces -sample_index="$2" $u "$1" 2>/dev/null |
 		awk -f "$here/pprof-traces2folded.awk" | sort
 }
 # 1. every sample type of every profile against go tool pprof -traces
@@ -58,7 +50,7 @@ for f in "${profiles[@]}" "$C/../perf/"*.txt; do
 	"$T" -q --no-header "$f" >"$tmp/a.folded" 2>/dev/null || continue
 	"$T" -q --output-format pprof -o "$tmp/w.pb.gz" "$f" || { ko "$b: write failed"; continue; }
 	# the value is the last sample type (samples/count may come first, as in Go's)
-	st=$(go tool pprof -raw "$tmp/w.pb.gz" 2>/dev/null | sed -n '/^Samples:/{n;p;q}' | sed 's/\[dflt\]//g; s/ *$//')
+	st=$(go_pprof -raw "$tmp/w.pb.gz" 2>/dev/null | sed -n '/^Samples:/{n;p;q}' | sed 's/\[dflt\]//g; s/ *$//')
 	st=${st##* }
 	traces "$tmp/w.pb.gz" "${st%%/*}" "${st#*/}" >"$tmp/want"
 	same "$b written pprof vs go tool pprof -traces" "$tmp/a.folded" "$tmp/want"

@@ -51,13 +51,13 @@ for l in -lflame -lcairo -lxml2 -lpcre2-8 -lz; do
 	echo " $static " | grep -q -- " $l " || { echo "FAIL: pkg-config --static --libs libflame lacks $l: $static"; fail=1; }
 done
 
-# shared: it must load the staged libflame.so.0, not another one
+# shared: it must load the staged libflame.so.1, not another one
 n=$((n + 1))
 if ! (cd "$tmp" && $cc demo.c -o demo $(pkg-config --cflags --libs libflame)) 2>"$tmp/err"; then
 	echo "FAIL: cc demo.c \$(pkg-config --cflags --libs libflame):"; cat "$tmp/err"; fail=1
 else
-	lib=$(LD_LIBRARY_PATH=$libdir ldd "$tmp/demo" | awk '$1 == "libflame.so.0" {print $3}')
-	case $lib in "$stage"/*) ;; *) echo "FAIL: demo loads libflame.so.0 from '$lib'"; fail=1 ;; esac
+	lib=$(LD_LIBRARY_PATH=$libdir ldd "$tmp/demo" | awk '$1 == "libflame.so.1" {print $3}')
+	case $lib in "$stage"/*) ;; *) echo "FAIL: demo loads libflame.so.1 from '$lib'"; fail=1 ;; esac
 	LD_LIBRARY_PATH=$libdir "$tmp/demo" "$fixture" >"$tmp/got" 2>"$tmp/err"
 	cmp -s "$tmp/got" "$tmp/want" || { echo "FAIL: shared demo output differs:"; diff "$tmp/want" "$tmp/got" | head; cat "$tmp/err"; fail=1; }
 fi

@@ -2,11 +2,14 @@
 # The layering of libflame/ (libflame/README.md), checked from the #include lines:
 #   core <- parse <- read <- xform <- write <- request
 # A file may include headers of its own layer and of the layers its row below allows;
-# flame.h (and the flame-version.h it includes) everywhere. parse/, xform/ and write/ do
+# flame.h everywhere. parse/, xform/ and write/ do
 # not include one another. tools/ include only libflame/flame.h, their own headers and
 # system headers. Includes are not calls, so also: a flame__ function declared in a
 # header of one layer is defined in that layer (a core/ header whose function lives in
-# xform/ lets parse/ call up). Usage: check.sh SOURCE_ROOT. Prints each violation as
+# xform/ lets parse/ call up), and every call of a flame_ or flame__ function defined under
+# libflame/ is made from a layer that may reach the layer defining it (a public flame_
+# function is declared in flame.h, which every file includes: only the call shows that
+# write/ reaches into xform/). Usage: check.sh SOURCE_ROOT. Prints each violation as
 # FILE:LINE.
 root=${1:?usage: check.sh SOURCE_ROOT}
 cd "$root" || exit 1
@@ -48,12 +51,12 @@ while IFS= read -r hit; do
 	# the path the include names, from the including file's directory
 	path=$(realpath -m --relative-to=. "$(dirname "$file")/$inc")
 	case "$path" in
-	libflame/flame.h | libflame/flame-version.h) continue ;;
+	libflame/flame.h) continue ;;
 	libflame/*/*) to=${path#libflame/} to=${to%%/*} ;;
 	*) to="outside libflame/ ($path)" ;;
 	esac
 	if [ "$from" = "${file#libflame/}" ]; then # a file at the top (flame.h)
-		echo "$file:$line: includes $inc: only flame-version.h belongs beside flame.h"
+		echo "$file:$line: includes $inc: nothing belongs beside flame.h"
 		bad=$((bad + 1))
 	elif ! allowed "$from" "$to"; then
 		echo "$file:$line: $from/ includes $inc ($to/): not a layer below it"
@@ -80,8 +83,8 @@ while IFS= read -r hit; do
 	fi
 done < <(grep -rn --include='*.c' --include='*.h' '^[[:space:]]*#[[:space:]]*include' tools)
 
-# each top-level flame__ function: "decl NAME FILE LINE" when the statement ends in ';',
-# "def NAME FILE LINE" when a body follows (static ones are the file's own business)
+# each top-level flame_ or flame__ function: "decl NAME FILE LINE" when the statement ends
+# in ';', "def NAME FILE LINE" when a body follows (static ones are the file's own business)
 functions() {
 	find libflame -name '*.[ch]' | sort | xargs awk '
 	FNR == 1 { name = "" }
@@ -91,24 +94,93 @@ functions() {
 	}
 	name != "" { done_if(); next }
 	/^[A-Za-z_]/ && !/^(static|typedef|extern|#)/ &&
-	match($0, /[*[:space:]]flame__[A-Za-z0-9_]+\(/) {
+	match($0, /[*[:space:]]flame_[A-Za-z0-9_]+\(/) {
 		name = substr($0, RSTART + 1, RLENGTH - 2)
 		at = FNR
 		done_if()
 	}'
 }
 fns=$(functions)
+
+# each call "call NAME FILE LINE": NAME( in a function body or a macro, outside comments,
+# strings and character constants (a line that starts a top-level declaration or
+# definition names the function it declares, and is not a call)
+calls() {
+	find libflame -name '*.[ch]' | sort | xargs awk '
+	FNR == 1 { incomment = 0 }
+	{
+		line = $0; out = ""
+		while (line != "") {
+			if (incomment) {
+				i = index(line, "*/")
+				if (!i) { line = ""; break }
+				line = substr(line, i + 2); incomment = 0; out = out " "
+				continue
+			}
+			if (!match(line, /\/\*|\/\/|"|\047/)) { out = out line; break }
+			out = out substr(line, 1, RSTART - 1)
+			tok = substr(line, RSTART, RLENGTH); line = substr(line, RSTART + RLENGTH)
+			if (tok == "/*") incomment = 1
+			else if (tok == "//") line = ""
+			else { # a string or character constant: up to its unescaped closing quote
+				while (line != "" && substr(line, 1, 1) != tok)
+					line = substr(line, (substr(line, 1, 1) == "\\") ? 3 : 2)
+				line = substr(line, 2); out = out " "
+			}
+		}
+		if (out ~ /^[A-Za-z_]/ && out !~ /^#/) next # a top-level declaration or definition
+		while (match(out, /(^|[^A-Za-z0-9_])flame_[A-Za-z0-9_]+[[:space:]]*\(/)) {
+			name = substr(out, RSTART, RLENGTH)
+			sub(/^[^f]*/, "", name); sub(/[[:space:]]*\($/, "", name)
+			print "call", name, FILENAME, FNR
+			out = substr(out, RSTART + RLENGTH)
+		}
+	}'
+}
+layers="core parse read xform write request"
+reach=""
+for a in $layers; do
+	for b in $layers; do
+		allowed "$a" "$b" && reach="$reach $a:$b"
+	done
+done
 while IFS= read -r msg; do
 	echo "$msg"
 	bad=$((bad + 1))
 done < <(awk '
-	$1 == "decl" && $3 ~ /\.h$/ { split($3, p, "/"); layer[$2] = p[2]; where[$2] = $3 ":" $4 }
+	$1 == "decl" && $3 ~ /\.h$/ && $2 ~ /^flame__/ {
+		split($3, p, "/"); layer[$2] = p[2]; where[$2] = $3 ":" $4
+	}
 	$1 == "def" { n++; name[n] = $2; split($3, p, "/"); in_layer[n] = p[2]; at[n] = $3 ":" $4 }
 	END {
 		for (i = 1; i <= n; i++)
 			if ((name[i] in layer) && layer[name[i]] != in_layer[i])
 				print at[i] ": defines " name[i] " of " where[name[i]] " in " in_layer[i] "/: a function is defined in its header'"'"'s layer"
 	}' <<<"$fns")
+ncalls=0
+while IFS= read -r msg; do
+	case "$msg" in
+	"calls "*) ncalls=${msg#calls } ;;
+	*) echo "$msg"; bad=$((bad + 1)) ;;
+	esac
+done < <(calls | awk -v reach="$reach" '
+	BEGIN { n = split(reach, r, " "); for (i = 1; i <= n; i++) ok[r[i]] = 1 }
+	# what is defined where: the first definition names it in messages
+	FNR == NR { if ($1 == "def") { split($3, p, "/"); defs[$2] = defs[$2] " " p[2]
+	            if (!($2 in first)) first[$2] = $3 }; next }
+	{
+		split($3, p, "/"); from = p[2]
+		if (!($2 in defs)) next # a macro, or a function of another library
+		seen++
+		if ((" " defs[$2] " ") ~ (" " from " ")) next # its own layer defines it
+		m = split(defs[$2], d, " "); fine = 0
+		for (i = 1; i <= m; i++) if ((from ":" d[i]) in ok) fine = 1
+		if (!fine) {
+			split(first[$2], q, "/")
+			print $3 ":" $4 ": " from "/ calls " $2 " of " q[2] "/" substr(first[$2], length(q[1]) + length(q[2]) + 3) ": not a layer it may reach"
+		}
+	}
+	END { print "calls " seen + 0 }' <(printf '%s\n' "$fns") -)
 defs=$(grep -c '^def ' <<<"$fns")
 if [ "$defs" -lt 50 ]; then
 	echo "check.sh: only $defs flame__ function definitions found under $root"
@@ -119,5 +191,9 @@ if [ "$checked" -lt 100 ]; then
 	echo "check.sh: only $checked includes found under $root: not the source tree?"
 	exit 1
 fi
-echo "$checked includes and $defs function definitions checked, $bad pointing the wrong way"
+if [ "$ncalls" -lt 1000 ]; then
+	echo "check.sh: only $ncalls calls of libflame functions found under $root"
+	exit 1
+fi
+echo "$checked includes, $defs function definitions and $ncalls calls checked, $bad pointing the wrong way"
 [ "$bad" -eq 0 ]

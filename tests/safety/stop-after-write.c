@@ -17,8 +17,10 @@ static int stopped; /* once: the test resumes the tool only to signal it */
 ssize_t write(int fd, const void *buf, size_t len)
 {
 	static ssize_t (*real)(int, const void *, size_t);
-	if (!real)
-		real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	if (!real) { /* POSIX: dlsym's object pointer holds a function; copied, not cast */
+		void *sym = dlsym(RTLD_NEXT, "write");
+		memcpy(&real, &sym, sizeof real);
+	}
 	ssize_t n = real(fd, buf, len);
 	const char *dir;
 	if (n > 0 && fd > 2 && !stopped && (dir = getenv("FLAME_TEST_STOP_DIR"))) {

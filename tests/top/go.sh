@@ -4,25 +4,25 @@
 # that flame-top's self and total of every function equal pprof's flat and cum, with no
 # filter and with -tagfocus as --tag, and runs tests/top/top.sh on the profile. Exit 77
 # (skip) without go unless FLAME_REQUIRE_GO=1; top.sh on the committed fixture runs without.
-# Usage: go.sh BUILD_DIR
+# Usage: go.sh BUILD_DIR  (env FLAME_GO_PPROF: tests/lib/go-pprof.sh)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 B=$1/tools
+. "$here/../lib/go-pprof.sh"
+command -v go >/dev/null 2>&1 || { echo "FAIL no go to build fleet.go"; exit 1; }
+# fleet.go is built with the user's build cache: in a fresh one Go 1.20 and later compile
+# the standard library first (they ship none compiled), a minute or more on a busy machine
+GOCACHE=$(go env GOCACHE)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export LC_ALL=C HOME=$tmp GOCACHE=$tmp/cache GOFLAGS= GO111MODULE=off PPROF_TMPDIR=$tmp \
+export LC_ALL=C HOME=$tmp GOCACHE GOFLAGS= GO111MODULE=off PPROF_TMPDIR=$tmp \
 	PPROF_BINARY_PATH=/nonexistent
-if ! command -v go >/dev/null 2>&1 || ! go tool pprof -h >/dev/null 2>&1; then
-	echo "go is not installed (Debian: golang-go)"
-	[ "${FLAME_REQUIRE_GO:-0}" = 1 ] && exit 1
-	exit 77
-fi
 (cd "$here" && go build -o "$tmp/fleet" fleet.go) || { echo "FAIL go build fleet.go"; exit 1; }
 "$tmp/fleet" "$tmp/fleet.pb.gz" "$tmp/requests" 3 2>/dev/null || { echo "FAIL fleet run"; exit 1; }
 fail=0 n=0
 for focus in "" version=v1 version=v2 service=api endpoint=orders 'endpoint=^/(users|invoice)$'; do
 	# pprof -top in nanoseconds, every node: "flat cum name" (inlined marks dropped)
-	go tool pprof -top -unit=ns -nodecount=1000000 -nodefraction=0 -edgefraction=0 \
+	go_pprof -top -unit=ns -nodecount=1000000 -nodefraction=0 -edgefraction=0 \
 		${focus:+-tagfocus="$focus"} "$tmp/fleet.pb.gz" 2>/dev/null |
 		awk 'f { name = $0; sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", name); sub(/ \(inline\)$/, "", name)
 		     fl = $1; cu = $4; sub(/ns$/, "", fl); sub(/ns$/, "", cu); printf "%s\t%.0f\t%.0f\n", name, fl + 0, cu + 0 }

@@ -484,7 +484,7 @@ static void test_png_differential(void)
 static void test_png_empty(void)
 {
 	flame_err err;
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_render_opts o = FLAME_RENDER_OPTS_INIT;
 	const char *path = tmp_path("empty.png");
 	CHECK(render_to(flame_write_png, t, &o, path, &err) == 0);

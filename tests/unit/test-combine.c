@@ -122,10 +122,10 @@ static void on_warn(void *ud, const char *kind, const char *source, uint64_t lin
 		w->first_line = line;
 }
 
-/* A diff request over text[0..1], read from memory (warnings to w[i] when w is not NULL)
+/* A diff request over sides[0..1], read from memory (warnings to w[i] when w is not NULL)
  * on `threads`: its tree in *t (NULL on failure), the request in *keep (to ask what
  * failed), the run's status returned. */
-static int diff_request(const char *const *text, const flame_diff_opts *o, warned *w,
+static int diff_request(const char *const *sides, const flame_diff_opts *o, warned *w,
                         unsigned threads, flame_tree **t, flame_diff_request **keep)
 {
 	flame_input *in[2];
@@ -138,7 +138,7 @@ static int diff_request(const char *const *text, const flame_diff_opts *o, warne
 			po.warn = on_warn;
 			po.warn_ud = &w[i];
 		}
-		CHECK(flame_input_open_mem(&in[i], text[i], strlen(text[i]), "mem", NULL) == 0);
+		CHECK(flame_input_open_mem(&in[i], sides[i], strlen(sides[i]), "mem", NULL) == 0);
 		CHECK(flame_diff_request_input(r, i, NULL, in[i], &po, NULL) == 0);
 	}
 	flame_err err = {0};
@@ -157,11 +157,11 @@ static void check_diff(const char *b, const char *a, const flame_diff_opts *o)
 	CHECK(tb && ta);
 	CHECK(flame_diff(tb, ta, o, NULL) == 0);
 	char *want = folded_of(tb);
-	const char *text[2] = {b, a};
+	const char *sides[2] = {b, a};
 	for (unsigned threads = 2; threads >= 1; threads--) {
 		flame_tree *t = NULL;
 		flame_diff_request *r;
-		CHECK(diff_request(text, o, NULL, threads, &t, &r) == 0);
+		CHECK(diff_request(sides, o, NULL, threads, &t, &r) == 0);
 		CHECK(flame_diff_request_failed_side(r, NULL) == -1);
 		CHECK(t != NULL);
 		if (!t)
@@ -217,10 +217,10 @@ static void test_diff_lines(void)
 	char *a = make_input(s, 2, 5, 0, 0, 0, NULL, 0);
 	flame_diff_opts o = FLAME_DIFF_OPTS_INIT;
 	warned w[2] = {{0}, {0}};
-	const char *text[2] = {b, a};
+	const char *sides[2] = {b, a};
 	flame_tree *t = NULL;
 	flame_diff_request *r;
-	CHECK(diff_request(text, &o, w, 2, &t, &r) == 0);
+	CHECK(diff_request(sides, &o, w, 2, &t, &r) == 0);
 	CHECK(w[0].count == 1 && w[0].first_line == 21000); /* the input's line, not a block's */
 	CHECK(w[1].count == 0);
 	flame_diff_request_free(r);
@@ -228,33 +228,33 @@ static void test_diff_lines(void)
 	/* a 3-column AFTER: refused, and said which side, both ways of reading */
 	free(a);
 	a = make_input(s, 2, 5, 0, 0, 0, "main;x 1 2\n", 20000);
-	text[1] = a;
+	sides[1] = a;
 	for (unsigned threads = 2; threads >= 1; threads--) {
 		int differential = 0;
-		CHECK(diff_request(text, &o, NULL, threads, &t, &r) == FLAME_EDATA);
+		CHECK(diff_request(sides, &o, NULL, threads, &t, &r) == FLAME_EDATA);
 		CHECK(t == NULL);
 		CHECK(flame_diff_request_failed_side(r, &differential) == 1 && differential);
 		flame_diff_request_free(r);
 	}
 	/* a 3-column BEFORE (read second with one thread) */
-	text[0] = a;
-	text[1] = b;
+	sides[0] = a;
+	sides[1] = b;
 	for (unsigned threads = 2; threads >= 1; threads--) {
 		int differential = 0;
-		CHECK(diff_request(text, &o, NULL, threads, &t, &r) == FLAME_EDATA);
+		CHECK(diff_request(sides, &o, NULL, threads, &t, &r) == FLAME_EDATA);
 		CHECK(flame_diff_request_failed_side(r, &differential) == 0 && differential);
 		flame_diff_request_free(r);
 	}
 	/* an error names the input's line too */
 	free(a);
 	a = make_input(s, 2, 5, 0, 0, 0, "main;y 99999999999999999999\n", 17000);
-	text[0] = b;
-	text[1] = a;
+	sides[0] = b;
+	sides[1] = a;
 	flame_err err = {0};
 	flame_diff_request_new(&r, &o, NULL);
 	flame_input *in[2];
 	for (int i = 0; i < 2; i++) {
-		CHECK(flame_input_open_mem(&in[i], text[i], strlen(text[i]), "mem", NULL) == 0);
+		CHECK(flame_input_open_mem(&in[i], sides[i], strlen(sides[i]), "mem", NULL) == 0);
 		CHECK(flame_diff_request_input(r, i, NULL, in[i], NULL, NULL) == 0);
 	}
 	CHECK(flame_diff_request_tree(r, &t, &err) == FLAME_ERANGE);
@@ -270,7 +270,7 @@ static void test_diff_lines(void)
 /* A merge request of n inputs (weights w/10^d) against parse + weight + flame_tree_merge. */
 static void check_merge(char **in, size_t n, const uint64_t *w, const unsigned *d)
 {
-	flame_tree *want_t = flame_tree_new();
+	flame_tree *want_t = test_tree_new();
 	for (size_t i = 0; i < n; i++) {
 		flame_tree *u = parse_str(in[i], FLAME_FORMAT_AUTO, NULL);
 		CHECK(u != NULL);

@@ -225,6 +225,60 @@ static void test_folded_sorted(void)
 	flame_tree_free(t);
 }
 
+/* Parse `n` bytes of folded text (NUL bytes inside) into `t`: the status, `err` filled. */
+static int parse_folded_n(flame_tree *t, const char *text, size_t n, flame_err *err)
+{
+	flame_input *in = NULL;
+	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
+	o.format = FLAME_FORMAT_FOLDED;
+	int rc = flame_input_open_mem(&in, text, n, "test", err);
+	if (!rc)
+		rc = flame_parse(t, in, &o, err);
+	flame_input_free(in);
+	return rc;
+}
+
+/* A NUL in a stack is binary data, on the line that has it: in a name new to the tree
+ * (only those are searched), in the last frame, in a prefix the next line shares, and in
+ * a name the tree held before the text came (then every stack byte is looked at). */
+static void test_folded_nul(void)
+{
+	static const struct {
+		const char *text;
+		size_t n;
+		uint64_t line;
+	} cases[] = {
+	    {"a;b 1\na;c 2\na;x\0y;z 3\n", 22, 3},
+	    {"a;b 1\na;b\0c 5\n", 14, 2},
+	    {"a\0b;c 1\na\0b;d 1\n", 16, 1},
+	    {"a;b 1\n\0;b 1\n", 12, 2},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		flame_err err;
+		flame_tree *t = test_tree_new();
+		CHECK(parse_folded_n(t, cases[i].text, cases[i].n, &err) == FLAME_EDATA);
+		CHECK_EQ_U64(err.line, cases[i].line);
+		CHECK(strstr(err.msg, "binary data where folded text was expected") != NULL);
+		flame_tree_free(t);
+	}
+	/* the name with a NUL is the tree's already (another format put it there) */
+	flame_err err;
+	flame_tree *t = test_tree_new();
+	flame_str fr[2] = {{"a", 1}, {"x\0y", 3}};
+	CHECK(flame_tree_add(t, fr, 2, 0, 1, 0, &err) == 0);
+	CHECK(parse_folded_n(t, "a;b 1\na;x\0y 2\n", 14, &err) == FLAME_EDATA);
+	CHECK_EQ_U64(err.line, 2);
+	flame_tree_free(t);
+	/* without one, a name seen before is not searched again, and clean text passes */
+	t = test_tree_new();
+	CHECK(flame_tree_add(t, fr, 1, 0, 1, 0, &err) == 0);
+	CHECK(parse_folded_n(t, "a;b 1\na;b 2\nb;a 1\n", 18, &err) == 0);
+	char *s = folded_str(t);
+	CHECK_STR(s, "a 1\na;b 3\nb;a 1\n");
+	free(s);
+	flame_tree_free(t);
+}
+
 static int cmp_line(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -240,7 +294,7 @@ static flame_tree *parse_lines(char **lines, size_t n, size_t memory_limit)
 	for (size_t i = 0; i < n; i++)
 		o += sprintf(o, "%s\n", lines[i]);
 	*o = '\0';
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_input *in = NULL;
 	flame_err err;
 	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
@@ -311,11 +365,19 @@ static void test_sorted_vs_shuffled(void)
 		for (int v = 0; v < 5; v++) {
 			ro.min_width = v == 1 ? 2 : v == 4 ? 200 : 0.1; /* 200 px: top-level frames hidden */
 			ro.sort = v == 2 ? FLAME_ORDER_WEIGHT : FLAME_ORDER_NAME;
-			ro.flags = v == 3 ? FLAME_RENDER_REVERSE : 0;
+			flame_err rerr;
+			if (v == 3) /* --reverse: both reversed (and turned back after) */
+				CHECK(flame_reverse_stacks(sorted, &rerr) == 0 &&
+				      flame_reverse_stacks(shuffled, &rerr) == 0);
 			a = svg_str(sorted, &ro);
 			b = svg_str(shuffled, &ro);
 			CHECK(a && b && strlen(a) > 10000);
 			CHECK(a && b && strcmp(a, b) == 0);
+			if (v == 3) {
+				CHECK(a && strstr(a, "data-reverse=\"1\"") != NULL);
+				CHECK(flame_reverse_stacks(sorted, &rerr) == 0 &&
+				      flame_reverse_stacks(shuffled, &rerr) == 0);
+			}
 			if (v == 4)
 				CHECK(a && strstr(a, "data-pruned=\"") != NULL);
 			free(a);
@@ -477,7 +539,7 @@ static void test_iter(void)
 	flame_str *fr = malloc(DEPTH * sizeof *fr);
 	for (int i = 0; i < DEPTH; i++)
 		fr[i] = (flame_str){i % 2 ? "odd" : "even", i % 2 ? 3u : 4u};
-	t = flame_tree_new();
+	t = test_tree_new();
 	CHECK(flame_tree_add(t, fr, DEPTH, 0, 1, 0, &err) == 0);
 	CHECK(flame_tree_build(t, FLAME_ORDER_NAME, &err) == 0);
 	CHECK_EQ_U64(flame_tree_node_count(t), DEPTH + 1);
@@ -507,7 +569,7 @@ static void test_merge_and_scale(void)
 	char *s = folded_str(a);
 	CHECK_STR(s, "m;x 1\nm;y 2.5\nm;z 3\n");
 	free(s);
-	CHECK_EQ_U64(flame_tree_scale(a), 1);
+	CHECK_EQ_U64(flame_tree_decimals(a), 1);
 	CHECK_EQ_U64(flame_tree_total(a, 0), 65);
 	CHECK(flame_tree_scale_column(a, 0, 2, 1, &err) == 0);
 	s = folded_str(a);
@@ -553,7 +615,7 @@ static int cmp_text(const void *a, const void *b)
 static void check_text_order(const char *const *pool, size_t npool, int stacks, int semis)
 {
 	flame_err err;
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	struct text_line *lines = calloc((size_t)stacks, sizeof *lines);
 	CHECK(t && lines);
 	unsigned x = 777;
@@ -756,7 +818,7 @@ static void test_order_update_stacks(void)
 static void test_spill(void)
 {
 	flame_err err;
-	flame_tree *mem = flame_tree_new(), *disk = flame_tree_new();
+	flame_tree *mem = test_tree_new(), *disk = test_tree_new();
 	CHECK(flame_tree_set_memory_limit(disk, 1) == 0); /* a run after every new stack */
 	char names[4][8] = {"a", "a-b", "b", "ab"};
 	unsigned x = 12345;
@@ -781,8 +843,8 @@ static void test_spill(void)
 	flame_tree_free(disk);
 	flame_tree_free(mem);
 	/* names that keep arriving between runs, ranked anew into the runs' order */
-	mem = flame_tree_new();
-	disk = flame_tree_new();
+	mem = test_tree_new();
+	disk = test_tree_new();
 	flame_tree_set_memory_limit(disk, 2048);
 	for (int i = 0; i < 6000; i++) {
 		char nm[3][16];
@@ -804,9 +866,9 @@ static void test_spill(void)
 	free(b);
 	flame_tree_free(disk);
 	flame_tree_free(mem);
-	mem = flame_tree_new();
+	mem = test_tree_new();
 	/* read back for other consumers: counts and the node tree agree */
-	disk = flame_tree_new();
+	disk = test_tree_new();
 	flame_tree_set_memory_limit(disk, 1);
 	flame_str s1[] = {{"m", 1}, {"x", 1}}, s2[] = {{"m", 1}, {"y", 1}};
 	flame_tree_add(disk, s1, 2, 0, 2, 0, &err);
@@ -829,6 +891,7 @@ int main(void)
 	RUN(test_stacks);
 	RUN(test_stacks_sorted);
 	RUN(test_folded_sorted);
+	RUN(test_folded_nul);
 	RUN(test_sorted_vs_shuffled);
 	RUN(test_order_update);
 	RUN(test_order_update_stacks);

@@ -79,8 +79,8 @@ static void check_file(const char *path, const char *rel)
 	         : want == ANY_OTHER ? !ours && got != FLAME_FORMAT_FOLDED
 	                             : (int)got == want || (n == 0 && got == FLAME_FORMAT_AUTO);
 	if (!ok)
-		fprintf(stderr, "%s: detected as %s, expected %s\n", rel, flame_format_name(got),
-		        want < 0 ? "none of offcpu/jfr/svg(/folded)" : flame_format_name(want));
+		fprintf(stderr, "%s: detected as %s, expected %s\n", rel, flame_input_format_name(got),
+		        want < 0 ? "none of offcpu/jfr/svg(/folded)" : flame_input_format_name(want));
 	CHECK(ok);
 	checked++;
 	if (want >= 0)

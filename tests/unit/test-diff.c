@@ -2,11 +2,12 @@
  * normalizations (exact, rounding down), hex stripping as Perl's s///g scans, the
  * per-function report (recursion counted once) and the caller attribution. */
 #include "harness.h"
+#include "util.h"
 #include "../../libflame/flame.h"
 
 static flame_tree *tree_of(const char *text)
 {
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_input *in = NULL;
 	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
 	CHECK(flame_input_open_mem(&in, text, strlen(text), "mem", NULL) == 0);
@@ -75,7 +76,7 @@ static void test_plain_and_normalized(void)
 	diff_of("m;req;w 4\n", "m;req;w 6\n", &o, &rc);
 	CHECK(rc == FLAME_EDATA);
 	o.frame_regex = "(";
-	CHECK(flame_diff_check(&o, NULL) == FLAME_EUSAGE);
+	CHECK(flame_diff_opts_check(&o, NULL) == FLAME_EUSAGE);
 	/* a differential side is refused */
 	o = (flame_diff_opts)FLAME_DIFF_OPTS_INIT;
 	diff_of("a 1 2\n", "a 1\n", &o, &rc);
@@ -94,11 +95,12 @@ static void test_strip_hex(void)
 	CHECK_STR(diff_of("f;0x1 1\nf;0x2 2\n", "f;0x3 5\n", &o, &rc), "f;0x... 3 5\n");
 }
 
-static const flame_diff_row *row(const flame_diff_row *r, size_t n, const char *name)
+static const flame_diff_row *row(const flame_diff_report *r, const char *name)
 {
-	for (size_t i = 0; i < n; i++)
-		if (r[i].name.len == strlen(name) && !memcmp(r[i].name.ptr, name, r[i].name.len))
-			return &r[i];
+	const flame_diff_row *x;
+	for (size_t i = 0; (x = flame_diff_report_row(r, i)); i++)
+		if (x->name.len == strlen(name) && !memcmp(x->name.ptr, name, x->name.len))
+			return x;
 	return NULL;
 }
 
@@ -108,10 +110,10 @@ static void test_report(void)
 	flame_tree *a = tree_of("m;f;f;f 2\nm;f;g 13\nm;h 5\nm;k;g 1\n");
 	flame_diff_opts o = FLAME_DIFF_OPTS_INIT;
 	CHECK(flame_diff(b, a, &o, NULL) == 0);
-	flame_diff_row *r = NULL;
-	size_t n = 0;
-	CHECK(flame_diff_report(b, &r, &n, NULL) == 0);
-	const flame_diff_row *f = row(r, n, "f"), *g = row(r, n, "g"), *m = row(r, n, "m");
+	flame_diff_report *r = NULL;
+	CHECK(flame_diff_report_new(&r, b, NULL) == 0);
+	CHECK(flame_diff_report_row(r, flame_diff_report_count(r)) == NULL);
+	const flame_diff_row *f = row(r, "f"), *g = row(r, "g"), *m = row(r, "m");
 	CHECK(f && g && m);
 	if (f && g && m) {
 		CHECK_EQ_U64(f->total[0], 5); /* recursion counted once per stack */
@@ -123,14 +125,14 @@ static void test_report(void)
 	}
 	/* m grew by 11, f by 10, g by 11 (10 under f, 1 under k). m's change is all inside g
 	 * (g is only ever called under m); f's is not: g is also called outside f. */
-	CHECK(flame_diff_attribute(b, r, n, 2.0, NULL) == 0);
-	f = row(r, n, "f");
-	m = row(r, n, "m");
-	g = row(r, n, "g");
+	CHECK(flame_diff_report_attribute(r, 2.0, NULL) == 0);
+	f = row(r, "f");
+	m = row(r, "m");
+	g = row(r, "g");
 	CHECK(f && f->inside == SIZE_MAX);
 	CHECK(g && g->inside == SIZE_MAX);
-	CHECK(m && m->inside != SIZE_MAX && !memcmp(r[m->inside].name.ptr, "g", 1));
-	free(r);
+	CHECK(m && m->inside != SIZE_MAX && !memcmp(flame_diff_report_row(r, m->inside)->name.ptr, "g", 1));
+	flame_diff_report_free(r);
 	flame_tree_free(b);
 	flame_tree_free(a);
 }
@@ -139,7 +141,7 @@ static void test_weight(void)
 {
 	flame_tree *t = tree_of("a;b 3\na;c 1.25\n"); /* scale 2 */
 	CHECK(flame_tree_weight(t, 50, 2, NULL) == 0); /* x0.50 = x0.5: scale 3 */
-	CHECK_EQ_U64(flame_tree_scale(t), 3);
+	CHECK_EQ_U64(flame_tree_decimals(t), 3);
 	CHECK_STR(folded(t), "a;b 1.5\na;c 0.625\n");
 	CHECK(flame_tree_weight(t, 3, 0, NULL) == 0);
 	CHECK_STR(folded(t), "a;b 4.5\na;c 1.875\n");

@@ -26,6 +26,10 @@ static int fail_now(void)
 	return fail_at && ++n_allocs == fail_at;
 }
 
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t k, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+
 void *__wrap_malloc(size_t n)
 {
 	return fail_now() ? NULL : __real_malloc(n);
@@ -93,7 +97,7 @@ static void setup_input(ctx *c)
 	flame_err err;
 	if (flame_input_open(&c->in, path, &err))
 		abort();
-	c->t = flame_tree_new();
+	c->t = test_tree_new();
 }
 
 static void teardown(ctx *c)
@@ -147,10 +151,9 @@ static int do_diff_report(ctx *c, flame_err *err)
 	flame_err e0;
 	if (flame_diff(c->t, c->u, &o, &e0))
 		return 0; /* only the report is under test */
-	flame_diff_row *rows = NULL;
-	size_t n = 0;
-	int rc = flame_diff_report(c->t, &rows, &n, err);
-	free(rows);
+	flame_diff_report *r = NULL;
+	int rc = flame_diff_report_new(&r, c->t, err);
+	flame_diff_report_free(r);
 	return rc;
 }
 

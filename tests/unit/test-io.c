@@ -4,6 +4,7 @@
 #include <zlib.h>
 #include "core/input.h"
 #include "core/lines.h"
+#include "core/output.h"
 #include "harness.h"
 #include "util.h"
 
@@ -94,7 +95,7 @@ static void test_gzip_limit(void)
 	CHECK(r == 0 && total == LIMIT);
 	flame_input_free(in);
 	/* through the parser: a pprof bomb is refused at the limit, not at 1 GiB */
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	CHECK(t != NULL);
 	CHECK(flame_input_open_mem(&in, bomb, nb, "bomb.pb.gz", &err) == 0);
 	flame_input_set_limit(in, LIMIT);
@@ -194,7 +195,7 @@ static void test_folded(void)
 	flame_tree_free(t);
 	/* fractional counts are exact */
 	t = parse_str("a 0.1\na 0.2\nb 1.25\nc 3.\nd 2.50\n", FLAME_FORMAT_FOLDED, &err);
-	CHECK_EQ_U64(flame_tree_scale(t), 2);
+	CHECK_EQ_U64(flame_tree_decimals(t), 2);
 	s = folded_str(t);
 	CHECK_STR(s, "a 0.3\nb 1.25\nc 3\nd 2.5\n");
 	free(s);
@@ -207,7 +208,7 @@ static void test_folded(void)
 	t = parse_str("a 0.0000000001\n", FLAME_FORMAT_FOLDED, &err);
 	CHECK(t == NULL && err.code == FLAME_ERANGE);
 	/* invalid lines warn (one call per line, the CLI counts them) and are skipped */
-	flame_tree *u = flame_tree_new();
+	flame_tree *u = test_tree_new();
 	flame_input *in;
 	const char *bad = "no count here\na 1\n 5\nx;y -3\n";
 	flame_input_open_mem(&in, bad, strlen(bad), "bad", &err);
@@ -266,7 +267,7 @@ static void test_folded_header(void)
 	CHECK_STR(flame_tree_count_name(t), "bytes");
 	flame_tree_free(t);
 	warn_count = 0;
-	flame_tree *u = flame_tree_new();
+	flame_tree *u = test_tree_new();
 	flame_input *in;
 	const char *other = "# countname=\n# a comment\na 1\n";
 	flame_input_open_mem(&in, other, strlen(other), "other", &err);
@@ -331,6 +332,59 @@ static void test_output(void)
 	CHECK(flame_output_open(&o, "/nonexistent-dir/x", &err) == FLAME_EIO);
 }
 
+/* The writers' fast path (core/output.h): bytes kept across a flush, an item larger than
+ * the buffer, and after a write failed every reserve fails (none hands out memory past the
+ * buffer). */
+static void test_output_fast_path(void)
+{
+	const char *path = "/tmp/flame-test-output-fast.txt";
+	flame_output *o;
+	flame_err err;
+	int rc = 0;
+	CHECK(flame_output_open(&o, path, &err) == 0);
+	size_t total = 0;
+	for (int i = 0; i < 2000 && !rc; i++) { /* lines of 300 bytes: many flushes */
+		char *d = flame__output_reserve_keep(o, 300, 300, &rc, &err);
+		CHECK(d != NULL);
+		if (!d)
+			break;
+		if (i) /* the line before is still just before `d` */
+			CHECK(d[-300] == (char)('a' + (i - 1) % 26) && d[-1] == '\n');
+		memset(d, 'a' + i % 26, 299);
+		d[299] = '\n';
+		flame__output_advance(o, 300);
+		total += 300;
+	}
+	char *big = flame__output_reserve(o, 1 << 20, &rc, &err); /* larger than the buffer */
+	CHECK(big != NULL);
+	if (big) {
+		memset(big, 'z', 1 << 20);
+		flame__output_advance(o, 1 << 20);
+		total += 1 << 20;
+	}
+	CHECK(flame__output_put(o, "end\n", 4, &err) == 0 && flame__output_putc(o, '.', &err) == 0);
+	CHECK(flame_output_commit(o, &err) == 0);
+	struct stat st;
+	CHECK(stat(path, &st) == 0 && (size_t)st.st_size == total + 5);
+	unlink(path);
+
+	CHECK(flame_output_open(&o, "/dev/full", &err) == 0);
+	char *d = NULL;
+	rc = 0;
+	for (int i = 0; i < 1000; i++) {
+		if (!(d = flame__output_reserve(o, 4096, &rc, &err)))
+			break;
+		memset(d, 'x', 4096);
+		flame__output_advance(o, 4096);
+	}
+	CHECK(d == NULL && rc == FLAME_EIO);
+	rc = 0;
+	CHECK(flame__output_reserve(o, 16, &rc, &err) == NULL && rc == FLAME_EIO);
+	CHECK(flame__output_putc(o, 'x', &err) == FLAME_EIO);
+	CHECK(flame__output_put(o, "xy", 2, &err) == FLAME_EIO);
+	flame_output_abort(o);
+}
+
 static void test_transforms(void)
 {
 	flame_err err;
@@ -351,6 +405,18 @@ static void test_transforms(void)
 	CHECK_STR(s, "p;other 4\np;work 2\np;work;sub 1\np;work;y 1\n");
 	free(s);
 	flame_tree_free(t);
+
+	/* --reverse: leaf first; twice gives the stacks back (both columns of a diff) */
+	t = parse_str("a;b;c 1 2\na;b 3 0\nd 5 5\n", FLAME_FORMAT_FOLDED, &err);
+	CHECK(flame_reverse_stacks(t, &err) == 0);
+	s = folded_str(t);
+	CHECK_STR(s, "b;a 3 0\nc;b;a 1 2\nd 5 5\n");
+	free(s);
+	CHECK(flame_reverse_stacks(t, &err) == 0);
+	s = folded_str(t);
+	CHECK_STR(s, "a;b 3 0\na;b;c 1 2\nd 5 5\n");
+	free(s);
+	flame_tree_free(t);
 }
 
 int main(void)
@@ -363,6 +429,7 @@ int main(void)
 	RUN(test_folded_header);
 	RUN(test_detect);
 	RUN(test_output);
+	RUN(test_output_fast_path);
 	RUN(test_transforms);
 	return harness_done();
 }

@@ -18,12 +18,12 @@ static void on_warn(void *ud, const char *kind, const char *source, uint64_t lin
 
 static char *collapse(const char *text, const char *event, unsigned flags, flame_err *err)
 {
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_input *in = NULL;
 	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 	o.format = FLAME_FORMAT_JFR;
-	o.jfr.event = event;
-	o.jfr.flags = flags;
+	o.jfr_event = event;
+	o.jfr_flags = flags;
 	o.warn = on_warn;
 	char *s = NULL;
 	count_name[0] = '\0';

@@ -24,11 +24,11 @@ static void on_warn(void *ud, const char *kind, const char *source, uint64_t lin
 /* Folded text of `text` read as offcpu with `flags` (offcpu.flags); NULL and *err on error. */
 static char *collapse(const char *text, unsigned flags, warns *w, flame_err *err)
 {
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_input *in = NULL;
 	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 	o.format = FLAME_FORMAT_OFFCPU;
-	o.offcpu.flags = flags;
+	o.offcpu_flags = flags;
 	if (w) {
 		o.warn = on_warn;
 		o.warn_ud = w;

@@ -240,7 +240,7 @@ static void test_tidy(void)
 static char *collapse(const char *text, flame_parse_opts o)
 {
 	flame_err err = {0};
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_input *in = NULL;
 	char *r;
 	o.format = FLAME_FORMAT_PERF;
@@ -286,14 +286,14 @@ static void test_samples(void)
 	char *r = collapse(two, o);
 	CHECK_STR(r, "deep_worker;main;hot_leaf 15\n");
 	free(r);
-	o.perf.flags = FLAME_PERF_TID;
+	o.perf_flags = FLAME_PERF_TID;
 	r = collapse(two, o);
 	CHECK_STR(r, "deep_worker-?/7268;main;hot_leaf 10\ndeep_worker-?/7269;main;hot_leaf 5\n");
 	free(r);
-	o.perf.flags = 0;
-	o.perf.has_time_range = 1;
-	o.perf.time_start = 1.5;
-	o.perf.time_end = 3;
+	o.perf_flags = 0;
+	o.has_time_range = 1;
+	o.time_start = 1.5;
+	o.time_end = 3;
 	r = collapse(two, o);
 	CHECK_STR(r, "deep_worker;main;hot_leaf 5\n");
 	free(r);
@@ -329,11 +329,11 @@ static void test_samples(void)
 	CHECK_STR(r, "a;work 100\n");
 	CHECK_STR(w.text, "perf-event-filtered t.perf:1\nperf-event-filtered t.perf:7\n");
 	free(r);
-	o.perf.event_filter = "cpu-clock";
+	o.perf_event_filter = "cpu-clock";
 	r = collapse(mixed, o);
 	CHECK_STR(r, "a;more 100\na;work 100\n");
 	free(r);
-	o.perf.event_filter = "cpu-clock:u";
+	o.perf_event_filter = "cpu-clock:u";
 	r = collapse(mixed, o);
 	CHECK_STR(r, "a;more 100\n");
 	free(r);

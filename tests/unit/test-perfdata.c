@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "harness.h"
+#include "util.h"
 #include "libflame/flame.h"
 
 typedef struct seen {
@@ -81,7 +82,7 @@ static void check_file(const char *path, uint64_t data_end)
 		return;
 	seen s = {0};
 	flame_input_set_progress(in, progress, &s);
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 	o.format = FLAME_FORMAT_PERFDATA;
 	int rc = flame_parse(t, in, &o, &err);

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <unistd.h>
 #include "harness.h"
+#include "util.h"
 #include "libflame/flame.h"
 
 /* ---- a tiny protobuf encoder */
@@ -132,7 +133,7 @@ static int parse_with(const msg *m, const flame_parse_opts *o, flame_tree *t, fl
 
 static int parse(const msg *m, const flame_parse_opts *o, flame_err *err)
 {
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	int rc = parse_with(m, o, t, err);
 	flame_tree_free(t);
 	return rc;
@@ -185,22 +186,22 @@ static void test_basic(void)
 	body(&m2, 0);
 	CHECK(parse(&m2, &o, &err) == 0);
 	CHECK_STR(out, "main;work 10\nmain;work;hot;inl 40\n");
-	o.pprof.sample_type = "samples";
+	o.pprof_sample_type = "samples";
 	CHECK(parse(&m2, &o, &err) == 0);
 	CHECK_STR(out, "main;work 1\nmain;work;hot;inl 4\n");
-	o.pprof.sample_type = "0";
+	o.pprof_sample_type = "0";
 	CHECK(parse(&m2, &o, &err) == 0);
 	CHECK_STR(out, "main;work 1\nmain;work;hot;inl 4\n");
-	o.pprof.sample_type = "wall";
+	o.pprof_sample_type = "wall";
 	CHECK(parse(&m2, &o, &err) == FLAME_EUSAGE);
 	CHECK_STR(err.msg, "no sample type 'wall' (the profile has: samples, cpu)");
-	o.pprof.sample_type = NULL;
-	o.pprof.flags = FLAME_PPROF_INLINE_ANNOTATE;
+	o.pprof_sample_type = NULL;
+	o.pprof_flags = FLAME_PPROF_INLINE_ANNOTATE;
 	CHECK(parse(&m2, &o, &err) == 0);
 	CHECK_STR(out, "main;work 10\nmain;work;hot;inl_[i] 40\n");
 	/* the unit becomes the count name */
-	flame_tree *t = flame_tree_new();
-	o.pprof.flags = 0;
+	flame_tree *t = test_tree_new();
+	o.pprof_flags = 0;
 	CHECK(parse_with(&m2, &o, t, &err) == 0);
 	CHECK_STR(flame_tree_count_name(t), "nanoseconds");
 	flame_tree_free(t);
@@ -244,10 +245,10 @@ static void test_unsymbolized_and_ids(void)
 	sample(&m, c, 2, &one, 1, 0);
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "main;<unknown> 1\nmain;[app] 2\n");
-	o.pprof.flags = FLAME_PPROF_ADDRESSES;
+	o.pprof_flags = FLAME_PPROF_ADDRESSES;
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "main;0xbeef 1\nmain;app+0x1234 1\nmain;app+0x99 1\n");
-	o.pprof.flags = FLAME_PPROF_SYSTEM_NAMES;
+	o.pprof_flags = FLAME_PPROF_SYSTEM_NAMES;
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "main;<unknown> 1\nmain;[app] 1\nmain;runtime.gc 1\n");
 }
@@ -337,29 +338,29 @@ static void test_labels(void)
 		sub(&m, 2, &s);
 	}
 	const char *tag[] = {"endpoint=^/api"};
-	o.pprof.tags = tag;
-	o.pprof.n_tags = 1;
+	o.tags = tag;
+	o.n_tags = 1;
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "main 1\n");
 	const char *range[] = {"bytes=1000:"};
-	o.pprof.tags = range;
+	o.tags = range;
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "main 3\n");
-	o.pprof.tags = NULL;
-	o.pprof.n_tags = 0;
-	o.pprof.tags_ignore = range;
-	o.pprof.n_tags_ignore = 1;
+	o.tags = NULL;
+	o.n_tags = 0;
+	o.tags_ignore = range;
+	o.n_tags_ignore = 1;
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "main 3\n");
-	o.pprof.tags_ignore = NULL;
-	o.pprof.n_tags_ignore = 0;
-	o.pprof.group_by = "bytes";
+	o.tags_ignore = NULL;
+	o.n_tags_ignore = 0;
+	o.group_by = "bytes";
 	CHECK(parse(&m, &o, &err) == 0);
 	CHECK_STR(out, "100;main 2\n5000;main 3\n<no bytes>;main 1\n");
 	const char *badre[] = {"endpoint=(x"};
-	o.pprof.tags = badre;
-	o.pprof.n_tags = 1;
-	CHECK(flame_pprof_opts_check(&o, &err) == FLAME_EUSAGE);
+	o.tags = badre;
+	o.n_tags = 1;
+	CHECK(flame_parse_opts_check(&o, &err) == FLAME_EUSAGE);
 }
 
 static void test_errors(void)
@@ -424,7 +425,7 @@ static void test_mutations(void)
 static void test_write_roundtrip(void)
 {
 	flame_err err = {0};
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_str a[] = {{"main", 4}, {"work", 4}, {"hot", 3}};
 	CHECK(flame_tree_add(t, a, 3, 0, 7, 0, &err) == 0);
 	CHECK(flame_tree_add(t, a, 2, 0, 5, 0, &err) == 0);
@@ -441,7 +442,7 @@ static void test_write_roundtrip(void)
 	CHECK(flame_output_commit(o, &err) == 0);
 	flame_tree_free(t);
 	/* read it back */
-	flame_tree *r = flame_tree_new();
+	flame_tree *r = test_tree_new();
 	flame_input *in = NULL;
 	CHECK(flame_input_open(&in, path, &err) == 0);
 	CHECK(flame_parse(r, in, NULL, &err) == 0);

@@ -14,7 +14,7 @@ static flame_tree *read_file_tree(const char *path)
 {
 	flame_err err;
 	flame_input *in = NULL;
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 	if (flame_input_open(&in, path, &err) || flame_parse(t, in, &o, &err)) {
 		fprintf(stderr, "%s\n", err.msg);

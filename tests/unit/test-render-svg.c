@@ -244,7 +244,7 @@ static void test_hostile(void)
 
 static void test_empty(void)
 {
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	size_t len;
 	char *svg = svg_of(t, NULL, &len);
 	doc D;
@@ -264,7 +264,7 @@ static void test_escape_random(void)
 	static const char alphabet[] = "<>&\"'; ]]>\t\n\r\x01\x7f\xc3\xa9\xe2\x82\xac\xed\xa0\x80\xf0\x9f\x94\xa5\xff\xfe\xc0\xaf" "abc";
 	int bad = 0; /* documents libxml2 refused */
 	for (int round = 0; round < 5000; round++) {
-		char in[64], esc[FLAME__ESCAPE_MAX(64)], doc[2 * FLAME__ESCAPE_MAX(64) + 32];
+		char in[64], esc[FLAME__ESCAPE_MAX(64)], xml[2 * FLAME__ESCAPE_MAX(64) + 32];
 		size_t n = 0;
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		size_t len = x % sizeof in;
@@ -273,8 +273,8 @@ static void test_escape_random(void)
 			in[n] = (x >> 8) % 4 ? alphabet[x % (sizeof alphabet - 1)] : (char)(x >> 16);
 		}
 		size_t k = flame__xml_escape(esc, in, n);
-		int m = snprintf(doc, sizeof doc, "<a b=\"%.*s\">%.*s</a>", (int)k, esc, (int)k, esc);
-		xmlDocPtr d = xmlReadMemory(doc, m, "r.xml", NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+		int m = snprintf(xml, sizeof xml, "<a b=\"%.*s\">%.*s</a>", (int)k, esc, (int)k, esc);
+		xmlDocPtr d = xmlReadMemory(xml, m, "r.xml", NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 		if (!d) {
 			bad++;
 			continue;
@@ -298,11 +298,11 @@ static void test_goldens(const char *fixtures)
 			continue;
 		char path[8192];
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
-		if (!doc)
+		xmlDocPtr xdoc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+		if (!xdoc)
 			fprintf(stderr, "%s: not well-formed XML\n", path);
-		CHECK(doc != NULL);
-		xmlFreeDoc(doc);
+		CHECK(xdoc != NULL);
+		xmlFreeDoc(xdoc);
 		n++;
 	}
 	if (d)

@@ -116,7 +116,8 @@ static void test_palette_map(void)
 	const char *text = "b->rgb(1,2,3)\na->b->rgb(4,5,6)\n";
 	CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
 	close(fd);
-	flame_palette *p = flame_palette_new();
+	flame_palette *p = NULL;
+	CHECK(flame_palette_new(&p, NULL) == 0);
 	flame_err err;
 	CHECK(flame_palette_load(p, path, &err) == 0);
 	flame__colorer c;
@@ -136,12 +137,12 @@ static void test_palette_map(void)
 	f = fopen(path, "w");
 	fputs("ok->rgb(1,2,3)\nbroken line\n", f);
 	fclose(f);
-	p = flame_palette_new();
+	CHECK(flame_palette_new(&p, NULL) == 0);
 	CHECK(flame_palette_load(p, path, &err) == FLAME_EDATA && err.line == 2);
 	flame_palette_free(p);
 	unlink(path);
 	/* a missing file is an empty map */
-	p = flame_palette_new();
+	CHECK(flame_palette_new(&p, NULL) == 0);
 	CHECK(flame_palette_load(p, "/nonexistent/palette.map", &err) == 0);
 	flame_palette_free(p);
 }

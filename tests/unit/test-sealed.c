@@ -115,7 +115,7 @@ size_t flame__tree_spill_runs(const flame_tree *t);
  * With `spill`, a memory limit small enough for several runs. */
 static flame_tree *build(int spill, unsigned salt, int diff)
 {
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_err err;
 	if (!t)
 		abort();
@@ -195,7 +195,7 @@ static void put_summary(buf *b, flame_tree *t)
 	const char *cn = flame_tree_count_name(t);
 	put(b, "total %llu %llu scale %u diff %d count name %s\n",
 	    (unsigned long long)flame_tree_total(t, 0), (unsigned long long)flame_tree_total(t, 1),
-	    flame_tree_scale(t), flame_tree_is_differential(t), cn ? cn : "(none)");
+	    flame_tree_decimals(t), flame_tree_is_differential(t), cn ? cn : "(none)");
 	put_written(b, t, W_FOLDED);
 }
 
@@ -393,6 +393,18 @@ static void op_strip_hex(flame_tree *t, int spill, buf *b)
 	put_summary(b, t);
 }
 
+/* --reverse: the stacks leaf-first, drawn so (data-reverse), and twice is the tree again */
+static void op_reverse(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	put_rc(b, "reverse", flame_reverse_stacks(t, &err), &err);
+	put_summary(b, t);
+	put_written(b, t, W_SVG);
+	put_rc(b, "reverse again", flame_reverse_stacks(t, &err), &err);
+	put_summary(b, t);
+}
+
 /* merge: spilled into spilled against in-memory into in-memory, both ways round */
 static void op_merge(flame_tree *t, int spill, buf *b)
 {
@@ -438,10 +450,11 @@ static void op_diff(flame_tree *t, int spill, buf *b)
 static void put_report(buf *b, flame_tree *t)
 {
 	flame_err err;
-	flame_diff_row *r = NULL;
-	size_t n = 0;
-	put_rc(b, "report", flame_diff_report(t, &r, &n, &err), &err);
-	put_rc(b, "attribute", flame_diff_attribute(t, r, n, 5.0, &err), &err);
+	flame_diff_report *rep = NULL;
+	put_rc(b, "report", flame_diff_report_new(&rep, t, &err), &err);
+	put_rc(b, "attribute", rep ? flame_diff_report_attribute(rep, 5.0, &err) : -1, &err);
+	size_t n = rep ? flame_diff_report_count(rep) : 0;
+	const flame_diff_row *r = rep ? flame_diff_report_row(rep, 0) : NULL;
 	/* rows come in no particular order: print them sorted by name */
 	struct lines l = {0};
 	for (size_t i = 0; i < n; i++) {
@@ -462,7 +475,7 @@ static void put_report(buf *b, flame_tree *t)
 		free(l.v[i]);
 	}
 	free(l.v);
-	free(r);
+	flame_diff_report_free(rep);
 }
 
 /* the one-tree diff: AFTER parsed, swapped to column 1, BEFORE parsed on top */
@@ -506,14 +519,16 @@ static void op_top(flame_tree *t, int spill, buf *b)
 {
 	(void)spill;
 	flame_err err;
-	flame_diff_row *r = NULL;
-	size_t n = 0;
+	flame_diff_report *r = NULL;
 	flame_tree_set_count_name(t, "nanoseconds");
-	put_rc(b, "report", flame_diff_report(t, &r, &n, &err), &err);
-	flame_top_opts o = {5, 0, flame_tree_total(t, 0), NULL};
-	put_rc(b, "top", flame_write_top(t, r, n, &o, put_text, b, &err), &err);
-	put(b, "gate %d\n", flame_gate(t, r, n, 1.0, put_text, b, &err));
-	free(r);
+	put_rc(b, "report", flame_diff_report_new(&r, t, &err), &err);
+	flame_top_opts o = FLAME_TOP_OPTS_INIT;
+	o.rows = 5;
+	o.before_raw = flame_tree_total(t, 0);
+	put_rc(b, "attribute", r ? flame_diff_report_attribute(r, o.min_delta, &err) : -1, &err);
+	put_rc(b, "top", r ? flame_write_top(r, &o, put_text, b, &err) : -1, &err);
+	put(b, "gate %d\n", r ? flame_diff_report_gate(r, 1.0, put_text, b, &err) : -1);
+	flame_diff_report_free(r);
 }
 
 /* the cost report (flame-top): every grouping and format, and the threshold */
@@ -525,17 +540,17 @@ static void op_cost(flame_tree *t, int spill, buf *b)
 	put(b, "duration %llu\n", (unsigned long long)flame_tree_duration(t));
 	for (int by = 0; by < 2; by++) {
 		flame_cost_opts o = FLAME_COST_OPTS_INIT;
-		flame_cost *c = NULL;
+		flame_cost_report *c = NULL;
 		o.by = by ? FLAME_COST_BY_ROOT : FLAME_COST_BY_FUNCTION;
 		o.rows = 8;
 		o.window = 10;
 		o.frequency = 99;
-		put_rc(b, "cost", flame_cost_new(&c, t, &o, &err), &err);
+		put_rc(b, "cost", flame_cost_report_new(&c, t, &o, &err), &err);
 		for (int f = FLAME_COST_TEXT; c && f <= FLAME_COST_JSON; f++)
 			put_rc(b, "write cost", flame_write_cost(c, (flame_cost_format)f, put_text, b, &err), &err);
 		if (c)
-			put(b, "gate %d\n", flame_cost_gate(c, 1.0, put_text, b, &err));
-		flame_cost_free(c);
+			put(b, "gate %d\n", flame_cost_report_gate(c, 1.0, put_text, b, &err));
+		flame_cost_report_free(c);
 	}
 }
 
@@ -594,7 +609,7 @@ static const struct op {
     {"pdf", op_pdf, 1, "flame_write_pdf"},
     {"html", op_html, 1, "flame_write_html"},
     {"counts", op_counts, 1,
-     "flame_tree_stack_count flame_tree_total flame_tree_scale flame_tree_is_differential "
+     "flame_tree_stack_count flame_tree_total flame_tree_decimals flame_tree_is_differential "
      "flame_tree_count_name flame_tree_set_count_name"},
     {"each_stack", op_each_stack, 1, "flame_tree_each_stack"},
     {"nodes", op_nodes, 1,
@@ -607,13 +622,14 @@ static const struct op {
     {"filter", op_filter, 0, "flame_filter_stacks"},
     {"skip_after", op_skip_after, 0, "flame_skip_after"},
     {"strip_hex", op_strip_hex, 1, "flame_strip_hex"},
+    {"reverse", op_reverse, 1, "flame_reverse_stacks"},
     {"merge", op_merge, 0, "flame_tree_merge"},
     {"units", op_units, 0, "flame_tree_set_ignore_units"},
     {"diff", op_diff, 0, "flame_diff"},
     {"diff_swap", op_diff_swap, 0, "flame_diff_swap flame_diff_normalize"},
-    {"report", op_report, 1, "flame_diff_report flame_diff_attribute"},
-    {"top", op_top, 1, "flame_write_top flame_gate"},
-    {"cost", op_cost, 0, "flame_cost_new flame_tree_duration"},
+    {"report", op_report, 1, "flame_diff_report_new flame_diff_report_attribute"},
+    {"top", op_top, 1, "flame_write_top flame_diff_report_gate"},
+    {"cost", op_cost, 0, "flame_cost_report_new flame_tree_duration"},
     {"readers", op_readers, 0, "flame_diff_request_tree flame_merge_request_tree"},
 };
 
@@ -747,7 +763,7 @@ static void test_iter_done_sticky(void)
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ_U64(flame_iter_next(&it), FLAME_EVENT_DONE);
 	/* a tree not built: DONE at once, and after */
-	flame_tree *u = flame_tree_new();
+	flame_tree *u = test_tree_new();
 	flame_iter_init(&it, u);
 	CHECK_EQ_U64(flame_iter_next(&it), FLAME_EVENT_DONE);
 	CHECK_EQ_U64(flame_iter_next(&it), FLAME_EVENT_DONE);
@@ -789,7 +805,7 @@ static void test_node_checked(void)
 	CHECK_EQ_U64(flame_node_first_child(t, 0), FLAME_NODE_NONE);
 	CHECK(flame_node_name(t, 1).len == 0);
 	/* a tree never built */
-	flame_tree *u = flame_tree_new();
+	flame_tree *u = test_tree_new();
 	CHECK_EQ_U64(flame_node_total(u, 0, 0), 0);
 	CHECK_EQ_U64(flame_node_parent(u, 0), FLAME_NODE_NONE);
 	flame_tree_free(u);

@@ -5,6 +5,7 @@
  * written and the inputs back at their start, so the tree then reads them whole. The
  * requests' folded text, whichever way they choose, is the tree's too. */
 #include "harness.h"
+#include "parse/folded-line.h"
 #include "read/read.h"
 #include "util.h"
 
@@ -399,8 +400,60 @@ static void test_random(void)
 	fprintf(stderr, "random: %d of 3000 taken by the text path\n", taken);
 }
 
+/* The folded-line grammar both readers share (parse/folded-line.h), at the edges of its
+ * fast path: counts of 19 digits (the most that cannot overflow) and more, fractions,
+ * blanks, a CR, a second count, no count. */
+static void test_grammar(void)
+{
+	static const struct {
+		const char *line;
+		int rc, ncounts;
+		size_t n; /* of the stack */
+		uint64_t m0;
+		unsigned d0;
+		uint64_t m1;
+	} cases[] = {
+	    {"a;b 1", 0, 1, 3, 1, 0, 0},
+	    {"a 1234567890123456789", 0, 1, 1, 1234567890123456789ULL, 0, 0},
+	    {"a 12345678901234567890", 0, 1, 1, 12345678901234567890ULL, 0, 0},
+	    {"a 18446744073709551615", 0, 1, 1, UINT64_MAX, 0, 0},
+	    {"a 18446744073709551616", -2, 0, 0, 0, 0, 0},
+	    {"a 0000000000000000000000012", 0, 1, 1, 12, 0, 0},
+	    {"a \t 007", 0, 1, 1, 7, 0, 0},
+	    {"a 3\r", 0, 1, 1, 3, 0, 0},
+	    {"a 1.50", 0, 1, 1, 15, 1, 0},
+	    {"a 2.", 0, 1, 1, 2, 0, 0},
+	    {"a 5 9", 0, 2, 1, 5, 0, 9},
+	    {"a 12.5 3", 0, 2, 1, 125, 1, 3},
+	    {"a1 7", 0, 1, 2, 7, 0, 0},
+	    {"7", -1, 0, 0, 0, 0, 0},
+	    {"a 1x", -1, 0, 0, 0, 0, 0},
+	    {"a b", -1, 0, 0, 0, 0, 0},
+	    {" 4", 0, 1, 0, 4, 0, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		flame__count c[2] = {{0, 0}, {0, 0}};
+		int ncounts = 0;
+		char buf[64];
+		size_t n = strlen(cases[i].line);
+		memcpy(buf, cases[i].line, n + 1);
+		memset(buf + n + 1, 0, 8); /* the 8 readable bytes lines.h promises */
+		int rc = flame__folded_line(buf, &n, c, &ncounts);
+		CHECK_EQ_U64((uint64_t)(int64_t)rc, (uint64_t)(int64_t)cases[i].rc);
+		if (rc || cases[i].rc)
+			continue;
+		CHECK_EQ_U64(ncounts, cases[i].ncounts);
+		CHECK_EQ_U64(n, cases[i].n);
+		CHECK_EQ_U64(c[0].mant, cases[i].m0);
+		CHECK_EQ_U64(c[0].dec, cases[i].d0);
+		if (ncounts == 2)
+			CHECK_EQ_U64(c[1].mant, cases[i].m1);
+	}
+}
+
 int main(void)
 {
+	test_grammar();
 	test_big_diff();
 	test_corners();
 	test_merge();

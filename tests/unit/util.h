@@ -8,10 +8,19 @@
 #include <unistd.h>
 #include "libflame/flame.h"
 
+/* A new tree; the tests treat running out of memory as a crash. */
+static inline flame_tree *test_tree_new(void)
+{
+	flame_tree *t = NULL;
+	if (flame_tree_new(&t, NULL))
+		abort();
+	return t;
+}
+
 /* Parse `text` as `fmt` into a new tree; NULL on error (message in *err). */
 static inline flame_tree *parse_str(const char *text, flame_format fmt, flame_err *err)
 {
-	flame_tree *t = flame_tree_new();
+	flame_tree *t = test_tree_new();
 	flame_input *in = NULL;
 	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
 	o.format = fmt;

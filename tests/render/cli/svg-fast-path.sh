@@ -1,5 +1,5 @@
 # flame-collapse reads flame-render's frame lines itself once libxml2 has read <g id="fr">
-# (parse/svg.c's fast path); any line it does not take goes to libxml2. Whatever the lines
+# (parse/svg-fast.c); any line it does not take goes to libxml2. Whatever the lines
 # hold, the result (stacks, or the error with its line number) must equal libxml2's alone,
 # which reads the same document when the group's tag does not match ("<g  id=...").
 printf 'main;a&amp;b;<x> "q" 3\nmain;caf\xc3\xa9;\xe2\x82\xac 2\nmain;t\tab 1\nother;x_[k] 4\nz 1\n' > in.folded

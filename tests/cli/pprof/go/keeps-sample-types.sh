@@ -2,13 +2,9 @@
 # issue 12, point 15, against go tool pprof: a Go CPU profile rewritten by flame-collapse
 # --output-format pprof still answers -sample_index=cpu and -sample_index=samples with
 # the original's totals, and keeps its period type and period. Exit 77 (skip) without go.
-# Usage: keeps-sample-types.sh BUILD_DIR FIXTURES_DIR
+# Usage: keeps-sample-types.sh BUILD_DIR FIXTURES_DIR  (env FLAME_GO_PPROF: tests/lib/go-pprof.sh)
 set -u
-command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1 || {
-	echo "go tool pprof is not installed (Debian: golang-go)"
-	[ "${FLAME_REQUIRE_GO:-0}" = 1 ] && exit 1
-	exit 77
-}
+. "$(dirname "$0")/../../../lib/go-pprof.sh"
 T=$1/tools/flame-collapse
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -18,7 +14,7 @@ orig=$2/units/go-cpu.pb.gz
 "$T" --output-format pprof -o "$tmp/w.pb.gz" "$orig" || { echo "FAIL write"; exit 1; }
 for idx in cpu samples; do
 	for f in "$orig" "$tmp/w.pb.gz"; do
-		go tool pprof -symbolize=none -sample_index=$idx -top "$f" 2>&1 |
+		go_pprof -symbolize=none -sample_index=$idx -top "$f" 2>&1 |
 			grep -E '^(Type|Showing nodes accounting)' >"$tmp/$(basename "$f").$idx" || true
 	done
 	if [ -s "$tmp/w.pb.gz.$idx" ] && cmp -s "$tmp/go-cpu.pb.gz.$idx" "$tmp/w.pb.gz.$idx"; then
@@ -27,7 +23,7 @@ for idx in cpu samples; do
 		echo "FAIL -sample_index=$idx"; diff "$tmp/go-cpu.pb.gz.$idx" "$tmp/w.pb.gz.$idx"; fail=1
 	fi
 done
-go tool pprof -raw "$tmp/w.pb.gz" 2>/dev/null | sed -n '/^PeriodType/p; /^Period:/p' >"$tmp/p"
+go_pprof -raw "$tmp/w.pb.gz" 2>/dev/null | sed -n '/^PeriodType/p; /^Period:/p' >"$tmp/p"
 if [ "$(cat "$tmp/p")" = "$(printf 'PeriodType: cpu nanoseconds\nPeriod: 10000000')" ]; then
 	echo "ok   period type cpu/nanoseconds, period 10000000"
 else
