@@ -720,8 +720,12 @@ FLAME_EXPORT const flame_diff_row *flame_diff_report_row(const flame_diff_report
  * (counts) but all of that change beyond `limit` lies inside one callee that changed the
  * same way (the callee is only ever called under it), set its `inside` to that callee's
  * row, so a report can name where the change is rather than every caller up to the root.
- * Considers the 512 largest total changes; each call starts afresh. */
-FLAME_EXPORT int flame_diff_report_attribute(flame_diff_report *r, double limit,
+ * Considers the 512 largest total changes of the functions `which` names; each call starts
+ * afresh. */
+#define FLAME_DIFF_ATTRIBUTE_ALL 0u
+#define FLAME_DIFF_ATTRIBUTE_REMOVED 1u /* only those with nothing after: a removed caller
+                                           * is named by the removed callee that carries it */
+FLAME_EXPORT int flame_diff_report_attribute(flame_diff_report *r, double limit, unsigned which,
                                              flame_err *err);
 
 #define FLAME_TOP_OPTS_VERSION 1

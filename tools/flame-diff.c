@@ -250,7 +250,7 @@ static int cmp_before_desc(const void *pa, const void *pb)
  * caller of a removed callee, old_path -> legacy, is named by the callee), into *out. */
 static int removed_rows(flame_diff_report *rep, flame_diff_row **out, size_t *k, flame_err *err)
 {
-	int rc = flame_diff_report_attribute(rep, 0.0, err);
+	int rc = flame_diff_report_attribute(rep, 0.0, FLAME_DIFF_ATTRIBUTE_REMOVED, err);
 	if (rc)
 		return rc;
 	size_t n = flame_diff_report_count(rep), m = 0;
@@ -404,7 +404,7 @@ static int write_tree(args *a, flame_tree *t, uint64_t before_raw, flame_output_
 	           : a->d.norm == FLAME_DIFF_NORM_FRAME    ? "--normalize-frame"
 	                                                   : NULL;
 	/* callers whose total change lies inside a listed callee are left to it */
-	if (rep && a->top && (rc = flame_diff_report_attribute(rep, top.min_delta, &err))) {
+	if (rep && a->top && (rc = flame_diff_report_attribute(rep, top.min_delta, FLAME_DIFF_ATTRIBUTE_ALL, &err))) {
 		code = cli_report(&err);
 		goto done;
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "../core/diff-report.h"
 #include "../core/err.h"
+#include "../core/heap.h"
 #include "../core/human.h"
 #include "../core/tree.h"
 
@@ -74,19 +75,24 @@ static double total_delta(const flame_diff_row *r)
 	                                  : -(double)(r->total[0] - r->total[1]);
 }
 
-static int cmp_abs_delta(const void *a, const void *b, void *ud)
+/* Larger changes first, ties by name: the same attribution whatever the order of the
+ * stack table. */
+static int order_abs_delta(const flame_diff_row *rows, size_t a, size_t b)
 {
-	const flame_diff_row *rows = ud;
-	double x = total_delta(&rows[*(const size_t *)a]), y = total_delta(&rows[*(const size_t *)b]);
+	double x = total_delta(&rows[a]), y = total_delta(&rows[b]);
 	x = x < 0 ? -x : x;
 	y = y < 0 ? -y : y;
 	if (x != y)
 		return x > y ? -1 : 1;
-	/* ties by name: the same attribution whatever the order of the stack table */
-	const flame_diff_row *p = &rows[*(const size_t *)a], *q = &rows[*(const size_t *)b];
+	const flame_diff_row *p = &rows[a], *q = &rows[b];
 	size_t n = p->name.len < q->name.len ? p->name.len : q->name.len;
 	int r = memcmp(p->name.ptr, q->name.ptr, n);
 	return r ? r : (p->name.len > q->name.len) - (p->name.len < q->name.len);
+}
+
+static int cmp_abs_delta(const void *a, const void *b, void *ud)
+{
+	return order_abs_delta(ud, *(const size_t *)a, *(const size_t *)b);
 }
 
 /* The working state of one attribution: k candidates (the largest changes) and, for each
@@ -119,9 +125,35 @@ static void attrib_free(attrib *A)
 	free(A->cur_pos);
 }
 
+/* `a` comes after `b` in cmp_abs_delta's order: the heap's top is the smallest change kept */
+static inline int smaller_change(const flame_diff_row *rows, size_t a, size_t b)
+{
+	return order_abs_delta(rows, a, b) > 0;
+}
+
+FLAME__HEAP(kept, flame_diff_row, smaller_change)
+
+/* Keep of cand[0..k) the MAX_CAND largest changes, in a heap of rows: choosing them must not
+ * sort every changed row (thousands) for the few hundred it keeps. The new k. */
+static size_t keep_largest(size_t *cand, size_t k, const flame_diff_row *rows)
+{
+	size_t h[MAX_CAND];
+	flame__heap hp = {h, 0};
+	for (size_t i = 0; i < k; i++) {
+		if (hp.n == MAX_CAND) {
+			if (!smaller_change(rows, h[0], cand[i]))
+				continue;
+			kept_pop(&hp, rows);
+		}
+		kept_push(&hp, rows, cand[i]);
+	}
+	memcpy(cand, h, hp.n * sizeof *h);
+	return hp.n;
+}
+
 /* The candidates: rows whose total changed by more than `limit`, the MAX_CAND largest. */
 static int attrib_init(attrib *A, const flame__intern *names, flame_diff_row *rows, size_t n,
-                       double limit, flame_err *err)
+                       double limit, unsigned which, flame_err *err)
 {
 	size_t nn = names->count ? names->count : 1, k = 0;
 	A->rows = rows;
@@ -132,9 +164,12 @@ static int attrib_init(attrib *A, const flame__intern *names, flame_diff_row *ro
 	for (size_t i = 0; i < n; i++) {
 		double d = total_delta(&rows[i]);
 		rows[i].inside = SIZE_MAX;
-		if ((d < 0 ? -d : d) > limit)
+		if ((d < 0 ? -d : d) > limit &&
+		    (which != FLAME_DIFF_ATTRIBUTE_REMOVED || rows[i].total[1] == 0))
 			A->cand[k++] = i;
 	}
+	if (k > MAX_CAND)
+		k = keep_largest(A->cand, k, rows);
 	qsort_r(A->cand, k, sizeof *A->cand, cmp_abs_delta, rows);
 	A->k = k = k > MAX_CAND ? MAX_CAND : k;
 	for (size_t i = 0; i < nn; i++)
@@ -261,14 +296,15 @@ static void choose_callees(attrib *A, double limit)
 	}
 }
 
-static int attribute(flame_tree *t, flame_diff_row *rows, size_t n, double limit, flame_err *err)
+static int attribute(flame_tree *t, flame_diff_row *rows, size_t n, double limit, unsigned which,
+                     flame_err *err)
 {
 	flame__stacks *ts;
 	int rc = flame__tree_stacks(t, &ts, err);
 	if (rc)
 		return rc;
 	attrib A = {0};
-	rc = attrib_init(&A, flame__tree_names(t), rows, n, limit, err);
+	rc = attrib_init(&A, flame__tree_names(t), rows, n, limit, which, err);
 	if (!rc) {
 		count_stacks(&A, ts);
 		choose_callees(&A, limit);
@@ -312,9 +348,10 @@ const flame_diff_row *flame_diff_report_row(const flame_diff_report *r, size_t i
 	return i < r->n ? &r->rows[i] : NULL;
 }
 
-int flame_diff_report_attribute(flame_diff_report *r, double limit, flame_err *err)
+int flame_diff_report_attribute(flame_diff_report *r, double limit, unsigned which,
+                                flame_err *err)
 {
-	return attribute(r->tree, r->rows, r->n, limit, err);
+	return attribute(r->tree, r->rows, r->n, limit, which, err);
 }
 
 /* ---- the gate */
@@ -387,7 +424,7 @@ int flame_diff_report_gate(const flame_diff_report *rep, double limit_pct, flame
 		goto done;
 	}
 	memcpy(rows, rep->rows, n * sizeof *rows);
-	if ((rc = attribute(t, rows, n, limit, err)))
+	if ((rc = attribute(t, rows, n, limit, FLAME_DIFF_ATTRIBUTE_ALL, err)))
 		goto done;
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;

@@ -125,7 +125,7 @@ static void test_report(void)
 	}
 	/* m grew by 11, f by 10, g by 11 (10 under f, 1 under k). m's change is all inside g
 	 * (g is only ever called under m); f's is not: g is also called outside f. */
-	CHECK(flame_diff_report_attribute(r, 2.0, NULL) == 0);
+	CHECK(flame_diff_report_attribute(r, 2.0, FLAME_DIFF_ATTRIBUTE_ALL, NULL) == 0);
 	f = row(r, "f");
 	m = row(r, "m");
 	g = row(r, "g");
@@ -135,6 +135,44 @@ static void test_report(void)
 	flame_diff_report_free(r);
 	flame_tree_free(b);
 	flame_tree_free(a);
+}
+
+/* FLAME_DIFF_ATTRIBUTE_REMOVED: only functions with nothing after are candidates, and among
+ * more than the 512 a call considers, the largest changes are the ones kept. */
+static void test_attribute_removed(void)
+{
+	/* old -> legacy removed (legacy deeper: it carries old's change); hot -> leaf grew */
+	char *bt = malloc(64 * 1024), *at = malloc(64 * 1024);
+	size_t bn = 0, an = 0;
+	bn += (size_t)sprintf(bt + bn, "main;old;legacy 5000\nmain;hot;leaf 10\n");
+	an += (size_t)sprintf(at + an, "main;hot;leaf 9000\n");
+	for (int i = 1; i <= 600; i++) /* 600 small changes, all below the big ones */
+		an += (size_t)sprintf(at + an, "main;f%03d %d\n", i, i);
+	flame_tree *b = tree_of(bt), *a = tree_of(at);
+	flame_diff_opts o = FLAME_DIFF_OPTS_INIT;
+	CHECK(flame_diff(b, a, &o, NULL) == 0);
+	flame_diff_report *r = NULL;
+	CHECK(flame_diff_report_new(&r, b, NULL) == 0);
+	CHECK(flame_diff_report_attribute(r, 0.0, FLAME_DIFF_ATTRIBUTE_REMOVED, NULL) == 0);
+	const flame_diff_row *old = row(r, "old"), *legacy = row(r, "legacy"), *hot = row(r, "hot");
+	CHECK(old && old->inside != SIZE_MAX &&
+	      !memcmp(flame_diff_report_row(r, old->inside)->name.ptr, "legacy", 6));
+	CHECK(legacy && legacy->inside == SIZE_MAX);
+	CHECK(hot && hot->inside == SIZE_MAX); /* grew: not a candidate here */
+	/* all functions: 604 changed, the 512 largest kept, hot's change is inside leaf */
+	CHECK(flame_diff_report_attribute(r, 0.0, FLAME_DIFF_ATTRIBUTE_ALL, NULL) == 0);
+	hot = row(r, "hot");
+	CHECK(hot && hot->inside != SIZE_MAX &&
+	      !memcmp(flame_diff_report_row(r, hot->inside)->name.ptr, "leaf", 4));
+	old = row(r, "old");
+	CHECK(old && old->inside != SIZE_MAX);
+	const flame_diff_row *f1 = row(r, "f001"), *f600 = row(r, "f600");
+	CHECK(f1 && f1->inside == SIZE_MAX && f600 && f600->inside == SIZE_MAX);
+	flame_diff_report_free(r);
+	flame_tree_free(a);
+	flame_tree_free(b);
+	free(bt);
+	free(at);
 }
 
 static void test_weight(void)
@@ -184,5 +222,6 @@ int main(void)
 	RUN(test_plain_and_normalized);
 	RUN(test_strip_hex);
 	RUN(test_report);
+	RUN(test_attribute_removed);
 	return harness_done();
 }

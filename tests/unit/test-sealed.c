@@ -452,7 +452,7 @@ static void put_report(buf *b, flame_tree *t)
 	flame_err err;
 	flame_diff_report *rep = NULL;
 	put_rc(b, "report", flame_diff_report_new(&rep, t, &err), &err);
-	put_rc(b, "attribute", rep ? flame_diff_report_attribute(rep, 5.0, &err) : -1, &err);
+	put_rc(b, "attribute", rep ? flame_diff_report_attribute(rep, 5.0, FLAME_DIFF_ATTRIBUTE_ALL, &err) : -1, &err);
 	size_t n = rep ? flame_diff_report_count(rep) : 0;
 	const flame_diff_row *r = rep ? flame_diff_report_row(rep, 0) : NULL;
 	/* rows come in no particular order: print them sorted by name */
@@ -525,7 +525,7 @@ static void op_top(flame_tree *t, int spill, buf *b)
 	flame_top_opts o = FLAME_TOP_OPTS_INIT;
 	o.rows = 5;
 	o.before_raw = flame_tree_total(t, 0);
-	put_rc(b, "attribute", r ? flame_diff_report_attribute(r, o.min_delta, &err) : -1, &err);
+	put_rc(b, "attribute", r ? flame_diff_report_attribute(r, o.min_delta, FLAME_DIFF_ATTRIBUTE_ALL, &err) : -1, &err);
 	put_rc(b, "top", r ? flame_write_top(r, &o, put_text, b, &err) : -1, &err);
 	put(b, "gate %d\n", r ? flame_diff_report_gate(r, 1.0, put_text, b, &err) : -1);
 	flame_diff_report_free(r);
