@@ -987,11 +987,12 @@ int flame__pd_decode(const flame__pd *r, const flame__pd_rec *rec, flame__pd_sam
 		TAKE(v);
 	if (st & S_CPU)
 		TAKE(v);
-	s->period = a->flags >> 10 & 1 ? 0 : a->sample_period; /* freq: the sample says */
-	if (st & S_PERIOD) {
+	/* as perf's evsel__parse_sample: the attr's period (a fixed `-c N`) unless the sample
+	 * carries one, and perf script prints it either way */
+	s->period = a->sample_period;
+	s->has_period = 1;
+	if (st & S_PERIOD)
 		TAKE(s->period);
-		s->has_period = 1;
-	}
 	if (st & S_READ) {
 		uint64_t rf = a->read_format, per = 1 + !!(rf & RF_ID) + !!(rf & RF_LOST), nr = 1;
 		if (rf & RF_GROUP)

@@ -46,6 +46,16 @@ same() { # same FILE SCRIPT-ARGS -- COLLAPSE-OPTIONS...
 	"$fc" "$@" "$f" > got 2>got.err
 	local rc=$?
 	perf script $sargs -i "$f" 2>/dev/null | "$fc" "$@" > want 2>/dev/null
+	# perf 6.1 names a lazy PLT stub after the .rela.plt entry of the same index, which
+	# is wrong where IRELATIVE entries sit at the table's end (libc.so.6): it says "@plt"
+	# for __tunable_get_val@plt, where objdump and we follow the GOT slot the stub jumps
+	# through. Where perf printed such a bare "@plt", PLT stubs are compared unnamed.
+	if grep -Eq '(^|;)@plt( |;)' want; then
+		local x
+		for x in want got; do # stacks that became the same are summed again
+			sed -E 's/(^|;)[^;]*@plt( |;)/\1@plt\2/g' $x | "$fc" > $x.plt && mv $x.plt $x
+		done
+	fi
 	checks=$((checks + 1))
 	if [ $rc -ne 0 ] || ! cmp -s got want; then
 		echo "FAIL: $f, perf script $sargs, options '$*': exit $rc; $(head -c 300 got.err)"
@@ -65,6 +75,8 @@ has() { # has FILE OPTIONS PATTERN: the collapsed output has a frame matching PA
 rec fp.data -e cpu-clock -F 999 -g
 rec two.data -e cpu-clock -e task-clock -F 999 -g
 rec nog.data -e cpu-clock -F 999
+# a fixed period (-c): the samples carry none, perf script prints the attr's
+rec fixed.data -e cpu-clock -c 500000 -g
 perf record -q -e cpu-clock -F 999 -g -o - ./pd-prog 300 > pipe.data 2>pipe.err ||
 	{ echo "FAIL: perf record -o - failed"; fail=1; }
 for f in fp.data two.data pipe.data; do
@@ -85,6 +97,9 @@ for o in "" --tid "--event-filter task-clock" "--event-filter cpu-clock" --all; 
 done
 for o in "" --all --addrs --tid; do
 	same nog.data "-F $fields" $o
+done
+for o in "" --tid; do
+	same fixed.data "-F $fields" $o
 done
 for o in "" --all --tid; do
 	same pipe.data "-F $fields" $o
