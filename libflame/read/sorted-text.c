@@ -18,6 +18,7 @@
 #include "../core/input.h"
 #include "../core/lines.h"
 #include "../core/numfmt.h"
+#include "../core/output.h"
 #include "../core/pool.h"
 #include "../core/u128.h"
 #include "../parse/binary.h"
@@ -29,8 +30,7 @@ __extension__ typedef unsigned __int128 u128;
 
 enum {
 	CHUNK = 256 * 1024,      /* bytes of lines per read, for one or two inputs */
-	CHUNK_MANY = 64 * 1024,  /* and for more */
-	OUT_CAP = 256 * 1024
+	CHUNK_MANY = 64 * 1024   /* and for more */
 };
 
 /* A line `stack count`. */
@@ -226,45 +226,27 @@ static int advance(cursor *c, flame_err *err)
 	return 1;
 }
 
+/* Where merged lines go: straight into the output's buffer (core/output.h). */
 typedef struct text_out {
 	flame_output *o;
 	flame_err *err;
-	char buf[OUT_CAP];
-	size_t len;
 } text_out;
-
-static int flush(text_out *w)
-{
-	int rc = w->len ? flame_output_write(w->o, w->buf, w->len, w->err) : 0;
-	w->len = 0;
-	return rc;
-}
 
 /* `stack count`, or `stack before after` when ncol is 2 */
 static int emit(text_out *w, const row *r, const uint64_t *col, int ncol)
 {
-	size_t need = r->n + 2 * 21 + 1;
-	if (w->len + need > OUT_CAP) {
-		int rc = flush(w);
-		if (rc)
-			return rc;
-		if (need > OUT_CAP) { /* a stack longer than the buffer: straight out */
-			if ((rc = flame_output_write(w->o, r->p, r->n, w->err)))
-				return rc;
-			need -= r->n;
-			goto counts;
-		}
-	}
-	memcpy(w->buf + w->len, r->p, r->n);
-	w->len += r->n;
-counts:;
-	char *p = w->buf + w->len;
+	int rc = 0;
+	char *p = flame__output_reserve(w->o, r->n + 2 * 21 + 1, &rc, w->err);
+	if (!p)
+		return rc;
+	memcpy(p, r->p, r->n);
+	char *q = p + r->n;
 	for (int i = 0; i < ncol; i++) {
-		*p++ = ' ';
-		p += flame__fmt_u64(p, col[i]);
+		*q++ = ' ';
+		q += flame__fmt_u64(q, col[i]);
 	}
-	*p++ = '\n';
-	w->len = (size_t)(p - w->buf);
+	*q++ = '\n';
+	flame__output_advance(w->o, (size_t)(q - p));
 	return 0;
 }
 
@@ -294,12 +276,10 @@ FLAME__HEAP(inputs, cursor, before)
 static int merge_lines(merger *m, size_t n, const combine *cb, text_out *w, flame_err *err)
 {
 	int rc = 0;
-	if (cb->header) { /* first, as the folded writer writes it */
-		size_t hn = strlen(cb->header);
-		memcpy(w->buf, cb->header, hn);
-		w->buf[hn] = '\n';
-		w->len = hn + 1;
-	}
+	if (cb->header && /* first, as the folded writer writes it */
+	    ((rc = flame__output_put(w->o, cb->header, strlen(cb->header), err)) ||
+	     (rc = flame__output_putc(w->o, '\n', err))))
+		return rc;
 	for (size_t i = 0; i < n && !rc; i++) {
 		int a = advance(&m->c[i], err);
 		if (a < 0)
@@ -332,7 +312,7 @@ static int merge_lines(merger *m, size_t n, const combine *cb, text_out *w, flam
 				inputs_push(&m->heap, m->c, m->eq[j]);
 		}
 	}
-	return rc ? rc : flush(w);
+	return rc;
 }
 
 static int merge(flame__source *src, size_t n, size_t chunk, const combine *cb, flame_output *o,
@@ -342,26 +322,21 @@ static int merge(flame__source *src, size_t n, size_t chunk, const combine *cb, 
 	m.c = calloc(n, sizeof *m.c);
 	m.heap = (flame__heap){calloc(n, sizeof *m.heap.h), 0};
 	m.eq = calloc(n, sizeof *m.eq);
-	text_out *w = malloc(sizeof *w);
+	text_out w = {o, err};
 	size_t ready = 0;
-	int rc = m.c && m.heap.h && m.eq && w ? 0 : flame__err_nomem(err);
+	int rc = m.c && m.heap.h && m.eq ? 0 : flame__err_nomem(err);
 	for (; ready < n && !rc; ready++) {
 		m.c[ready].chunk = chunk;
 		if ((rc = flame__lines_init(&m.c[ready].cur, src[ready].in, err)))
 			break;
 	}
-	if (!rc) {
-		w->o = o;
-		w->err = err;
-		w->len = 0;
-		rc = merge_lines(&m, n, cb, w, err);
-	}
+	if (!rc)
+		rc = merge_lines(&m, n, cb, &w, err);
 	for (size_t i = 0; i < ready; i++)
 		flame__lines_free(&m.c[i].cur);
 	free(m.c);
 	free(m.heap.h);
 	free(m.eq);
-	free(w);
 	return rc;
 }
 
