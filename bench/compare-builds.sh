@@ -9,7 +9,10 @@
 # Usage: bench/compare-builds.sh OLD_TOOLS_DIR NEW_TOOLS_DIR [RUNS (7)]
 #   e.g. bench/compare-builds.sh /tmp/before/tools build/tools
 # Inputs are made once in bench/data/ (git-ignored) from the in-repo generator; a job whose
-# input cannot be made is reported as skipped. Env: ONLY=REGEX runs the matching jobs.
+# input cannot be made is reported as skipped. Env: ONLY=REGEX runs the matching jobs;
+# INSTR=1 adds, per job, the instructions each build executes (one run of each under
+# valgrind's callgrind, all threads counted): a ratio a shared machine's noise cannot move,
+# beside the times it can (minutes: each run is 50-100 times slower under valgrind).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 old=$(cd "${1:?old tools dir}" && pwd)
@@ -49,10 +52,13 @@ if [ ! -s "$synth" ]; then
     "$old/flame-collapse" -q --output-format pprof -o "$synth" -
 fi
 
-python3 - "$old" "$new" "$runs" "$only" "$data" "$perf" "$big" "$pert" "$synth" "${parts[@]}" <<'PY'
+instr=${INSTR:-0}
+[ "$instr" = 0 ] || command -v valgrind >/dev/null || { echo "INSTR=1 needs valgrind" >&2; exit 2; }
+python3 - "$old" "$new" "$runs" "$only" "$instr" "$data" "$perf" "$big" "$pert" "$synth" "${parts[@]}" <<'PY'
 import os, re, statistics, sys, time
-old, new, runs, only, data, perf, big, pert, synth = sys.argv[1:10]
-parts = sys.argv[10:]
+old, new, runs, only, instr, data, perf, big, pert, synth = sys.argv[1:11]
+parts = sys.argv[11:]
+instr = instr != "0"
 runs = int(runs)
 def opt(path):  # a job on an input that may not exist (made by bench/parsers)
     return path if os.path.exists(path) else None
@@ -80,8 +86,17 @@ def run(cmd):
     if status != 0:
         sys.exit("failed: " + " ".join(cmd))
     return (time.monotonic() - t) * 1000, ru.ru_maxrss / 1024, (ru.ru_utime + ru.ru_stime) * 1000
+def instructions(cmd):  # callgrind's count of instructions executed, all threads
+    import subprocess
+    p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    m = re.search(r"Collected : (\d+)", p.stderr)
+    if p.returncode != 0 or not m:
+        sys.exit("failed under valgrind: " + " ".join(cmd))
+    return int(m.group(1))
 print(f"{'job':30} {'old ms':>8} {'spread':>13} {'new ms':>8} {'spread':>13} {'new/old':>7}"
-      f" {'old cpu':>8} {'spread':>13} {'new cpu':>8} {'spread':>13} {'new/old':>7} {'old MiB':>8} {'new MiB':>8}")
+      f" {'old cpu':>8} {'spread':>13} {'new cpu':>8} {'spread':>13} {'new/old':>7} {'old MiB':>8} {'new MiB':>8}"
+      + (f" {'old Minstr':>10} {'new Minstr':>10} {'new/old':>7}" if instr else ""))
 for name, inp, cmd in jobs:
     if not re.search(only, name):
         continue
@@ -103,5 +118,9 @@ for name, inp, cmd in jobs:
         mn, lo_n, hi_n = s(new, i)
         return f"{mo:8.0f} {lo_o:6.0f}-{hi_o:<6.0f} {mn:8.0f} {lo_n:6.0f}-{hi_n:<6.0f} {mn / mo:7.3f}"
     ro, rn = (statistics.median(x[1] for x in res[d]) for d in (old, new))
-    print(f"{name:30} {cols(0)} {cols(2)} {ro:8.1f} {rn:8.1f}", flush=True)
+    ins = ""
+    if instr:
+        io, inn = (instructions([os.path.join(d, cmd[0])] + cmd[1:]) for d in (old, new))
+        ins = f" {io / 1e6:10.1f} {inn / 1e6:10.1f} {inn / io:7.3f}"
+    print(f"{name:30} {cols(0)} {cols(2)} {ro:8.1f} {rn:8.1f}{ins}", flush=True)
 PY
