@@ -23,6 +23,7 @@ static const char *const ext_offcpu[] = {".stacks", ".offcpu.txt", NULL};
 static const char *const ext_jfr[] = {".jfr.txt", NULL};
 static const char *const ext_svg[] = {".svg", NULL};
 static const char *const ext_perfdata[] = {".data", NULL}; /* perf record's perf.data */
+static const char *const ext_html[] = {".html", ".htm", NULL};
 
 /* The input formats, indexed by flame_format (FLAME_FORMAT_AUTO, 0, is no format). */
 static const struct flame__format inputs[] = {
@@ -51,6 +52,9 @@ static const struct flame__format inputs[] = {
 	                            "perf record's perf.data (file or pipe), symbolized as perf script does",
 	                            FLAME_FORMAT_PERFDATA, 0},
 	                           PERFDATA_PARSER, NULL},
+	[FLAME_FORMAT_HTML] = {{"html", ext_html, "flame-render's HTML page read back (every frame, exact)",
+	                        FLAME_FORMAT_HTML, 0},
+	                       &flame__parser_html, NULL},
 };
 enum { NINPUTS = sizeof inputs / sizeof inputs[0] };
 
@@ -58,7 +62,7 @@ enum { NINPUTS = sizeof inputs / sizeof inputs[0] };
  * folded (the loosest) last. Every format is here once. */
 static const flame_format probe_order[] = {
 	FLAME_FORMAT_PERFDATA, FLAME_FORMAT_PPROF, FLAME_FORMAT_OFFCPU, FLAME_FORMAT_JFR,
-	FLAME_FORMAT_SVG,      FLAME_FORMAT_PERF,  FLAME_FORMAT_FOLDED,
+	FLAME_FORMAT_SVG,      FLAME_FORMAT_HTML,  FLAME_FORMAT_PERF,   FLAME_FORMAT_FOLDED,
 };
 _Static_assert(sizeof probe_order / sizeof probe_order[0] == NINPUTS - 1,
                "every input format has its place in probe_order");
@@ -240,7 +244,8 @@ static int diagnose(const char *p, size_t n, const char *name, int binary_only, 
 				    "jfr print text, flame graph SVG and folded stacks are read)";
 		} else if (k >= 5 && (strncasecmp(s, "<!doctype html", k < 14 ? k : 14) == 0 ||
 		                      strncasecmp(s, "<html", 5) == 0)) {
-			m = "an HTML page (an async-profiler flame graph?), which is not read here: "
+			m = "an HTML page other than flame-render's (an async-profiler flame graph?), "
+			    "which is not read here: "
 			    "ask for folded stacks instead (async-profiler -o collapsed)";
 		} else if (has(p, n, "\n# Samples: ") || has(p, n, "\n# Overhead ") ||
 		           has(p, n, "\n# Children ")) {

@@ -29,6 +29,7 @@
 #include "../core/numfmt.h"
 #include "../core/output.h"
 #include "../core/tree.h"
+#include "../core/units.h"
 #include "color.h"
 #include "escape.h"
 #include "layout.h"
@@ -192,6 +193,12 @@ static void put_header(hw *w)
 	put_meta(w, "countname", cn);
 	/* a unit the user named (--countname) is printed as given, as in the SVG */
 	put_meta(w, "human", !o->count_name && cn == flame_tree_count_name(t) ? "1" : "0");
+	/* what parse/html.c reads back besides the stacks: the sample type and the duration */
+	const flame__units *u = flame__tree_units(t);
+	put_meta(w, "type", u->type[0] ? u->type : NULL);
+	char ns[24];
+	snprintf(ns, sizeof ns, "%llu", (unsigned long long)u->duration_ns);
+	put_meta(w, "duration", ns);
 	put_meta(w, "nametype", o->name_type ? o->name_type : "Function:");
 	put_meta(w, "encoding", o->encoding);
 	put_meta(w, "fonttype", o->font_type ? o->font_type : "Verdana");
