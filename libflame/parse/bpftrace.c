@@ -186,7 +186,8 @@ static int inside(bpft *s, const char *p, size_t n, flame_err *err)
 		return flame__err(err, FLAME_EDATA, s->src, s->line_no, s->off,
 		                  "a new map entry, but the entry that starts at line %llu has no "
 		                  "count ('...]: N')", (unsigned long long)s->block_line);
-	int rc = count_of(p, n, &kn, &v);
+	/* most lines are frames with no `]`: memchr tells them at once */
+	int rc = memchr(p, ']', n) ? count_of(p, n, &kn, &v) : 0;
 	if (rc < 0)
 		return overflow(s, err);
 	if (rc > 0)
