@@ -67,6 +67,19 @@ static int is_count(const char *p, size_t n)
 	return 1;
 }
 
+/* The first `ab` in p[0..n), or NULL: memchr finds the rare first byte (`:`, `-`) at once,
+ * where memmem costs a quarter of the parse. */
+static const char *find2(const char *p, size_t n, char a, char b)
+{
+	const char *end = p + n, *q = p;
+	while ((q = memchr(q, a, (size_t)(end - q))) != NULL && q + 1 < end) {
+		if (q[1] == b)
+			return q;
+		q++;
+	}
+	return NULL;
+}
+
 static int push(dtr *s, const char *p, size_t n, flame_err *err)
 {
 	uint32_t id = flame__sink_intern(&s->k, p, n);
@@ -95,12 +108,10 @@ static int push_part(dtr *s, const char *p, size_t n, int inlined, flame_err *er
 /* A frame line, its indent gone: its frames go on leaf first (an inlined chain reversed). */
 static int frame(dtr *s, const char *p, size_t n, flame_err *err)
 {
-	for (size_t i = n; i-- > 0;)
-		if (p[i] == '+') {
-			n = i;
-			break;
-		}
-	const char *cc = n >= 2 ? memmem(p, n, "::", 2) : NULL;
+	const char *plus = memrchr(p, '+', n);
+	if (plus)
+		n = (size_t)(plus - p);
+	const char *cc = find2(p, n, ':', ':');
 	if (cc)
 		for (size_t i = n; i-- > (size_t)(cc - p) + 2;)
 			if (p[i] == '(' || p[i] == '<') {
@@ -116,7 +127,7 @@ static int frame(dtr *s, const char *p, size_t n, flame_err *err)
 	size_t first = s->n;
 	const char *f = p;
 	for (int inlined = 0; f < end; inlined = 1) {
-		const char *a = f < end ? memmem(f, (size_t)(end - f), "->", 2) : NULL;
+		const char *a = find2(f, (size_t)(end - f), '-', '>');
 		const char *e = a ? a : end;
 		int rc = push_part(s, f, (size_t)(e - f), inlined, err);
 		if (rc)
