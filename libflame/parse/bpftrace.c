@@ -14,11 +14,16 @@
  *
  * As the Perl tool: frames lose their indent and keep their offsets; the text before
  * `]: N` on the closing line is the root frame; `@[, X]: N` is the one-frame stack X; other
- * lines outside an entry (the probe count, maps with no stack) are skipped. Unlike it: a
- * named map (`@name[`) is read as `@[` is; the members' separator line (`, `) is the frame
- * `-` (the Perl tool makes it the frame ", "); blank lines in an entry and CRs are dropped;
- * identical stacks are summed; an entry with no count (truncated, or a new entry first)
- * is an error naming its line, and NUL bytes are refused as binary data. */
+ * lines outside an entry (the probe count, maps with no stack) are skipped. Unlike it
+ * (which reads `@[` entries whose first stack is not empty, and nothing else): an entry
+ * whose first stack is empty (`@[, ` then the user stack: bpftrace prints it for every
+ * user-space sample of `@[kstack, ustack]`) is read; `, , X]: N` (an empty stack last) has
+ * the root X, not ", X"; the members' separator line (`, `) is the frame `-`, not ", ";
+ * a named map (`@name[`) is read as `@[` is, the first map of stacks only (a second one
+ * counts the same samples again), the others skipped with a warning; blank lines in an
+ * entry and CRs are dropped; identical stacks are summed; an entry with no count
+ * (truncated, or a new entry first) is an error naming its line, and NUL bytes are
+ * refused as binary data. */
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
