@@ -131,7 +131,9 @@ typedef enum flame_format {
 	FLAME_FORMAT_JFR,
 	FLAME_FORMAT_SVG,
 	FLAME_FORMAT_PERFDATA,
-	FLAME_FORMAT_HTML      /* flame-render's HTML page, read back */
+	FLAME_FORMAT_HTML,     /* flame-render's HTML page, read back */
+	FLAME_FORMAT_BPFTRACE,
+	FLAME_FORMAT_DTRACE
 } flame_format;
 
 /* perf_flags: stackcollapse-perf.pl's options, and ours (perf script text and perf.data) */

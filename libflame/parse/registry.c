@@ -22,6 +22,8 @@ static const char *const ext_pprof[] = {".pb.gz", ".pb", ".pprof", NULL};
 static const char *const ext_offcpu[] = {".stacks", ".offcpu.txt", NULL};
 static const char *const ext_jfr[] = {".jfr.txt", NULL};
 static const char *const ext_svg[] = {".svg", NULL};
+static const char *const ext_bpftrace[] = {".bt", ".bpftrace", ".bpftrace.txt", NULL};
+static const char *const ext_dtrace[] = {".dtrace", ".dtrace.txt", NULL};
 static const char *const ext_perfdata[] = {".data", NULL}; /* perf record's perf.data */
 static const char *const ext_html[] = {".html", ".htm", NULL};
 
@@ -55,6 +57,14 @@ static const struct flame__format inputs[] = {
 	[FLAME_FORMAT_HTML] = {{"html", ext_html, "flame-render's HTML page read back (every frame, exact)",
 	                        FLAME_FORMAT_HTML, 0},
 	                       &flame__parser_html, NULL},
+	[FLAME_FORMAT_BPFTRACE] = {{"bpftrace", ext_bpftrace,
+	                            "bpftrace maps keyed by stacks (stackcollapse-bpftrace.pl's input)",
+	                            FLAME_FORMAT_BPFTRACE, 0},
+	                           &flame__parser_bpftrace, NULL},
+	[FLAME_FORMAT_DTRACE] = {{"dtrace", ext_dtrace,
+	                          "DTrace stack aggregations (stackcollapse.pl's input)",
+	                          FLAME_FORMAT_DTRACE, 0},
+	                         &flame__parser_dtrace, NULL},
 };
 enum { NINPUTS = sizeof inputs / sizeof inputs[0] };
 
@@ -62,7 +72,8 @@ enum { NINPUTS = sizeof inputs / sizeof inputs[0] };
  * folded (the loosest) last. Every format is here once. */
 static const flame_format probe_order[] = {
 	FLAME_FORMAT_PERFDATA, FLAME_FORMAT_PPROF, FLAME_FORMAT_OFFCPU, FLAME_FORMAT_JFR,
-	FLAME_FORMAT_SVG,      FLAME_FORMAT_HTML,  FLAME_FORMAT_PERF,   FLAME_FORMAT_FOLDED,
+	FLAME_FORMAT_SVG,      FLAME_FORMAT_HTML,     FLAME_FORMAT_BPFTRACE, FLAME_FORMAT_DTRACE,
+	FLAME_FORMAT_PERF,     FLAME_FORMAT_FOLDED,
 };
 _Static_assert(sizeof probe_order / sizeof probe_order[0] == NINPUTS - 1,
                "every input format has its place in probe_order");

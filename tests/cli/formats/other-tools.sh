@@ -9,7 +9,7 @@ flame-merge --format gif d/host1.folded; echo "merge --format gif: exit $?"
 # flame-render takes --input-format now: the folded reader forced, or a format named
 flame-render --input-format folded d/before.folded | cmp - <(flame-render d/before.folded) && echo "render --input-format folded: same"
 flame-render --input-format pprof d/before.folded > /dev/null; echo "render --input-format pprof on folded text: exit $?"
-flame-render --input-format nope d/before.folded 2>&1 | sed 's/, perfdata, /, /'; echo "exit ${PIPESTATUS[0]}"
+flame-render --input-format nope d/before.folded 2>&1 | sed 's/, perfdata//'; echo "exit ${PIPESTATUS[0]}"
 flame-collapse --output-format pprof -o b.pb.gz d/before.folded
 flame-render --input-format pprof b.pb.gz | grep -c '<title>'
 flame-render b.pb.gz | grep -c '<title>'
