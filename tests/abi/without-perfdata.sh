@@ -2,7 +2,7 @@
 # A build without perf.data support (-Dperfdata=disabled) names every input format right:
 # unit-formats' checks of the format table (perfdata keeps its name for messages, is in no
 # list, and no format after it is named "?"), flame-collapse --help's list of input formats,
-# and a perf.data refused with the "use perf script" message (cli/perfdata-off's case).
+# and a perf.data refused with the "use perf script" message (tests/perfdata/cli-off's case).
 # Usage: without-perfdata.sh SOURCE_DIR
 set -u
 src=$(cd "$1" && pwd)
@@ -29,6 +29,6 @@ esac
 case "$help" in
 	*'?'*) echo "FAIL: --help names a format '?'"; fail=1 ;;
 esac
-bash "$src/tests/cli/run.sh" "$b" "$src/tests/cli/perfdata-off" || fail=1
+bash "$src/tests/lib/cli-run.sh" "$b" "$src/tests/perfdata/cli-off" || fail=1
 [ $fail = 0 ] && echo "ok: without -Dperfdata: $formats"
 exit $fail

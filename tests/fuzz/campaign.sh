@@ -43,7 +43,7 @@ dicts() {
 }
 
 # fontconfig under cairo (the writers' layout) holds memory LeakSanitizer reports
-lsan="print_suppressions=0:suppressions=$src/tests/render-raster/lsan.supp"
+lsan="print_suppressions=0:suppressions=$src/tests/lib/lsan.supp"
 rows=""
 status=0
 for t in $targets; do

@@ -1,6 +1,6 @@
 # Errors leave no output file behind: a graph taller than a PNG may be (32767 px), an
 # unwritable directory. SVG of the same tall graph still works.
-. "$FIXTURES/../tests/render-raster/lib.bash"
+. "$FIXTURES/../tests/render/raster/lib.bash"
 awk 'BEGIN { s = "f0"; for (i = 1; i < 2100; i++) s = s ";f" i; print s, 1 }' > tall.folded
 flame-render tall.folded -o tall.png; echo "exit $?"
 ls

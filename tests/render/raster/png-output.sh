@@ -1,6 +1,6 @@
 # -o x.png writes a PNG of the SVG's size; --format png to stdout gives the same bytes;
 # differential input too.
-. "$FIXTURES/../tests/render-raster/lib.bash"
+. "$FIXTURES/../tests/render/raster/lib.bash"
 printf 'main;a;b 30\nmain;a 60\nmain;c;d 10\nmain;c 25\nx 5\n' > in.folded
 flame-render in.folded -o g.svg && flame-render in.folded -o g.png || exit 1
 is_png g.png && echo "png signature ok"

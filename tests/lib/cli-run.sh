@@ -4,7 +4,7 @@
 # PATH. Its stdout, stderr and exit code must equal DIR/NAME.stdout, NAME.stderr and
 # NAME.exit when those files exist (a missing .exit means 0). FLAME_BLESS=1 rewrites
 # them. A DIR with no case fails.
-# Usage: run.sh BUILD_DIR CASE_DIR
+# Usage: cli-run.sh BUILD_DIR CASE_DIR
 set -u
 shopt -s nullglob
 build=$(cd "$1" && pwd)

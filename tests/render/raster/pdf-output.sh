@@ -1,6 +1,6 @@
 # -o x.pdf writes a one-page PDF the SVG's size in points, which pdftoppm renders at the
 # SVG's pixel size (72 dpi); the same input gives the same bytes.
-. "$FIXTURES/../tests/render-raster/lib.bash"
+. "$FIXTURES/../tests/render/raster/lib.bash"
 printf 'main;a;b 30\nmain;a 60\nmain;c;d 10\nmain;c 25\nx 5\n' > in.folded
 flame-render --subtitle sub in.folded -o g.svg && flame-render --subtitle sub in.folded -o g.pdf || exit 1
 head -c 5 g.pdf; echo

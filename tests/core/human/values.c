@@ -1,5 +1,5 @@
 /* Numbers for people as core/human.c writes them, one line per case of a cases file
- * (tests/human/cases.txt): compare.mjs runs the page's script on the same cases and
+ * (tests/core/human/cases.txt): compare.mjs runs the page's script on the same cases and
  * compares. Usage: human-values CASES */
 #include <stdio.h>
 #include <stdlib.h>

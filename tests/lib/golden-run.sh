@@ -8,15 +8,15 @@
 #             empty and 0;
 #   COMMAND   bash with pipefail (a failing stage of a pipe fails the case), run in the
 #             CASES file's directory with the built tools on PATH and $ARGS (the variant,
-#             below), $SCRATCH (an empty directory of its own) and $GOLDEN (this directory,
-#             for helper scripts) set. Stderr is compared with the build directory's path
+#             below), $SCRATCH (an empty directory of its own) and $TESTS (tests/, whose
+#             areas hold the helper scripts) set. Stderr is compared with the build directory's path
 #             removed.
 # Each VARIANT runs every case once with $ARGS set to it (e.g. -j1 -j4: both thread
 # counts against the same expected files); no VARIANT runs each case once with $ARGS empty.
 # FLAME_BLESS=1 rewrites the expected files (review the diff before committing), except the
 # oracles' references outside the CASES file's directory (EXPECTED starting with ../).
 # Prints a line per case and "N passed, N failed"; a CASES file with no case fails.
-# Usage: run.sh BUILD_DIR CASES [VARIANT...]
+# Usage: golden-run.sh BUILD_DIR CASES [VARIANT...]
 set -u
 build=$(cd "$1" && pwd)
 dir=$(cd "$(dirname "$2")" && pwd)
@@ -24,8 +24,8 @@ cases=$dir/$(basename "$2")
 shift 2
 [ $# -gt 0 ] || set -- ""
 [ -f "$cases" ] || { echo "FAIL: no cases file $cases"; exit 1; }
-GOLDEN=$(cd "$(dirname "$0")" && pwd)
-export GOLDEN PATH="$build/tools:$PATH"
+TESTS=$(cd "$(dirname "$0")/.." && pwd)
+export TESTS PATH="$build/tools:$PATH"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0

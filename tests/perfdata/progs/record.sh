@@ -6,7 +6,7 @@
 # then re-bless the golden files: FLAME_BLESS=1 meson test -C build perf-golden
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-out=${1:-$here/../../fixtures/perf}
+out=${1:-$here/../../../fixtures/perf}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc -O2 -g -fno-omit-frame-pointer -o "$tmp/recurse" "$here/recurse.c"

@@ -1,7 +1,7 @@
 # No valid input. On stdout, as flamegraph.pl: an image saying "ERROR: No valid input
 # provided" (5 font sizes tall) and exit 2, in PNG and PDF too. Under -o, a picture of
 # nothing is an error that writes nothing: FILE is left as it was.
-. "$FIXTURES/../tests/render-raster/lib.bash"
+. "$FIXTURES/../tests/render/raster/lib.bash"
 : > empty.folded
 flame-render --format png empty.folded > e.png; echo "exit $?"
 is_png e.png && png_size e.png

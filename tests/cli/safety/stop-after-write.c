@@ -1,4 +1,4 @@
-/* A test shim (LD_PRELOAD) for tests/safety/output.py: the process stops itself (SIGSTOP)
+/* A test shim (LD_PRELOAD) for tests/cli/safety/output.py: the process stops itself (SIGSTOP)
  * right after its first write to a file in the directory FLAME_TEST_STOP_DIR names. The
  * test then finds the tool mid-write for certain, however fast the tool and however busy
  * the machine: a tool that writes its output in one call leaves no window to poll for. */
