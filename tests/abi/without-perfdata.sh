@@ -16,11 +16,11 @@ b=$tmp/build
 "$meson" setup "$b" "$src" -Dperfdata=disabled -Dbrowser_tests=disabled -Dgolang_tests=disabled \
 	>"$tmp/log" 2>&1 || { echo "FAIL: meson setup"; cat "$tmp/log"; exit 1; }
 grep -q "FLAME_HAVE_PERFDATA" "$b/build.ninja" && { echo "FAIL: perfdata still on"; exit 1; }
-ninja -C "$b" tests/test-formats tools/flame-collapse tools/flame-render tools/flame-diff \
+ninja -C "$b" tests/cli/test-formats tools/flame-collapse tools/flame-render tools/flame-diff \
 	tools/flame-merge tools/flame-top >"$tmp/log" 2>&1 ||
 	{ echo "FAIL: build"; tail -30 "$tmp/log"; exit 1; }
 fail=0
-"$b/tests/test-formats" >"$tmp/unit" 2>&1 || { echo "FAIL: unit-formats"; cat "$tmp/unit"; fail=1; }
+"$b/tests/cli/test-formats" >"$tmp/unit" 2>&1 || { echo "FAIL: unit-formats"; cat "$tmp/unit"; fail=1; }
 help=$("$b/tools/flame-collapse" --help)
 formats=$(printf '%s\n' "$help" | grep -iE -m1 'input-format')
 case "$help" in
