@@ -94,7 +94,7 @@ static void test_frames(void)
 	               "JfrWorkload.lambda$main$3;java.util.Arrays.sort 1\n");
 }
 
-/* Issue 12, point 8: a trace that ends in '...' lost its root side (jfr print keeps 5
+/* A trace that ends in '...' lost its root side (jfr print keeps 5
  * frames unless given --stack-depth; the recorder keeps 64): it goes under a
  * '[truncated]' root, never mixed with whole stacks, with one warning that counts them
  * and names the fix. An event type whose events carry no stack warns too. */

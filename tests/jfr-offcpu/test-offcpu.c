@@ -217,7 +217,7 @@ static void check_warned(const char *text, const char *want, int nwarn, const ch
 	CHECK_EQ_U64(w.last_line, line);
 }
 
-/* Issue 12, point 7: a `2>&1` capture. stderr lines land where stdout's buffer was
+/* A `2>&1` capture. stderr lines land where stdout's buffer was
  * flushed, mostly inside a line: the line is joined back around them; a line that fits
  * no rule is skipped, a block without its value line dropped, each with a warning. */
 static void test_stderr_merged(void)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# flame-collapse reading perf.data against perf script's text of the same file (issue 17).
+# flame-collapse reading perf.data against perf script's text of the same file.
 # Records tests/perfdata/progs/pd-prog.c (frame pointers, a shared library, two named threads, a
 # kernel loop, a JIT map file on x86-64) at test time, so the binaries and the build-id
 # cache are this run's own ($HOME is a temporary directory), then for each recording and

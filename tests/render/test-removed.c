@@ -1,4 +1,4 @@
-/* The removed-frames panel of differential graphs (write/removed.c): on the issue's pair
+/* The removed-frames panel of differential graphs (write/removed.c): on the diff fixtures' pair
  * (fixtures/diff/before.folded, after.folded: old_path;legacy and a hex frame exist only
  * in BEFORE), the SVG holds a panel whose rects carry the removed frames' titles (checked
  * with libxml2), the PNG paints them (pixels), the SVG reader skips the panel, and

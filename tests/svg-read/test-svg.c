@@ -150,7 +150,7 @@ static void test_flamegraph_pl(const char *fixtures)
 	free(svg);
 }
 
-/* Issue 12, point 9: the root is the full-width frame on the root row (bottom, or top
+/* The root is the full-width frame on the root row (bottom, or top
  * when inverted), "all" by name when present, whatever the element order; and the oldest
  * flamegraph.pl SVGs, with onmouseover="s('INFO')" and no <title>, read too. */
 static void test_root_row_and_old_titles(const char *fixtures)

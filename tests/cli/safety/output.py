@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Output and process safety of the tools (issue 16): what -o FILE and stdout do when the
+"""Output and process safety of the tools: what -o FILE and stdout do when the
 run is killed, interrupted, fails, meets a full disk or a reader that goes away.
 
 Mid-write is made certain, not hoped for: each tool runs with a shim preloaded

@@ -1,4 +1,4 @@
-# issue 12, point 14: amounts for people in the --top table and the gate's lines:
+# amounts for people in the --top table and the gate's lines:
 # nanoseconds as s/ms/us, bytes as KiB/MiB, counts with thousands separators; never
 # scientific notation. (Tooltips: human-tooltips.sh.)
 cp "$FIXTURES"/units/go-cpu.pb.gz "$FIXTURES"/units/go-heap.pb.gz .

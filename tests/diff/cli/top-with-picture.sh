@@ -1,4 +1,4 @@
-# issue 12, point 13: --top with a picture (-o diff.svg) wrote the table into diff.svg.
+# --top with a picture (-o diff.svg) wrote the table into diff.svg.
 # The picture goes to the file, the table to stdout (stderr when the picture is on
 # stdout), the gate's offenders to stderr: --top, --fail-above and -o in one CI run.
 cp -r "$FIXTURES/diff" d && chmod -R u+w d; d=d

@@ -1,4 +1,4 @@
-# issue 12, point 12: BEFORE and AFTER in different units are refused naming both (it was
+# BEFORE and AFTER in different units are refused naming both (it was
 # drawn with bytes labelled "nanoseconds"); -j 1 and the --top table say the same;
 # --ignore-units forces it. Same-unit diffs keep their unit.
 cp "$FIXTURES"/units/* . && chmod u+w ./*

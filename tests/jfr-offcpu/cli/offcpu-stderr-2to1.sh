@@ -1,4 +1,4 @@
-# issue 12 point 7: a `2>&1` capture of libbpf-tools offcputime (its real stdout and
+# a `2>&1` capture of libbpf-tools offcputime (its real stdout and
 # stderr of libbpf-stack-storage-16, interleaved as the unbuffered stderr lands at each
 # 4096-byte flush of stdout: lines cut in two, runs of missed-stack markers, messages)
 # collapses to the same stacks as its stdout alone, with warnings naming file:line

@@ -1,4 +1,4 @@
-# issue 12, point 12: inputs whose units differ (CPU nanoseconds, heap bytes, JFR sample
+# inputs whose units differ (CPU nanoseconds, heap bytes, JFR sample
 # counts) are an error naming both, not a silent sum; --ignore-units forces it. A unit
 # known on one side only (folded text has none) is no conflict, and equal units merge.
 cp "$FIXTURES"/units/* . && chmod u+w ./*

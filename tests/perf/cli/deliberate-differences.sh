@@ -1,4 +1,4 @@
-# issue 12 point 5: the differences from stackcollapse-perf.pl that the README lists as
+# the differences from stackcollapse-perf.pl that the README lists as
 # deliberate, pinned: a last sample with no blank line after it is counted, an address
 # with no symbol reads [module], a one-character comm stays the root as it is.
 printf 'w 5 1.0: 3 cpu-clock: \n\t1 f (/w)\n' | flame-collapse

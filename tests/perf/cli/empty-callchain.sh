@@ -1,4 +1,4 @@
-# issue 12 point 0: a sample whose callchain is empty (the event line, then the blank
+# a sample whose callchain is empty (the event line, then the blank
 # line) is CPU time spent: it counts as the process frame alone, as stackcollapse-perf.pl
 # counts it, comm-PID or comm-PID/TID under --pid / --tid. Real `perf record -g
 # --kernel-callchains` of gcc: 77 of its 111 samples ran in user space (no kernel chain).

@@ -1,4 +1,4 @@
-# issue 12 point 3: --jit also marks frames of jitdump modules (jitted-PID-N.so, from
+# --jit also marks frames of jitdump modules (jitted-PID-N.so, from
 # `perf inject --jit`), not only /tmp/perf-PID.map; --kernel also marks versioned kernel
 # images (vmlinux-5.4.14-...) and module files (.ko, .ko.xz). Look-alikes
 # (jitted-helpers.so, libfoo.ko.so) are not marked.

@@ -1,4 +1,4 @@
-# issue 12 point 2: perf script text from old perf versions (event lines "comm pid
+# perf script text from old perf versions (event lines "comm pid
 # event:" with no time or cpu column, frame lines with no indent) is read by
 # stackcollapse-perf.pl, so auto-detection must take it as perf, as --format perf does.
 f=$FIXTURES/perf/old-perf-noindent.perf.txt

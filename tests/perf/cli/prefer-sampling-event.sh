@@ -1,4 +1,4 @@
-# issue 12 point 4: with several events and no --event-filter, a sampling event
+# with several events and no --event-filter, a sampling event
 # (cpu-clock, cycles, ...) is kept rather than a tracepoint seen before it, still with
 # one warning and a count. Real `perf record -e cpu-clock -e sched:sched_switch -g`.
 cp "$FIXTURES/perf/mixed-tracepoint-cpuclock.perf.txt" mixed.perf; f=mixed.perf

@@ -1,4 +1,4 @@
-# issue 12, point 15: pprof out keeps the input's sample type and period type: a Go CPU
+# pprof out keeps the input's sample type and period type: a Go CPU
 # profile comes back samples/count + cpu/nanoseconds (cpu the default), period type
 # cpu/nanoseconds every 10 ms; a heap profile keeps alloc_space/bytes and space/bytes.
 # Read back by our own pprof reader (go tool pprof: tests/pprof/cli/go/).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# issue 12, point 15, against go tool pprof: a Go CPU profile rewritten by flame-collapse
+# sample types kept, against go tool pprof: a Go CPU profile rewritten by flame-collapse
 # --output-format pprof still answers -sample_index=cpu and -sample_index=samples with
 # the original's totals, and keeps its period type and period. Exit 77 (skip) without go.
 # Usage: keeps-sample-types.sh BUILD_DIR FIXTURES_DIR  (env FLAME_GO_PPROF: tests/lib/go-pprof.sh)
