@@ -2,7 +2,7 @@
 // libflame/core/human.c's formatting, step for step, with its rules (HUMAN_RULES, which the
 // build writes from core/human-rules.h), so an amount reads the same in the page as in the
 // SVG and the text reports: time as "1.42 s" or "830 ms", bytes as "3.20 MiB", counts with
-// separators. tests/human gives both the same values and compares the text.
+// separators. tests/core/human gives both the same values and compares the text.
 
 // x with `decimals` digits after the point as C's printf("%.*f") writes it: from the exact
 // binary value, a tie to the even digit (toFixed takes a tie up: 1.125 -> "1.13", not "1.12")

@@ -5,7 +5,7 @@
  * return. A small helper without a flame_err returns a bare status (a FLAME_E* code, or
  * -1 for out of memory), and its caller, which knows the source and position, turns it
  * into a filled error with flame__err_status. So no failing public call leaves `err`
- * empty (tests/unit/test-err.c checks it, allocation failures included). */
+ * empty (tests/core/test-err.c checks it, allocation failures included). */
 #ifndef FLAME_CORE_ERR_H
 #define FLAME_CORE_ERR_H
 #include "../flame.h"

@@ -2,7 +2,7 @@
  * amounts are shown in, where three significant digits change decimals. core/human.c
  * formats with them, and the build writes the same table into the scripts of the SVG and
  * the HTML page (templates/human-js.c -> HUMAN_RULES, read by templates/human.js), so C
- * and JavaScript print the same amount the same way (tests/human compares them). Only
+ * and JavaScript print the same amount the same way (tests/core/human compares them). Only
  * standard headers here: the generator is built for the build machine. */
 #ifndef FLAME_CORE_HUMAN_RULES_H
 #define FLAME_CORE_HUMAN_RULES_H

@@ -1,7 +1,7 @@
 /* struct flame_tree: core/'s own. Everything else reaches a tree through flame.h and the
  * functions of core/tree.h (flame__tree_stacks, flame__tree_names, core/sink.h...), so no
  * file outside core/ can see the stack table without its spilled runs, or forget to mark
- * the node tree stale. tests/sealed/layers.sh checks who includes this header. */
+ * the node tree stale. tests/core/sealed-layers.sh checks who includes this header. */
 #ifndef FLAME_CORE_TREE_PRIVATE_H
 #define FLAME_CORE_TREE_PRIVATE_H
 #include "tree.h"

@@ -26,7 +26,7 @@ if [ ! -f "$build/build.ninja" ]; then
 	CC=${CC:-clang} meson setup "$build" "$src" -Dfuzzing=enabled -Dbrowser_tests=disabled \
 		-Dgolang_tests=disabled -Db_lundef=false >/dev/null
 fi
-nice ninja -C "$build" $(for t in $targets; do printf 'tests/fuzz-%s ' "$t"; done) >/dev/null
+nice ninja -C "$build" $(for t in $targets; do printf 'tests/fuzz/fuzz-%s ' "$t"; done) >/dev/null
 
 # the format dictionaries each target's inputs are written in (none for perfdata-sym,
 # whose inputs are operations, not a format)
@@ -43,7 +43,7 @@ dicts() {
 }
 
 # fontconfig under cairo (the writers' layout) holds memory LeakSanitizer reports
-lsan="print_suppressions=0:suppressions=$src/tests/render-raster/lsan.supp"
+lsan="print_suppressions=0:suppressions=$src/tests/lib/lsan.supp"
 rows=""
 status=0
 for t in $targets; do
@@ -56,7 +56,7 @@ for t in $targets; do
 	corpus=$here/corpus/$t
 	before=$(ls "$corpus" | wc -l)
 	# -jobs=1 runs the fuzzer in a child that logs to fuzz-0.log in the working directory
-	(cd "$dir" && LSAN_OPTIONS=$lsan "$build/tests/fuzz-$t" -max_total_time="$secs" \
+	(cd "$dir" && LSAN_OPTIONS=$lsan "$build/tests/fuzz/fuzz-$t" -max_total_time="$secs" \
 		-timeout=10 -rss_limit_mb=2048 -max_len=8192 ${dict:+"$dict"} -jobs=1 \
 		-print_final_stats=1 -artifact_prefix="$dir/findings/" "$dir/new" "$corpus" \
 		>"$dir/run.log" 2>&1) || true
@@ -70,7 +70,7 @@ for t in $targets; do
 	# replaces the committed corpus (edges, not hit counts: -use_counters=0 keeps it to
 	# about a third), so it stays small from one campaign to the next
 	mkdir "$dir/merged"
-	if (cd "$dir" && LSAN_OPTIONS=$lsan "$build/tests/fuzz-$t" -merge=1 -use_counters=0 -timeout=10 \
+	if (cd "$dir" && LSAN_OPTIONS=$lsan "$build/tests/fuzz/fuzz-$t" -merge=1 -use_counters=0 -timeout=10 \
 		-rss_limit_mb=2048 "$dir/merged" "$corpus" "$dir/new" >"$dir/merge.log" 2>&1) &&
 		[ -n "$(ls "$dir/merged")" ]; then
 		# the named inputs (regress-*: a finding's input, which its test replays; seed-*)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-make the committed perf.data fixtures (Linux perf and x86-64 needed; recordings are
 # not bit-reproducible, so the committed files are the reference):
-#   fixtures/perfdata/static.data        perf record -g of tests/progs/pd-static.c (file)
+#   fixtures/perfdata/static.data        perf record -g of tests/perfdata/progs/pd-static.c (file)
 #   fixtures/perfdata/static-pipe.data   the same as `perf record -o -` writes it
 #   fixtures/perfdata/home/.debug/       a build-id cache holding the program's ELF, so
 #                                        the recordings symbolize anywhere with
@@ -18,7 +18,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 cc -O1 -g0 -fno-omit-frame-pointer -nostdlib -static -no-pie -fno-pie -o pd-static \
-  "$root/tests/progs/pd-static.c"
+  "$root/tests/perfdata/progs/pd-static.c"
 export HOME=$tmp
 perf record -q -e cpu-clock:u -F 499 -g -o static.data ./pd-static
 perf record -q -e cpu-clock:u -F 499 -g -o - ./pd-static > static-pipe.data

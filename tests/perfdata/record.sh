@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# flame-collapse reading perf.data against perf script's text of the same file (issue 17).
-# Records tests/progs/pd-prog.c (frame pointers, a shared library, two named threads, a
+# flame-collapse reading perf.data against perf script's text of the same file.
+# Records tests/perfdata/progs/pd-prog.c (frame pointers, a shared library, two named threads, a
 # kernel loop, a JIT map file on x86-64) at test time, so the binaries and the build-id
 # cache are this run's own ($HOME is a temporary directory), then for each recording and
 # option compares `flame-collapse OPTS FILE` with
 # `perf script -F comm,pid,tid,time,period,event,ip,sym,dso -i FILE | flame-collapse OPTS`
 # byte for byte (and with plain `perf script` where the pid plays no part). Recordings: -g,
-# two events, no callchain, pipe mode (-o -), Rust symbol names (tests/progs/pd-rust.c),
+# two events, no callchain, pipe mode (-o -), Rust symbol names (tests/perfdata/progs/pd-rust.c),
 # kernel modules (a recording tests/perfdata/module.py writes),
 # --call-graph dwarf (refused); then the binary
 # changed on disk (read through the build-id cache) and missing ([unknown], as perf does).
@@ -31,10 +31,10 @@ fail=0
 checks=0
 cflags="-O2 -g -fno-omit-frame-pointer"
 build_prog() {
-	cc $cflags -fPIC -shared -o libpd.so "$src/tests/progs/pd-lib.c" "$@" &&
-	cc $cflags -pthread -o pd-prog "$src/tests/progs/pd-prog.c" -L. -lpd -Wl,-rpath,'$ORIGIN' "$@"
+	cc $cflags -fPIC -shared -o libpd.so "$src/tests/perfdata/progs/pd-lib.c" "$@" &&
+	cc $cflags -pthread -o pd-prog "$src/tests/perfdata/progs/pd-prog.c" -L. -lpd -Wl,-rpath,'$ORIGIN' "$@"
 }
-build_prog || { echo "FAIL: cannot build tests/progs/pd-prog.c"; exit 1; }
+build_prog || { echo "FAIL: cannot build tests/perfdata/progs/pd-prog.c"; exit 1; }
 rec() { # rec OUT PERF-RECORD-OPTIONS...
 	local out=$1; shift
 	perf record -q "$@" -o "$out" ./pd-prog 300 2>"$out.err" >/dev/null ||
@@ -137,7 +137,7 @@ fi
 has two.data '--event-filter task-clock' 'pd_lib_spin'
 
 # Rust names (legacy with its hash, legacy with $-escapes, v0) as perf script demangles them
-if cc $cflags -o pd-rust "$src/tests/progs/pd-rust.c" &&
+if cc $cflags -o pd-rust "$src/tests/perfdata/progs/pd-rust.c" &&
    perf record -q -e cpu-clock -F 999 -g -o rust.data ./pd-rust 300 2>rust.err >/dev/null; then
 	same rust.data "-F $fields"
 	same rust.data "-F $fields" --raw-names
@@ -145,7 +145,7 @@ if cc $cflags -o pd-rust "$src/tests/progs/pd-rust.c" &&
 	has rust.data "" ';<alloc::vec::Vec<T> as core::clone::Clone>::clone( |;)'
 	has rust.data "" ';mycrate::spin( |;)'
 else
-	echo "FAIL: cannot build or record tests/progs/pd-rust.c: $(head -c 300 rust.err 2>/dev/null)"
+	echo "FAIL: cannot build or record tests/perfdata/progs/pd-rust.c: $(head -c 300 rust.err 2>/dev/null)"
 	fail=1
 fi
 

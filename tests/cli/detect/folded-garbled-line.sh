@@ -1,4 +1,4 @@
-# issue 12 point 6: one garbled line (cut short, no count) among good folded lines does
+# one garbled line (cut short, no count) among good folded lines does
 # not hide the format from auto-detection, in every tool; it is skipped with a warning.
 cp "$FIXTURES/detect/garbled-line.folded" g.folded
 echo "-- collapse"; flame-collapse g.folded

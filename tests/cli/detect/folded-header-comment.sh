@@ -1,4 +1,4 @@
-# issue 12 point 6: a folded file with a '#' header is still detected as folded, in
+# a folded file with a '#' header is still detected as folded, in
 # every tool; the comment lines are skipped with a warning (file:line, once, a count).
 cp "$FIXTURES/detect/header-comment.folded" h.folded
 cp "$FIXTURES/detect/garbled-line.folded" g.folded

@@ -1,8 +1,8 @@
 # README "Limits": stack depth and frame names of text inputs have no limit of their own
 # (a line may be up to 4 GiB): a 200,000-frame stack and a 1 MiB frame name come back
 # byte for byte; auto-detection reads the first 64 KiB, so a first line longer than that
-# needs --format. (pprof's 2^20 frames per stack: cli/pprof bad-inline-bomb-deep; an SVG
-# title's 64 KiB: cli/bounds.)
+# needs --format. (pprof's 2^20 frames per stack: tests/pprof/cli bad-inline-bomb-deep; an SVG
+# title's 64 KiB: tests/svg-read/cli-bounds.)
 python3 -c "print(';'.join('f%d' % i for i in range(200000)), 5)" > deep.folded
 python3 -c "print('x' * (1 << 20) + ';y 3')" > long.folded
 for f in deep long; do

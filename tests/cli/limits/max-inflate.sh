@@ -1,4 +1,4 @@
-# issue 16: --max-inflate SIZE in every tool that reads gzip input (flame_input_set_limit);
+# --max-inflate SIZE in every tool that reads gzip input (flame_input_set_limit);
 # the limit's error names the file, the byte (of the stored file) and the option
 yes 'main;work 1' | head -c 3000000 | gzip -9 > big.folded.gz      # 3 MB inflated, 6 KB stored
 ls -l big.folded.gz | awk '{print ($5 < 20000) ? "small" : "large"}'

@@ -1,4 +1,4 @@
-# issue 16 finding 8: a pprof whose first field's length runs past the end said only
+# a pprof whose first field's length runs past the end said only
 # "not a pprof profile"; it says which field, its length and at which byte
 printf '\x0a\xff\xff\x03\x01\x02' > cut.pb
 flame-collapse --format pprof cut.pb

@@ -1,4 +1,4 @@
-# issue 16 finding 8: flame-render's "Ignored N lines with invalid format" (flamegraph.pl's
+# flame-render's "Ignored N lines with invalid format" (flamegraph.pl's
 # words) also names the first of them, file:line
 printf 'a;b 1\nnot a stack\nc 2\nxx\n' > in.folded
 flame-render in.folded > /dev/null

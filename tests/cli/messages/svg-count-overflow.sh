@@ -1,4 +1,4 @@
-# issue 16 finding 8: a title's count past 64 bits said "the root frame's title has no
+# a title's count past 64 bits said "the root frame's title has no
 # count"; it is an overflow error naming file:line, on the root or any other frame, and
 # in flame-render's own SVGs too (their frame lines are read by the fast path)
 svg() { # ROOT-COUNT FRAME-COUNT

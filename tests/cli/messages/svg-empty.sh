@@ -1,4 +1,4 @@
-# issue 16 finding 8: an empty file with --format svg said "Extra content at the end of
+# an empty file with --format svg said "Extra content at the end of
 # the document"; it says the file is empty
 : > empty.svg
 flame-collapse --format svg empty.svg

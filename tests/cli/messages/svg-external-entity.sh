@@ -1,4 +1,4 @@
-# issue 16 finding 8: an entity whose text is not in the document (external: never loaded;
+# an entity whose text is not in the document (external: never loaded;
 # or declared only by an external DTD) silently became an empty frame name; it is an
 # error naming file:line and the entity
 head='<?xml version="1.0"?>'

@@ -1,4 +1,4 @@
-# issue 16 finding 8: an SVG whose comments or DOCTYPE (its internal subset) fill more
+# an SVG whose comments or DOCTYPE (its internal subset) fill more
 # than the first 4 KiB before <svg> was not detected; detection now reads past the prolog
 frames='<g><title>all (10 samples, 100%)</title><rect x="10" y="50" width="1180" height="15"/></g>
 <g><title>&e; (10 samples, 100%)</title><rect x="10" y="34" width="1180" height="15"/></g>'

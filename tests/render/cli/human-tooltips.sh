@@ -1,4 +1,4 @@
-# Issue 12 point 14, numbers for people: a tree counting time or bytes prints its tooltips'
+# numbers for people: a tree counting time or bytes prints its tooltips'
 # amounts as "1.10 s", "230 ms", "3.69 MiB" (no "1,100,200,392 nanoseconds"), per-request
 # amounts never in scientific notation; sample counts keep flamegraph.pl's exact form. The
 # SVG still reads back exactly: data-v holds each frame's counts, data-unit the unit.

@@ -1,4 +1,4 @@
-# issue 12 point 16: an -o name whose extension no output format has (x.jpg) is an error
+# an -o name whose extension no output format has (x.jpg) is an error
 # naming the known ones, in every tool, and leaves no file; '-', names without an
 # extension and an explicit format keep working as before
 in=$FIXTURES/render/merge.folded

@@ -1,4 +1,4 @@
-# issue 12 point 11: flame-render reads every format flame-collapse reads (it said "Ignored
+# flame-render reads every format flame-collapse reads (it said "Ignored
 # N lines with invalid format" and exited 2 on perf or pprof input): the picture holds the
 # stacks flame-collapse reads, in the input's unit; input no reader takes is still folded
 # text with invalid lines, as in flamegraph.pl (counted, the error picture, exit 2)

@@ -1,4 +1,4 @@
-# issue 12 point 17: the SVG names a generic family after the font, so a browser without
+# the SVG names a generic family after the font, so a browser without
 # Verdana draws a sans-serif font rather than its default serif one; a list that already
 # ends in a generic family is kept as given (the error picture too)
 f() { grep -o 'font-family="[^"]*"' | head -1; }
