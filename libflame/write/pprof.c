@@ -6,7 +6,9 @@
  * and period, and samples/count beside it when every value is a whole number of periods,
  * as in Go's CPU profiles); else it comes from the tree's count name: a unit
  * (nanoseconds, bytes, count...) gives `time`/`space`/`samples`, any other name N gives
- * N/count. Differential trees get two types, before and after (the default). */
+ * N/count. Differential trees get two types, before and after (the default). The period
+ * type and period are the input's, else the values' own type and 1: Parca's queries fail
+ * on a profile without a period type, and read its values as 0 without a period. */
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
@@ -130,6 +132,9 @@ static void make_head(const flame_tree *t, int diff, int samples, head *h)
 	if (flame__tree_units(t)->period_type[0] && flame__tree_units(t)->period) {
 		h->ptype[0] = head_str(h, flame__tree_units(t)->period_type);
 		h->ptype[1] = head_str(h, flame__tree_units(t)->period_unit);
+	} else { /* the values' own, with period 1 (see the top of this file) */
+		h->ptype[0] = h->type[h->ntypes - 1][0];
+		h->ptype[1] = h->type[h->ntypes - 1][1];
 	}
 }
 
@@ -282,7 +287,7 @@ static int write_sample(writer *w, const flame__stack *s, flame_err *err)
 	return emit(w->z, 2, w->b.p, w->b.len, err);
 }
 
-/* period_type and period when known; default_sample_type = "after" when differential. */
+/* period_type and period; default_sample_type = "after" when differential. */
 static int write_trailer(writer *w, flame_err *err)
 {
 	if (!w->diff && !w->h.ptype[0])
@@ -296,7 +301,7 @@ static int write_trailer(writer *w, flame_err *err)
 		put_uint(&m, 1, w->h.ptype[0]);
 		put_uint(&m, 2, w->h.ptype[1]);
 		put_msg(&w->b, 11, &m);
-		put_uint(&w->b, 12, w->period);
+		put_uint(&w->b, 12, w->period ? w->period : 1);
 	}
 	if (w->diff)
 		put_uint(&w->b, 14, w->h.type[1][0]);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # sample types kept, against go tool pprof: a Go CPU profile rewritten by flame-collapse
 # --output-format pprof still answers -sample_index=cpu and -sample_index=samples with
-# the original's totals, and keeps its period type and period. Exit 77 (skip) without go.
+# the original's totals, and keeps its period type and period; a profile from input with no
+# period gets its values' type and period 1 (Parca fails on a profile without a period type
+# and reads its values as 0 without a period). Exit 77 (skip) without go.
 # Usage: keeps-sample-types.sh BUILD_DIR FIXTURES_DIR  (env FLAME_GO_PPROF: tests/lib/go-pprof.sh)
 set -u
 . "$(dirname "$0")/../../../lib/go-pprof.sh"
@@ -28,5 +30,12 @@ if [ "$(cat "$tmp/p")" = "$(printf 'PeriodType: cpu nanoseconds\nPeriod: 1000000
 	echo "ok   period type cpu/nanoseconds, period 10000000"
 else
 	echo "FAIL period"; cat "$tmp/p"; fail=1
+fi
+printf 'a;b 3\na;c 4\n' | "$T" --output-format pprof -o "$tmp/f.pb.gz" - || { echo "FAIL write"; exit 1; }
+go_pprof -raw "$tmp/f.pb.gz" 2>/dev/null | sed -n '/^PeriodType/p; /^Period:/p' >"$tmp/p"
+if [ "$(cat "$tmp/p")" = "$(printf 'PeriodType: samples count\nPeriod: 1')" ]; then
+	echo "ok   folded input: period type samples/count, period 1"
+else
+	echo "FAIL folded input's period"; cat "$tmp/p"; fail=1
 fi
 exit $fail
