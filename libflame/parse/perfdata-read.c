@@ -98,6 +98,8 @@ struct flame__pd {
 	int attrs_ready;
 	uint64_t seq, next_flush, max_time;
 	int data_eof;
+	int unfinished; /* the header's data size is 0: perf record was killed */
+	uint64_t cut;   /* unfinished: where a record cut short was dropped, else UINT64_MAX */
 	unsigned char direct[65536]; /* a record delivered at once, unqueued */
 };
 
@@ -519,8 +521,12 @@ static int open_file(flame__pd *r, const unsigned char *h, flame_err *err)
 		return BAD(r, err, 40, "the data section (%llu bytes at byte %llu) runs past the end of "
 		           "the file (%llu bytes): truncated?", (unsigned long long)d_size,
 		           (unsigned long long)d_off, (unsigned long long)fsize);
+	/* perf record writes the data size when it ends: 0 when it was killed, the records
+	 * written so far running to the end of the file, and no feature sections after them
+	 * (the header's feature bits are set all the same) */
+	r->unfinished = d_size == 0 && d_off > 0;
 	r->data_off = r->pos = d_off;
-	r->data_end = d_off + d_size;
+	r->data_end = r->unfinished ? fsize : d_off + d_size;
 	unsigned char a[4096];
 	for (uint64_t at = a_off; at < a_off + a_size; at += attr_size) {
 		int rc = read_at(r, a, attr_size, at, "an event attribute", err);
@@ -542,7 +548,7 @@ static int open_file(flame__pd *r, const unsigned char *h, flame_err *err)
 		if (rc)
 			return rc;
 	}
-	int rc = file_features(r, h, fsize, err);
+	int rc = r->unfinished ? 0 : file_features(r, h, fsize, err);
 	return rc ? rc : attrs_done(r, err);
 }
 
@@ -557,6 +563,7 @@ int flame__pd_open(flame__pd **out, flame_input *in, flame_err *err)
 	r->in = in;
 	r->name = flame_input_name(in);
 	r->id_pos = r->is_pos = -1;
+	r->cut = UINT64_MAX;
 	unsigned char h[HDR_FILE];
 	size_t got = 0;
 	int rc = 0;
@@ -909,6 +916,11 @@ int flame__pd_next(flame__pd *r, flame__pd_rec *rec, flame_err *err)
 		if ((rc = need(r, 8, err)) < 0)
 			return rc;
 		if (!rc) {
+			if (r->blen != r->bpos && r->unfinished) { /* the last record, cut short */
+				r->cut = r->pos;
+				r->data_eof = 1;
+				continue;
+			}
 			if (r->blen != r->bpos && !r->pipe)
 				return BAD(r, err, r->pos, "truncated perf.data: %zu bytes of a record header "
 				           "at the end of the data", r->blen - r->bpos);
@@ -927,6 +939,11 @@ int flame__pd_next(flame__pd *r, flame__pd_rec *rec, flame_err *err)
 			           type);
 		if ((rc = need(r, size, err)) < 0)
 			return rc;
+		if (!rc && r->unfinished) {
+			r->cut = off;
+			r->data_eof = 1;
+			continue;
+		}
 		if (!rc)
 			return BAD(r, err, off, "truncated perf.data: a record of %u bytes (type %u) runs "
 			           "past the end of the %s", size, type, r->pipe ? "stream" : "data section");
@@ -1031,3 +1048,8 @@ const flame__pd_build_id *flame__pd_build_ids(const flame__pd *r, size_t *n)
 const char *flame__pd_hostname(const flame__pd *r) { return r->hostname ? r->hostname : ""; }
 const char *flame__pd_cmdline(const flame__pd *r) { return r->cmdline ? r->cmdline : ""; }
 const char *flame__pd_name(const flame__pd *r) { return r->name; }
+int flame__pd_unfinished(const flame__pd *r, uint64_t *cut)
+{
+	*cut = r->cut;
+	return r->unfinished;
+}
