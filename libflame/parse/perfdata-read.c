@@ -26,6 +26,7 @@
 #include "../core/slots.h"
 #include "../core/input.h"
 #include "perfdata-read.h"
+#include "perfdata-zstd.h"
 
 enum {
 	HDR_FILE = 104, HDR_PIPE = 16, BUF = 256 << 10, MAX_ATTRS = 4096, MAX_IDS = 1 << 22,
@@ -37,7 +38,7 @@ enum {
 enum {
 	R_HEADER_ATTR = 64, R_HEADER_EVENT_TYPE = 65, R_HEADER_TRACING_DATA = 66,
 	R_HEADER_BUILD_ID = 67, R_FINISHED_ROUND = 68, R_AUXTRACE = 71, R_EVENT_UPDATE = 78,
-	R_HEADER_FEATURE = 80, R_COMPRESSED = 81,
+	R_HEADER_FEATURE = 80, R_COMPRESSED = 81, R_COMPRESSED2 = 83,
 };
 /* feature bits */
 enum { F_BUILD_ID = 2, F_HOSTNAME = 3, F_CMDLINE = 11, F_EVENT_DESC = 12 };
@@ -100,6 +101,7 @@ struct flame__pd {
 	int data_eof;
 	int unfinished; /* the header's data size is 0: perf record was killed */
 	uint64_t cut;   /* unfinished: where a record cut short was dropped, else UINT64_MAX */
+	flame__pdz *z;  /* the compressed records' stream (perf record -z), from the first */
 	unsigned char direct[65536]; /* a record delivered at once, unqueued */
 };
 
@@ -638,6 +640,7 @@ void flame__pd_free(flame__pd *r)
 	free(r->qbuf);
 	free(r->qbuf2);
 	free(r->buf);
+	flame__pdz_free(r->z);
 	flame_input_free(r->mem_in);
 	free(r->mem);
 	free(r);
@@ -808,6 +811,27 @@ static int enqueue(flame__pd *r, const unsigned char *p, size_t size, uint64_t t
 	return 0;
 }
 
+/* A compressed record (perf record -z): its payload goes to the stream, whose records
+ * flame__pd_next takes before the file's next. COMPRESSED2 says how many of its bytes
+ * are data (the rest pads it to 8). */
+static int compressed(flame__pd *r, const unsigned char *p, size_t size, uint64_t off,
+                      flame_err *err)
+{
+	int rc;
+	size_t at = 8, n = size - 8;
+	if (u32at(p) == R_COMPRESSED2) {
+		if (size < 16 || u64at(p + 8) > size - 16)
+			return BAD(r, err, off, "a compressed record of %zu bytes says it holds %llu "
+			           "bytes of data", size, size < 16 ? 0ull : (unsigned long long)u64at(p + 8));
+		at = 16;
+		n = (size_t)u64at(p + 8);
+	}
+	if (!r->z && (rc = flame__pdz_new(&r->z, r->name, off, err)))
+		return rc;
+	flame__pdz_feed(r->z, p + at, n, off);
+	return 0;
+}
+
 /* A record of perf's own types (64 and up, and the ones read whole in pipe mode). */
 static int user_record(flame__pd *r, const unsigned char *p, size_t size, uint64_t off,
                        flame_err *err)
@@ -843,9 +867,8 @@ static int user_record(flame__pd *r, const unsigned char *p, size_t size, uint64
 	case R_HEADER_BUILD_ID:
 		return add_build_id(r, p, size, off, err);
 	case R_COMPRESSED:
-		return BAD(r, err, off, "compressed records (perf record -z), which are not read "
-		           "here: use 'perf script -i %s | flame-collapse'",
-		           r->name[0] == '<' ? "FILE" : r->name);
+	case R_COMPRESSED2:
+		return compressed(r, p, size, off, err);
 	}
 	return 0;
 }
@@ -891,6 +914,29 @@ static int route(flame__pd *r, const unsigned char *p, uint16_t size, uint32_t t
 	return 1;
 }
 
+/* The records of the compressed stream, each routed as the file's are: 1 one is *rec,
+ * 2 queued ones are ready (a round ended), 0 the stream needs the next compressed
+ * record, or an error. */
+static int from_stream(flame__pd *r, flame__pd_rec *rec, flame_err *err)
+{
+	const unsigned char *p;
+	size_t size;
+	uint64_t off;
+	int rc;
+	while ((rc = flame__pdz_next(r->z, &p, &size, &off, err)) > 0) {
+		uint32_t type = u32at(p);
+		if (type == R_COMPRESSED || type == R_COMPRESSED2 || type == R_HEADER_TRACING_DATA ||
+		    type == R_AUXTRACE)
+			return BAD(r, err, off, "a record of type %u inside the compressed record's data",
+			           type);
+		if ((rc = route(r, p, (uint16_t)size, type, off, rec, err)))
+			return rc;
+		if (r->ready < r->nready)
+			return 2;
+	}
+	return rc;
+}
+
 int flame__pd_next(flame__pd *r, flame__pd_rec *rec, flame_err *err)
 {
 	int rc;
@@ -907,7 +953,15 @@ int flame__pd_next(flame__pd *r, flame__pd_rec *rec, flame_err *err)
 		}
 		if (r->nready && (rc = compact(r, err)))
 			return rc;
+		if (r->z && (rc = from_stream(r, rec, err))) {
+			if (rc == 2)
+				continue;
+			return rc;
+		}
 		if (r->data_eof) {
+			if (r->z && flame__pdz_pending(r->z) && !r->unfinished)
+				return BAD(r, err, r->pos, "truncated perf.data: the compressed records end "
+				           "inside a record (%zu bytes of it)", flame__pdz_pending(r->z));
 			if (!r->qn)
 				return 0;
 			release(r, UINT64_MAX, SIZE_MAX);

@@ -10,7 +10,8 @@
 # Rust symbol names (tests/perfdata/progs/pd-rust.c), kernel modules (a recording
 # tests/perfdata/module.py writes), what a system-wide recording holds (one that
 # tests/perfdata/system.py writes, and perf record -a where perf can), a killed perf record,
-# --call-graph dwarf (refused); then the binary
+# perf record -z (COMPRESSED and, rewritten, COMPRESSED2 records), --call-graph dwarf
+# (refused); then the binary
 # changed on disk (read through the build-id cache) and missing ([unknown], as perf does).
 # Exit 77 (skipped) with the reason when perf cannot record here.
 set -u
@@ -194,6 +195,34 @@ if command -v python3 >/dev/null; then
 	has modfirst.data "" '^modload;entry_fn;mod_mid;mod_leaf '
 	HOME=$tmp
 fi
+
+# perf record -z: one zstd stream across COMPRESSED records, read as the uncompressed
+# file would be; in pipe mode too; and the stream cut again into COMPRESSED2 records of
+# 333 bytes (tests/perfdata/recompress.py: records straddle them), against perf script's
+# text of the recording it was cut from (perf 6.1 reads no COMPRESSED2)
+rec z.data -z -e cpu-clock -F 999 -g
+rec z9.data -z --compression-level=9 -e cpu-clock -e page-faults -F 999 -g
+perf record -q -z -e cpu-clock -F 999 -g -o - ./pd-prog 300 > zpipe.data 2>zpipe.err ||
+	{ echo "FAIL: perf record -z -o - failed"; fail=1; }
+for f in z.data z9.data zpipe.data; do
+	jitmap "$f"
+done
+for o in "" --tid --all --addrs; do
+	same z.data "-F $fields" $o
+	same zpipe.data "-F $fields" $o
+	same z9.data "-F $fields" --event-filter cpu-clock $o
+done
+checks=$((checks + 1))
+"$fc" - < zpipe.data > got && "$fc" zpipe.data > want && cmp -s got want ||
+	{ echo "FAIL: a -z pipe read from stdin differs from the file"; fail=1; }
+has z.data --all '^pd-user;.*pd_lib_spin'
+python3 "$src/tests/perfdata/recompress.py" z.data z2.data 333
+for o in "" --all; do
+	perf script -F $fields -i z.data 2>/dev/null | "$fc" $o > want
+	"$fc" $o z2.data > got 2>got.err
+	checks=$((checks + 1))
+	cmp -s got want || { echo "FAIL: COMPRESSED2 records ($o): $(head -c 200 got.err)"; diff want got | head -5; fail=1; }
+done
 
 # what a system-wide recording holds that this machine may not record on demand (idle
 # samples in the kernel's init text, a task on its way out, a stripped program's PLT):
