@@ -21,6 +21,10 @@ int flame__perf_feed_sample(flame__perf_feed *f, const flame__perf_event *ev, ui
  * first; the feed fills it, and the next time skips the text's lookup while it holds. */
 int flame__perf_feed_frame(flame__perf_feed *f, const char *p, size_t n, uint64_t *memo,
                            flame_err *err);
+/** The event kept when no --event-filter is given, before any sample: a perf.data names
+ * its events in order, so its first sampling event is known, where text keeps the first
+ * one seen. 0, or FLAME_ENOMEM. */
+int flame__perf_feed_default_event(flame__perf_feed *f, const char *name, size_t n);
 /** Forget the current sample's frames (perf drops a callchain it cannot read whole). */
 void flame__perf_feed_drop_frames(flame__perf_feed *f);
 /** End the last sample and settle what waits for the end (the event kept, the unit). */

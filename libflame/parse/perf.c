@@ -855,6 +855,7 @@ typedef struct agg {
 	signed char *keep;     /* per event with --event-filter: -1 unknown, 0, 1 */
 	size_t keep_cap;
 	uint32_t filter;       /* the kept event when defaulted, or FLAME__ID_NONE */
+	int recorded;          /* `filter` is the recording's first sampling event (perf.data) */
 	/* A tracepoint kept by default is provisional: a sampling event seen later wins
 	 * (several events come interleaved in time). Its stacks wait in `pend` until
 	 * then, the end of the input, or PEND_MAX bytes, when it is kept for good. */
@@ -916,10 +917,11 @@ static void warn_event(agg *a, uint32_t skipped, uint64_t line)
 	const flame__name *k = flame__intern_get(&a->events, a->filter);
 	char msg[512];
 	snprintf(msg, sizeof msg,
-	         "skipped a sample of event '%s': only '%s', the first %sevent seen, is kept "
+	         "skipped a sample of event '%s': only '%s', the first %sevent %s, is kept "
 	         "(choose one with --event-filter)",
 	         flame__intern_get(&a->events, skipped)->ptr, k->ptr,
-	         is_tracepoint(k->ptr, k->len) ? "" : "sampling ");
+	         is_tracepoint(k->ptr, k->len) ? "" : "sampling ",
+	         a->recorded ? "of the recording" : "seen");
 	warn_at(a, W_EVENT, line, msg);
 }
 
@@ -1476,6 +1478,16 @@ int flame__perf_feed_frame(flame__perf_feed *f, const char *p, size_t n, uint64_
 	if (rc == 0) /* no frame line: the text would have been skipped with this warning */
 		rc = grammar_warning(&f->out, "frame", f->s.line, p, n);
 	return feed_flush(f, rc, err);
+}
+
+int flame__perf_feed_default_event(flame__perf_feed *f, const char *name, size_t n)
+{
+	if (f->a.o->perf_event_filter || f->a.filter != FLAME__ID_NONE)
+		return 0;
+	if ((f->a.filter = flame__intern_put(&f->a.events, name, n)) == FLAME__ID_NONE)
+		return FLAME_ENOMEM;
+	f->a.recorded = 1;
+	return 0;
 }
 
 void flame__perf_feed_drop_frames(flame__perf_feed *f)

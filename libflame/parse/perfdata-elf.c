@@ -269,11 +269,11 @@ static int by_got(const void *x, const void *y)
 	return a->got < b->got ? -1 : a->got > b->got;
 }
 
-/* perf's dso__synthesize_plt_symbols, for x86: a ".plt" symbol for the header and a
- * "NAME@plt" symbol per entry, one per .rela.plt (or .rel.plt) relocation, at file offsets
- * as perf keeps them. Without them a sample in a PLT stub is named after whatever symbol
- * precedes .plt (often _init) where perf script prints read@plt. Other machines' PLT
- * layouts are not known here: no symbols, as before. */
+/* perf's dso__synthesize_plt_symbols, for x86: a "NAME@plt" symbol per entry, one per
+ * .rela.plt (or .rel.plt) relocation, at file offsets as perf keeps them. Without them a
+ * sample in a PLT stub is named after whatever symbol precedes .plt (often _init) where
+ * perf script prints read@plt. Other machines' PLT layouts are not known here: no
+ * symbols, as before. */
 static int add_plt(Elf *rt, flame__symtab *t)
 {
 	GElf_Ehdr eh;
@@ -295,9 +295,8 @@ static int add_plt(Elf *rt, flame__symtab *t)
 		return 0;
 	uint64_t at = plt.sh_offset, entry = 16;
 	int lazy = !section_named(rt, shstrndx, ".plt.sec", &sec) || !sec.sh_size;
-	/* the header: 16 bytes of a lazy .plt; all of .plt when the entries are in .plt.sec */
-	if (flame__symtab_add(t, at, lazy ? 16 : plt.sh_size, STB_GLOBAL, ".plt", 4))
-		return -1;
+	/* the header (16 bytes of a lazy .plt; all of .plt when the entries are in .plt.sec)
+	 * gets no symbol, as perf 6.1 gives it none: [unknown] in a stripped program */
 	at = lazy ? at + 16 : sec.sh_offset;
 	size_t n = rd->d_size / rel.sh_entsize;
 	if (n > (1u << 20))
@@ -383,7 +382,7 @@ static int read_symbols(Elf *e, Elf *rt, flame__symtab *t)
 		if (rc)
 			return -1;
 	}
-	if (add_plt(rt, t))
+	if (t->n && add_plt(rt, t)) /* perf makes them only when the table gave symbols */
 		return -1;
 	flame__symtab_finish(t, 0);
 	return 0;

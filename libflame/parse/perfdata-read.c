@@ -26,6 +26,7 @@
 #include "../core/slots.h"
 #include "../core/input.h"
 #include "perfdata-read.h"
+#include "perfdata-zstd.h"
 
 enum {
 	HDR_FILE = 104, HDR_PIPE = 16, BUF = 256 << 10, MAX_ATTRS = 4096, MAX_IDS = 1 << 22,
@@ -37,7 +38,7 @@ enum {
 enum {
 	R_HEADER_ATTR = 64, R_HEADER_EVENT_TYPE = 65, R_HEADER_TRACING_DATA = 66,
 	R_HEADER_BUILD_ID = 67, R_FINISHED_ROUND = 68, R_AUXTRACE = 71, R_EVENT_UPDATE = 78,
-	R_HEADER_FEATURE = 80, R_COMPRESSED = 81,
+	R_HEADER_FEATURE = 80, R_COMPRESSED = 81, R_COMPRESSED2 = 83,
 };
 /* feature bits */
 enum { F_BUILD_ID = 2, F_HOSTNAME = 3, F_CMDLINE = 11, F_EVENT_DESC = 12 };
@@ -98,6 +99,9 @@ struct flame__pd {
 	int attrs_ready;
 	uint64_t seq, next_flush, max_time;
 	int data_eof;
+	int unfinished; /* the header's data size is 0: perf record was killed */
+	uint64_t cut;   /* unfinished: where a record cut short was dropped, else UINT64_MAX */
+	flame__pdz *z;  /* the compressed records' stream (perf record -z), from the first */
 	unsigned char direct[65536]; /* a record delivered at once, unqueued */
 };
 
@@ -519,8 +523,12 @@ static int open_file(flame__pd *r, const unsigned char *h, flame_err *err)
 		return BAD(r, err, 40, "the data section (%llu bytes at byte %llu) runs past the end of "
 		           "the file (%llu bytes): truncated?", (unsigned long long)d_size,
 		           (unsigned long long)d_off, (unsigned long long)fsize);
+	/* perf record writes the data size when it ends: 0 when it was killed, the records
+	 * written so far running to the end of the file, and no feature sections after them
+	 * (the header's feature bits are set all the same) */
+	r->unfinished = d_size == 0 && d_off > 0;
 	r->data_off = r->pos = d_off;
-	r->data_end = d_off + d_size;
+	r->data_end = r->unfinished ? fsize : d_off + d_size;
 	unsigned char a[4096];
 	for (uint64_t at = a_off; at < a_off + a_size; at += attr_size) {
 		int rc = read_at(r, a, attr_size, at, "an event attribute", err);
@@ -542,7 +550,7 @@ static int open_file(flame__pd *r, const unsigned char *h, flame_err *err)
 		if (rc)
 			return rc;
 	}
-	int rc = file_features(r, h, fsize, err);
+	int rc = r->unfinished ? 0 : file_features(r, h, fsize, err);
 	return rc ? rc : attrs_done(r, err);
 }
 
@@ -557,6 +565,7 @@ int flame__pd_open(flame__pd **out, flame_input *in, flame_err *err)
 	r->in = in;
 	r->name = flame_input_name(in);
 	r->id_pos = r->is_pos = -1;
+	r->cut = UINT64_MAX;
 	unsigned char h[HDR_FILE];
 	size_t got = 0;
 	int rc = 0;
@@ -631,6 +640,7 @@ void flame__pd_free(flame__pd *r)
 	free(r->qbuf);
 	free(r->qbuf2);
 	free(r->buf);
+	flame__pdz_free(r->z);
 	flame_input_free(r->mem_in);
 	free(r->mem);
 	free(r);
@@ -801,6 +811,27 @@ static int enqueue(flame__pd *r, const unsigned char *p, size_t size, uint64_t t
 	return 0;
 }
 
+/* A compressed record (perf record -z): its payload goes to the stream, whose records
+ * flame__pd_next takes before the file's next. COMPRESSED2 says how many of its bytes
+ * are data (the rest pads it to 8). */
+static int compressed(flame__pd *r, const unsigned char *p, size_t size, uint64_t off,
+                      flame_err *err)
+{
+	int rc;
+	size_t at = 8, n = size - 8;
+	if (u32at(p) == R_COMPRESSED2) {
+		if (size < 16 || u64at(p + 8) > size - 16)
+			return BAD(r, err, off, "a compressed record of %zu bytes says it holds %llu "
+			           "bytes of data", size, size < 16 ? 0ull : (unsigned long long)u64at(p + 8));
+		at = 16;
+		n = (size_t)u64at(p + 8);
+	}
+	if (!r->z && (rc = flame__pdz_new(&r->z, r->name, off, err)))
+		return rc;
+	flame__pdz_feed(r->z, p + at, n, off);
+	return 0;
+}
+
 /* A record of perf's own types (64 and up, and the ones read whole in pipe mode). */
 static int user_record(flame__pd *r, const unsigned char *p, size_t size, uint64_t off,
                        flame_err *err)
@@ -836,9 +867,8 @@ static int user_record(flame__pd *r, const unsigned char *p, size_t size, uint64
 	case R_HEADER_BUILD_ID:
 		return add_build_id(r, p, size, off, err);
 	case R_COMPRESSED:
-		return BAD(r, err, off, "compressed records (perf record -z), which are not read "
-		           "here: use 'perf script -i %s | flame-collapse'",
-		           r->name[0] == '<' ? "FILE" : r->name);
+	case R_COMPRESSED2:
+		return compressed(r, p, size, off, err);
 	}
 	return 0;
 }
@@ -884,6 +914,29 @@ static int route(flame__pd *r, const unsigned char *p, uint16_t size, uint32_t t
 	return 1;
 }
 
+/* The records of the compressed stream, each routed as the file's are: 1 one is *rec,
+ * 2 queued ones are ready (a round ended), 0 the stream needs the next compressed
+ * record, or an error. */
+static int from_stream(flame__pd *r, flame__pd_rec *rec, flame_err *err)
+{
+	const unsigned char *p;
+	size_t size;
+	uint64_t off;
+	int rc;
+	while ((rc = flame__pdz_next(r->z, &p, &size, &off, err)) > 0) {
+		uint32_t type = u32at(p);
+		if (type == R_COMPRESSED || type == R_COMPRESSED2 || type == R_HEADER_TRACING_DATA ||
+		    type == R_AUXTRACE)
+			return BAD(r, err, off, "a record of type %u inside the compressed record's data",
+			           type);
+		if ((rc = route(r, p, (uint16_t)size, type, off, rec, err)))
+			return rc;
+		if (r->ready < r->nready)
+			return 2;
+	}
+	return rc;
+}
+
 int flame__pd_next(flame__pd *r, flame__pd_rec *rec, flame_err *err)
 {
 	int rc;
@@ -900,7 +953,15 @@ int flame__pd_next(flame__pd *r, flame__pd_rec *rec, flame_err *err)
 		}
 		if (r->nready && (rc = compact(r, err)))
 			return rc;
+		if (r->z && (rc = from_stream(r, rec, err))) {
+			if (rc == 2)
+				continue;
+			return rc;
+		}
 		if (r->data_eof) {
+			if (r->z && flame__pdz_pending(r->z) && !r->unfinished)
+				return BAD(r, err, r->pos, "truncated perf.data: the compressed records end "
+				           "inside a record (%zu bytes of it)", flame__pdz_pending(r->z));
 			if (!r->qn)
 				return 0;
 			release(r, UINT64_MAX, SIZE_MAX);
@@ -909,6 +970,11 @@ int flame__pd_next(flame__pd *r, flame__pd_rec *rec, flame_err *err)
 		if ((rc = need(r, 8, err)) < 0)
 			return rc;
 		if (!rc) {
+			if (r->blen != r->bpos && r->unfinished) { /* the last record, cut short */
+				r->cut = r->pos;
+				r->data_eof = 1;
+				continue;
+			}
 			if (r->blen != r->bpos && !r->pipe)
 				return BAD(r, err, r->pos, "truncated perf.data: %zu bytes of a record header "
 				           "at the end of the data", r->blen - r->bpos);
@@ -927,6 +993,11 @@ int flame__pd_next(flame__pd *r, flame__pd_rec *rec, flame_err *err)
 			           type);
 		if ((rc = need(r, size, err)) < 0)
 			return rc;
+		if (!rc && r->unfinished) {
+			r->cut = off;
+			r->data_eof = 1;
+			continue;
+		}
 		if (!rc)
 			return BAD(r, err, off, "truncated perf.data: a record of %u bytes (type %u) runs "
 			           "past the end of the %s", size, type, r->pipe ? "stream" : "data section");
@@ -1031,3 +1102,8 @@ const flame__pd_build_id *flame__pd_build_ids(const flame__pd *r, size_t *n)
 const char *flame__pd_hostname(const flame__pd *r) { return r->hostname ? r->hostname : ""; }
 const char *flame__pd_cmdline(const flame__pd *r) { return r->cmdline ? r->cmdline : ""; }
 const char *flame__pd_name(const flame__pd *r) { return r->name; }
+int flame__pd_unfinished(const flame__pd *r, uint64_t *cut)
+{
+	*cut = r->cut;
+	return r->unfinished;
+}

@@ -79,4 +79,8 @@ const flame__pd_build_id *flame__pd_build_ids(const flame__pd *r, size_t *n);
 const char *flame__pd_hostname(const flame__pd *r);
 const char *flame__pd_cmdline(const flame__pd *r);
 const char *flame__pd_name(const flame__pd *r);
+/** 1 when the recording was not properly finished (perf record killed: the header's data
+ * size is 0), its records read to the end of the file; *cut: where a last record cut
+ * short was dropped (UINT64_MAX: none). */
+int flame__pd_unfinished(const flame__pd *r, uint64_t *cut);
 #endif

@@ -2,7 +2,7 @@
  * script 6.1 resolves them:
  *   - a thread's comm is the last COMM for it; FORK gives the child its parent's comm
  *     (when one was recorded) and, for a new process, a copy of its maps; a thread never
- *     named is ":TID";
+ *     named is ":TID", but for tid 0, perf's idle thread "swapper";
  *   - a map is found in the process's maps (user addresses) or the kernel's (pid -1:
  *     [kernel.kallsyms]); a new map cuts what it overlaps; the address in the file is
  *     ip - start + pgoff (anonymous executable memory: ip itself, in /tmp/perf-PID.map);
@@ -11,6 +11,7 @@
  *     .symtab, else the first that opens; the kernel's from /proc/kallsyms (the cache's
  *     kallsyms, or none, when the running kernel is not the recorded one), moved by the distance
  *     between the recorded and the present address of the map's reference symbol (_text);
+ *     once they are read the kernel's map spans them (the init text past _etext too);
  *   - a kernel module's map (pid -1, a .ko path or "[NAME]") is "[NAME]", its symbols the
  *     kallsyms lines of that module;
  *   - no map: "[unknown] ([unknown])"; a map but no symbol: "[unknown] (DSO)".
@@ -166,6 +167,8 @@ static proc *proc_get(flame__pdsym *s, uint32_t pid, int create)
 	return p;
 }
 
+static int set_comm(thread *t, const char *comm, size_t n);
+
 flame__pdsym *flame__pdsym_new(const flame__pd *r)
 {
 	flame__pdsym *s = calloc(1, sizeof *s);
@@ -176,6 +179,13 @@ flame__pdsym *flame__pdsym_new(const flame__pd *r)
 	s->pr.size = sizeof(proc);
 	const char *home = getenv("HOME"); /* perf's default buildid.dir */
 	snprintf(s->debug_dir, sizeof s->debug_dir, "%s/.debug", home ? home : "");
+	/* perf script's idle thread, named before any record is read (pid 0 is no process
+	 * that a COMM names) */
+	thread *idle = thread_get(s, 0, 1);
+	if (!idle || set_comm(idle, "swapper", 7)) {
+		flame__pdsym_free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -365,6 +375,21 @@ static dso *dso_get(flame__pdsym *s, const char *name, size_t n, int kind)
 	return d;
 }
 
+/* Keep p's maps sorted by start after one was added or moved (insertion: one moves). */
+static void sort_maps(proc *p)
+{
+	for (size_t i = 1; i < p->n; i++) {
+		map x = p->v[i];
+		size_t j = i;
+		while (j > 0 && p->v[j - 1].start > x.start) {
+			p->v[j] = p->v[j - 1];
+			j--;
+		}
+		p->v[j] = x;
+	}
+	p->last = 0;
+}
+
 /* Insert m into p's maps, cutting the maps it overlaps (perf's fixup_overlappings). A
  * process holds at most MAX_MAPS (the kernel's default limit is 65530): past that a new
  * map is dropped, so hostile input costs bounded time per record. */
@@ -401,16 +426,7 @@ static int insert_map(proc *p, map m)
 	p->v[p->n++] = m;
 	if (has_extra)
 		p->v[p->n++] = extra;
-	for (size_t i = 1; i < p->n; i++) { /* keep sorted by start (insertion: one moves) */
-		map x = p->v[i];
-		size_t j = i;
-		while (j > 0 && p->v[j - 1].start > x.start) {
-			p->v[j] = p->v[j - 1];
-			j--;
-		}
-		p->v[j] = x;
-	}
-	p->last = 0;
+	sort_maps(p);
 	return 0;
 }
 
@@ -703,6 +719,22 @@ static int split_modules(flame__pdsym *s, dso *kd, uint64_t delta)
 	return rc;
 }
 
+/* perf's map__fixup_start and map__fixup_end once kallsyms are read: the kernel's map
+ * spans its symbols, no longer the recorded _text.._etext, so the init text past _etext
+ * (the idle task's start_kernel...) is named, from then on. */
+static void fit_kernel_map(flame__pdsym *s, const dso *d)
+{
+	if (!d->syms.n)
+		return;
+	proc *k = &s->kernel;
+	for (size_t i = 0; i < k->n; i++)
+		if (k->v[i].d == d) {
+			k->v[i].start = d->syms.v[0].start;
+			k->v[i].end = d->syms.v[d->syms.n - 1].end;
+		}
+	sort_maps(k);
+}
+
 static void load_kernel(flame__pdsym *s, dso *d)
 {
 	char path[4200] = "/proc/kallsyms", h[41];
@@ -755,6 +787,7 @@ split:
 	/* the kernel may sit elsewhere now (KASLR): its symbols move to where it was */
 	if (split_modules(s, d, have_ref && d->ref_addr ? ref - d->ref_addr : 0))
 		flame__symtab_free(&d->syms);
+	fit_kernel_map(s, d);
 }
 
 /* /tmp/perf-PID.map: "START SIZE NAME" lines, hex. */

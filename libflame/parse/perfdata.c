@@ -35,6 +35,7 @@ typedef struct gen {
 	flame__pd *r;
 	flame__pdsym *s;
 	flame__perf_feed *f;
+	int event_chosen;
 } gen;
 
 static int frame(gen *g, uint32_t pid, int mode, int fallback, uint64_t ip, flame_err *err)
@@ -56,11 +57,52 @@ static size_t decimal(char *buf, int32_t v)
 	return k + flame__fmt_u64(buf + k, v < 0 ? 0u - (uint32_t)v : (uint32_t)v);
 }
 
+/* A sample of a negative pid or tid (a task on its way out: perf script prints
+ * ":-1  5481/-1"), whose event line the text reader does not read as it reads others:
+ * the line as perf script prints it, read back as the text reader reads it. 1, or 0
+ * when it reads no event line there. */
+static int as_text(flame__perf_event *ev, const flame__pd_sample *sm, char *line, size_t cap)
+{
+	int chain = (sm->attr->sample_type & FLAME__PD_S_CALLCHAIN) != 0;
+	int k = snprintf(line, cap, chain ? "%.*s " : "%16.*s ", (int)(ev->comm_len > 64 ? 64 : ev->comm_len),
+	                 ev->comm);
+	k += snprintf(line + k, cap - (size_t)k, "%5d/%-5d ", (int32_t)sm->pid, (int32_t)sm->tid);
+	if (sm->has_time) {
+		char t[32];
+		snprintf(t, sizeof t, "%llu.%06llu", (unsigned long long)(sm->time / 1000000000u),
+		         (unsigned long long)(sm->time % 1000000000u / 1000u));
+		k += snprintf(line + k, cap - (size_t)k, "%12s: ", t);
+	}
+	if (sm->has_period)
+		k += snprintf(line + k, cap - (size_t)k, "%10llu ", (unsigned long long)sm->period);
+	snprintf(line + k, cap - (size_t)k, "%.*s: ", (int)(ev->event_len > 96 ? 96 : ev->event_len),
+	         ev->event);
+	return flame__perf_parse_event(line, strlen(line), ev);
+}
+
+/* With no --event-filter, the event kept is the recording's first sampling event in the
+ * order of its attributes (perf record's -e order), not a tracepoint nor the dummy event
+ * that only tracks maps; known by the first sample (pipe mode: the attributes come as
+ * records before it). None such: the text reader's rule, the first seen. */
+static int choose_event(gen *g, flame_err *err)
+{
+	g->event_chosen = 1;
+	for (size_t i = 0; i < flame__pd_attr_count(g->r); i++) {
+		const flame__pd_attr *a = flame__pd_attr_at(g->r, i);
+		if (a->type == 2 || (a->type == 1 && a->config == 9)) /* tracepoint, dummy */
+			continue;
+		if (flame__perf_feed_default_event(g->f, a->name, strlen(a->name)))
+			return flame__err_nomem(err);
+		break;
+	}
+	return 0;
+}
+
 static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 {
 	flame__pd_sample sm;
 	int rc = flame__pd_decode(g->r, rec, &sm, err);
-	if (rc)
+	if (rc || (!g->event_chosen && (rc = choose_event(g, err))))
 		return rc;
 	flame__perf_event ev;
 	memset(&ev, 0, sizeof ev);
@@ -86,6 +128,9 @@ static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 	}
 	ev.event = sm.attr->name;
 	ev.event_len = strlen(sm.attr->name);
+	char line[256];
+	if (((int32_t)sm.pid < 0 || (int32_t)sm.tid < 0) && !as_text(&ev, &sm, line, sizeof line))
+		return 0; /* a line that the text reader would not take for a sample */
 	if ((rc = flame__perf_feed_sample(g->f, &ev, rec->off, err)))
 		return rc;
 	if (!sm.has_chain) {
@@ -205,6 +250,17 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	}
 	if (rc == 0)
 		rc = flame__perf_feed_finish(g.f, err);
+	uint64_t cut;
+	if (rc == 0 && flame__pd_unfinished(g.r, &cut)) {
+		char at[64] = "";
+		if (cut != UINT64_MAX)
+			snprintf(at, sizeof at, " but the last one, cut short at byte %llu",
+			         (unsigned long long)cut);
+		flame__warn(o->warn, o->warn_ud, "perfdata-unfinished", name, 0,
+		            "at byte 48: the recording was not properly finished (the header's data "
+		            "size is 0: was perf record killed?); read the records up to the end of "
+		            "the file%s", at);
+	}
 done:
 	flame__perf_feed_free(g.f);
 	flame__pdsym_free(g.s);

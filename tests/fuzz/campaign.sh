@@ -20,7 +20,7 @@ work=${WORK:-$build/campaign}
 # absolute, since each target runs in its own directory below
 mkdir -p "$work" && work=$(cd "$work" && pwd)
 targets=${*:-perf folded pprof offcpu jfr frame-region svg html auto writers diffmerge bpftrace perfdata perfdata-read perfdata-sym
-	perfdata-elf}
+	perfdata-elf perfdata-zstd}
 
 if [ ! -f "$build/build.ninja" ]; then
 	CC=${CC:-clang} meson setup "$build" "$src" -Dfuzzing=enabled -Dbrowser_tests=disabled \
@@ -33,7 +33,7 @@ nice ninja -C "$build" $(for t in $targets; do printf 'tests/fuzz/fuzz-%s ' "$t"
 dicts() {
 	case $1 in
 	perf | pprof | offcpu | jfr | svg | html | folded | bpftrace | perfdata | perfdata-elf) echo "$1" ;;
-	perfdata-read) echo perfdata ;;
+	perfdata-read | perfdata-zstd) echo perfdata ;;
 	frame-region) echo offcpu jfr ;;
 	perfdata-sym) ;;
 	writers | diffmerge) echo folded ;;

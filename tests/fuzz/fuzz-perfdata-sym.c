@@ -4,7 +4,7 @@
  * pgoff, exec, file, build-id), thread_comm(pid, tid) and frame(pid, mode, fallback, ip).
  * Nothing may crash, and what the records and samples name must be text: a frame is
  * "ADDR SYM (DSO)" with no control byte, a comm the last one given, else the parent's,
- * else ":TID". Files are one of a fixed few, so no input reaches an arbitrary path: the
+ * else ":TID" (tid 0: "swapper"). Files are one of a fixed few, so no input reaches an arbitrary path: the
  * kernel (always with a recorded build-id that is not the running kernel's, so the 100 k
  * lines of /proc/kallsyms, which are no input's, are never read), the vdso (this
  * process's own), anonymous and JIT memory (/tmp/perf-PID.map), a file that does not
@@ -215,6 +215,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(s);
 	model *m = calloc(1, sizeof *m);
 	CHECK(m);
+	/* tid 0 is perf script's idle thread, named before any record */
+	mthread *idle = model_get(m, 0);
+	idle->state = T_RECORDED;
+	memcpy(idle->comm, "swapper", idle->n = 7);
 	int mapped = 0;
 	for (int ops = 0; in.n && ops < MAX_OPS; ops++) {
 		int op = byte(&in) % NOPS;

@@ -6,9 +6,12 @@
 # option compares `flame-collapse OPTS FILE` with
 # `perf script -F comm,pid,tid,time,period,event,ip,sym,dso -i FILE | flame-collapse OPTS`
 # byte for byte (and with plain `perf script` where the pid plays no part). Recordings: -g,
-# two events, no callchain, pipe mode (-o -), Rust symbol names (tests/perfdata/progs/pd-rust.c),
-# kernel modules (a recording tests/perfdata/module.py writes),
-# --call-graph dwarf (refused); then the binary
+# two events (the first of the recording kept by default), no callchain, pipe mode (-o -),
+# Rust symbol names (tests/perfdata/progs/pd-rust.c), kernel modules (a recording
+# tests/perfdata/module.py writes), what a system-wide recording holds (one that
+# tests/perfdata/system.py writes, and perf record -a where perf can), a killed perf record,
+# perf record -z (COMPRESSED and, rewritten, COMPRESSED2 records), --call-graph dwarf
+# (refused); then the binary
 # changed on disk (read through the build-id cache) and missing ([unknown], as perf does).
 # Exit 77 (skipped) with the reason when perf cannot record here.
 set -u
@@ -19,6 +22,11 @@ command -v perf >/dev/null || { echo "SKIP: perf is not installed"; exit 77; }
 command -v cc >/dev/null || { echo "SKIP: no C compiler"; exit 77; }
 tmp=$(mktemp -d)
 jitmaps=()
+jitmap() { # the JIT map file pd-prog wrote in the recording $1
+	local pid
+	pid=$("$fc" --pid "$1" 2>/dev/null | grep -o '^pd-prog-[0-9]*' | head -1)
+	[ -z "$pid" ] || jitmaps+=("/tmp/perf-${pid#pd-prog-}.map")
+}
 trap 'rm -rf "$tmp"; rm -f "${jitmaps[@]}"' EXIT
 export HOME=$tmp  # perf record's build-id cache (~/.debug) is this test's
 unset PERF_BUILDID_DIR
@@ -49,8 +57,9 @@ same() { # same FILE SCRIPT-ARGS -- COLLAPSE-OPTIONS...
 	# perf 6.1 names a lazy PLT stub after the .rela.plt entry of the same index, which
 	# is wrong where IRELATIVE entries sit at the table's end (libc.so.6): it says "@plt"
 	# for __tunable_get_val@plt, where objdump and we follow the GOT slot the stub jumps
-	# through. Where perf printed such a bare "@plt", PLT stubs are compared unnamed.
-	if grep -Eq '(^|;)@plt( |;)' want; then
+	# through (an IRELATIVE entry's stub is then the bare "@plt" in ours). Where either
+	# side has such a bare "@plt", PLT stubs are compared unnamed.
+	if grep -Eq '(^|;)@plt( |;)' want got; then
 		local x
 		for x in want got; do # stacks that became the same are summed again
 			sed -E 's/(^|;)[^;]*@plt( |;)/\1@plt\2/g' $x | "$fc" > $x.plt && mv $x.plt $x
@@ -80,8 +89,7 @@ rec fixed.data -e cpu-clock -c 500000 -g
 perf record -q -e cpu-clock -F 999 -g -o - ./pd-prog 300 > pipe.data 2>pipe.err ||
 	{ echo "FAIL: perf record -o - failed"; fail=1; }
 for f in fp.data two.data pipe.data; do
-	pid=$("$fc" --pid "$f" | grep -o '^pd-prog-[0-9]*' | head -1)
-	jitmaps+=("/tmp/perf-${pid#pd-prog-}.map")
+	jitmap "$f"
 done
 
 t0=$(perf script -F time -i fp.data | head -1 | tr -d ' :')
@@ -92,9 +100,29 @@ for o in "" --pid --tid --kernel --jit --all --addrs --keep-templates --raw-name
 done
 same fp.data "" # perf script's own default fields
 same fp.data "" --kernel --jit
-for o in "" --tid "--event-filter task-clock" "--event-filter cpu-clock" --all; do
+# perf.data names its events in order: with no --event-filter the first (cpu-clock) is
+# kept, where perf script's text keeps the first seen
+for o in "" --tid --all; do
+	same two.data "-F $fields" --event-filter cpu-clock $o
+	"$fc" $o two.data > got 2>/dev/null
+	checks=$((checks + 1))
+	cmp -s got want || { echo "FAIL: two.data ($o): not the first event of the recording"; fail=1; }
+done
+for o in "--event-filter task-clock" "--event-filter cpu-clock"; do
 	same two.data "-F $fields" $o
 done
+# page-faults, whose first sample comes before cpu-clock's first tick: perf.data keeps
+# cpu-clock all the same, with a warning that says why
+rec pf.data -e cpu-clock -e page-faults -F 999 -g
+jitmap pf.data
+same pf.data "-F $fields" --event-filter cpu-clock
+"$fc" pf.data > got 2>got.err
+checks=$((checks + 1))
+if ! cmp -s got want || [ "$(head -1 got)" != "# countname=nanoseconds type=cpu" ] ||
+   ! grep -q "skipped a sample of event 'page-faults': only 'cpu-clock', the first sampling event of the recording" got.err; then
+	echo "FAIL: -e cpu-clock -e page-faults: not cpu-clock by default: $(head -2 got.err)"
+	fail=1
+fi
 for o in "" --all --addrs --tid; do
 	same nog.data "-F $fields" $o
 done
@@ -167,6 +195,91 @@ if command -v python3 >/dev/null; then
 	has modfirst.data "" '^modload;entry_fn;mod_mid;mod_leaf '
 	HOME=$tmp
 fi
+
+# perf record -z: one zstd stream across COMPRESSED records, read as the uncompressed
+# file would be; in pipe mode too; and the stream cut again into COMPRESSED2 records of
+# 333 bytes (tests/perfdata/recompress.py: records straddle them), against perf script's
+# text of the recording it was cut from (perf 6.1 reads no COMPRESSED2)
+if [ "${FLAME_ZSTD:-1}" = 1 ]; then
+rec z.data -z -e cpu-clock -F 999 -g
+rec z9.data -z --compression-level=9 -e cpu-clock -e page-faults -F 999 -g
+perf record -q -z -e cpu-clock -F 999 -g -o - ./pd-prog 300 > zpipe.data 2>zpipe.err ||
+	{ echo "FAIL: perf record -z -o - failed"; fail=1; }
+for f in z.data z9.data zpipe.data; do
+	jitmap "$f"
+done
+for o in "" --tid --all --addrs; do
+	same z.data "-F $fields" $o
+	same zpipe.data "-F $fields" $o
+	same z9.data "-F $fields" --event-filter cpu-clock $o
+done
+checks=$((checks + 1))
+"$fc" - < zpipe.data > got && "$fc" zpipe.data > want && cmp -s got want ||
+	{ echo "FAIL: a -z pipe read from stdin differs from the file"; fail=1; }
+has z.data --all '^pd-user;.*pd_lib_spin'
+python3 "$src/tests/perfdata/recompress.py" z.data z2.data 333
+for o in "" --all; do
+	perf script -F $fields -i z.data 2>/dev/null | "$fc" $o > want
+	"$fc" $o z2.data > got 2>got.err
+	checks=$((checks + 1))
+	cmp -s got want || { echo "FAIL: COMPRESSED2 records ($o): $(head -c 200 got.err)"; diff want got | head -5; fail=1; }
+done
+else
+	echo "note: built without libzstd (-Dzstd): perf record -z recordings are not compared"
+fi
+
+# what a system-wide recording holds that this machine may not record on demand (idle
+# samples in the kernel's init text, a task on its way out, a stripped program's PLT):
+# a recording tests/perfdata/system.py writes, with its kallsyms in a build-id cache
+if command -v python3 >/dev/null && cp pd-prog pd-stripped && strip pd-stripped; then
+	HOME=$tmp/syshome python3 "$src/tests/perfdata/system.py" sys.data "$tmp/syshome" "$tmp/pd-stripped"
+	HOME=$tmp/syshome
+	for o in "" --tid --pid --kernel --addrs --all; do
+		same sys.data "-F $fields" $o
+	done
+	has sys.data "" '^swapper;x86_64_start_kernel;start_kernel;rest_init;default_idle '
+	has sys.data "" '^:-1__4343/-1_'
+	HOME=$tmp
+fi
+# and a real one, where perf can record the whole system: pd-prog's samples and the
+# idle ones (the machine's other processes exec one another, where the maps of a process
+# after exec still differ from perf's: not compared)
+if perf record -q -a -g -e cpu-clock -F 499 -o all.data -- ./pd-prog 300 >/dev/null 2>all.err; then
+	jitmap all.data
+	for o in "" --tid --kernel --all; do
+		"$fc" $o all.data 2>/dev/null | grep -E '^(# |pd-|swapper)' > got
+		perf script -F $fields -i all.data 2>/dev/null | "$fc" $o | grep -E '^(# |pd-|swapper)' > want
+		checks=$((checks + 1))
+		cmp -s got want || { echo "FAIL: all.data ($o) differs from perf script's"; diff want got | head -5; fail=1; }
+	done
+	has all.data "" '^pd-user;.*pd_lib_spin'
+else
+	echo "note: perf cannot record system-wide here, a system-wide recording is not compared: $(head -c 200 all.err)"
+fi
+
+# perf record killed (the header's data size is 0, no feature sections): the records
+# that are there are read, with a warning; cut at the end of the data, the same stacks
+set_killed() { # set_killed IN OUT BYTES-OF-DATA-KEPT
+	python3 - "$@" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+off, size = struct.unpack_from('<QQ', d, 40)
+h = bytearray(d[:off + min(size, int(sys.argv[3]))])
+struct.pack_into('<Q', h, 48, 0)
+open(sys.argv[2], 'wb').write(h)
+PY
+}
+set_killed fp.data killed.data 1000000000000
+"$fc" --all fp.data > want
+"$fc" --all killed.data > got 2>got.err
+checks=$((checks + 1))
+cmp -s got want && grep -q 'not properly finished' got.err ||
+	{ echo "FAIL: a killed recording: $(head -c 300 got.err)"; diff want got | head -5; fail=1; }
+set_killed fp.data killed.data $(( $(od -An -t u8 -j 48 -N 8 fp.data) / 2 + 3 ))
+"$fc" killed.data > got 2>got.err
+checks=$((checks + 1))
+[ -s got ] && grep -q 'not properly finished.*cut short at byte' got.err ||
+	{ echo "FAIL: a killed recording cut inside a record: $(head -c 300 got.err)"; fail=1; }
 
 # --call-graph dwarf: refused, naming perf script
 rec dw.data -e cpu-clock -F 499 --call-graph dwarf

@@ -52,8 +52,8 @@ int main(void)
 	flame__symtab_free(&t);
 
 	/* PLT stubs (x86): this test's own executable calls libc through its .plt, so perf
-	 * names a sample there "NAME@plt" (and the header ".plt"), never the symbol before
-	 * .plt (_init, extended to the next symbol) */
+	 * names a sample there "NAME@plt" (the header gets no symbol, as perf 6.1 gives it
+	 * none), never the symbol before .plt (_init, extended to the next symbol) */
 	CHECK(flame__elf_symbols_path("/proc/self/exe", NULL, &t) == 0);
 	size_t plts = 0, header = 0;
 	for (size_t i = 0; i < t.n; i++) {
@@ -69,7 +69,7 @@ int main(void)
 	}
 #if defined(__x86_64__) || defined(__i386__)
 	CHECK(plts > 0);
-	CHECK(header == 1);
+	CHECK(header == 0);
 #endif
 	flame__symtab_free(&t);
 
