@@ -5,6 +5,7 @@
  * caller's tree. perf's own clock (the 1.0 form) is filtered by the perf readers as they
  * read. */
 #include <stdio.h>
+#include <time.h>
 #include "parser.h"
 
 enum { RANGE_BUCKET_NS = 1000000 }; /* a range's precision when nothing else asks: 1 ms */
@@ -15,19 +16,37 @@ static const char *clock_name(flame_clock c)
 	                                                                       : "the time of day";
 }
 
+/* The range as it was given: seconds, or dates on the wall clock. */
+static void range_text(const flame_parse_opts *o, char *buf, size_t cap)
+{
+	if (o->time_range != FLAME_TIME_RANGE_WALL) {
+		snprintf(buf, cap, "%g,%g", o->time_start, o->time_end);
+		return;
+	}
+	char a[32] = "", b[32] = "";
+	struct tm tm;
+	time_t s = (time_t)o->time_start, e = (time_t)o->time_end;
+	if (gmtime_r(&s, &tm))
+		strftime(a, sizeof a, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (gmtime_r(&e, &tm))
+		strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(buf, cap, "%s,%s", a, b);
+}
+
 /* The warning for a range that kept nothing of an input with samples. */
 static void warn_empty(const flame_parse_opts *o, const char *src, flame_clock c, int64_t first,
                        int64_t last)
 {
+	char r[80];
+	range_text(o, r, sizeof r);
 	if (c == FLAME_CLOCK_NONE) {
 		flame__warn(o->warn, o->warn_ud, "time-range-empty", src, 0,
-		            "the input has no sample times: --time %g,%g keeps nothing of it",
-		            o->time_start, o->time_end);
+		            "the input has no sample times: --time %s keeps nothing of it", r);
 		return;
 	}
 	flame__warn(o->warn, o->warn_ud, "time-range-empty", src, 0,
-	            "--time %g,%g keeps nothing: the samples span 0 to %.3f s from the first "
-	            "(%s %.6f to %.6f)%s", o->time_start, o->time_end, (double)(last - first) / 1e9,
+	            "--time %s keeps nothing: the samples span 0 to %.3f s from the first "
+	            "(%s %.6f to %.6f)%s", r, (double)(last - first) / 1e9,
 	            clock_name(c), (double)first / 1e9, (double)last / 1e9,
 	            o->time_range == FLAME_TIME_RANGE_WALL && c != FLAME_CLOCK_WALL
 	                ? ": a date needs an input on the wall clock (pprof)" : "");

@@ -13,7 +13,7 @@ enum { ROWS = 50, MIN_SECONDS = 3, MAX_COLUMNS = 1200, BARS = 600, PAD = 10 };
 /* Heatmap or timeline, and the grid's size, from the span. */
 static void shape(flame__heatmap *h, uint64_t span, uint64_t bucket)
 {
-	uint64_t cols = span / NS + 1;
+	uint64_t cols = span ? (span + NS - 1) / NS : 1; /* a sample at the very end is dropped */
 	h->timeline = span < MIN_SECONDS * NS || cols > MAX_COLUMNS;
 	if (!h->timeline) {
 		h->cols = (size_t)cols;
