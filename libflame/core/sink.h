@@ -80,6 +80,14 @@ static inline int flame__sink_add_timed(flame__sink *k, const uint32_t *ids, siz
 	return flame__sink_time_add(k, ids, n, w0, w1, clock, ns, err);
 }
 
+/** flame__sink_add, with the stack's place in the table into *at (when `at` is not NULL),
+ * for a parser that times its samples after adding them (JFR text). */
+int flame__sink_add_at(flame__sink *k, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1,
+                       uint32_t *at, flame_err *err);
+/** Weights of the stack at place `at` at time `ns` of `clock` (k->time must be set). */
+int flame__sink_time_put(flame__sink *k, uint32_t at, flame_clock clock, int64_t ns, uint64_t w0,
+                         uint64_t w1, flame_err *err);
+
 /** Unique stacks in memory now (a spill empties the table). */
 static inline size_t flame__sink_count(const flame__sink *k) { return k->stacks->count; }
 

@@ -14,3 +14,6 @@ flame-collapse --time 0,1 one.folded; echo "exit $?"
 flame-diff --before-time 0,1 --after-time 1,2 --format folded two.perf.txt
 flame-diff --before-time 0,1 --after-time 1,2 --format folded one.folded; echo "exit $?"
 flame-diff --before-time 0,1 --before-tag a=b two.perf.txt; echo "exit $?"
+# jfr print's text: startTime is the time of day (to the millisecond)
+flame-collapse -q --time 0,0.01 "$FIXTURES/jfr/execution-depth5.txt" | wc -l
+flame-collapse -q --time 0, "$FIXTURES/jfr/execution-depth5.txt" | cmp - <(flame-collapse -q "$FIXTURES/jfr/execution-depth5.txt") && echo "jfr: 0, is all"
