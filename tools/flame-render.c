@@ -40,6 +40,7 @@ typedef struct args {
 	cli_input in;
 	const char *output;
 	flame_output_format format;
+	int keep_time;
 } args;
 
 static int on_opt(void *ud, int id, const char *arg)
@@ -103,7 +104,7 @@ static int read_inputs(args *a, warn_state *ws, flame_tree *t, char **paths, int
 	flame_parse_opts po = cli_input_parse_opts(&a->in, &ws->w);
 	po.warn = on_warn;
 	po.warn_ud = ws;
-	if (a->r.ro.flags & FLAME_RENDER_HEATMAP)
+	if (a->keep_time) /* --heatmap, or the page, which draws one */
 		po.keep_time_ns = CLI_TIME_BUCKET_NS;
 	int rc = cli_input_read(&a->in, t, paths, n, &po, parse_input, err);
 	int had = flame_tree_total(t, 0) || flame_tree_total(t, 1);
@@ -169,6 +170,7 @@ int main(int argc, char **argv)
 		cli_input_free(&a.in);
 		return rc;
 	}
+	a.keep_time = (a.r.ro.flags & FLAME_RENDER_HEATMAP) || fmt == FLAME_OUTPUT_HTML;
 	warn_state ws = {.w = {.quiet = a.in.quiet}};
 	a.r.ro.warn = on_warn;
 	a.r.ro.warn_ud = &ws;
