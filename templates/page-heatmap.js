@@ -11,7 +11,10 @@
 var FGTime = (function () {
 	var MAX_COLUMNS = 1200, MIN_SECONDS = 3, HEIGHT = 150;
 	var api = { ready: false, ranges: function () { return ranges.slice(); }, select: select, clear: clear, cells: null };
+	// per stack (leaf node): its weight per cellNs; the heatmap's own cells: the whole
+	// profile's weight per heatNs (finer than cellNs when the page keeps ranges coarse)
 	var cellNs = 0, spanNs = 0, node = null, cell = null, weight = null, base = null;
+	var heatNs = 0, heatTotals = null;
 	var heat = false, rows = 1, cols = 1, perBar = 1, nCells = 0;
 	var ranges = [], onlyMatches = false, lastMatched = null, drag = null;
 	var canvas = null, label = null, matchBox = null;
@@ -32,13 +35,16 @@ var FGTime = (function () {
 		for (i = 0; i < n; i++) node[i] = (i ? node[i - 1] : 0) + varint();
 		for (i = 0; i < n; i++) cell[i] = (i && node[i] === node[i - 1] ? cell[i - 1] : 0) + varint();
 		for (i = 0; i < n; i++) weight[i] = varint();
+		heatNs = varint();
+		heatTotals = new Float64Array(varint());
+		for (i = 0; i < heatTotals.length; i++) heatTotals[i] = varint();
 		return true;
 	}
 
 	// heatmap or timeline, and the grid
 	function shape() {
-		var perSec = 1e9 / cellNs, seconds = Math.max(1, Math.ceil(spanNs / 1e9));
-		nCells = Math.floor(spanNs / cellNs) + 1;
+		var perSec = 1e9 / heatNs, seconds = Math.max(1, Math.ceil(spanNs / 1e9));
+		nCells = heatTotals.length;
 		heat = perSec >= 2 && perSec === Math.floor(perSec) && seconds >= MIN_SECONDS && seconds <= MAX_COLUMNS;
 		if (heat) { rows = perSec; cols = seconds; perBar = 1; return; }
 		rows = 1;
@@ -57,11 +63,17 @@ var FGTime = (function () {
 
 	// the weight per grid place (column-major, as drawn)
 	function grid() {
-		var g = new Float64Array(cols * rows), m = matchedNodes();
-		for (var k = 0; k < node.length; k++) {
-			if (m && !m[node[k]]) continue;
-			var c = cell[k];
-			g[heat ? c : Math.floor(c / perBar)] += weight[k];
+		var g = new Float64Array(cols * rows), m = matchedNodes(), k, c;
+		var put = function (c, v) { if (c < nCells) g[heat ? c : Math.floor(c / perBar)] += v; };
+		if (!m) {
+			for (c = 0; c < nCells; c++) put(c, heatTotals[c]);
+			return g;
+		}
+		// the matches' stacks, known per cellNs: spread over the heat cells it covers
+		var per = Math.max(1, Math.round(cellNs / heatNs));
+		for (k = 0; k < node.length; k++) {
+			if (!m[node[k]]) continue;
+			for (c = 0; c < per; c++) put(cell[k] * per + c, weight[k] / per);
 		}
 		return g;
 	}
@@ -69,7 +81,7 @@ var FGTime = (function () {
 	// a grid place's time span [start, end) in ns from the first sample
 	function placeTime(i) {
 		var c0 = heat ? i : i * perBar, c1 = heat ? i + 1 : (i + 1) * perBar;
-		return [c0 * cellNs, c1 * cellNs];
+		return [c0 * heatNs, c1 * heatNs];
 	}
 
 	function geometry() {
@@ -111,7 +123,7 @@ var FGTime = (function () {
 		x.font = "11px Verdana, sans-serif";
 		var every = Math.max(1, Math.ceil(60 / geo.cw));
 		for (i = 0; i < cols; i += every) {
-			var s = (heat ? i : i * perBar * cellNs / 1e9);
+			var s = (heat ? i : i * perBar * heatNs / 1e9);
 			x.fillText((heat ? i : +s.toPrecision(4)) + " s", geo.x0 + i * geo.cw, geo.h - 4);
 		}
 		if (heat) { x.fillText("0 ms", 4, geo.y0 + 10); x.fillText("1 s", 4, geo.y0 + rows * geo.ch); }
@@ -133,14 +145,15 @@ var FGTime = (function () {
 	function describe() {
 		if (!ranges.length) { label.textContent = "Drag over the heatmap to see a time range; shift-drag a second range to diff the two."; return; }
 		var text = ranges.map(function (r, k) { return (k ? "after " : ranges.length > 1 ? "before " : "") + secs(r[0]) + " s to " + secs(r[1]) + " s"; });
-		label.textContent = (ranges.length > 1 ? "Diff: " : "Range: ") + text.join(", ") + " (Esc or the button clears)";
+		label.textContent = (ranges.length > 1 ? "Diff: " : "Range: ") + text.join(", ") +
+			(cellNs > heatNs ? " (the graph to the " + secs(cellNs) + " s this page keeps per stack)" : "") + " (Esc or the button clears)";
 	}
 
 	function selfOf(r) {
 		var s = new Float64Array(base.n);
-		for (var k = 0; k < node.length; k++) {
-			var t = cell[k] * cellNs;
-			if (t >= r[0] && t < r[1]) s[node[k]] += weight[k];
+		for (var k = 0; k < node.length; k++) { // a cell counts when it starts in the range,
+			var t = cell[k] * cellNs;                 // or the range lies inside it
+			if ((t >= r[0] && t < r[1]) || (t < r[0] && t + cellNs > r[0])) s[node[k]] += weight[k];
 		}
 		return s;
 	}

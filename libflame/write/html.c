@@ -20,9 +20,12 @@
  * varints cell_ns, span_ns (first to last sample), E, then E entries as three columns of
  * varints, sorted by node then cell: node (the delta from the entry before), cell (from
  * the first sample; the delta from the entry before when the node is the same), weight
- * (column 0). A node is the leaf of a stack, whose self count its entries sum to. The cell
- * is the finest of 20 ms, 100 ms, 1 s, 10 s, 1 min whose entries fit the budget
- * (time_cell), so a long recording costs a bounded part of the page.
+ * (column 0). A node is the leaf of a stack, whose self count its entries sum to; then
+ * varints heat_ns and M, and M varints: the whole profile's weight per heat_ns from the first
+ * sample (what the heatmap draws; zeros included). Each cell is the finest of a ladder
+ * (20 ms to an hour) that fits half of a budget of half the tree's own bytes (time_cell),
+ * so time costs a bounded part of the page: a long recording of many stacks keeps its
+ * heatmap fine and its ranges coarse.
  *
  * A string is a varint byte length and its bytes as they are (the page decodes them as
  * UTF-8, or as --encoding says). Totals are sums of selves, computed by the page. The
@@ -407,23 +410,46 @@ static uint64_t rel_of(const flame__time *tm, const flame__time_entry *e)
 	return r < 0 ? 0 : (uint64_t)r;
 }
 
-/* The finest page cell whose entries (stack, cell) fit `budget`; the table is compacted,
- * so a stack's entries come together in time order. */
-static uint64_t time_cell(const flame__time *tm, size_t budget)
+static const uint64_t ladder[] = {20000000, 100000000, 1000000000, 10000000000, 60000000000,
+                                  300000000000, 900000000000, 3600000000000};
+enum { LADDER = sizeof ladder / sizeof *ladder };
+
+/* The finest page cell whose entries (stack, cell), or with `totals` whose cells over the
+ * span, fit `budget`; the table is compacted, so a stack's entries come in time order. */
+static uint64_t time_cell(const flame__time *tm, size_t budget, int totals)
 {
-	static const uint64_t cells[] = {20000000, 100000000, 1000000000, 10000000000, 60000000000};
-	size_t n = sizeof cells / sizeof *cells;
-	for (size_t k = 0; k < n; k++) {
-		if (cells[k] < tm->bucket_ns)
+	uint64_t span = (uint64_t)(tm->last_ns - tm->first_ns);
+	for (size_t k = 0; k < LADDER; k++) {
+		if (ladder[k] < tm->bucket_ns)
 			continue;
-		size_t count = 0;
-		for (size_t i = 0; i < tm->count && count <= budget; i++)
+		size_t count = totals ? (size_t)(span / ladder[k] + 1) : 0;
+		for (size_t i = 0; !totals && i < tm->count && count <= budget; i++)
 			count += i == 0 || tm->v[i].stack != tm->v[i - 1].stack ||
-			         rel_of(tm, &tm->v[i]) / cells[k] != rel_of(tm, &tm->v[i - 1]) / cells[k];
-		if (count <= budget || k + 1 == n)
-			return cells[k];
+			         rel_of(tm, &tm->v[i]) / ladder[k] != rel_of(tm, &tm->v[i - 1]) / ladder[k];
+		if (count <= budget)
+			return ladder[k];
 	}
-	return cells[n - 1];
+	return ladder[LADDER - 1];
+}
+
+/* The heatmap's cells: the whole profile's weight per `cell` from the first sample. */
+static void put_heat(hw *w, const flame__time *tm, uint64_t cell)
+{
+	uint64_t m = (uint64_t)(tm->last_ns - tm->first_ns) / cell + 1;
+	uint64_t *v = calloc(m, sizeof *v);
+	if (!v) {
+		w->rc = flame__err_nomem(w->err);
+		return;
+	}
+	for (size_t i = 0; i < tm->count; i++) {
+		uint64_t c = rel_of(tm, &tm->v[i]) / cell;
+		v[c < m ? c : m - 1] += tm->v[i].w[0];
+	}
+	put_varint(w, cell);
+	put_varint(w, m);
+	for (uint64_t i = 0; i < m; i++)
+		put_varint(w, v[i]);
+	free(v);
 }
 
 static void put_time(hw *w, const cols *c)
@@ -433,7 +459,10 @@ static void put_time(hw *w, const cols *c)
 		return;
 	flame__time_compact(tm);
 	size_t colbytes = c->n[COL_UP] + c->n[COL_NAME] + c->n[COL_SELF0];
-	uint64_t cell = time_cell(tm, colbytes / 8 > 65536 ? colbytes / 8 : 65536);
+	/* half the tree's raw bytes (bench/time): a heat cell costs about 1.5 raw bytes, an
+	 * entry about 4; each kind gets half */
+	size_t budget = colbytes / 2 > 32768 ? colbytes / 2 : 32768;
+	uint64_t cell = time_cell(tm, budget / 2 / 4, 0), heat = time_cell(tm, budget / 2 * 2 / 3, 1);
 	tentry *v = malloc((tm->count ? tm->count : 1) * sizeof *v);
 	cols tc;
 	memset(&tc, 0, sizeof tc);
@@ -466,6 +495,7 @@ static void put_time(hw *w, const cols *c)
 		put_varint(w, n);
 		for (int k = 0; k < 3; k++)
 			raw_put(w, tc.v[k], tc.n[k]);
+		put_heat(w, tm, heat);
 	}
 	free(v);
 	cols_free(&tc);
