@@ -142,7 +142,8 @@ void flame__time_remap(flame__time *tm, const uint32_t *map, size_t n)
 	flame__time_compact(tm);
 }
 
-int flame__time_add(flame__time *dst, const flame__time *src, const uint32_t *map, uint64_t mult)
+int flame__time_add(flame__time *dst, const flame__time *src, const uint32_t *map, uint64_t mult,
+                    int to_after)
 {
 	if (src->clock == FLAME_CLOCK_NONE)
 		return 0;
@@ -159,7 +160,8 @@ int flame__time_add(flame__time *dst, const flame__time *src, const uint32_t *ma
 		int64_t abs = floor_div(flame__time_bucket_ns(src, e->bucket), (int64_t)dst->bucket_ns);
 		if (abs - dst->base < INT32_MIN || abs - dst->base > INT32_MAX)
 			return FLAME_ERANGE;
-		rc = append(dst, map[e->stack], (int32_t)(abs - dst->base), (uint64_t)a, (uint64_t)b);
+		rc = to_after ? append(dst, map[e->stack], (int32_t)(abs - dst->base), 0, (uint64_t)a)
+		              : append(dst, map[e->stack], (int32_t)(abs - dst->base), (uint64_t)a, (uint64_t)b);
 	}
 	return rc;
 }

@@ -46,9 +46,11 @@ int flame__time_compact(flame__time *tm);
 void flame__time_remap(flame__time *tm, const uint32_t *map, size_t n);
 
 /** Add the entries of `src` to `dst`, stack numbers through `map` (UINT32_MAX: none),
- * weights times `mult`, re-bucketed to dst's bucket size. 0, FLAME_ENOMEM, FLAME_EDATA
- * (clocks differ), FLAME_ERANGE. */
-int flame__time_add(flame__time *dst, const flame__time *src, const uint32_t *map, uint64_t mult);
+ * weights times `mult` (with `to_after`, src's column 0 goes to column 1: a diff's AFTER),
+ * re-bucketed to dst's bucket size. 0, FLAME_ENOMEM, FLAME_EDATA (clocks differ),
+ * FLAME_ERANGE. */
+int flame__time_add(flame__time *dst, const flame__time *src, const uint32_t *map, uint64_t mult,
+                    int to_after);
 
 struct flame__stacks;
 /** Every stack k of `s` with weights, at stack number at[k] (UINT32_MAX: none), spread

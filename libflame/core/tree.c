@@ -218,7 +218,7 @@ static int merge_time(flame_tree *dst, const flame_tree *src, const uint32_t *at
 	if (ts && dst->time)
 		rc = flame__time_spread(dst->time, &src->stacks, at, ts->clock, ts->start_ns, ts->end_ns);
 	else if (src->time && dst->time)
-		rc = flame__time_add(dst->time, src->time, at, m);
+		rc = flame__time_add(dst->time, src->time, at, m, 0);
 	if (rc == FLAME_EDATA)
 		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
 		                  "inputs on different clocks (perf's, the wall clock, jfr print's time of "
@@ -280,6 +280,21 @@ int flame__tree_merge_at(flame_tree *dst, flame_tree *src, const flame__tree_at 
 	free(map);
 	free(at);
 	return rc;
+}
+
+int flame__tree_time_join(flame_tree *dst, const flame_tree *src, const uint32_t *at, uint64_t m,
+                          flame_err *err)
+{
+	if (!src->time || src->time->clock == FLAME_CLOCK_NONE)
+		return 0;
+	if (!dst->time && !(dst->time = flame__time_new(src->time->bucket_ns)))
+		return flame__err_nomem(err);
+	int rc = flame__time_add(dst->time, src->time, at, m, 1);
+	if (rc == FLAME_EDATA)
+		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
+		                  "BEFORE and AFTER are on different clocks: their times cannot share one "
+		                  "timeline");
+	return rc ? status_err(err, rc) : 0;
 }
 
 int flame_tree_merge(flame_tree *dst, flame_tree *src, flame_err *err)

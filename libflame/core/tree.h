@@ -153,6 +153,11 @@ typedef struct flame__tree_at {
 int flame__tree_merge_at(flame_tree *dst, flame_tree *src, const flame__tree_at *at,
                          flame_err *err);
 
+/** A diff's AFTER time: the entries of `src` (column 0, times `m`) into column 1 of `dst`'s
+ * table (made when `dst` keeps none), `at[k]` the place of src's stack k in dst. */
+int flame__tree_time_join(flame_tree *dst, const flame_tree *src, const uint32_t *at, uint64_t m,
+                          flame_err *err);
+
 /** Replace the stacks of `t` by those of `fresh` (same name table), freeing the old ones:
  * how transforms that rewrite stacks re-aggregate. */
 void flame__tree_replace_stacks(flame_tree *t, flame__stacks *fresh);

@@ -328,7 +328,7 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opt
 	if ((rc = flame__tree_rescale(before, flame_tree_decimals(after), err)))
 		return rc;
 	uint64_t m = flame__pow10[flame_tree_decimals(before) - flame_tree_decimals(after)];
-	uint32_t *map = NULL, *ids = NULL;
+	uint32_t *map = NULL, *ids = NULL, *at = NULL;
 	/* sorted sides (sorted folded files): one merge-join, no hashing */
 	if (!o->strip_hex && flame__tree_stacks_sorted(before) && flame__tree_stacks_sorted(after)) {
 		rc = flame__tree_join_sorted(before, after, m, FLAME__JOIN_TO_AFTER, err);
@@ -344,7 +344,9 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opt
 			maxd = as->v[k].depth;
 	map = malloc((an->count ? an->count : 1) * sizeof *map);
 	ids = malloc(maxd * sizeof *ids);
-	if (!map || !ids) {
+	/* AFTER's time goes with its stacks: where each went in BEFORE's table */
+	at = flame_tree_time_bucket(after) ? malloc((as->count ? as->count : 1) * sizeof *at) : NULL;
+	if (!map || !ids || (flame_tree_time_bucket(after) && !at)) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
@@ -370,16 +372,20 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opt
 			rc = add_err(err, FLAME_ERANGE);
 			goto done;
 		}
-		if ((rc = flame__stacks_add(bs, ids, s->depth, 0, w * m))) {
+		if ((rc = flame__stacks_add_at(bs, ids, s->depth, flame__stacks_hash(ids, s->depth), 0,
+		                               w * m, at ? &at[k] : &(uint32_t){0}))) {
 			rc = add_err(err, rc);
 			goto done;
 		}
 	}
+	if (at && (rc = flame__tree_time_join(before, after, at, m, err)))
+		goto done;
 joined:
 	flame__tree_set_differential(before);
 	rc = normalize(before, o, err);
 done:
 	free(map);
 	free(ids);
+	free(at);
 	return rc;
 }

@@ -630,6 +630,14 @@ static void op_time(flame_tree *t, int spill, buf *b)
 	put_rc(b, "cut", flame_tree_time_cut(t, 200000000, 400000000, &err), &err);
 	put_summary(b, t);
 	put_written(b, t, W_FOLDED);
+	/* a diff carries both sides' time: BEFORE's in column 0, AFTER's in column 1 */
+	flame_tree *before = NULL;
+	CHECK(flame_tree_new(&before, &err) == 0);
+	put_rc(b, "copy", flame_tree_merge(before, t, &err), &err);
+	put_rc(b, "cut before", flame_tree_time_cut(before, 200000000, 300000000, &err), &err);
+	put_rc(b, "diff", flame_diff(before, t, NULL, &err), &err);
+	put_rc(b, "each time of the diff", flame_tree_each_time(before, put_time, b, &err), &err);
+	flame_tree_free(before);
 }
 
 typedef void (*op_fn)(flame_tree *t, int spill, buf *b);
