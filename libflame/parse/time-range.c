@@ -100,10 +100,21 @@ static int parse_range(flame_tree *t, flame_input *in, const struct flame__parse
 	return rc;
 }
 
+/* The readers that give samples times: a tree reading anything else keeps none, so it
+ * can still spill, and streamed folded inputs still go in blocks. */
+static int gives_times(const struct flame__parser *p)
+{
+	return p == &flame__parser_perf || p == &flame__parser_pprof || p == &flame__parser_jfr
+#ifdef FLAME_HAVE_PERFDATA
+	       || p == &flame__parser_perfdata
+#endif
+	    ;
+}
+
 int flame__parse_timed(flame_tree *t, flame_input *in, const struct flame__parser *parser,
                        const flame_parse_opts *o, flame_err *err)
 {
-	int rc = o->keep_time_ns ? flame_tree_keep_time(t, o->keep_time_ns, err) : 0;
+	int rc = o->keep_time_ns && gives_times(parser) ? flame_tree_keep_time(t, o->keep_time_ns, err) : 0;
 	if (rc)
 		return rc;
 	if (o->has_time_range && o->time_range != FLAME_TIME_RANGE_PERF)
