@@ -303,6 +303,29 @@ int flame_diff_normalize(flame_tree *t, const flame_diff_opts *opts, flame_err *
 	return normalize(t, o, err);
 }
 
+/* AFTER's stacks (names through `map`) into column 1 of BEFORE's table, times `m`; where
+ * each went into at[k] when `at` is not NULL. */
+static int add_after(flame__stacks *bs, const flame__stacks *as, const uint32_t *map, uint32_t *ids,
+                     uint64_t m, uint32_t *at, flame_err *err)
+{
+	for (size_t k = 0; k < as->count; k++) {
+		const flame__stack *s = &as->v[k];
+		for (uint32_t i = 0; i < s->depth; i++)
+			ids[i] = map[s->ids[i]];
+		uint64_t w = s->w[0];
+		if (m > 1 && w > UINT64_MAX / m)
+			return add_err(err, FLAME_ERANGE);
+		uint32_t where;
+		int rc = flame__stacks_add_at(bs, ids, s->depth, flame__stacks_hash(ids, s->depth), 0,
+		                              w * m, &where);
+		if (rc)
+			return add_err(err, rc);
+		if (at)
+			at[k] = where;
+	}
+	return 0;
+}
+
 int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opts,
                flame_err *err)
 {
@@ -363,22 +386,8 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opt
 			}
 		}
 	}
-	for (size_t k = 0; k < as->count; k++) {
-		const flame__stack *s = &as->v[k];
-		for (uint32_t i = 0; i < s->depth; i++)
-			ids[i] = map[s->ids[i]];
-		uint64_t w = s->w[0];
-		if (m > 1 && w > UINT64_MAX / m) {
-			rc = add_err(err, FLAME_ERANGE);
-			goto done;
-		}
-		if ((rc = flame__stacks_add_at(bs, ids, s->depth, flame__stacks_hash(ids, s->depth), 0,
-		                               w * m, at ? &at[k] : &(uint32_t){0}))) {
-			rc = add_err(err, rc);
-			goto done;
-		}
-	}
-	if (at && (rc = flame__tree_time_join(before, after, at, m, err)))
+	if ((rc = add_after(bs, as, map, ids, m, at, err)) ||
+	    (at && (rc = flame__tree_time_join(before, after, at, m, err))))
 		goto done;
 joined:
 	flame__tree_set_differential(before);

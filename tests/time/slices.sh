@@ -36,4 +36,7 @@ flame-render --heatmap --group-by endpoint -o g.svg slice-*.pb.gz && ! grep -q '
 	ok "labels in the heatmap's input stay text" || bad "hostile label"
 flame-render --group-by endpoint -o g2.svg slice-*.pb.gz && ! grep -q '<img' g2.svg &&
 	grep -q '&lt;/script&gt;&lt;img' g2.svg && ok "the label as a frame, escaped" || bad "hostile label frame"
+# the page of the merged slices carries their timeline (and its heatmap's script)
+flame-merge -o day.html slice-*.pb.gz && grep -q 'var FGTime' day.html && ok "flame-merge's page has the heatmap" ||
+	bad "flame-merge -o day.html: no heatmap"
 exit $fail
