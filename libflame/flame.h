@@ -163,7 +163,15 @@ typedef enum flame_format {
 #define FLAME_PPROF_LINES 0x04           /* append ` file:line` to each frame */
 #define FLAME_PPROF_SYSTEM_NAMES 0x08    /* Function.system_name (mangled) instead of name */
 
-#define FLAME_PARSE_OPTS_VERSION 1
+#define FLAME_PARSE_OPTS_VERSION 2
+
+/* time_range: what time_start and time_end are (version 2) */
+#define FLAME_TIME_RANGE_PERF 0     /* perf's clock, seconds since boot (perf script's times;
+                                     * perf script text and perf.data only, as in 1.0) */
+#define FLAME_TIME_RANGE_RELATIVE 1 /* seconds from the input's first sample, any input with
+                                     * times (to the millisecond) */
+#define FLAME_TIME_RANGE_WALL 2     /* seconds since the Unix epoch (UTC), inputs with a wall
+                                     * clock (pprof's time_nanos) */
 
 /** How to read an input. A format's fields are read by that format's parser only; zero
  * means "default" for every field. */
@@ -200,6 +208,14 @@ typedef struct flame_parse_opts {
 	unsigned jfr_flags;             /* FLAME_JFR_* */
 	const char *pprof_sample_type;  /* NULL: default_sample_type, else the last */
 	unsigned pprof_flags;           /* FLAME_PPROF_* */
+
+	/* version 2 */
+	unsigned time_range;            /* FLAME_TIME_RANGE_*: the clock of has_time_range's
+	                                 * START <= time < END (PERF: <= END, as in 1.0). A range
+	                                 * that keeps nothing of an input with samples warns
+	                                 * "time-range-empty" naming the input's span */
+	uint64_t keep_time_ns;          /* > 0: the tree keeps time in buckets of this many ns
+	                                 * (flame_tree_keep_time) if it does not yet */
 } flame_parse_opts;
 
 #define FLAME_PARSE_OPTS_INIT {.version = FLAME_PARSE_OPTS_VERSION, .format = FLAME_FORMAT_AUTO}
@@ -359,6 +375,58 @@ FLAME_EXPORT void flame_iter_init(flame_iter *it, const flame_tree *t);
 FLAME_EXPORT flame_event flame_iter_next(flame_iter *it);
 /** Do not descend into the node just entered: its EXIT comes next. */
 FLAME_EXPORT void flame_iter_skip_children(flame_iter *it);
+
+/* ---- Time: where an input has sample times (perf script text, perf.data, JFR text) or a
+ * start and a duration (pprof's time_nanos and duration_nanos), the tree can keep, beside
+ * each unique stack, how its weight falls into time buckets. Only when asked: a tree that
+ * does not keep time costs what it costs without. Buckets are aligned on multiples of their
+ * size on the input's clock, so inputs on one clock (a day of 10-second pprof profiles)
+ * make one timeline. Time goes with the stacks through merges, transforms and diffs (a
+ * diff's time has BEFORE in column 0 and AFTER in column 1); a tree that keeps time never
+ * spills. Times below are nanoseconds; relative ones count from the first sample. */
+
+typedef enum flame_clock {
+	FLAME_CLOCK_NONE = 0, /* no time kept, or no input with times yet */
+	FLAME_CLOCK_PERF = 1, /* perf's clock (seconds since boot in perf script) */
+	FLAME_CLOCK_WALL = 2, /* since the Unix epoch, UTC (pprof) */
+	FLAME_CLOCK_DAY = 3   /* time of day, no date (jfr print's startTime) */
+} flame_clock;
+
+/** Keep time in buckets of `bucket_ns` from now on (stacks added before have none; runs
+ * spilled before are read back). FLAME_EUSAGE for 0, or a tree that keeps time in buckets
+ * of another size already. */
+FLAME_EXPORT int flame_tree_keep_time(flame_tree *t, uint64_t bucket_ns, flame_err *err);
+
+/** The clock of the tree's time (FLAME_CLOCK_NONE: none kept or seen) and the absolute
+ * times of its first and last samples (either pointer may be NULL). The last is the end
+ * of a pprof profile's duration. */
+FLAME_EXPORT flame_clock flame_tree_time_span(const flame_tree *t, int64_t *first_ns,
+                                              int64_t *last_ns);
+
+/** The bucket size (0: no time kept). */
+FLAME_EXPORT uint64_t flame_tree_time_bucket(const flame_tree *t);
+
+/** Visit every stack's weight per bucket: `ns` the bucket's start relative to the first
+ * sample (the first bucket at 0), in order of stacks, then of time. As flame_tree_each_stack
+ * otherwise; a tree without time visits nothing. */
+typedef int (*flame_time_fn)(void *ud, const flame_str *frames, size_t n, int64_t ns,
+                             uint64_t w0, uint64_t w1);
+FLAME_EXPORT int flame_tree_each_time(flame_tree *t, flame_time_fn fn, void *ud,
+                                      flame_err *err);
+
+/** Column `col`'s weight in `n` steps of `step_ns` from `start_ns` (relative): out[i] is the
+ * weight of the buckets starting in [start + i*step, start + (i+1)*step), of the whole tree
+ * (`node` FLAME_NODE_NONE) or of the stacks through `node` of the built tree. */
+FLAME_EXPORT int flame_tree_time_series(flame_tree *t, flame_node node, int col, int64_t start_ns,
+                                        uint64_t step_ns, uint64_t *out, size_t n,
+                                        flame_err *err);
+
+/** Keep only the weight of the buckets starting in [start_ns, end_ns) (relative): the
+ * tree becomes that range's profile, stacks with nothing left dropped (copy a tree first
+ * with flame_tree_merge into a new one to cut two ranges of it). FLAME_EUSAGE for a tree
+ * without time or start > end. */
+FLAME_EXPORT int flame_tree_time_cut(flame_tree *t, int64_t start_ns, int64_t end_ns,
+                                     flame_err *err);
 
 /* ================================================================ Transforms */
 
@@ -582,6 +650,11 @@ FLAME_EXPORT int flame_write_pprof(flame_tree *t, flame_output *out, flame_err *
 #define FLAME_RENDER_MINWIDTH_PERCENT 0x40 /* min_width is a % of the total, not pixels */
 #define FLAME_RENDER_NO_REMOVED 0x80       /* differential: no panel of the frames found only
                                             * in BEFORE under the graph */
+#define FLAME_RENDER_HEATMAP 0x100         /* SVG and PNG: instead of the graph, the time
+                                            * heatmap of a tree that keeps time (FlameScope's:
+                                            * a column per second, rows the offsets within
+                                            * it, colour the weight; a timeline when the
+                                            * recording is too short or too long for it) */
 
 typedef enum flame_diff_mode {
 	FLAME_DIFF_SELF = 0, /* colour each frame by its own (self) change, as flamegraph.pl */

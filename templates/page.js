@@ -24,6 +24,9 @@ var FG = (function () {
 	var matchedNames = null, matches = [], currentMatch = -1, matchedPercent = null;
 	var graphView = null, callersView = null, calleesView = null;
 	var sandwichTrees = null, removedTree = null;
+	// the time section after the tree (page-heatmap.js reads it), the tree as read, and
+	// what else saves its state in the URL (the heatmap's ranges)
+	var timeBytes = null, baseTree = null, stateHooks = [];
 
 	// ---- decoding
 
@@ -69,6 +72,7 @@ var FG = (function () {
 		r.pos = column(r.buf, r.pos, name);
 		r.pos = column(r.buf, r.pos, self0);
 		if (differential) r.pos = column(r.buf, r.pos, self1);
+		if (r.pos < r.buf.length) timeBytes = r.buf.subarray(r.pos);
 		return makeTree(name, depth, self0, self1);
 	}
 	// The names, their shown forms and colours: one decoder call for the whole table when it
@@ -765,6 +769,7 @@ var FG = (function () {
 		if (state.ignoreCase) parts.push("i=1");
 		if (state.selected >= 0) parts.push("f=" + encodeURIComponent(names[state.selected]));
 		if (state.sort !== "tot" || state.ascending) parts.push("k=" + state.sort + (state.ascending ? "+" : ""));
+		stateHooks.forEach(function (fn) { parts = parts.concat(fn()); });
 		var hash = parts.length ? "#" + parts.join("&") : "";
 		if (hash !== location.hash) {
 			try { history.replaceState(null, "", location.pathname + location.search + (hash || "#")); } catch (e) { /* some file: URLs */ }
@@ -795,7 +800,7 @@ var FG = (function () {
 		try {
 			raw = await inflate($("flame-data").textContent);
 			api.times.inflate = performance.now() - t0;
-			tree = decode(raw);
+			tree = baseTree = decode(raw);
 			api.times.decode = performance.now() - t0 - api.times.inflate;
 		} catch (e) {
 			fail("This page could not read its profile: " + e.message);
@@ -877,8 +882,30 @@ var FG = (function () {
 		},
 		sandwichTrees: function () { return sandwichTrees; },
 		tableRows: function () { return tableRows.map(function (f) { return tableColumns.map(function (c) { return cellText(c, f); }); }); },
-		formatAmount: formatAmount
+		formatAmount: formatAmount,
+		// for the heatmap (page-heatmap.js): the time section, the search's names, the graph
+		// drawn again from other self counts of the same nodes (two: a diff), the URL
+		timeData: function () { return timeBytes; },
+		baseTree: function () { return baseTree; },
+		matchedNames: function () { return matchedNames; },
+		useSelf: useSelf,
+		onSaveState: function (fn) { stateHooks.push(fn); },
+		saveState: function () { saveState(); }
 	};
+	// The nodes of the tree as read with self counts `s0` (and `s1`: a diff, BEFORE and
+	// AFTER; null: the profile as read when both are), every view drawn again.
+	function useSelf(s0, s1) {
+		differential = !!s1;
+		tree = s0 ? makeTree(baseTree.name, baseTree.depth, s0, s1 || null) : baseTree;
+		tree.paintRoot = true;
+		functionTotals = sandwichTrees = removedTree = null;
+		percentOf = Math.max(tree.width[0], +meta.total || 0);
+		maxDelta = 0;
+		if (differential) for (var i = 1; i < tree.n; i++) maxDelta = Math.max(maxDelta, Math.abs(delta(tree, i)));
+		$("b-removed").hidden = !differential;
+		if (state.view === "removed" && !differential) state.view = "graph";
+		if (state.search !== null) search(state.search); else redraw();
+	}
 	return api;
 })();
 FG.start();

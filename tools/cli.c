@@ -516,7 +516,10 @@ const cli_opt cli_input_opts[] = {
 	{"keep-templates", 0, CLI_NOARG, CLI_IN_KEEP_TEMPLATES, NULL,
 	 "perf: cut arguments at the first '(' outside <>, {}, [] (keeps C++ templates whole)"},
 	{"time", 0, CLI_ARG, CLI_IN_TIME, "START,END",
-	 "perf: keep samples with START <= time <= END (seconds)"},
+	 "keep the samples from START to END seconds after each input's first sample (perf, "
+	 "perf.data, jfr, pprof; either end may be left out), or between two dates "
+	 "(2026-11-28T14:30:00Z, pprof's wall clock), or perf:START,END on perf's clock "
+	 "(seconds since boot, as perf script prints them)"},
 	{"srcline", 0, CLI_NOARG, CLI_IN_SRCLINE, NULL,
 	 "perf: accepted for compatibility: srcline lines are always recognized"},
 	{"event", 0, CLI_ARG, CLI_IN_JFR_EVENT, "NAME",
@@ -545,22 +548,91 @@ const cli_opt cli_input_opts[] = {
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
-/* --time START,END */
-static int parse_time(flame_parse_opts *p, const char *arg)
+/* One end of --time: seconds, or a date (YYYY-MM-DDTHH:MM:SS[.frac] in UTC, or with Z or
+ * +HH:MM) as seconds since the epoch; an empty end is open. 0, or -1 when unreadable;
+ * *date says which it was. */
+static int time_end(const char *p, size_t n, double open, double *out, int *date)
 {
-	const char *comma = strchr(arg, ',');
-	char first[64];
+	char b[64];
+	if (n >= sizeof b)
+		return -1;
+	memcpy(b, p, n);
+	b[n] = '\0';
+	*date = 0;
+	if (!n) {
+		*out = open;
+		return 0;
+	}
+	struct tm tm = {0};
+	char *rest = strptime(b, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!rest)
+		rest = strptime(b, "%Y-%m-%d %H:%M:%S", &tm);
+	if (!rest)
+		return cli_parse_double(b, out) || *out < 0 ? -1 : 0;
+	*date = 1;
+	double frac = 0;
+	if (*rest == '.') {
+		char *e;
+		frac = strtod(rest, &e);
+		rest = e;
+	}
+	long off = 0;
+	if ((rest[0] == '+' || rest[0] == '-') && strlen(rest) == 6 && rest[3] == ':')
+		off = (rest[0] == '-' ? -1 : 1) * (atol(rest + 1) * 3600 + atol(rest + 4) * 60);
+	else if (strcmp(rest, "Z") && *rest)
+		return -1;
+	*out = (double)timegm(&tm) + frac - (double)off;
+	return 0;
+}
+
+int cli_time_range(const char *opt, const char *arg, flame_parse_opts *p)
+{
+	const char *a = arg, *comma;
+	unsigned range = FLAME_TIME_RANGE_RELATIVE;
+	if (!strncmp(a, "perf:", 5)) {
+		range = FLAME_TIME_RANGE_PERF;
+		a += 5;
+	}
+	comma = strchr(a, ',');
 	double s, e;
-	if (!comma || (size_t)(comma - arg) >= sizeof first)
-		return cli_usage_error("--time wants START,END in seconds, got '%s'", arg);
-	memcpy(first, arg, (size_t)(comma - arg));
-	first[comma - arg] = '\0';
-	if (cli_parse_double(first, &s) || cli_parse_double(comma + 1, &e) || s < 0 || e < s)
-		return cli_usage_error("--time wants START,END with 0 <= START <= END, got '%s'", arg);
+	int ds, de;
+	if (!comma || time_end(a, (size_t)(comma - a), 0, &s, &ds) ||
+	    time_end(comma + 1, strlen(comma + 1), 1e18, &e, &de))
+		return cli_usage_error("%s wants START,END: seconds from the first sample (0.5,1.5; "
+		                       "an end left out is open), dates (2026-11-28T14:30:00Z,...) or "
+		                       "perf:START,END on perf's clock; got '%s'", opt, arg);
+	if ((ds || de) && range == FLAME_TIME_RANGE_PERF)
+		return cli_usage_error("%s perf: wants seconds since boot, not dates; got '%s'", opt, arg);
+	if ((ds || de) && !((ds || comma == a) && (de || !comma[1])))
+		return cli_usage_error("%s wants both ends as dates or both as seconds; got '%s'", opt, arg);
+	if (e < s)
+		return cli_usage_error("%s wants START <= END, got '%s'", opt, arg);
 	p->has_time_range = 1;
+	p->time_range = ds || de ? FLAME_TIME_RANGE_WALL : range;
 	p->time_start = s;
 	p->time_end = e;
 	return 0;
+}
+
+static int64_t clamp_ns(double x)
+{
+	return x < -9e18 ? INT64_MIN : x > 9e18 ? INT64_MAX : (int64_t)x;
+}
+
+int cli_time_rel(const flame_parse_opts *p, flame_clock clock, int64_t first_ns, int64_t *s,
+                 int64_t *e)
+{
+	double base = 0;
+	if (p->time_range == FLAME_TIME_RANGE_WALL || p->time_range == FLAME_TIME_RANGE_PERF) {
+		if (clock != (p->time_range == FLAME_TIME_RANGE_WALL ? FLAME_CLOCK_WALL : FLAME_CLOCK_PERF))
+			return 0;
+		base = (double)first_ns / 1e9;
+	}
+	*s = clamp_ns((p->time_start - base) * 1e9);
+	*e = clamp_ns((p->time_end - base) * 1e9);
+	if (p->time_range == FLAME_TIME_RANGE_PERF && *e < INT64_MAX)
+		(*e)++; /* perf's END is in the range */
+	return 1;
 }
 
 /* The options that set a flag of one format (or two: --pid, --tid, --lines). */
@@ -602,7 +674,7 @@ int cli_input_opt(cli_input *in, int id, const char *arg)
 	case CLI_IN_EXCLUDE: in->exclude = arg; break;
 	case CLI_IN_SKIP_AFTER: return cli_push_arg(&in->skip_after, &in->n_skip, arg);
 	case CLI_IN_EVENT_FILTER: in->po.perf_event_filter = arg; break;
-	case CLI_IN_TIME: return parse_time(&in->po, arg);
+	case CLI_IN_TIME: return cli_time_range("--time", arg, &in->po);
 	case CLI_IN_JFR_EVENT: in->po.jfr_event = arg; break;
 	case CLI_IN_SAMPLE_TYPE: in->po.pprof_sample_type = arg; break;
 	case CLI_IN_LIST_TYPES: in->list_types = 1; break;

@@ -147,6 +147,19 @@ enum {
 };
 extern const cli_opt cli_input_opts[];
 
+/** A time range `arg` of option `opt` into p's has_time_range, time_range, time_start and
+ * time_end: START,END seconds from the first sample (either may be left out: open),
+ * two dates (YYYY-MM-DDTHH:MM:SS[.frac][Z|+HH:MM], UTC by default) on the wall clock, or
+ * perf:START,END on perf's clock. 0, or a usage error (2) after printing. */
+int cli_time_range(const char *opt, const char *arg, flame_parse_opts *p);
+/** Seconds `x` of a range `p` describes as ns from the first sample of a tree whose span
+ * starts at `first_ns` on `clock`; 0 when the range cannot apply to that clock. */
+int cli_time_rel(const flame_parse_opts *p, flame_clock clock, int64_t first_ns, int64_t *s,
+                 int64_t *e);
+
+/* The time buckets the tools keep when they draw time (--heatmap, the page): 1 ms */
+#define CLI_TIME_BUCKET_NS 1000000u
+
 /* What those options ask for. Start from CLI_INPUT_INIT; free with cli_input_free. */
 typedef struct cli_input {
 	flame_parse_opts po;  /* the format and each format's options (warn set per input by

@@ -13,7 +13,8 @@
 
 enum {
 	O_NORMALIZE = 1, O_STRIP_HEX, O_REQUESTS, O_NORMALIZE_FRAME, O_FAIL_ABOVE, O_MIN_DELTA,
-	O_TOP, O_OUTPUT, O_FORMAT, O_JOBS, O_NO_REMOVED, O_BEFORE_TAG, O_AFTER_TAG, O_NO_HEADER
+	O_TOP, O_OUTPUT, O_FORMAT, O_JOBS, O_NO_REMOVED, O_BEFORE_TAG, O_AFTER_TAG, O_NO_HEADER,
+	O_BEFORE_TIME, O_AFTER_TIME
 };
 /* the output formats flame-diff writes: those that show a diff (folded text, pictures) */
 #define OUTPUTS FLAME_OUTPUT_DIFF
@@ -56,6 +57,13 @@ static const cli_opt own_options[] = {
 	{"after-tag", 0, CLI_ARG, O_AFTER_TAG, "KEY=REGEX",
 	 "pprof: AFTER is the samples with a label matching, as --before-tag (e.g. --before-tag "
 	 "version=v1 --after-tag version=v2 fleet.pb.gz)"},
+	{"before-time", 0, CLI_ARG, O_BEFORE_TIME, "START,END",
+	 "diff two time ranges of the same profile(s), read once: BEFORE is the samples from "
+	 "START to END (as --time: seconds from the first sample, dates, or perf:START,END); the "
+	 "inputs (one or more, one timeline) are then all of the operands"},
+	{"after-time", 0, CLI_ARG, O_AFTER_TIME, "START,END",
+	 "AFTER is the samples of this range, as --before-time (e.g. --before-time 0,2 "
+	 "--after-time 2,3 perf.data)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -79,6 +87,7 @@ typedef struct args {
 	int no_header;
 	const char **side_tags[2]; /* --before-tag, --after-tag */
 	size_t n_side_tags[2];
+	flame_parse_opts side_time[2]; /* --before-time, --after-time (has_time_range: given) */
 	cli_input inputs;
 	char what[600];            /* the inputs, as messages name them */
 } args;
@@ -137,6 +146,8 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_NO_REMOVED: a->no_removed = 1; a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
 	case O_BEFORE_TAG: return cli_push_arg(&a->side_tags[0], &a->n_side_tags[0], arg);
 	case O_AFTER_TAG: return cli_push_arg(&a->side_tags[1], &a->n_side_tags[1], arg);
+	case O_BEFORE_TIME: return cli_time_range("--before-time", arg, &a->side_time[0]);
+	case O_AFTER_TIME: return cli_time_range("--after-time", arg, &a->side_time[1]);
 	case O_JOBS:
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 2)
 			return cli_usage_error("--jobs wants 1 or 2, got '%s'", arg);
@@ -507,6 +518,88 @@ static int diff_by_tags(args *a, char **paths, int n, flame_output_format fmt, i
 	return code;
 }
 
+/* One side's range cut out of `t` (the whole read, kept in time), as messages say it. */
+static int cut_side(flame_tree *t, const flame_parse_opts *r, const char *opt, const char *what,
+                    int quiet)
+{
+	flame_err err = {0};
+	int64_t first, last, s = INT64_MIN, e = INT64_MAX;
+	flame_clock c = flame_tree_time_span(t, &first, &last);
+	if (r->has_time_range && !cli_time_rel(r, c, first, &s, &e)) {
+		fprintf(stderr, "%s: %s: the range is on %s, which %s has no times of\n", cli_prog(), opt,
+		        r->time_range == FLAME_TIME_RANGE_WALL ? "the wall clock" : "perf's clock", what);
+		return 1;
+	}
+	int had = flame_tree_total(t, 0) > 0;
+	if (flame_tree_time_cut(t, s, e, &err))
+		return cli_report(&err);
+	if (had && !flame_tree_total(t, 0) && !quiet)
+		fprintf(stderr, "%s: warning: %s keeps nothing of %s: its samples span 0 to %.3f s "
+		        "from the first\n", cli_prog(), opt, what, (double)(last - first) / 1e9);
+	return 0;
+}
+
+/* --before-time / --after-time: every operand is read once into one timeline, the two
+ * ranges cut out of copies of it and diffed as two profiles. */
+static int diff_by_time(args *a, char **paths, int n, flame_output_format fmt, int draw,
+                        int main_out)
+{
+	flame_err err = {0};
+	flame_merge_request *req = NULL;
+	flame_tree *t = NULL, *before = NULL;
+	cli_warnings *w = calloc((size_t)n, sizeof *w);
+	int code = 0, stdin_seen = 0;
+	if (!w || flame_merge_request_new(&req, &err) || flame_tree_new(&before, &err)) {
+		fprintf(stderr, "%s: out of memory\n", cli_prog());
+		flame_merge_request_free(req);
+		free(w);
+		return 1;
+	}
+	for (int i = 0; i < n && !code; i++) {
+		if (!strcmp(paths[i], "-") && stdin_seen++) {
+			code = cli_usage_error("'-' (stdin) can be given only once");
+			break;
+		}
+		flame_parse_opts po = parse_opts(a, &w[i]);
+		po.keep_time_ns = CLI_TIME_BUCKET_NS;
+		if (flame_merge_request_input(req, paths[i], NULL, &po, 0, 0, &err))
+			code = cli_report(&err);
+	}
+	if (!code) {
+		flame_merge_request_threads(req, (unsigned)a->jobs);
+		flame_merge_request_ignore_units(req, a->inputs.ignore_units);
+		flame_merge_request_limit(req, a->inputs.max_inflate);
+		flame_merge_request_progress(req, cli_progress, &a->inputs.progress);
+		int rc = flame_merge_request_tree(req, &t, &err);
+		cli_progress_finish(&a->inputs.progress);
+		for (int i = 0; i < n; i++)
+			cli_warnings_finish(&w[i]);
+		if (rc)
+			code = cli_report(&err);
+	}
+	if (!code && flame_tree_time_span(t, NULL, NULL) == FLAME_CLOCK_NONE) {
+		fprintf(stderr, "%s: --before-time and --after-time want inputs with sample times (perf, "
+		        "perf.data, jfr, pprof with time_nanos): %s has none\n", cli_prog(), a->what);
+		code = 1;
+	}
+	if (!code && flame_tree_merge(before, t, &err))
+		code = cli_report(&err);
+	if (!code)
+		code = cut_side(before, &a->side_time[0], "--before-time", a->what, a->inputs.quiet);
+	if (!code)
+		code = cut_side(t, &a->side_time[1], "--after-time", a->what, a->inputs.quiet);
+	uint64_t before_raw = flame_tree_total(before, 0);
+	if (!code && flame_diff(before, t, &a->d, &err))
+		code = cli_report(&err);
+	if (!code)
+		code = write_tree(a, before, before_raw, fmt, draw, main_out);
+	flame_tree_free(t);
+	flame_tree_free(before);
+	flame_merge_request_free(req);
+	free(w);
+	return code;
+}
+
 static void free_args(args *a)
 {
 	cli_input_free(&a->inputs);
@@ -531,7 +624,11 @@ static int parse_args(args *a, int argc, char **argv, int *first)
 	                   "read once, and BEFORE and AFTER are the samples whose labels match.",
 	                   first);
 	free(table);
-	int n = argc - *first, by_tags = a->n_side_tags[0] || a->n_side_tags[1];
+	int by_time = a->side_time[0].has_time_range || a->side_time[1].has_time_range;
+	int n = argc - *first, by_tags = a->n_side_tags[0] || a->n_side_tags[1] || by_time;
+	if (!rc && by_time && (a->n_side_tags[0] || a->n_side_tags[1]))
+		rc = cli_usage_error("--before-time/--after-time and --before-tag/--after-tag cannot be "
+		                     "combined");
 	if (!rc)
 		rc = cli_input_ready(&a->inputs);
 	if (!rc && a->inputs.list_types)
@@ -541,7 +638,8 @@ static int parse_args(args *a, int argc, char **argv, int *first)
 	if (!rc && !by_tags && !strcmp(argv[*first], "-") && !strcmp(argv[*first + 1], "-"))
 		rc = cli_usage_error("only one of BEFORE and AFTER can be '-' (stdin)");
 	if (!rc && by_tags && n < 1)
-		rc = cli_usage_error("--before-tag/--after-tag want at least one input; see --help");
+		rc = cli_usage_error("%s want at least one input; see --help",
+		                     by_time ? "--before-time/--after-time" : "--before-tag/--after-tag");
 	cli_inputs_name(a->what, sizeof a->what, (const char *const *)argv + *first, n);
 	return rc;
 }
@@ -621,6 +719,8 @@ int main(int argc, char **argv)
 	int draw = main_out && (cli_output_flags(fmt) & FLAME_OUTPUT_PICTURE);
 	if (draw && render_cli_prepare(&a.r, &err))
 		rc = cli_report(&err);
+	else if (a.side_time[0].has_time_range || a.side_time[1].has_time_range)
+		rc = diff_by_time(&a, argv + first, argc - first, fmt, draw, main_out);
 	else if (a.n_side_tags[0] || a.n_side_tags[1])
 		rc = diff_by_tags(&a, argv + first, argc - first, fmt, draw, main_out);
 	else

@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "render-opts.h"
 
-enum { O_OUTPUT = 1, O_FORMAT, O_NO_REMOVED };
+enum { O_OUTPUT = 1, O_FORMAT, O_NO_REMOVED, O_HEATMAP };
 
 /* the output formats flame-render writes: pictures */
 #define OUTPUTS FLAME_OUTPUT_PICTURE
@@ -21,6 +21,11 @@ static const cli_opt own_options[] = {
 	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "output format: {}"},
 	{"no-removed", 0, CLI_NOARG, O_NO_REMOVED, NULL,
 	 "3-column input: no panel of the frames found only in BEFORE under the graph"},
+	{"heatmap", 0, CLI_NOARG, O_HEATMAP, NULL,
+	 "SVG, PNG, PDF: draw when the samples were taken instead of the graph: FlameScope's "
+	 "heatmap (a column a second, rows the offset within it, colour the weight), or a "
+	 "timeline for recordings under 3 s or over 20 minutes (inputs with times: perf, "
+	 "perf.data, jfr, pprof profiles, which make one timeline by their time_nanos)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -35,6 +40,7 @@ typedef struct args {
 	cli_input in;
 	const char *output;
 	flame_output_format format;
+	int keep_time;
 } args;
 
 static int on_opt(void *ud, int id, const char *arg)
@@ -46,6 +52,7 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_OUTPUT: a->output = arg; break;
 	case O_FORMAT: return cli_output_format("--format", arg, OUTPUTS, &a->format);
 	case O_NO_REMOVED: a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
+	case O_HEATMAP: a->r.ro.flags |= FLAME_RENDER_HEATMAP; break;
 	default: return cli_input_opt(&a->in, id, arg);
 	}
 	return 0;
@@ -97,6 +104,8 @@ static int read_inputs(args *a, warn_state *ws, flame_tree *t, char **paths, int
 	flame_parse_opts po = cli_input_parse_opts(&a->in, &ws->w);
 	po.warn = on_warn;
 	po.warn_ud = ws;
+	if (a->keep_time) /* --heatmap, or the page, which draws one */
+		po.keep_time_ns = CLI_TIME_BUCKET_NS;
 	int rc = cli_input_read(&a->in, t, paths, n, &po, parse_input, err);
 	int had = flame_tree_total(t, 0) || flame_tree_total(t, 1);
 	if (!rc)
@@ -161,6 +170,7 @@ int main(int argc, char **argv)
 		cli_input_free(&a.in);
 		return rc;
 	}
+	a.keep_time = (a.r.ro.flags & FLAME_RENDER_HEATMAP) || fmt == FLAME_OUTPUT_HTML;
 	warn_state ws = {.w = {.quiet = a.in.quiet}};
 	a.r.ro.warn = on_warn;
 	a.r.ro.warn_ud = &ws;

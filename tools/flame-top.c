@@ -10,7 +10,7 @@
 
 enum {
 	O_ROWS = 1, O_SORT, O_BY, O_OWNERS, O_FREQUENCY, O_WINDOW, O_CORE_PRICE, O_OUTPUT_FORMAT,
-	O_FAIL_ABOVE_SHARE, O_OUTPUT, O_JOBS
+	O_FAIL_ABOVE_SHARE, O_OUTPUT, O_JOBS, O_WITH_IDLE
 };
 
 /* its own rows; the input options (cli_input_opts) follow them */
@@ -27,7 +27,11 @@ static const cli_opt own_options[] = {
 	 "the profile counts samples taken HZ times a second per core: they are CPU time"},
 	{"window", 0, CLI_ARG, O_WINDOW, "DURATION",
 	 "the wall time the profile covers (90s, 5m, 1h, 250ms; a bare number is seconds), for "
-	 "average cores; default: the pprof profile's duration"},
+	 "average cores; default: the pprof profile's duration, else the recording's span from its "
+	 "first sample to its last (perf, perf.data, jfr)"},
+	{"with-idle", 0, CLI_NOARG, O_WITH_IDLE, NULL,
+	 "count the idle loop (perf's swapper, the kernel's do_idle, cpuidle, *_safe_halt...) as "
+	 "busy functions; by default it is left out of the table and reported apart, as idle"},
 	{"core-price", 0, CLI_ARG, O_CORE_PRICE, "P",
 	 "the price of one core for an hour: adds the cost per year of each group's cores"},
 	{"output-format", 0, CLI_ARG, O_OUTPUT_FORMAT, "FMT",
@@ -52,6 +56,7 @@ typedef struct args {
 	double fail_above; /* < 0: off */
 	uint64_t jobs;
 	int by_owner;
+	int with_idle;
 	cli_input inputs;
 } args;
 
@@ -123,6 +128,7 @@ static int on_opt(void *ud, int id, const char *arg)
 			return cli_usage_error("--window wants a duration above zero (90s, 5m, 1h), got '%s'",
 			                       arg);
 		break;
+	case O_WITH_IDLE: a->with_idle = 1; break;
 	case O_CORE_PRICE:
 		if (cli_parse_double(arg, &a->co.core_price) || a->co.core_price < 0)
 			return cli_usage_error("--core-price wants a price >= 0, got '%s'", arg);
@@ -189,6 +195,46 @@ static int report(args *a, flame_tree *t)
 	return code;
 }
 
+/* Idle CPU as perf records it: the swapper task (pid 0), and the kernel's idle loop under
+ * any name (kernel frames may carry _[k]). */
+#define IDLE_FRAMES                                                                            \
+	"^(swapper(-0(/0)?)?|do_idle|cpu_startup_entry|cpuidle_\\w+|cpu_idle\\w*|default_idle\\w*|" \
+	"arch_cpu_idle\\w*|\\w*_safe_halt|intel_idle\\w*|acpi_idle\\w*|poll_idle|mwait_idle\\w*)"  \
+	"(_\\[k\\])?$"
+
+/* The idle stacks out of `t`, said apart on stderr (with cores over `window` seconds when the
+ * counts are CPU time in ns). */
+static int leave_out_idle(args *a, flame_tree *t, double window, flame_err *err)
+{
+	uint64_t before = flame_tree_total(t, 0);
+	int rc = flame_filter_stacks(t, NULL, IDLE_FRAMES, err);
+	uint64_t idle = before - flame_tree_total(t, 0);
+	if (rc || !idle || a->inputs.quiet)
+		return rc;
+	char amount[64], cores[64] = "";
+	const char *unit = flame_tree_count_name(t);
+	flame_amount_print(amount, sizeof amount, idle, flame_tree_decimals(t), unit);
+	if (window > 0 && unit && !strcmp(unit, "nanoseconds"))
+		snprintf(cores, sizeof cores, ", %.3f cores over %.3f s", (double)idle / 1e9 / window, window);
+	fprintf(stderr, "%s: idle (the swapper task, the kernel's idle loop): %s%s (%.1f%% of the "
+	        "samples), left out of the table (--with-idle counts it as busy)\n", cli_prog(), amount,
+	        cores, 100.0 * (double)idle / (double)before);
+	return 0;
+}
+
+/* With no --window and no duration in the profile: the recording's span, said on stderr. */
+static void window_from_span(args *a, flame_tree *t)
+{
+	int64_t first, last;
+	if (a->co.window > 0 || flame_tree_duration(t) ||
+	    flame_tree_time_span(t, &first, &last) == FLAME_CLOCK_NONE || last <= first)
+		return;
+	a->co.window = (double)(last - first) / 1e9;
+	if (!a->inputs.quiet)
+		fprintf(stderr, "%s: no --window: the recording's span, %.3f s from its first sample to "
+		        "its last\n", cli_prog(), a->co.window);
+}
+
 /* The options and operands: 0 to go on, or an exit code (--help, usage errors,
  * --list-sample-types done). */
 static int parse_args(args *a, int argc, char **argv, int *first, flame_owners **owners)
@@ -245,6 +291,8 @@ static int read_inputs(args *a, char **paths, int nfiles, flame_tree **t)
 			break;
 		}
 		flame_parse_opts po = cli_input_parse_opts(&a->inputs, &warns[i]);
+		if (!(a->co.window > 0)) /* for the window when the profile has no duration */
+			po.keep_time_ns = CLI_TIME_BUCKET_NS;
 		warns[i].defer = 1; /* inputs are read at once: their warnings print in order */
 		if (flame_merge_request_input(req, path, NULL, &po, 0, 0, &err))
 			code = cli_report(&err);
@@ -260,6 +308,11 @@ static int read_inputs(args *a, char **paths, int nfiles, flame_tree **t)
 			cli_warnings_finish(&warns[i]);
 		if (!rc)
 			rc = cli_input_transform(&a->inputs, *t, &err);
+		if (!rc)
+			window_from_span(a, *t);
+		if (!rc && !a->with_idle)
+			rc = leave_out_idle(a, *t, a->co.window > 0 ? a->co.window
+			                                            : (double)flame_tree_duration(*t) / 1e9, &err);
 		code = rc ? cli_report(&err) : 0;
 	}
 	flame_merge_request_free(req);

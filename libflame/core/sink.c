@@ -1,6 +1,7 @@
 /* The parsers' sink (see sink.h): the out-of-line part, over the tree's own functions. */
 #include "err.h"
 #include "sink.h"
+#include "time.h"
 #include "tree.h"
 
 void flame__sink_init(flame__sink *k, flame_tree *t)
@@ -8,6 +9,42 @@ void flame__sink_init(flame__sink *k, flame_tree *t)
 	flame__tree_sink_open(t, &k->names, &k->stacks, &k->limit);
 	k->t = t;
 	k->scale = flame_tree_decimals(t);
+	k->time = flame__tree_time(t);
+}
+
+int flame__sink_time_put(flame__sink *k, uint32_t at, flame_clock clock, int64_t ns, uint64_t w0,
+                         uint64_t w1, flame_err *err)
+{
+	int rc = flame__time_put(k->time, at, clock, ns, w0, w1);
+	if (rc == FLAME_EDATA)
+		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
+		                  "inputs on different clocks (perf's, the wall clock, jfr print's time of "
+		                  "day) cannot share one timeline");
+	if (rc == FLAME_ERANGE)
+		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
+		                  "the samples' times span more than 2^31 buckets of %llu ns",
+		                  (unsigned long long)k->time->bucket_ns);
+	return rc ? flame__sink_fail(err, rc) : 0;
+}
+
+int flame__sink_add_at(flame__sink *k, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1,
+                       uint32_t *at, flame_err *err)
+{
+	uint32_t where;
+	int rc = flame__stacks_add_at(k->stacks, ids, n, flame__stacks_hash(ids, n), w0, w1, &where);
+	if (at)
+		*at = where;
+	return flame__sink_done(k, rc, err);
+}
+
+int flame__sink_time_add(flame__sink *k, const uint32_t *ids, size_t n, uint64_t w0,
+                         uint64_t w1, flame_clock clock, int64_t ns, flame_err *err)
+{
+	uint32_t at;
+	int rc = flame__stacks_add_at(k->stacks, ids, n, flame__stacks_hash(ids, n), w0, w1, &at);
+	if (rc)
+		return flame__sink_fail(err, rc);
+	return flame__sink_time_put(k, at, clock, ns, w0, w1, err);
 }
 
 int flame__sink_spill(flame__sink *k, flame_err *err) { return flame__tree_maybe_spill(k->t, err); }

@@ -15,6 +15,7 @@ typedef struct flame__sink {
 	flame__stacks *stacks; /* the tree's in-memory table */
 	size_t limit;          /* spill past this many bytes (0: never) */
 	unsigned scale;        /* the tree's decimal scale (changed only through the sink) */
+	struct flame__time *time; /* the tree's time table, NULL unless it keeps time */
 } flame__sink;
 
 /** Start adding to `t` (its node tree is stale from here on). */
@@ -65,6 +66,27 @@ static inline int flame__sink_add_sorted(flame__sink *k, const uint32_t *ids, si
 {
 	return flame__sink_done(k, flame__stacks_append_sorted(k->stacks, ids, n, w0, w1), err);
 }
+
+/** Add weights to a stack sampled at absolute time `ns` of `clock`: its time is kept when
+ * the tree keeps time (k->time), else this is flame__sink_add. */
+int flame__sink_time_add(flame__sink *k, const uint32_t *ids, size_t n, uint64_t w0,
+                         uint64_t w1, flame_clock clock, int64_t ns, flame_err *err);
+static inline int flame__sink_add_timed(flame__sink *k, const uint32_t *ids, size_t n,
+                                        uint64_t w0, uint64_t w1, flame_clock clock, int64_t ns,
+                                        flame_err *err)
+{
+	if (!k->time)
+		return flame__sink_add(k, ids, n, w0, w1, err);
+	return flame__sink_time_add(k, ids, n, w0, w1, clock, ns, err);
+}
+
+/** flame__sink_add, with the stack's place in the table into *at (when `at` is not NULL),
+ * for a parser that times its samples after adding them (JFR text). */
+int flame__sink_add_at(flame__sink *k, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1,
+                       uint32_t *at, flame_err *err);
+/** Weights of the stack at place `at` at time `ns` of `clock` (k->time must be set). */
+int flame__sink_time_put(flame__sink *k, uint32_t at, flame_clock clock, int64_t ns, uint64_t w0,
+                         uint64_t w1, flame_err *err);
 
 /** Unique stacks in memory now (a spill empties the table). */
 static inline size_t flame__sink_count(const flame__sink *k) { return k->stacks->count; }

@@ -120,8 +120,10 @@ int flame__stacks_find(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t
 	return 0;
 }
 
-int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
-                             uint64_t w0, uint64_t w1)
+/* The add, with the stack's index into *at when `at` is not NULL (inlined into both
+ * callers, so the plain add keeps its code). */
+static inline int add_at(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
+                         uint64_t w0, uint64_t w1, uint32_t *at)
 {
 	if (n > UINT32_MAX)
 		return FLAME_ERANGE;
@@ -133,8 +135,12 @@ int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, ui
 	uint32_t h = (uint32_t)hash;
 	stack_key key = {s->v, ids, n};
 	size_t i = flame__slots_probe(s->slots, s->mask, h, stack_eq, &key);
-	if (s->slots[i])
-		return add_weights(s, &s->v[flame__slot_entry(s->slots[i])], w0, w1);
+	if (s->slots[i]) {
+		uint32_t e = flame__slot_entry(s->slots[i]);
+		if (at)
+			*at = e;
+		return add_weights(s, &s->v[e], w0, w1);
+	}
 	flame__stack *st = append(s, ids, n, h);
 	if (!st)
 		return FLAME_ENOMEM;
@@ -143,9 +149,23 @@ int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, ui
 		return rc;
 	if (s->count)
 		s->sorted = 0;
+	if (at)
+		*at = (uint32_t)s->count;
 	s->slots[i] = flame__slot_make(h, (uint32_t)s->count++);
 	s->indexed = s->count;
 	return 0;
+}
+
+int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
+                             uint64_t w0, uint64_t w1)
+{
+	return add_at(s, ids, n, hash, w0, w1, NULL);
+}
+
+int flame__stacks_add_at(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
+                         uint64_t w0, uint64_t w1, uint32_t *at)
+{
+	return add_at(s, ids, n, hash, w0, w1, at);
 }
 
 int flame__stacks_add(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1)

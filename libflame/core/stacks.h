@@ -49,6 +49,9 @@ uint64_t flame__stacks_hash(const uint32_t *ids, size_t n);
 int flame__stacks_add(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0, uint64_t w1);
 int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t h,
                              uint64_t w0, uint64_t w1);
+/** The same, with the stack's index in the table into `*at` (the time table's key). */
+int flame__stacks_add_at(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
+                         uint64_t w0, uint64_t w1, uint32_t *at);
 /** `*out` = the stack ids[0..n) (`hash` from flame__stacks_hash), or NULL when absent.
  * 0, or FLAME_ENOMEM (indexing the stacks appended without a lookup). */
 int flame__stacks_find(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,

@@ -27,6 +27,7 @@ struct flame_tree {
 	void *drain_ud;
 	uint64_t moved;        /* stacks spilled or drained so far (for progress reports) */
 	uint32_t *scratch;     /* reusable id buffer for flame_tree_add/merge */
+	struct flame__time *time; /* weights per time bucket (core/time.h), NULL unless kept */
 	size_t scratch_cap;
 };
 #endif

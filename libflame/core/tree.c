@@ -8,6 +8,7 @@
 #include "array.h"
 #include "err.h"
 #include "spill.h"
+#include "time.h"
 #include "tree-private.h"
 #include "u128.h"
 
@@ -41,6 +42,7 @@ void flame_tree_free(flame_tree *t)
 	flame__spill_free(t->spill);
 	free(t->nodes);
 	free(t->scratch);
+	flame__time_free(t->time);
 	free(t);
 }
 
@@ -63,7 +65,8 @@ uint64_t flame__tree_stacks_seen(const flame_tree *t) { return t->moved + t->sta
 
 int flame__tree_maybe_spill(flame_tree *t, flame_err *err)
 {
-	if (!t->spill_limit || flame__stacks_bytes(&t->stacks) < t->spill_limit)
+	/* time is keyed by the stacks' places in the table: a tree keeping it never spills */
+	if (!t->spill_limit || t->time || flame__stacks_bytes(&t->stacks) < t->spill_limit)
 		return 0;
 	t->moved += t->stacks.count;
 	if (t->drain)
@@ -100,6 +103,8 @@ int flame__tree_stream_sorted(flame_tree *t, flame__stacks **mem, flame__emit_fn
 	int rc = flame__spill_run(&t->spill, &t->stacks, &t->names, err);
 	return rc ? rc : flame__spill_merge(t->spill, &t->names, emit, ud, err);
 }
+
+static uint32_t max_depth(const flame__stacks *s);
 
 static uint32_t *scratch_ids(flame_tree *t, size_t n)
 {
@@ -177,12 +182,56 @@ int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err)
 	int rc = mul_all(&t->stacks, flame__pow10[scale - t->scale]);
 	if (rc)
 		return status_err(err, rc);
+	if (t->time)
+		flame__time_scale(t->time, flame__pow10[scale - t->scale]);
 	t->scale = scale;
 	t->nodes_valid = 0;
 	return 0;
 }
 
-int flame_tree_merge(flame_tree *dst, flame_tree *src, flame_err *err)
+/* src's names in dst, map[id] (FLAME__ID_NONE until needed); 0 or FLAME_ENOMEM. */
+static int map_ids(flame_tree *dst, const flame_tree *src, uint32_t *map, const flame__stack *st,
+                   uint32_t *ids)
+{
+	for (uint32_t i = 0; i < st->depth; i++) {
+		uint32_t id = st->ids[i];
+		if (map[id] == FLAME__ID_NONE) {
+			const flame__name *nm = flame__intern_get(&src->names, id);
+			map[id] = flame__intern_put(&dst->names, nm->ptr, nm->len);
+			if (map[id] == FLAME__ID_NONE)
+				return FLAME_ENOMEM;
+		}
+		ids[i] = map[id];
+	}
+	return 0;
+}
+
+/* The time of src's stacks in dst: src's own table re-keyed by `at` (where each of src's
+ * stacks went), or, given a clock, every stack at `ts` (a pprof profile's slices). */
+static int merge_time(flame_tree *dst, const flame_tree *src, const uint32_t *at, uint64_t m,
+                      const flame__tree_at *ts, flame_err *err)
+{
+	int rc = 0;
+	if (!dst->time && src->time && src->time->clock != FLAME_CLOCK_NONE &&
+	    !(dst->time = flame__time_new(src->time->bucket_ns)))
+		return flame__err_nomem(err);
+	if (ts && dst->time)
+		rc = flame__time_spread(dst->time, &src->stacks, at, ts->clock, ts->start_ns, ts->end_ns);
+	else if (src->time && dst->time)
+		rc = flame__time_add(dst->time, src->time, at, m, 0);
+	if (rc == FLAME_EDATA)
+		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
+		                  "inputs on different clocks (perf's, the wall clock, jfr print's time of "
+		                  "day) cannot share one timeline");
+	if (rc == FLAME_ERANGE)
+		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
+		                  "the inputs' times span more than 2^31 buckets of %llu ns",
+		                  (unsigned long long)dst->time->bucket_ns);
+	return rc ? status_err(err, rc) : 0;
+}
+
+int flame__tree_merge_at(flame_tree *dst, flame_tree *src, const flame__tree_at *ts,
+                         flame_err *err)
 {
 	int rc = flame__units_join(dst, src, err);
 	/* a spilled source is read back first: merging needs its stacks in memory */
@@ -193,47 +242,64 @@ int flame_tree_merge(flame_tree *dst, flame_tree *src, flame_err *err)
 	if (rc)
 		return rc;
 	uint64_t m = flame__pow10[dst->scale - src->scale];
+	int timed = (ts && dst->time) || src->time;
 	uint32_t *map = malloc((size_t)src->names.count * sizeof *map);
-	if (!map && src->names.count)
-		return flame__err_nomem(err);
-	for (uint32_t i = 0; i < src->names.count; i++)
-		map[i] = FLAME__ID_NONE;
-	size_t maxd = 0;
-	for (size_t k = 0; k < src->stacks.count; k++)
-		if (src->stacks.v[k].depth > maxd)
-			maxd = src->stacks.v[k].depth;
-	uint32_t *ids = scratch_ids(dst, maxd ? maxd : 1);
-	if (!ids) {
+	uint32_t *at = timed ? malloc((src->stacks.count ? src->stacks.count : 1) * sizeof *at) : NULL;
+	uint32_t *ids = scratch_ids(dst, max_depth(&src->stacks));
+	if ((!map && src->names.count) || (timed && !at) || !ids) {
 		free(map);
+		free(at);
 		return flame__err_nomem(err);
 	}
+	for (uint32_t i = 0; i < src->names.count; i++)
+		map[i] = FLAME__ID_NONE;
+	dst->nodes_valid = 0;
 	for (size_t k = 0; k < src->stacks.count && !rc; k++) {
 		const flame__stack *st = &src->stacks.v[k];
-		for (uint32_t i = 0; i < st->depth; i++) {
-			uint32_t id = st->ids[i];
-			if (map[id] == FLAME__ID_NONE) {
-				const flame__name *nm = flame__intern_get(&src->names, id);
-				map[id] = flame__intern_put(&dst->names, nm->ptr, nm->len);
-				if (map[id] == FLAME__ID_NONE) {
-					rc = flame__err_nomem(err);
-					break;
-				}
-			}
-			ids[i] = map[id];
-		}
-		if (rc)
+		if (map_ids(dst, src, map, st, ids)) {
+			rc = flame__err_nomem(err);
 			break;
+		}
 		uint64_t w0 = st->w[0], w1 = st->w[1];
 		if (m > 1 && ((w0 && w0 > UINT64_MAX / m) || (w1 && w1 > UINT64_MAX / m))) {
 			rc = status_err(err, FLAME_ERANGE);
 			break;
 		}
-		rc = flame__tree_add_ids(dst, ids, st->depth, w0 * m, w1 * m, err);
+		if (at) {
+			rc = flame__stacks_add_at(&dst->stacks, ids, st->depth,
+			                          flame__stacks_hash(ids, st->depth), w0 * m, w1 * m, &at[k]);
+			rc = rc ? status_err(err, rc) : flame__tree_maybe_spill(dst, err);
+		} else {
+			rc = flame__tree_add_ids(dst, ids, st->depth, w0 * m, w1 * m, err);
+		}
 	}
 	if (src->differential)
 		dst->differential = 1;
+	if (!rc && timed)
+		rc = merge_time(dst, src, at, m, ts, err);
 	free(map);
+	free(at);
 	return rc;
+}
+
+int flame__tree_time_join(flame_tree *dst, const flame_tree *src, const uint32_t *at, uint64_t m,
+                          flame_err *err)
+{
+	if (!src->time || src->time->clock == FLAME_CLOCK_NONE)
+		return 0;
+	if (!dst->time && !(dst->time = flame__time_new(src->time->bucket_ns)))
+		return flame__err_nomem(err);
+	int rc = flame__time_add(dst->time, src->time, at, m, 1);
+	if (rc == FLAME_EDATA)
+		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
+		                  "BEFORE and AFTER are on different clocks: their times cannot share one "
+		                  "timeline");
+	return rc ? status_err(err, rc) : 0;
+}
+
+int flame_tree_merge(flame_tree *dst, flame_tree *src, flame_err *err)
+{
+	return flame__tree_merge_at(dst, src, NULL, err);
 }
 
 /* Column `col` times num/den, rounded down (flame_tree_scale_column). */
@@ -319,7 +385,7 @@ void flame__tree_sink_open(flame_tree *t, flame__intern **names, flame__stacks *
 	t->nodes_valid = 0;
 	*names = &t->names;
 	*stacks = &t->stacks;
-	*limit = t->spill_limit;
+	*limit = t->time ? 0 : t->spill_limit;
 }
 
 void flame__tree_set_differential(flame_tree *t)
@@ -335,6 +401,21 @@ static uint32_t max_depth(const flame__stacks *s)
 		if (s->v[k].depth > d)
 			d = s->v[k].depth;
 	return d;
+}
+
+/* The time entries through a weights-only rewrite: each as its stack would be (entries sum
+ * to no more than their stack, so what fit the stack fits them). */
+static void rewrite_time_weights(flame_tree *t, flame__rewrite_fn fn, void *ud)
+{
+	flame__time *tm = t->time;
+	for (size_t i = 0; i < tm->count; i++) {
+		flame__time_entry *e = &tm->v[i];
+		const flame__stack *st = &t->stacks.v[e->stack];
+		if (fn(ud, st->ids, st->depth, NULL, e->w) < 0)
+			e->w[0] = e->w[1] = 0;
+	}
+	tm->compacted = 0; /* zeros to drop */
+	flame__time_compact(tm);
 }
 
 static int rewrite_weights(flame_tree *t, flame__rewrite_fn fn, void *ud, flame_err *err)
@@ -360,6 +441,8 @@ static int rewrite_weights(flame_tree *t, flame__rewrite_fn fn, void *ud, flame_
 		}
 	s->total[0] = total[0];
 	s->total[1] = total[1];
+	if (t->time)
+		rewrite_time_weights(t, fn, ud);
 	t->nodes_valid = 0;
 	return 0;
 }
@@ -374,24 +457,36 @@ int flame__tree_rewrite(flame_tree *t, flame__rewrite_fn fn, void *ud, int flags
 		return rewrite_weights(t, fn, ud, err);
 	const flame__stacks *s = &t->stacks;
 	uint32_t *out = malloc(max_depth(s) * sizeof *out);
+	/* where each stack went, for the time table (UINT32_MAX: dropped) */
+	uint32_t *at = t->time ? malloc((s->count ? s->count : 1) * sizeof *at) : NULL;
 	flame__stacks fresh;
 	flame__stacks_init(&fresh);
-	if (!out)
+	if (!out || (t->time && !at)) {
+		free(out);
+		free(at);
 		return flame__err_nomem(err);
+	}
 	for (size_t k = 0; k < s->count && !rc; k++) {
 		const flame__stack *st = &s->v[k];
 		uint64_t w[2] = {st->w[0], st->w[1]};
 		int d = fn(ud, st->ids, st->depth, out, w);
+		if (at)
+			at[k] = UINT32_MAX;
 		if (d > 0)
-			d = flame__stacks_add(&fresh, out, (size_t)d, w[0], w[1]);
+			d = flame__stacks_add_at(&fresh, out, (size_t)d, flame__stacks_hash(out, (size_t)d),
+			                         w[0], w[1], at ? &at[k] : NULL);
 		if (d < 0)
 			rc = status_err(err, d);
 	}
 	free(out);
 	if (rc) {
+		free(at);
 		flame__stacks_free(&fresh);
 		return rc;
 	}
+	if (at)
+		flame__time_remap(t->time, at, s->count);
+	free(at);
 	flame__tree_replace_stacks(t, &fresh);
 	return 0;
 }
@@ -685,8 +780,15 @@ int flame_tree_weight(flame_tree *t, uint64_t num, unsigned decimals, flame_err 
 {
 	flame__stacks *s;
 	int rc = flame__tree_stacks(t, &s, err); /* spilled runs are weighed too */
+	unsigned before = t->scale;
 	if (!rc)
 		rc = flame__stacks_weigh(s, &t->scale, num, decimals, "", err);
+	if (!rc && t->time) { /* the same factor: num over the decimals weigh did not add */
+		uint64_t n = num;
+		for (unsigned d = decimals - (t->scale - before); d; d--)
+			n /= 10;
+		flame__time_scale(t->time, n);
+	}
 	t->nodes_valid = 0;
 	return rc;
 }

@@ -131,6 +131,33 @@ void flame__units_set_duration(flame_tree *t, uint64_t ns);
 /** flame__units_is_cpu_time of `t`. */
 int flame__units_cpu_time(const flame_tree *t);
 
+/* ---- time (core/time.h; the public side is core/tree-time.c) */
+
+struct flame__time;
+/** The time table of `t`, NULL when it keeps none (parsers ask before timing samples). */
+struct flame__time *flame__tree_time(const flame_tree *t);
+
+/** Forget the time `t` keeps (a tree read for a time range, merged into one that keeps
+ * none). */
+void flame__tree_drop_time(flame_tree *t);
+
+/** Where a merge puts weights that had no time: every stack of the source spread evenly
+ * over [start_ns, end_ns) of `clock` (a pprof profile's time_nanos and duration). */
+typedef struct flame__tree_at {
+	flame_clock clock;
+	int64_t start_ns, end_ns;
+} flame__tree_at;
+
+/** flame_tree_merge; with `at` (not NULL) and `dst` keeping time, the stacks of `src`
+ * are put in time as `at` says. */
+int flame__tree_merge_at(flame_tree *dst, flame_tree *src, const flame__tree_at *at,
+                         flame_err *err);
+
+/** A diff's AFTER time: the entries of `src` (column 0, times `m`) into column 1 of `dst`'s
+ * table (made when `dst` keeps none), `at[k]` the place of src's stack k in dst. */
+int flame__tree_time_join(flame_tree *dst, const flame_tree *src, const uint32_t *at, uint64_t m,
+                          flame_err *err);
+
 /** Replace the stacks of `t` by those of `fresh` (same name table), freeing the old ones:
  * how transforms that rewrite stacks re-aggregate. */
 void flame__tree_replace_stacks(flame_tree *t, flame__stacks *fresh);

@@ -22,6 +22,7 @@
  * the end, so the totals equal those of the exact values as far as the text allows.
  * Without --event the type is jdk.ExecutionSample when the input has any, else the
  * first type seen with stacks: stacks are kept per type until the end for that. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
@@ -46,6 +47,12 @@ typedef struct evtype {
 	uint64_t events;     /* read (not skipped), and of those cut short: */
 	uint64_t truncated, deep; /* deep: 64 frames or more, the recorder's own limit */
 } evtype;
+
+struct jfr_when {
+	uint32_t loc;   /* the stack in jfr.loc */
+	int64_t ns;     /* time of day, ns (days added past midnight) */
+	uint64_t amount;
+};
 
 typedef struct jfr {
 	flame__sink k; /* where the stacks go (the tree) */
@@ -73,6 +80,10 @@ typedef struct jfr {
 	uint64_t line_no, off;  /* the current line */
 	flame__region fr;       /* frames of the stack trace: ids (leaf first), lines */
 	uint32_t truncated;     /* id of "[truncated]", FLAME__ID_NONE until needed */
+	/* the tree keeps time: each event's stack in `loc`, time of day and weight */
+	int timed;
+	int64_t start_ns, day_ns; /* the event's startTime; days passed midnight so far */
+	flame__array(struct jfr_when) whens;
 } jfr;
 
 enum { RECORDER_DEPTH = 64 }; /* -XX:FlightRecorderOptions:stackdepth default */
@@ -256,6 +267,7 @@ static int event_start(jfr *s, const char *p, size_t n, flame_err *err)
 	s->amount = 0;
 	s->thread = FLAME__ID_NONE;
 	s->thread_prio = 0;
+	s->start_ns = -1;
 	s->fr.n = 0;
 	if (ty >= 0 && s->o->jfr_event)
 		ty = ty == s->want ? ty : -1;
@@ -263,6 +275,27 @@ static int event_start(jfr *s, const char *p, size_t n, flame_err *err)
 		ty = -1; /* default: jdk.ExecutionSample wins once seen */
 	s->ty = ty;
 	return 0;
+}
+
+/* "HH:MM:SS.mmm" (jfr print's startTime) as ns of the day, days added each time the clock
+ * goes back by more than twelve hours (past midnight); unreadable: no time. */
+static void start_time(jfr *s, const char *v, size_t n)
+{
+	unsigned h, m, sec, ms = 0;
+	char tail[8] = "";
+	char b[32];
+	if (n >= sizeof b)
+		return;
+	memcpy(b, v, n);
+	b[n] = '\0';
+	int k = sscanf(b, "%2u:%2u:%2u.%3u%7s", &h, &m, &sec, &ms, tail);
+	if (k < 3 || h > 23 || m > 59 || sec > 60)
+		return;
+	int64_t ns = (((int64_t)h * 60 + m) * 60 + sec) * 1000000000 + (int64_t)ms * 1000000;
+	static const int64_t day = 86400 * (int64_t)1000000000;
+	if (s->whens.n && ns + s->day_ns < s->whens.v[s->whens.n - 1].ns - day / 2)
+		s->day_ns += day;
+	s->start_ns = ns + s->day_ns;
 }
 
 /* `  name = value` at 2-space indent: the thread and the weight. */
@@ -295,6 +328,10 @@ static int field(jfr *s, const char *p, size_t n, flame_err *err)
 			s->thread_prio = prio;
 			return 0;
 		}
+	}
+	if (s->timed && STARTS(f, fn, "startTime = ")) {
+		start_time(s, f + 12, fn - 12);
+		return 0;
 	}
 	int isw = e->kind == W_BYTES ? starts(f, fn, e->wfield, e->wflen)
 	                             : STARTS(f, fn, "duration = ");
@@ -419,11 +456,34 @@ static int event_end(jfr *s, flame_err *err)
 	for (size_t i = 0; i < n; i++)
 		s->key[lead + i] = ids[n - 1 - i];
 	e->has_stacks = 1;
-	int rc = flame__stacks_add(&s->loc, s->key, n + lead, s->amount, 1);
+	uint32_t at;
+	int rc = flame__stacks_add_at(&s->loc, s->key, n + lead,
+	                              flame__stacks_hash(s->key, n + lead), s->amount, 1, &at);
+	if (!rc && s->timed && s->start_ns >= 0 &&
+	    flame__array_push(s->whens, ((struct jfr_when){at, s->start_ns, s->amount})))
+		rc = FLAME_ENOMEM;
 	if (rc == FLAME_ERANGE)
 		return flame__err(err, rc, s->src, s->line_no, s->off,
 		                  "the total weight overflows 64 bits");
 	return rc ? flame__err_nomem(err) : 0;
+}
+
+/* Each event of the chosen type at its time, weighed as its stack is (`at`: where the
+ * stacks of `loc` went in the tree). */
+static int put_times(jfr *s, const evtype *e, const uint32_t *at, uint64_t mult, flame_err *err)
+{
+	for (size_t i = 0; i < s->whens.n; i++) {
+		const struct jfr_when *x = &s->whens.v[i];
+		if (at[x->loc] == UINT32_MAX)
+			continue;
+		uint64_t w = e->kind == W_BYTES ? x->amount / 10 + (x->amount % 10 >= 5)
+		             : e->saw_duration  ? x->amount
+		                                : 1;
+		int rc = flame__sink_time_put(&s->k, at[x->loc], FLAME_CLOCK_DAY, x->ns, w * mult, 0, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 /* Hand the chosen type's stacks to the tree, in its unit and scale. */
@@ -472,8 +532,13 @@ static int flush(jfr *s, flame_err *err)
 	static const uint64_t m10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
 	                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
 	uint64_t mult = m10[flame__sink_scale(&s->k)];
+	uint32_t *at = s->whens.n ? malloc(s->loc.count * sizeof *at) : NULL;
+	if (s->whens.n && !at)
+		return flame__err_nomem(err);
 	for (size_t i = 0; i < s->loc.count; i++) {
 		const flame__stack *st = &s->loc.v[i];
+		if (at)
+			at[i] = UINT32_MAX;
 		if (st->ids[0] != (uint32_t)ty)
 			continue;
 		uint64_t w = e->kind == W_BYTES ? st->w[0] / 10 + (st->w[0] % 10 >= 5)
@@ -482,14 +547,19 @@ static int flush(jfr *s, flame_err *err)
 		if (w && w > UINT64_MAX / mult)
 			return flame__err(err, FLAME_ERANGE, s->src, 0, FLAME__NO_OFFSET,
 			                  "a weight overflows 64 bits");
-		int rc = flame__sink_add(&s->k, st->ids + 1, st->depth - 1, w * mult, 0, err);
+		int rc = flame__sink_add_at(&s->k, st->ids + 1, st->depth - 1, w * mult, 0,
+		                            at ? &at[i] : NULL, err);
 		if (rc == FLAME_ERANGE)
-			return flame__err(err, rc, s->src, 0, FLAME__NO_OFFSET,
-			                  "the total weight overflows 64 bits");
-		if (rc)
+			rc = flame__err(err, rc, s->src, 0, FLAME__NO_OFFSET,
+			                "the total weight overflows 64 bits");
+		if (rc) {
+			free(at);
 			return rc;
+		}
 	}
-	return 0;
+	int rc = at ? put_times(s, e, at, mult, err) : 0;
+	free(at);
+	return rc;
 }
 
 static int line(jfr *s, const char *p, size_t raw, flame_err *err)
@@ -530,6 +600,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	jfr s = {.o = o, .flags = o->jfr_flags, .want = -1, .exec = -1,
 	         .truncated = FLAME__ID_NONE};
 	flame__sink_init(&s.k, t);
+	s.timed = s.k.time != NULL;
 	int rc = flame__lines_init(&s.cur, in, err);
 	if (rc)
 		return rc;
@@ -562,6 +633,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	free(s.types);
 	free(s.key);
 	free(s.scratch);
+	flame__array_free(s.whens);
 	flame__stacks_free(&s.loc);
 	flame__region_free(&s.fr);
 	flame__lines_free(&s.cur);

@@ -17,6 +17,12 @@ int flame__pprof_check_tags(const flame_parse_opts *o, flame_err *err);
 /** A caller's parse options (NULL: the defaults) as the current layout (core/version.h). */
 int flame__parse_opts_read(flame_parse_opts *dst, const flame_parse_opts *src, flame_err *err);
 
+/** Parse `in` with `parser` as `o` says, time included (parse/time-range.c): the tree
+ * keeps time when o->keep_time_ns asks, and a relative or wall-clock time range reads the
+ * input into a tree of its own that keeps time, cuts it and adds what is left to `t`. */
+int flame__parse_timed(flame_tree *t, flame_input *in, const struct flame__parser *parser,
+                       const flame_parse_opts *o, flame_err *err);
+
 extern const struct flame__parser flame__parser_folded;
 extern const struct flame__parser flame__parser_perf;
 extern const struct flame__parser flame__parser_pprof;

@@ -33,6 +33,7 @@
  * tracepoint seen before it is held back, bounded, until one comes or the input ends).
  * Each input is a file of its own: with several, each chooses its own event. */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -65,6 +66,8 @@ enum {
 	S_OUT_OF_TIME = 0x200, /* outside --time */
 	S_DROP = 0x800,        /* known to be dropped: frames not parsed */
 	S_PERIOD = 0x1000,     /* the weight is the event's period (nanoseconds for cpu-clock) */
+	S_TIMED = 0x4000,      /* the tree keeps time: the frame ids are followed by the
+	                        * sample's time (ns on perf's clock) in two words */
 	TYPE_MASK = 0xff
 };
 
@@ -258,6 +261,7 @@ typedef struct worker {
 	flame__intern *names;  /* the tree's table (one thread) or `own` */
 	flame__intern own;
 	int announce;          /* several workers: report new names in the stream */
+	int timed;             /* the tree keeps time: samples carry theirs */
 	uint32_t announced, events_announced;
 	flame__intern events;
 	/* frame line (after its indent) -> its names: most lines repeat, so each distinct
@@ -283,6 +287,7 @@ typedef struct sample {
 	int open;
 	uint32_t flags;
 	uint64_t line, weight;
+	int64_t time_ns;       /* with S_TIMED */
 	uint32_t root, event;
 	int skip;
 	unsigned tidy;
@@ -363,14 +368,16 @@ static int finish(worker *w, recbuf *out, sample *s)
 		return rc;
 	if ((rc = announce(out, &w->events, &w->events_announced, R_EVENTS)))
 		return rc;
-	size_t n = s->skip ? 0 : w->nids;
+	size_t n = s->skip ? 0 : w->nids, extra = s->flags & S_TIMED ? 2 : 0;
 	uint32_t *ids = rb_rec(out, (rec){R_SAMPLE | s->flags, (uint32_t)n, s->line, s->weight,
 	                                  s->root, s->event},
-	                       n * sizeof *ids);
+	                       (n + extra) * sizeof *ids);
 	if (!ids)
 		return FLAME_ENOMEM;
 	for (size_t i = 0; i < n; i++) /* perf prints the leaf first */
 		ids[i] = w->ids[n - 1 - i];
+	if (extra)
+		memcpy(ids + n, &s->time_ns, sizeof s->time_ns);
 	w->nids = 0;
 	return 0;
 }
@@ -628,7 +635,11 @@ static int open_sample(worker *w, recbuf *out, sample *s, const flame__perf_even
 		if (o->perf_event_filter && !event_matches(o->perf_event_filter, ev->event, ev->event_len))
 			s->skip = 1; /* the aggregator drops it too; spare the tidying */
 	}
-	if (o->has_time_range &&
+	if (w->timed && ev->has_time) { /* SECS.USECS: microseconds exactly */
+		s->flags |= S_TIMED;
+		s->time_ns = (int64_t)llround(ev->time * 1e6) * 1000;
+	}
+	if (o->has_time_range && o->time_range == FLAME_TIME_RANGE_PERF &&
 	    (!ev->has_time || ev->time < o->time_start || ev->time > o->time_end)) {
 		s->flags |= S_OUT_OF_TIME;
 		s->skip = 1;
@@ -861,7 +872,8 @@ typedef struct agg {
 	 * then, the end of the input, or PEND_MAX bytes, when it is kept for good. */
 	int provisional;
 	uint32_t pend_event;   /* the provisional event */
-	uint32_t *pend;        /* per sample: line (2 words), weight (2), n, ids[n] */
+	uint32_t *pend;        /* per sample: line (2 words), weight (2), timed, time (2), n,
+	                        * ids[n] */
 	size_t pend_len, pend_cap;
 	uint32_t kept;         /* the event of the first sample kept, or FLAME__ID_NONE */
 	int periods;           /* kept samples: 1 some weighed by a period, 2 some by 1 */
@@ -934,11 +946,17 @@ static int fail_at(agg *a, int code, uint64_t where, const char *msg, int len, f
 
 static int settle_event(agg *a, int keep, flame_err *err);
 
+/* A sample's time, when the tree keeps time and the sample has one. */
+typedef struct when {
+	int timed;
+	int64_t ns;
+} when;
+
 /* Keep one stack of the provisional event in `pend`. */
 static int pend_stack(agg *a, const uint32_t *ids, size_t n, uint64_t weight, uint64_t line,
-                      flame_err *err)
+                      when tm, flame_err *err)
 {
-	size_t need = a->pend_len + 5 + n;
+	size_t need = a->pend_len + 8 + n;
 	if (flame__array_reserve_min(a->pend, a->pend_cap, need, 4096))
 		return flame__err_nomem(err);
 	uint32_t *p = a->pend + a->pend_len;
@@ -946,19 +964,22 @@ static int pend_stack(agg *a, const uint32_t *ids, size_t n, uint64_t weight, ui
 	p[1] = (uint32_t)(line >> 32);
 	p[2] = (uint32_t)weight;
 	p[3] = (uint32_t)(weight >> 32);
-	p[4] = (uint32_t)n;
-	memcpy(p + 5, ids, n * sizeof *ids);
+	p[4] = (uint32_t)tm.timed;
+	memcpy(p + 5, &tm.ns, sizeof tm.ns);
+	p[7] = (uint32_t)n;
+	memcpy(p + 8, ids, n * sizeof *ids);
 	a->pend_len = need;
 	return a->pend_len * sizeof *a->pend > PEND_MAX ? settle_event(a, 1, err) : 0;
 }
 
 /* Add one stack (root first) to the tree, or to `pend` while the event is provisional. */
 static inline int put_stack(agg *a, const uint32_t *ids, size_t n, uint64_t weight,
-                            uint64_t line, flame_err *err)
+                            uint64_t line, when tm, flame_err *err)
 {
 	if (a->provisional)
-		return pend_stack(a, ids, n, weight, line, err);
-	int rc = flame__sink_add(&a->k, ids, n, weight, 0, err);
+		return pend_stack(a, ids, n, weight, line, tm, err);
+	int rc = tm.timed ? flame__sink_add_timed(&a->k, ids, n, weight, 0, FLAME_CLOCK_PERF, tm.ns, err)
+	                  : flame__sink_add(&a->k, ids, n, weight, 0, err);
 	if (rc == FLAME_ERANGE)
 		return fail_at(a, rc, line, "the sample counts add up to more than 64 bits", -1, err);
 	return rc;
@@ -974,11 +995,13 @@ static int settle_event(agg *a, int keep, flame_err *err)
 	for (size_t i = 0; i < a->pend_len && !rc;) {
 		const uint32_t *p = a->pend + i;
 		uint64_t line = p[0] | (uint64_t)p[1] << 32, weight = p[2] | (uint64_t)p[3] << 32;
+		when tm = {(int)p[4], 0};
+		memcpy(&tm.ns, p + 5, sizeof tm.ns);
 		if (keep)
-			rc = put_stack(a, p + 5, p[4], weight, line, err);
+			rc = put_stack(a, p + 8, p[7], weight, line, tm, err);
 		else
 			warn_event(a, skipped, line);
-		i += 5 + p[4];
+		i += 8 + p[7];
 	}
 	a->pend_len = 0;
 	return rc;
@@ -1028,7 +1051,7 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 			     "sample?): skipped");
 			return 0;
 		}
-		if (a->o->has_time_range)
+		if (a->o->has_time_range && a->o->time_range == FLAME_TIME_RANGE_PERF)
 			return 0; /* no timestamp */
 		if (a->orphan_root == FLAME__ID_NONE) {
 			a->orphan_root = flame__sink_intern(&a->k, "perf", 4);
@@ -1046,7 +1069,10 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 			a->ids[i] = w->map[fr[i - 1]];
 	else
 		memcpy(a->ids + 1, fr, (n - 1) * sizeof *fr);
-	return put_stack(a, a->ids, n, r->weight, a->base + r->line, err);
+	when tm = {(flags & S_TIMED) != 0, 0};
+	if (tm.timed)
+		memcpy(&tm.ns, fr + r->n, sizeof tm.ns);
+	return put_stack(a, a->ids, n, r->weight, a->base + r->line, tm, err);
 }
 
 /* Consume one block's records, in file order. */
@@ -1100,7 +1126,7 @@ static int aggregate(agg *a, worker *w, const recbuf *b, flame_err *err)
 			bytes = 0;
 			break;
 		case R_SAMPLE:
-			bytes = r->n * sizeof(uint32_t);
+			bytes = (r->n + (r->type & S_TIMED ? 2 : 0)) * sizeof(uint32_t);
 			if ((rc = add_sample(a, w, r, pay, err)))
 				return rc;
 			break;
@@ -1219,7 +1245,7 @@ static void parse_job(void *arg, unsigned thread)
 	j->rc = parse_block(j->w, j->buf + j->off, j->len, &j->out); /* errors travel as records */
 }
 
-static void worker_init(worker *w, const flame_parse_opts *o, flame__intern *names)
+static void worker_init(worker *w, const flame_parse_opts *o, flame__intern *names, int timed)
 {
 	memset(w, 0, sizeof *w);
 	w->o = o;
@@ -1228,6 +1254,7 @@ static void worker_init(worker *w, const flame_parse_opts *o, flame__intern *nam
 	flame__intern_init(&w->events);
 	w->names = names ? names : &w->own;
 	w->announce = names == NULL;
+	w->timed = timed;
 }
 
 static void worker_free(worker *w)
@@ -1277,7 +1304,7 @@ static int run_parallel(agg *a, reader *rd, job *first, unsigned nw, flame_err *
 		return flame__err_nomem(err);
 	}
 	for (unsigned i = 0; i <= nw; i++)
-		worker_init(&ws[i], a->o, NULL);
+		worker_init(&ws[i], a->o, NULL, a->k.time != NULL);
 	jobs[0] = *first;
 	memset(first, 0, sizeof *first);
 	for (int have = 1;;) {
@@ -1383,7 +1410,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	job j0;
 	memset(&j0, 0, sizeof j0);
 	worker w;
-	worker_init(&w, o, a.k.names);
+	worker_init(&w, o, a.k.names, a.k.time != NULL);
 	j0.w = &w;
 	unsigned nw = thread_count(o);
 	int rc = fill(&rd, &j0, err);
@@ -1431,7 +1458,7 @@ int flame__perf_feed_new(flame__perf_feed **out, flame_tree *t, const flame_pars
 		return flame__err_nomem(err);
 	agg_init(&f->a, t, o, src);
 	f->a.at_byte = 1;
-	worker_init(&f->w, o, f->a.k.names);
+	worker_init(&f->w, o, f->a.k.names, f->a.k.time != NULL);
 	*out = f;
 	return 0;
 }

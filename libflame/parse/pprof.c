@@ -234,9 +234,21 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 	flame__pp p = {.src = flame_input_name(in), .buf = (const uint8_t *)data, .len = len};
 	flame__pp_filters fl = {0};
 	flame__sink k;
-	flame__sink_init(&k, t);
-	if (len) /* empty input: nothing to add, as for every format */
-		r = read_profile(t, &k, &p, &fl, o, err);
+	/* samples have no times: a tree that keeps time gets the profile's stacks spread over
+	 * its time_nanos and duration, through a tree of the profile's own */
+	flame_tree *own = flame__tree_time(t) ? flame__tree_new() : NULL;
+	if (flame__tree_time(t) && !own)
+		r = flame__err_nomem(err);
+	flame__sink_init(&k, own ? own : t);
+	if (len && !r) /* empty input: nothing to add, as for every format */
+		r = read_profile(own ? own : t, &k, &p, &fl, o, err);
+	if (own && !r) {
+		int64_t end = p.time_nanos + (int64_t)(p.duration < INT64_MAX - (uint64_t)p.time_nanos
+		                                           ? p.duration : 0);
+		flame__tree_at at = {FLAME_CLOCK_WALL, p.time_nanos, end};
+		r = flame__tree_merge_at(t, own, p.time_nanos > 0 ? &at : NULL, err);
+	}
+	flame_tree_free(own);
 	flame__pp_filters_free(&fl);
 	flame__pp_free(&p);
 	free(data);

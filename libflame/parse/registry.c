@@ -283,7 +283,8 @@ static int diagnose(const char *p, size_t n, const char *name, int binary_only, 
 /* flame_parse_opts' layouts by version (core/version.h): a field added after 1.0 goes at the
  * end, with a new version whose size is the struct's then */
 static const flame_parse_opts parse_defaults = FLAME_PARSE_OPTS_INIT;
-static const size_t parse_sizes[] = {0, sizeof(flame_parse_opts)};
+static const size_t parse_sizes[] = {0, offsetof(flame_parse_opts, time_range),
+                                     sizeof(flame_parse_opts)};
 static const struct flame__opts_layout parse_layout = {
 	"flame_parse_opts", &parse_defaults, sizeof parse_defaults, parse_sizes,
 	FLAME_PARSE_OPTS_VERSION};
@@ -342,8 +343,5 @@ int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *opts, fl
 		                  fname ? "the %s format is not read by this build" : "no input format %s",
 		                  fname ? fname : "of that number");
 	}
-	flame__input_watch(in, t);
-	rc = parser->parse(t, in, o, err);
-	flame__input_watch(in, NULL);
-	return rc;
+	return flame__parse_timed(t, in, parser, o, err);
 }

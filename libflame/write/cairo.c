@@ -11,6 +11,7 @@
 #include "../core/array.h"
 #include "../core/err.h"
 #include "escape.h"
+#include "heatmap.h"
 #include "layout.h"
 #include "removed.h"
 
@@ -437,10 +438,84 @@ static int render(flame_tree *t, const flame_render_opts *o, flame_output *out, 
 	return rc;
 }
 
+/* The time heatmap (heatmap.h) painted on `cr`. */
+static void paint_heatmap(cairo_t *cr, const flame__heatmap *h)
+{
+	cairo_set_source_rgb(cr, 250 / 255.0, 250 / 255.0, 250 / 255.0);
+	cairo_paint(cr);
+	for (size_t c = 0; c < h->cols; c++)
+		for (size_t r = 0; r < h->rows; r++) {
+			uint64_t v = h->v[c * h->rows + r];
+			if (!v)
+				continue;
+			double x, y, w, hh;
+			flame__heatmap_cell(h, c, r, &x, &y, &w, &hh);
+			flame__rgb k = flame__heatmap_color(h, h->timeline ? h->max : v);
+			cairo_set_source_rgb(cr, k.r / 255.0, k.g / 255.0, k.b / 255.0);
+			cairo_rectangle(cr, x, y, w, hh);
+			cairo_fill(cr);
+		}
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_select_font_face(cr, h->font_type, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, h->font_size);
+	char b[64];
+	double ybase = h->y0 + h->ch * (double)h->rows + h->font_size + 2;
+	for (size_t c = 0; c < h->cols; c++)
+		if (flame__heatmap_xtick(h, c, b, sizeof b)) {
+			cairo_move_to(cr, h->x0 + h->cw * (double)c, ybase);
+			cairo_show_text(cr, b);
+		}
+	char title[3 * sizeof h->title];
+	title[flame__utf8_repair(title, h->title, strlen(h->title))] = '\0';
+	cairo_text_extents_t ex;
+	cairo_set_font_size(cr, h->font_size + 5);
+	cairo_text_extents(cr, title, &ex);
+	cairo_move_to(cr, h->width / 2 - ex.width / 2, h->font_size * 2);
+	cairo_show_text(cr, title);
+}
+
+static int render_heatmap(flame_tree *t, const flame_render_opts *o, flame_output *out,
+                          flame_err *err, int kind)
+{
+	flame__heatmap h;
+	sink snk = {out, err, 0};
+	int rc = flame__heatmap_compute(&h, t, o, err);
+	double w = ceil(h.width), hh = ceil(h.height);
+	if (!rc && kind == KIND_PNG)
+		rc = png_size_check(w, hh, err);
+	if (rc) {
+		flame__heatmap_free(&h);
+		return rc;
+	}
+	cairo_surface_t *surf = kind == KIND_PNG
+	                            ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)w, (int)hh)
+	                            : cairo_pdf_surface_create_for_stream(sink_write, &snk, w, hh);
+	cairo_t *cr = cairo_create(surf);
+	paint_heatmap(cr, &h);
+	cairo_status_t st = cairo_status(cr);
+	cairo_destroy(cr);
+	if (st == CAIRO_STATUS_SUCCESS && kind == KIND_PNG)
+		st = cairo_surface_write_to_png_stream(surf, sink_write, &snk);
+	else if (st == CAIRO_STATUS_SUCCESS) {
+		cairo_surface_finish(surf);
+		st = cairo_surface_status(surf);
+	}
+	cairo_surface_destroy(surf);
+	flame__heatmap_free(&h);
+	if (st == CAIRO_STATUS_SUCCESS)
+		return 0;
+	if (snk.failed)
+		return err ? err->code : FLAME_EIO;
+	return flame__err(err, FLAME_EIO, kind == KIND_PNG ? "PNG" : "PDF", 0, FLAME__NO_OFFSET,
+	                  "cairo: %s", cairo_status_to_string(st));
+}
+
 int flame_write_png(flame_tree *t, const flame_render_opts *o, flame_output *out, flame_err *err)
 {
 	flame_render_opts cur;
 	int rc = flame__render_opts_read(&cur, o, err);
+	if (!rc && (cur.flags & FLAME_RENDER_HEATMAP))
+		return render_heatmap(t, &cur, out, err, KIND_PNG);
 	return rc ? rc : render(t, &cur, out, err, KIND_PNG);
 }
 
@@ -448,5 +523,7 @@ int flame_write_pdf(flame_tree *t, const flame_render_opts *o, flame_output *out
 {
 	flame_render_opts cur;
 	int rc = flame__render_opts_read(&cur, o, err);
+	if (!rc && (cur.flags & FLAME_RENDER_HEATMAP))
+		return render_heatmap(t, &cur, out, err, KIND_PDF);
 	return rc ? rc : render(t, &cur, out, err, KIND_PDF);
 }

@@ -16,6 +16,17 @@
  *     self0: self count, column 0 (BEFORE in a differential tree)
  *     self1: self count, column 1 (AFTER), differential trees only
  *
+ * When the tree keeps time (and is not differential), the stream goes on with "TIM1",
+ * varints cell_ns, span_ns (first to last sample), E, then E entries as three columns of
+ * varints, sorted by node then cell: node (the delta from the entry before), cell (from
+ * the first sample; the delta from the entry before when the node is the same), weight
+ * (column 0). A node is the leaf of a stack, whose self count its entries sum to; then
+ * varints heat_ns and M, and M varints: the whole profile's weight per heat_ns from the first
+ * sample (what the heatmap draws; zeros included). Each cell is the finest of a ladder
+ * (20 ms to an hour) that fits half of a budget of half the tree's own bytes (time_cell),
+ * so time costs a bounded part of the page: a long recording of many stacks keeps its
+ * heatmap fine and its ranges coarse.
+ *
  * A string is a varint byte length and its bytes as they are (the page decodes them as
  * UTF-8, or as --encoding says). Totals are sums of selves, computed by the page. The
  * columns are filled in one pass (no node tree is built for the usual order by name) and
@@ -28,6 +39,7 @@
 #include "../core/gzip.h"
 #include "../core/numfmt.h"
 #include "../core/output.h"
+#include "../core/time.h"
 #include "../core/tree.h"
 #include "../core/units.h"
 #include "color.h"
@@ -265,6 +277,7 @@ typedef struct cols {
 	size_t nodes;
 	uint32_t depth; /* of the node added last */
 	int nomem;
+	uint32_t *leaf; /* the tree keeps time: each stack's leaf node (its place in the table) */
 } cols;
 
 static inline void col_varint(cols *c, int k, uint64_t v)
@@ -327,6 +340,11 @@ static int cols_from_stacks(cols *c, flame_tree *t, flame_err *err, int *repeate
 	flame__frame_order fo = {NULL, NULL, NULL};
 	if (flame__tree_frame_order(t, &fo))
 		return flame__err_nomem(err);
+	if (flame__tree_time(t) && !flame_tree_is_differential(t) &&
+	    (c->leaf = calloc(s->count ? s->count : 1, sizeof *c->leaf)) == NULL) {
+		flame__frame_order_free(&fo);
+		return flame__err_nomem(err);
+	}
 	uint64_t root[2] = {0, 0}; /* empty stacks: the root's own weight */
 	for (size_t k = 0; k < s->count; k++)
 		if (!s->v[k].depth) {
@@ -355,6 +373,8 @@ static int cols_from_stacks(cols *c, flame_tree *t, flame_err *err, int *repeate
 			int leaf = d + 1 == st->depth;
 			col_node(c, d + 1, st->ids[d], leaf ? st->w[0] : 0, leaf ? st->w[1] : 0);
 		}
+		if (c->leaf)
+			c->leaf[fo.idx ? fo.idx[k] : k] = (uint32_t)(c->nodes - 1);
 		prev = st;
 	}
 	flame__frame_order_free(&fo);
@@ -365,6 +385,120 @@ static void cols_free(cols *c)
 {
 	for (int k = 0; k < NCOLS; k++)
 		free(c->v[k]);
+	free(c->leaf);
+}
+
+/* ---- time: the tree's entries at a page cell, per leaf node */
+
+typedef struct tentry {
+	uint32_t node;
+	uint32_t cell;
+	uint64_t w;
+} tentry;
+
+static int cmp_tentry(const void *a, const void *b)
+{
+	const tentry *x = a, *y = b;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return (x->cell > y->cell) - (x->cell < y->cell);
+}
+
+static uint64_t rel_of(const flame__time *tm, const flame__time_entry *e)
+{
+	int64_t r = flame__time_bucket_ns(tm, e->bucket) - tm->first_ns;
+	return r < 0 ? 0 : (uint64_t)r;
+}
+
+static const uint64_t ladder[] = {20000000, 100000000, 1000000000, 10000000000, 60000000000,
+                                  300000000000, 900000000000, 3600000000000};
+enum { LADDER = sizeof ladder / sizeof *ladder };
+
+/* The finest page cell whose entries (stack, cell), or with `totals` whose cells over the
+ * span, fit `budget`; the table is compacted, so a stack's entries come in time order. */
+static uint64_t time_cell(const flame__time *tm, size_t budget, int totals)
+{
+	uint64_t span = (uint64_t)(tm->last_ns - tm->first_ns);
+	for (size_t k = 0; k < LADDER; k++) {
+		if (ladder[k] < tm->bucket_ns)
+			continue;
+		size_t count = totals ? (size_t)(span / ladder[k] + 1) : 0;
+		for (size_t i = 0; !totals && i < tm->count && count <= budget; i++)
+			count += i == 0 || tm->v[i].stack != tm->v[i - 1].stack ||
+			         rel_of(tm, &tm->v[i]) / ladder[k] != rel_of(tm, &tm->v[i - 1]) / ladder[k];
+		if (count <= budget)
+			return ladder[k];
+	}
+	return ladder[LADDER - 1];
+}
+
+/* The heatmap's cells: the whole profile's weight per `cell` from the first sample. */
+static void put_heat(hw *w, const flame__time *tm, uint64_t cell)
+{
+	uint64_t m = (uint64_t)(tm->last_ns - tm->first_ns) / cell + 1;
+	uint64_t *v = calloc(m, sizeof *v);
+	if (!v) {
+		w->rc = flame__err_nomem(w->err);
+		return;
+	}
+	for (size_t i = 0; i < tm->count; i++) {
+		uint64_t c = rel_of(tm, &tm->v[i]) / cell;
+		v[c < m ? c : m - 1] += tm->v[i].w[0];
+	}
+	put_varint(w, cell);
+	put_varint(w, m);
+	for (uint64_t i = 0; i < m; i++)
+		put_varint(w, v[i]);
+	free(v);
+}
+
+static void put_time(hw *w, const cols *c)
+{
+	flame__time *tm = flame__tree_time(w->t);
+	if (!tm || !c->leaf || tm->clock == FLAME_CLOCK_NONE)
+		return;
+	flame__time_compact(tm);
+	size_t colbytes = c->n[COL_UP] + c->n[COL_NAME] + c->n[COL_SELF0];
+	/* half the tree's raw bytes (bench/time): a heat cell costs about 1.5 raw bytes, an
+	 * entry about 4; each kind gets half */
+	size_t budget = colbytes / 2 > 32768 ? colbytes / 2 : 32768;
+	uint64_t cell = time_cell(tm, budget / 2 / 4, 0), heat = time_cell(tm, budget / 2 * 2 / 3, 1);
+	tentry *v = malloc((tm->count ? tm->count : 1) * sizeof *v);
+	cols tc;
+	memset(&tc, 0, sizeof tc);
+	if (!v) {
+		w->rc = flame__err_nomem(w->err);
+		return;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < tm->count; i++) {
+		const flame__time_entry *e = &tm->v[i];
+		tentry x = {c->leaf[e->stack], (uint32_t)(rel_of(tm, e) / cell), e->w[0]};
+		if (n && v[n - 1].node == x.node && v[n - 1].cell == x.cell)
+			v[n - 1].w += x.w;
+		else if (x.w)
+			v[n++] = x;
+	}
+	flame__sort(v, n, sizeof *v, cmp_tentry);
+	for (size_t i = 0; i < n; i++) {
+		int same = i && v[i].node == v[i - 1].node;
+		col_varint(&tc, 0, i ? v[i].node - v[i - 1].node : v[i].node);
+		col_varint(&tc, 1, same ? v[i].cell - v[i - 1].cell : v[i].cell);
+		col_varint(&tc, 2, v[i].w);
+	}
+	if (tc.nomem) {
+		w->rc = flame__err_nomem(w->err);
+	} else {
+		raw_put(w, "TIM1", 4);
+		put_varint(w, cell);
+		put_varint(w, (uint64_t)(tm->last_ns - tm->first_ns));
+		put_varint(w, n);
+		for (int k = 0; k < 3; k++)
+			raw_put(w, tc.v[k], tc.n[k]);
+		put_heat(w, tm, heat);
+	}
+	free(v);
+	cols_free(&tc);
 }
 
 static void put_data(hw *w)
@@ -388,6 +522,7 @@ static void put_data(hw *w)
 		int ncols = flame_tree_is_differential(w->t) ? NCOLS : COL_SELF1;
 		for (int k = 0; k < ncols; k++)
 			raw_put(w, c.v[k], c.n[k]);
+		put_time(w, &c);
 		raw_flush(w);
 	}
 	cols_free(&c);
@@ -421,6 +556,14 @@ static int on_key(void *ud, const char *k, size_t n)
 		out_put(w, flame__tpl_page_css, flame__tpl_page_css_len);
 	} else if (key_is(k, n, "js")) {
 		out_put(w, flame__tpl_page_js, flame__tpl_page_js_len);
+	} else if (key_is(k, n, "timejs")) {
+		/* the heatmap's script, only in a page whose profile keeps time */
+		if (flame__tree_time(w->t) && !flame_tree_is_differential(w->t) &&
+		    flame_tree_time_span(w->t, NULL, NULL) != FLAME_CLOCK_NONE) {
+			out_put(w, "<script>\n", 9);
+			out_put(w, flame__tpl_page_heatmap_js, flame__tpl_page_heatmap_js_len);
+			out_put(w, "</script>\n", 10);
+		}
 	} else if (key_is(k, n, "data")) {
 		if (!w->rc)
 			w->rc = flame__gzip_open_sink(&w->gz, b64_sink, w, HTML_ZLEVEL, w->err);

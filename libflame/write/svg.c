@@ -19,6 +19,7 @@
 #include "../core/output.h"
 #include "../core/tree.h"
 #include "escape.h"
+#include "heatmap.h"
 #include "layout.h"
 #include "nameattr.h"
 #include "removed.h"
@@ -805,6 +806,8 @@ int flame_write_svg(flame_tree *t, const flame_render_opts *o, flame_output *out
 	flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
 	if (!o)
 		o = &defaults;
+	if (o->flags & FLAME_RENDER_HEATMAP)
+		return flame__heatmap_svg(t, o, out, err);
 	flame__layout L;
 	int rc = flame__layout_compute(&L, t, o, err);
 	if (rc)

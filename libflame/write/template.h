@@ -8,6 +8,9 @@ extern const char flame__tpl_svg[], flame__tpl_js[], flame__tpl_css[];
 extern const size_t flame__tpl_svg_len, flame__tpl_js_len, flame__tpl_css_len;
 extern const char flame__tpl_page_html[], flame__tpl_page_js[], flame__tpl_page_css[];
 extern const size_t flame__tpl_page_html_len, flame__tpl_page_js_len, flame__tpl_page_css_len;
+/* the time heatmap of the page (page-heatmap.js), put in only when the profile keeps time */
+extern const char flame__tpl_page_heatmap_js[];
+extern const size_t flame__tpl_page_heatmap_js_len;
 
 /* Called for literal text and for each {{key}} in order; return non-zero to stop. */
 typedef struct flame__tpl_cb {

@@ -303,6 +303,29 @@ int flame_diff_normalize(flame_tree *t, const flame_diff_opts *opts, flame_err *
 	return normalize(t, o, err);
 }
 
+/* AFTER's stacks (names through `map`) into column 1 of BEFORE's table, times `m`; where
+ * each went into at[k] when `at` is not NULL. */
+static int add_after(flame__stacks *bs, const flame__stacks *as, const uint32_t *map, uint32_t *ids,
+                     uint64_t m, uint32_t *at, flame_err *err)
+{
+	for (size_t k = 0; k < as->count; k++) {
+		const flame__stack *s = &as->v[k];
+		for (uint32_t i = 0; i < s->depth; i++)
+			ids[i] = map[s->ids[i]];
+		uint64_t w = s->w[0];
+		if (m > 1 && w > UINT64_MAX / m)
+			return add_err(err, FLAME_ERANGE);
+		uint32_t where;
+		int rc = flame__stacks_add_at(bs, ids, s->depth, flame__stacks_hash(ids, s->depth), 0,
+		                              w * m, &where);
+		if (rc)
+			return add_err(err, rc);
+		if (at)
+			at[k] = where;
+	}
+	return 0;
+}
+
 int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opts,
                flame_err *err)
 {
@@ -328,7 +351,7 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opt
 	if ((rc = flame__tree_rescale(before, flame_tree_decimals(after), err)))
 		return rc;
 	uint64_t m = flame__pow10[flame_tree_decimals(before) - flame_tree_decimals(after)];
-	uint32_t *map = NULL, *ids = NULL;
+	uint32_t *map = NULL, *ids = NULL, *at = NULL;
 	/* sorted sides (sorted folded files): one merge-join, no hashing */
 	if (!o->strip_hex && flame__tree_stacks_sorted(before) && flame__tree_stacks_sorted(after)) {
 		rc = flame__tree_join_sorted(before, after, m, FLAME__JOIN_TO_AFTER, err);
@@ -344,7 +367,9 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opt
 			maxd = as->v[k].depth;
 	map = malloc((an->count ? an->count : 1) * sizeof *map);
 	ids = malloc(maxd * sizeof *ids);
-	if (!map || !ids) {
+	/* AFTER's time goes with its stacks: where each went in BEFORE's table */
+	at = flame_tree_time_bucket(after) ? malloc((as->count ? as->count : 1) * sizeof *at) : NULL;
+	if (!map || !ids || (flame_tree_time_bucket(after) && !at)) {
 		rc = flame__err_nomem(err);
 		goto done;
 	}
@@ -361,25 +386,15 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opt
 			}
 		}
 	}
-	for (size_t k = 0; k < as->count; k++) {
-		const flame__stack *s = &as->v[k];
-		for (uint32_t i = 0; i < s->depth; i++)
-			ids[i] = map[s->ids[i]];
-		uint64_t w = s->w[0];
-		if (m > 1 && w > UINT64_MAX / m) {
-			rc = add_err(err, FLAME_ERANGE);
-			goto done;
-		}
-		if ((rc = flame__stacks_add(bs, ids, s->depth, 0, w * m))) {
-			rc = add_err(err, rc);
-			goto done;
-		}
-	}
+	if ((rc = add_after(bs, as, map, ids, m, at, err)) ||
+	    (at && (rc = flame__tree_time_join(before, after, at, m, err))))
+		goto done;
 joined:
 	flame__tree_set_differential(before);
 	rc = normalize(before, o, err);
 done:
 	free(map);
 	free(ids);
+	free(at);
 	return rc;
 }

@@ -592,6 +592,54 @@ static void op_readers(flame_tree *unused, int spill, buf *b)
 	free(text[1]);
 }
 
+static int put_time(void *ud, const flame_str *frames, size_t n, int64_t ns, uint64_t w0,
+                    uint64_t w1)
+{
+	buf *b = ud;
+	for (size_t i = 0; i < n; i++)
+		put(b, "%s%.*s", i ? ";" : "", (int)frames[i].len, frames[i].ptr);
+	put(b, " @%lld %llu %llu\n", (long long)ns, (unsigned long long)w0, (unsigned long long)w1);
+	return 0;
+}
+
+/* time kept beside the stacks: a tree that spilled reads its runs back to keep it */
+static void op_time(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	put_rc(b, "keep time", flame_tree_keep_time(t, 1000000, &err), &err);
+	buf text = {0};
+	for (int i = 0; i < 40; i++) /* 10 ms apart: f, then g from 0.2 s */
+		put(&text, "prog 7 100.%06d: 1 cpu-clock:\n\t1 %s (/x)\n\t2 main (/x)\n\n", i * 10000,
+		    i < 20 ? "f" : "g");
+	flame_input *in = NULL;
+	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+	CHECK(flame_input_open_mem(&in, text.p, text.n, "timed", &err) == 0);
+	put_rc(b, "parse timed", flame_parse(t, in, &po, &err), &err);
+	flame_input_free(in);
+	free(text.p);
+	int64_t first, last;
+	put(b, "clock %d", (int)flame_tree_time_span(t, &first, &last));
+	put(b, " span %lld %lld bucket %llu\n", (long long)first, (long long)last,
+	    (unsigned long long)flame_tree_time_bucket(t));
+	put_rc(b, "each time", flame_tree_each_time(t, put_time, b, &err), &err);
+	uint64_t s[4];
+	put_rc(b, "series", flame_tree_time_series(t, FLAME_NODE_NONE, 0, 0, 100000000, s, 4, &err), &err);
+	put(b, "series %llu %llu %llu %llu\n", (unsigned long long)s[0], (unsigned long long)s[1],
+	    (unsigned long long)s[2], (unsigned long long)s[3]);
+	put_rc(b, "cut", flame_tree_time_cut(t, 200000000, 400000000, &err), &err);
+	put_summary(b, t);
+	put_written(b, t, W_FOLDED);
+	/* a diff carries both sides' time: BEFORE's in column 0, AFTER's in column 1 */
+	flame_tree *before = NULL;
+	CHECK(flame_tree_new(&before, &err) == 0);
+	put_rc(b, "copy", flame_tree_merge(before, t, &err), &err);
+	put_rc(b, "cut before", flame_tree_time_cut(before, 200000000, 300000000, &err), &err);
+	put_rc(b, "diff", flame_diff(before, t, NULL, &err), &err);
+	put_rc(b, "each time of the diff", flame_tree_each_time(before, put_time, b, &err), &err);
+	flame_tree_free(before);
+}
+
 typedef void (*op_fn)(flame_tree *t, int spill, buf *b);
 
 static const struct op {
@@ -631,6 +679,9 @@ static const struct op {
     {"top", op_top, 1, "flame_write_top flame_diff_report_gate"},
     {"cost", op_cost, 0, "flame_cost_report_new flame_tree_duration"},
     {"readers", op_readers, 0, "flame_diff_request_tree flame_merge_request_tree"},
+    {"time", op_time, 0,
+     "flame_tree_keep_time flame_tree_time_span flame_tree_time_bucket flame_tree_each_time "
+     "flame_tree_time_series flame_tree_time_cut"},
 };
 
 static void test_same_spilled_or_not(void)

@@ -61,13 +61,36 @@ def decode(page):
     self0 = [r.varint() for _ in range(n)]
     diff = meta["differential"] == b"1"
     self1 = [r.varint() for _ in range(n)] if diff else None
+    time = None
+    if raw[r.p:r.p + 4] == b"TIM1":  # the profile kept time: per leaf node, per cell
+        r.p += 4
+        time = {"cell": r.varint(), "span": r.varint()}
+        e = r.varint()
+        node, cell, weight = [r.varint() for _ in range(e)], [r.varint() for _ in range(e)], [r.varint() for _ in range(e)]
+        for i in range(1, e):
+            same = node[i] != 0
+            node[i] += node[i - 1]
+            if same:
+                cell[i] += cell[i - 1]
+        time["heat"] = r.varint()
+        time["totals"] = [r.varint() for _ in range(r.varint())]
+        per = {}
+        for k, w in zip(node, weight):
+            per[k] = per.get(k, 0) + w
+        # a leaf's time sums to its self count (all of it when every sample had a time),
+        # and the heatmap's cells to the time entries
+        if any(self0[k] < w for k, w in per.items()):
+            raise ValueError("the time entries pass the nodes' self counts")
+        if sum(time["totals"]) != sum(per.values()):
+            raise ValueError("the heatmap's cells do not sum to the time entries")
+        time["entries"] = list(zip(node, cell, weight))
     if r.p != len(raw):
         raise ValueError("%d bytes after the last column" % (len(raw) - r.p))
     depth, d = [], 0
     for i, u in enumerate(up):
         d = 0 if i == 0 else d + 1 - u
         depth.append(d)
-    return {"meta": meta, "names": names, "colors": colors, "depth": depth, "name": name,
+    return {"time": time, "meta": meta, "names": names, "colors": colors, "depth": depth, "name": name,
             "self0": self0, "self1": self1}
 
 

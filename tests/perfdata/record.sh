@@ -95,7 +95,7 @@ done
 t0=$(perf script -F time -i fp.data | head -1 | tr -d ' :')
 t1=$(awk -v t="$t0" 'BEGIN { printf "%.6f", t + 0.1 }')
 for o in "" --pid --tid --kernel --jit --all --addrs --keep-templates --raw-names -j1 \
-         "--time $t0,$t1" "--event-filter cpu-clock" "--include pd_lib_spin"; do
+         "--time perf:$t0,$t1" "--time 0,0.1" "--event-filter cpu-clock" "--include pd_lib_spin"; do
 	same fp.data "-F $fields" $o
 done
 same fp.data "" # perf script's own default fields

@@ -9,8 +9,8 @@ flame-merge --include 'ping|fib' --exclude io_thread --skip-after start_thread w
 flame-render --minwidth 0 --include 'ping|fib' --exclude io_thread --skip-after start_thread w.perf.txt > g.svg
 # (an SVG keeps the unit, not pprof's sample type: compared without the header line)
 flame-collapse --no-header g.svg | cmp - <(grep -v '^# countname=' want.folded) && echo "flame-render: the same"
-flame-top -n 0 --output-format csv --include 'ping|fib' --exclude io_thread --skip-after start_thread w.perf.txt > t.csv
-flame-top -n 0 --output-format csv want.folded | cmp - t.csv && echo "flame-top: the same, in the same unit"
+flame-top -n 0 --window 1s --output-format csv --include 'ping|fib' --exclude io_thread --skip-after start_thread w.perf.txt > t.csv
+flame-top -n 0 --window 1s --output-format csv want.folded | cmp - t.csv && echo "flame-top: the same, in the same unit"
 # flame-diff: filtered after -n, so shares are of the whole profiles
 flame-diff -n --format folded d/before.folded d/after.folded | flame-collapse --include parse > want3.folded
 flame-diff -n --format folded --include parse d/before.folded d/after.folded | cmp - want3.folded && echo "flame-diff -n --include: the lines of the whole diff through parse"
