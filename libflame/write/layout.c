@@ -9,6 +9,7 @@
  * needs sibling totals first, so it builds the node tree (flame_tree_build). */
 #include <iconv.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <strings.h>
 #include <stdlib.h>
@@ -21,7 +22,8 @@
 #include "layout.h"
 
 static const flame_render_opts render_defaults = FLAME_RENDER_OPTS_INIT;
-static const size_t render_sizes[] = {0, sizeof(flame_render_opts)};
+static const size_t render_sizes[] = {0, offsetof(flame_render_opts, diff_report),
+                                      sizeof(flame_render_opts)};
 static const struct flame__opts_layout render_layout = {"flame_render_opts", &render_defaults,
                                                         sizeof render_defaults, render_sizes,
                                                         FLAME_RENDER_OPTS_VERSION};

@@ -2,6 +2,7 @@
  * and shrank most. They read a diff report (core/diff-report.h, made and attributed in
  * xform/) and print amounts in the tree's unit through core/human.c ("1.42 s", "3.2 MiB",
  * "12,345"). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,7 @@ static void amount(char *buf, size_t cap, uint64_t v, unsigned scale, const char
 }
 
 static const flame_top_opts top_defaults = FLAME_TOP_OPTS_INIT;
-static const size_t top_sizes[] = {0, sizeof(flame_top_opts)};
+static const size_t top_sizes[] = {0, offsetof(flame_top_opts, format), sizeof(flame_top_opts)};
 static const struct flame__opts_layout top_layout = {"flame_top_opts", &top_defaults,
                                                      sizeof top_defaults, top_sizes,
                                                      FLAME_TOP_OPTS_VERSION};
