@@ -764,8 +764,9 @@ FLAME_EXPORT int flame_diff_report_attribute(flame_diff_report *r, double limit,
  * are), the run's total (with FLAME_DIFF_NORM_TOTAL: its share), its requests, or the
  * weight of the stacks through --normalize-frame's frame. The change is AFTER's mean value
  * minus BEFORE's, in % of BEFORE's mean total in the same unit. Its variance on each side
- * is the variance between the side's runs over their number, but never below the sampling
- * variance (a side of one run has only that): a sample of weight w (the period: a CPU
+ * is the variance between the side's runs over their number (with n - 1 degrees of
+ * freedom), but never below the sampling variance, which is known (a side of one run has
+ * only that): a sample of weight w (the period: a CPU
  * profile's counts are periods times samples; estimated per run as the 5th percentile of
  * its stack weights) makes a count c Poisson (variance w*c), a share binomial (w*c*(U-c)/U^3);
  * an absent function counts as one sample. The test is Welch's t on the two means
@@ -791,16 +792,19 @@ FLAME_EXPORT int flame_diff_request_stats(flame_diff_request *req, flame_diff_re
 
 /** The same for a report of a differential tree alone (a 3-column file, a diff by labels):
  * its columns are one run per side, so only sampling noise is known; `o` (NULL: counts as
- * they are) says how the tree was normalized, so each run's unit is known. */
+ * they are) says how the tree was normalized, so each run's unit is known, and
+ * `before_raw` is BEFORE's total before that (0: as in the tree), so counts of samples
+ * keep their weight. */
 FLAME_EXPORT int flame_diff_report_stats(flame_diff_report *rep, const flame_diff_opts *o,
-                                         double alpha, flame_err *err);
+                                         uint64_t before_raw, double alpha, flame_err *err);
 
 /** Row `i`'s statistics, or NULL past the end or before any were computed. Later versions
  * only add fields at the end. */
 FLAME_EXPORT const flame_diff_stat *flame_diff_report_stat(const flame_diff_report *rep,
                                                            size_t i);
 
-/** The runs each side had (BEFORE, AFTER) and alpha, when the report has statistics. */
+/** 1 with the runs each side had (BEFORE, AFTER) and alpha when the report has
+ * statistics, else 0. */
 FLAME_EXPORT int flame_diff_report_runs(const flame_diff_report *rep, unsigned runs[2],
                                         double *alpha);
 

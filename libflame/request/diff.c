@@ -323,7 +323,7 @@ static int run_unit(flame_diff_request *r, int side, size_t i, size_t k, flame_e
 	flame__stat_run *u = &r->stat_runs[k];
 	int rc = flame__diff_fix_names(t, &r->o, err);
 	uint64_t req = run_requests(r, side, i), w = 0;
-	*u = (flame__stat_run){t, 0, 1, 0, (double)flame_tree_total(t, 0)};
+	*u = (flame__stat_run){t, 0, 1, 0, (double)flame_tree_total(t, 0), 0};
 	if (rc)
 		return rc;
 	if (req)
@@ -415,7 +415,7 @@ int flame_diff_request_stats(flame_diff_request *req, flame_diff_report *rep, do
                              flame_err *err)
 {
 	if (!req->n_run_trees)
-		return flame_diff_report_stats(rep, &req->o, alpha, err);
+		return flame_diff_report_stats(rep, &req->o, req->total[0], alpha, err);
 	flame__stat_run *const run[2] = {req->stat_runs, req->stat_runs + req->given[0]};
 	const size_t n[2] = {req->given[0], req->given[1]};
 	return flame__diff_stats(rep, run, n, alpha, err);

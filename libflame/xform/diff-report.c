@@ -359,8 +359,8 @@ int flame_diff_report_attribute(flame_diff_report *r, double limit, unsigned whi
 
 /* ---- statistics of a tree alone: its columns are one run per side */
 
-int flame_diff_report_stats(flame_diff_report *rep, const flame_diff_opts *opts, double alpha,
-                            flame_err *err)
+int flame_diff_report_stats(flame_diff_report *rep, const flame_diff_opts *opts,
+                            uint64_t before_raw, double alpha, flame_err *err)
 {
 	flame_diff_opts o;
 	int rc = flame__diff_opts_read(&o, opts, err);
@@ -369,7 +369,10 @@ int flame_diff_report_stats(flame_diff_report *rep, const flame_diff_opts *opts,
 	flame__stat_run run[2];
 	for (int c = 0; c < 2; c++) {
 		uint64_t u = 0;
-		run[c] = (flame__stat_run){rep->tree, c, 1, 0, (double)flame_tree_total(rep->tree, c)};
+		run[c] = (flame__stat_run){rep->tree, c, 1, 0, (double)flame_tree_total(rep->tree, c), 0};
+		/* samples counted as they are: one weighs 1, times what normalized BEFORE */
+		if (flame__unit_kind_of(flame_tree_count_name(rep->tree), NULL) == FLAME__UNIT_COUNT)
+			run[c].w = c || !before_raw ? 1 : run[c].total / (double)before_raw;
 		if (o.norm == FLAME_DIFF_NORM_TOTAL && run[c].total > 0)
 			run[c].unit = run[c].total, run[c].share = 1;
 		if (o.norm == FLAME_DIFF_NORM_FRAME && o.frame_regex) {

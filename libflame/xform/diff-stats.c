@@ -10,6 +10,7 @@
 #include <string.h>
 #include "../core/diff-report.h"
 #include "../core/err.h"
+#include "../core/human.h"
 #include "../core/tree.h"
 #include "diff.h"
 
@@ -322,9 +323,12 @@ static int side_mean(const flame__stat_run *run, size_t n, double *const *counts
 			double e = counts[r][j] / run[r].unit - *mean;
 			ss += e * e;
 		}
+		/* the sampling variance is known exactly (df 0); an estimate above it has n - 1 */
 		double between = ss / (double)(n - 1) / (double)n;
-		*var = between > floor ? between : floor;
-		*df = (double)(n - 1);
+		if (between > floor) {
+			*var = between;
+			*df = (double)(n - 1);
+		}
 	}
 	return any;
 }
@@ -415,7 +419,9 @@ int flame__diff_stats(flame_diff_report *rep, flame__stat_run *const run[2], con
 	for (size_t r = 0; r < nr && !rc; r++) {
 		const flame__stat_run *x = r < n[0] ? &run[0][r] : &run[1][r - n[0]];
 		counts[r] = block + r * nt;
-		if (!(rc = run_counts(rep, x, counts[r], err)))
+		w[r] = x->w > 0 ? x->w : 1;
+		if (!(rc = run_counts(rep, x, counts[r], err)) && !(x->w > 0) &&
+		    flame__unit_kind_of(flame_tree_count_name(x->tree), NULL) != FLAME__UNIT_COUNT)
 			rc = flame__stat_sample_weight(x->tree, x->col, &w[r], err);
 	}
 	if (!rc) {

@@ -44,6 +44,8 @@ typedef struct flame__stat_run {
 	double unit;
 	int share;
 	double total; /* the column's total (counts), for the change's base */
+	double w;     /* one sample's weight; 0: 1 for counts of samples, else estimated from the
+	               * stacks (flame__stat_sample_weight) */
 } flame__stat_run;
 
 /** The statistics of every row of `rep` from the runs of each side (run[s][0..n[s])), at
