@@ -202,8 +202,9 @@ var FG = (function () {
 		if (!meta.stats) return;
 		diffStats = {};
 		meta.stats.split(";").forEach(function (row) {
-			var v = row.split(" ").map(Number);
-			diffStats[v[0]] = v.slice(1);
+			var v = row.split(" "), st = v.slice(1).map(Number);
+			st[4] = v[5]; st[9] = v[10]; // q-values as the writer printed them
+			diffStats[+v[0]] = st;
 		});
 	}
 	function statOf(tr, i) {

@@ -660,7 +660,9 @@ static int parse_args(args *a, int argc, char **argv, int *first)
 	                   "runs of each side (--before and --after, repeatable), never below the\n"
 	                   "sampling noise of its counts (all that one run per side gives); Welch's\n"
 	                   "test, Benjamini-Hochberg q-values over every function (--alpha). Changes\n"
-	                   "within noise are drawn white, left out of --fail-above, marked ~ by --top.",
+	                   "within noise are drawn white, left out of --fail-above, marked ~ by --top.\n"
+	                   "Take 5 runs a side or more: a machine's own noise between runs is often\n"
+	                   "larger than sampling noise, which is all one run per side can measure.",
 	                   first);
 	free(table);
 	int n = argc - *first, by_tags = a->n_side_tags[0] || a->n_side_tags[1];

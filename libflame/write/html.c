@@ -176,13 +176,14 @@ static void put_meta_num(hw *w, const char *key, double v)
 
 /* A tested diff's statistics, for the page's colours and tooltips: "ID SIG CHANGE LOW HIGH Q"
  * for self, then the same for total, per function, ';' between functions (name ids are
- * the name table's). Nothing without a report. */
+ * the name table's; numbers exact, q as the SVG's tooltips print it). Nothing without a
+ * report. */
 static void put_stats(hw *w)
 {
 	const flame_diff_report *r = w->o->diff_report;
 	if (!r || r->tree != w->t || !r->stats)
 		return;
-	char *buf = NULL, line[256];
+	char *buf = NULL, line[320];
 	size_t len = 0, cap = 0;
 	for (uint32_t id = 0; id < r->n_ids && !w->rc; id++) {
 		if (r->row_of[id] == UINT32_MAX)
@@ -190,7 +191,7 @@ static void put_stats(hw *w)
 		const flame_diff_stat *st = &r->stats[r->row_of[id]];
 		int n = snprintf(line, sizeof line, "%s%u", len ? ";" : "", id);
 		for (int k = 0; k < 2; k++)
-			n += snprintf(line + n, sizeof line - (size_t)n, " %d %.4g %.4g %.4g %.2g",
+			n += snprintf(line + n, sizeof line - (size_t)n, " %d %.17g %.17g %.17g %.2g",
 			              st->significant[k], st->change[k], st->low[k], st->high[k], st->q[k]);
 		if (flame__array_reserve_min(buf, cap, len + (size_t)n + 1, 4096)) {
 			w->rc = flame__err_nomem(w->err);
