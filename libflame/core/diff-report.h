@@ -17,13 +17,4 @@ struct flame_diff_report {
 	uint32_t n_ids;
 };
 
-/** Row `i`'s statistic for `total` (1) or self (0), as a picture reads it: 1 when the
- * report has statistics and the change is within noise (not significant). */
-static inline int flame__diff_report_noise(const flame_diff_report *r, uint32_t name_id,
-                                           int total)
-{
-	if (!r || !r->stats || name_id >= r->n_ids || r->row_of[name_id] == UINT32_MAX)
-		return 0;
-	return !r->stats[r->row_of[name_id]].significant[total ? 1 : 0];
-}
 #endif
