@@ -14,7 +14,7 @@
 /* The built-in rules, as pcre2 patterns and replacements ($$ is a '$'). */
 static const char *const builtin[][2] = {
 	{"0x[0-9a-fA-F]+", "0x..."},                                  /* addresses (as -s) */
-	{"\\$\\$Lambda\\$\\d+(?:/\\d+)?", "$$$$Lambda$$N"},           /* Java lambdas */
+	{"\\$\\$Lambda\\$\\d+(?:/\\d++(?!x))?", "$$$$Lambda$$N"},     /* Java lambdas */
 	{"(LambdaForm\\$[A-Z]+)/\\d+", "$1/N"},                       /* method handles, JDK 8 */
 	{"\\.func\\d+(?:\\.\\d+)*", ".funcN"},                        /* Go closures */
 	{"\\{lambda\\(([^)]*)\\)#\\d+\\}", "{lambda($1)#N}"},         /* C++ lambdas */
