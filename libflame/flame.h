@@ -83,6 +83,7 @@ typedef struct flame_str {
 typedef struct flame_input flame_input;   /* Inputs */
 typedef struct flame_tree flame_tree;     /* The tree */
 typedef struct flame_output flame_output; /* Outputs and writers */
+typedef struct flame_diff_report flame_diff_report; /* Reports */
 
 /* ================================================================ Inputs */
 
@@ -469,7 +470,7 @@ typedef enum flame_diff_norm {
 	                               * before is scaled so that they weigh the same in both */
 } flame_diff_norm;
 
-#define FLAME_DIFF_OPTS_VERSION 1
+#define FLAME_DIFF_OPTS_VERSION 2
 
 typedef struct flame_diff_opts {
 	unsigned version;                         /* FLAME_DIFF_OPTS_VERSION */
@@ -477,6 +478,15 @@ typedef struct flame_diff_opts {
 	uint64_t requests_before, requests_after; /* FLAME_DIFF_NORM_REQUESTS, both > 0 */
 	const char *frame_regex;                  /* FLAME_DIFF_NORM_FRAME (pcre2) */
 	int strip_hex;                            /* flame_strip_hex on both sides first */
+	/* version 2: names that differ only by run, made equal in every run before comparing */
+	int normalize_names;         /* built-in rules: hex addresses (as strip_hex), lambda and
+	                              * closure numbers ($$Lambda$12/0x..., func1.2, {lambda()#3}),
+	                              * JIT ids (jitted-PID-N.so, perf-PID.map), Rust hashes
+	                              * (::h0123456789abcdef), temporary file names */
+	const char *const *renames;  /* "REGEX=REPLACEMENT" (pcre2; $1 names a group; a '=' in
+	                              * REGEX is written \=), each applied to every name, in order,
+	                              * after the built-in rules */
+	size_t n_renames;
 } flame_diff_opts;
 
 #define FLAME_DIFF_OPTS_INIT {.version = FLAME_DIFF_OPTS_VERSION, .norm = FLAME_DIFF_NORM_NONE}
@@ -523,6 +533,17 @@ FLAME_EXPORT void flame_diff_request_free(flame_diff_request *r);
 FLAME_EXPORT int flame_diff_request_input(flame_diff_request *r, int side, const char *path,
                                           flame_input *in, const flame_parse_opts *po,
                                           flame_err *err);
+
+/** Several runs per side: add one more run (a profile of the same build and workload) to
+ * side 0 (BEFORE) or 1 (AFTER), read as flame_diff_request_input reads an input;
+ * `requests` > 0 is how many requests it served (its counts become cost per request), 0:
+ * none (then no run of the request may give any). flame_diff_request_input sets a side's
+ * first run; this adds the others. With several runs the diff's tree holds each side's mean
+ * run (BEFORE normalized as `o` says, against AFTER's mean) and flame_diff_request_stats
+ * measures the noise between runs. */
+FLAME_EXPORT int flame_diff_request_run(flame_diff_request *r, int side, const char *path,
+                                        flame_input *in, const flame_parse_opts *po,
+                                        uint64_t requests, flame_err *err);
 
 /** 2 (the default): both sides read at once, a thread each. 1: one after the other into one
  * tree (AFTER first, then BEFORE beside it). */
@@ -680,7 +701,7 @@ typedef struct flame_nameattr flame_nameattr;
 FLAME_EXPORT int flame_nameattr_new(flame_nameattr **out, const char *path, flame_err *err);
 FLAME_EXPORT void flame_nameattr_free(flame_nameattr *na);
 
-#define FLAME_RENDER_OPTS_VERSION 1
+#define FLAME_RENDER_OPTS_VERSION 2
 
 typedef struct flame_render_opts {
 	unsigned version;         /* FLAME_RENDER_OPTS_VERSION */
@@ -717,6 +738,12 @@ typedef struct flame_render_opts {
 	                           * change; 0: off */
 	double diff_per;          /* differential: > 0 adds the inclusive counts divided by this
 	                           * (a cost per request) to the details of each frame */
+	/* version 2 */
+	const flame_diff_report *diff_report; /* differential: a report of this tree with
+	                           * statistics (flame_diff_request_stats): a frame whose
+	                           * function's change is within noise is drawn as no change,
+	                           * tooltips give the change's interval and q-value, and a
+	                           * legend says so; NULL: none */
 } flame_render_opts;
 
 #define FLAME_RENDER_OPTS_INIT                                                               \
@@ -782,8 +809,6 @@ typedef struct flame_diff_row {
 	                   * carries this row's total change, else SIZE_MAX */
 } flame_diff_row;
 
-typedef struct flame_diff_report flame_diff_report;
-
 /** The rows of differential tree `t`, one per name that occurs in a stack, in no particular
  * order. `t` must outlive the report. */
 FLAME_EXPORT int flame_diff_report_new(flame_diff_report **out, flame_tree *t, flame_err *err);
@@ -804,7 +829,59 @@ FLAME_EXPORT const flame_diff_row *flame_diff_report_row(const flame_diff_report
 FLAME_EXPORT int flame_diff_report_attribute(flame_diff_report *r, double limit, unsigned which,
                                              flame_err *err);
 
-#define FLAME_TOP_OPTS_VERSION 1
+/* ---- Noise: whether a change is real. Sampled profiles differ from run to run; a
+ * report's statistics say, for each function's self and total, how much it changed, with a
+ * confidence interval and a q-value, from the runs of each side.
+ *
+ * Each run's value of a function is its count divided by the run's unit: 1 (counts as they
+ * are), the run's total (with FLAME_DIFF_NORM_TOTAL: its share), its requests, or the
+ * weight of the stacks through --normalize-frame's frame. The change is AFTER's mean value
+ * minus BEFORE's, in % of BEFORE's mean total in the same unit. Its variance on each side
+ * is the variance between the side's runs over their number (with n - 1 degrees of
+ * freedom), but never below the sampling variance, which is known (a side of one run has
+ * only that): a sample of weight w (the period: a CPU
+ * profile's counts are periods times samples; estimated per run as the 5th percentile of
+ * its stack weights) makes a count c Poisson (variance w*c), a share binomial (w*c*(U-c)/U^3);
+ * an absent function counts as one sample. The test is Welch's t on the two means
+ * (Welch-Satterthwaite degrees of freedom; a side of one run has known variance, so one run
+ * on both sides is a z-test), not a permutation test: with 5 runs a side a permutation test
+ * cannot give a p-value below 2/252, which no false-discovery control over thousands of
+ * functions lets through. The p-values of every test (self and total of every function
+ * with a count) are adjusted by Benjamini-Hochberg into q-values: among the changes with
+ * q <= alpha, at most a fraction alpha are expected to be noise. Intervals are at level
+ * 1 - alpha, unadjusted (a significant change's interval never holds 0). */
+typedef struct flame_diff_stat {
+	double change[2];   /* [0] self, [1] total: % of BEFORE's mean total */
+	double low[2], high[2]; /* the interval of change */
+	double p[2], q[2];  /* two-sided p-value, Benjamini-Hochberg q-value (1: not tested) */
+	int significant[2]; /* q <= alpha */
+} flame_diff_stat;
+
+/** Statistics for every row of `rep`, a report of the tree `req` made (flame_diff_request_
+ * tree, whose tree the report was made from; its runs must still be in `req`), at level
+ * `alpha` (0 < alpha < 1; the tools' default is 0.01). Replaces earlier statistics. */
+FLAME_EXPORT int flame_diff_request_stats(flame_diff_request *req, flame_diff_report *rep,
+                                          double alpha, flame_err *err);
+
+/** The same for a report of a differential tree alone (a 3-column file, a diff by labels):
+ * its columns are one run per side, so only sampling noise is known; `o` (NULL: counts as
+ * they are) says how the tree was normalized, so each run's unit is known, and
+ * `before_raw` is BEFORE's total before that (0: as in the tree), so counts of samples
+ * keep their weight. */
+FLAME_EXPORT int flame_diff_report_stats(flame_diff_report *rep, const flame_diff_opts *o,
+                                         uint64_t before_raw, double alpha, flame_err *err);
+
+/** Row `i`'s statistics, or NULL past the end or before any were computed. Later versions
+ * only add fields at the end. */
+FLAME_EXPORT const flame_diff_stat *flame_diff_report_stat(const flame_diff_report *rep,
+                                                           size_t i);
+
+/** 1 with the runs each side had (BEFORE, AFTER) and alpha when the report has
+ * statistics, else 0. */
+FLAME_EXPORT int flame_diff_report_runs(const flame_diff_report *rep, unsigned runs[2],
+                                        double *alpha);
+
+#define FLAME_TOP_OPTS_VERSION 2
 
 typedef struct flame_top_opts {
 	unsigned version;    /* FLAME_TOP_OPTS_VERSION */
@@ -812,6 +889,10 @@ typedef struct flame_top_opts {
 	double min_delta;    /* changes smaller than this (counts) are left out */
 	uint64_t before_raw; /* BEFORE's total as read, before normalization, for the header */
 	const char *norm;    /* how BEFORE was normalized, for the header; NULL: not */
+	/* version 2 */
+	int format;          /* a flame_cost_format: FLAME_COST_TEXT (0, the tables), CSV or JSON
+	                      * (every function with a change, one row each, exact counts, the
+	                      * statistics when the report has them) */
 } flame_top_opts;
 
 #define FLAME_TOP_OPTS_INIT {.version = FLAME_TOP_OPTS_VERSION}
@@ -821,14 +902,19 @@ FLAME_EXPORT int flame_top_opts_init(flame_top_opts *o, unsigned version);
 /** The tables of what changed: a header with both totals, then the functions whose self
  * cost grew most, shrank most, and whose total cost grew and shrank, at most o->rows each
  * (before, after, delta, change, name). A row attributed to a callee (flame_diff_report_
- * attribute) is marked as containing it. */
+ * attribute) stays in the total tables, marked "(contains NAME)": a table of what grew
+ * never hides a function that grew. With statistics, each row has its change in % of
+ * BEFORE's total with its interval and q-value, and a change within noise is marked so. */
 FLAME_EXPORT int flame_write_top(const flame_diff_report *r, const flame_top_opts *o,
                                  flame_text_fn fn, void *ud, flame_err *err);
 
 /** The regression gate: every function whose self or total cost grew by more than
  * `limit_pct` % of BEFORE's total, largest first, one line each to `fn` ("NAME: self 1.2 s
- * -> 1.5 s (+300 ms, 5.00% of the before total)", no newline). Returns how many (0: none)
- * or a negative status. */
+ * -> 1.5 s (+300 ms, 5.00% of the before total)", no newline). When the report has
+ * statistics a growth counts only when it is also significant (its q-value at most the
+ * statistics' alpha), and the line gives the change with its interval and q-value
+ * ("... +5.00% of the before total [+3.10%, +6.90%], q=0.0004"). Returns how many (0:
+ * none) or a negative status. */
 FLAME_EXPORT int flame_diff_report_gate(const flame_diff_report *r, double limit_pct,
                                         flame_text_fn fn, void *ud, flame_err *err);
 

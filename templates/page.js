@@ -170,6 +170,8 @@ var FG = (function () {
 				var unit = humanUnits ? meta.countname : null, q = Math.pow(10, scale) * per;
 				s += "; per request before " + human(tr.total0[i] * factor / q, unit, false) + ", after " + human(tr.total1[i] * factor / q, unit, false);
 			}
+			var st = tr.context ? null : statOf(tr, i);
+			if (st) s += statText(st);
 		}
 		return s + ")";
 	}
@@ -197,13 +199,36 @@ var FG = (function () {
 		else if (v < 0) r = g = Math.floor(210 * (max + v) / max);
 		return rgb(r, g, b);
 	}
+	// a tested diff (meta.stats): per name id, [significant, change, low, high, q] of self
+	// then of total; a change within noise is drawn as none
+	var diffStats = null;
+	function readStats() {
+		if (!meta.stats) return;
+		diffStats = {};
+		meta.stats.split(";").forEach(function (row) {
+			var v = row.split(" "), st = v.slice(1).map(Number);
+			st[4] = v[5]; st[9] = v[10]; // q-values as the writer printed them
+			diffStats[+v[0]] = st;
+		});
+	}
+	function statOf(tr, i) {
+		var st = diffStats && i > 0 && diffStats[tr.name[i]];
+		return st ? st.slice(meta.diffmode === "total" ? 5 : 0).slice(0, 5) : null;
+	}
+	function statText(st) {
+		var sign = meta.negate === "1" ? -1 : 1, lo = sign > 0 ? st[2] : -st[3], hi = sign > 0 ? st[3] : -st[2];
+		function pc(v) { return (v > 0 ? "+" : v < 0 ? "-" : "+") + printfFixed(Math.abs(v), 2) + "%"; }
+		return "; " + meta.diffmode + " " + pc(sign * st[1]) + " [" + pc(lo) + ", " + pc(hi) + "] q=" + st[4] + (st[0] ? "" : ", within noise");
+	}
 	function fillOf(tr, i) {
 		var name = names[tr.name[i]];
-		if (tr.paintRoot && i === 0) return palette.root;
+		// a differential root is the sum of every change: no change of its own (as the SVG)
+		if (tr.paintRoot && i === 0) return differential ? rgb(255, 255, 255) : palette.root;
 		if (!differential || name === "-" || name === "--") return nameColors[tr.name[i]];
-		if (tr.context && tr.context[i]) return rgb(200, 200, 200);
-		var d = delta(tr, i);
-		return deltaColor(Math.abs(d) < +meta.mindelta ? 0 : d);
+		// the frames only in BEFORE in the shrank hue, their callers grey, as the SVG's panel
+		if (tr.context) return tr.context[i] ? rgb(224, 224, 224) : meta.negate === "1" ? rgb(255, 94, 94) : rgb(94, 94, 255);
+		var d = delta(tr, i), st = statOf(tr, i);
+		return deltaColor(Math.abs(d) < +meta.mindelta || (st && !st[0]) ? 0 : d);
 	}
 
 	// ---- layout: the frames at least half a pixel wide under the zoomed frame `zoomed`,
@@ -768,15 +793,18 @@ var FG = (function () {
 		if (state.search !== null) parts.push("s=" + encodeURIComponent(state.search));
 		if (state.ignoreCase) parts.push("i=1");
 		if (state.selected >= 0) parts.push("f=" + encodeURIComponent(names[state.selected]));
-		if (state.sort !== "tot" || state.ascending) parts.push("k=" + state.sort + (state.ascending ? "+" : ""));
+		if (state.sort !== defaultSort() || state.ascending) parts.push("k=" + state.sort + (state.ascending ? "+" : ""));
 		stateHooks.forEach(function (fn) { parts = parts.concat(fn()); });
 		var hash = parts.length ? "#" + parts.join("&") : "";
 		if (hash !== location.hash) {
 			try { history.replaceState(null, "", location.pathname + location.search + (hash || "#")); } catch (e) { /* some file: URLs */ }
 		}
 	}
+	// the table's first order: a diff's by the size of the total change, largest first
+	function defaultSort() { return differential ? "delta" : "tot"; }
 	// the state restored from the URL; returns its search, if any
 	function loadState() {
+		state.sort = defaultSort();
 		var query = {};
 		location.hash.substring(1).split("&").forEach(function (kv) {
 			var eq = kv.indexOf("=");
@@ -850,6 +878,7 @@ var FG = (function () {
 		tree.paintRoot = true; // the "all" frame, in the root colour (the removed view's too)
 		percentOf = Math.max(tree.width[0], +meta.total || 0);
 		if (differential) for (var i = 1; i < tree.n; i++) maxDelta = Math.max(maxDelta, Math.abs(delta(tree, i)));
+		readStats();
 	}
 	function fail(message) {
 		var el = document.createElement("div");

@@ -1,7 +1,10 @@
 /* flame-diff: what got hotter between two profiles. Reads BEFORE and AFTER (any format
- * flame-collapse reads), normalizes them (difffolded.pl's -n, per request, per unit of
- * work), and writes a differential flame graph, difffolded.pl's 3-column folded text, or a
- * --top table; --fail-above turns it into a CI regression gate (exit 1 naming offenders).
+ * flame-collapse reads; several runs of each with --before and --after), normalizes them
+ * (difffolded.pl's -n, per request, per unit of work), tests each function's change
+ * against the noise between runs (or sampling noise with one run), and writes a
+ * differential flame graph, difffolded.pl's 3-column folded text, or a --top table (text,
+ * CSV or JSON); --fail-above turns it into a CI regression gate (exit 1 naming the
+ * functions that grew significantly).
  * How the sides are read (as text, streamed, or whole) is the library's choice: the tool
  * asks for folded text or for a tree. */
 #include <stdarg.h>
@@ -14,7 +17,8 @@
 enum {
 	O_NORMALIZE = 1, O_STRIP_HEX, O_REQUESTS, O_NORMALIZE_FRAME, O_FAIL_ABOVE, O_MIN_DELTA,
 	O_TOP, O_OUTPUT, O_FORMAT, O_JOBS, O_NO_REMOVED, O_BEFORE_TAG, O_AFTER_TAG, O_NO_HEADER,
-	O_BEFORE_TIME, O_AFTER_TIME
+	O_BEFORE_TIME, O_AFTER_TIME, O_BEFORE, O_AFTER, O_ALPHA, O_NORMALIZE_NAMES, O_RENAME,
+	O_TOP_FORMAT
 };
 /* the output formats flame-diff writes: those that show a diff (folded text, pictures) */
 #define OUTPUTS FLAME_OUTPUT_DIFF
@@ -24,8 +28,25 @@ static const cli_opt own_options[] = {
 	{"normalize", 'n', CLI_NOARG, O_NORMALIZE, NULL,
 	 "scale BEFORE to AFTER's total: before = int(before * T_after / T_before)"},
 	{"strip-hex", 's', CLI_NOARG, O_STRIP_HEX, NULL, "replace hex addresses 0x[0-9a-fA-F]+ by 0x..."},
-	{"requests", 0, CLI_ARG, O_REQUESTS, "B,A",
-	 "BEFORE served B requests, AFTER A: compare cost per request (BEFORE scaled by A/B)"},
+	{"before", 0, CLI_ARG, O_BEFORE, "FILE",
+	 "a run of BEFORE (repeatable: several runs of the same build, any input format); with "
+	 "--after instead of the two operands"},
+	{"after", 0, CLI_ARG, O_AFTER, "FILE", "a run of AFTER (repeatable), as --before"},
+	{"requests", 0, CLI_ARG, O_REQUESTS, "B,A|FILE:N",
+	 "BEFORE served B requests, AFTER A (every run of a side, with several): compare cost per "
+	 "request (BEFORE scaled by A/B); or FILE:N, repeatable: the run read from FILE served N "
+	 "(give every run one)"},
+	{"normalize-names", 0, CLI_NOARG, O_NORMALIZE_NAMES, NULL,
+	 "make names that differ only by run equal before comparing: hex addresses, lambda and "
+	 "closure numbers ($$Lambda$12/0x..., func1.2, {lambda()#3}), JIT ids (jitted-PID-N.so, "
+	 "perf-PID.map, V8's tier marks), Rust hashes, temporary file names"},
+	{"rename", 0, CLI_ARG, O_RENAME, "REGEX=REPL",
+	 "rewrite every name of every run matching REGEX (PCRE2; $1 in REPL names a group; write a "
+	 "'=' in REGEX as \\=), repeatable, applied in order after --normalize-names"},
+	{"alpha", 0, CLI_ARG, O_ALPHA, "A",
+	 "a change is significant when its q-value (its p-value after Benjamini-Hochberg's "
+	 "false-discovery control over every function) is at most A (0.01); intervals are at "
+	 "level 1-A"},
 	{"normalize-frame", 0, CLI_ARG, O_NORMALIZE_FRAME, "REGEX",
 	 "the stacks through a frame matching REGEX are the unit of work: BEFORE is scaled so "
 	 "they weigh the same, so every figure is a share of that unit's cost (a slowdown spread "
@@ -33,13 +54,21 @@ static const cli_opt own_options[] = {
 	 "per request use --requests"},
 	{"fail-above", 0, CLI_ARG, O_FAIL_ABOVE, "PCT",
 	 "exit 1 (after writing the output) when a function's self or total cost grew by more "
-	 "than PCT% of BEFORE's total; offenders are named on stderr"},
+	 "than PCT% of BEFORE's total and significantly (see --alpha: noise between runs, or "
+	 "sampling noise with one run per side); offenders are named on stderr with the change, "
+	 "its interval and q-value"},
 	{"min-delta", 0, CLI_ARG, O_MIN_DELTA, "PCT",
 	 "changes below PCT% of BEFORE's total are drawn as no change and left out of --top"},
 	{"top", 0, CLI_ARG, O_TOP, "N",
-	 "print a table of the N functions whose self and total cost grew and shrank most (to "
+	 "print a table of the N functions whose self and total cost grew and shrank most, each "
+	 "with its change in % of BEFORE's total, its interval and q-value (~: within noise) (to "
 	 "stdout, or -o's file; with a picture or folded text asked for by --format or -o's "
-	 "extension, that goes to -o and the table to stdout, or stderr when -o is stdout)"},
+	 "extension, that goes to -o and the table to stdout, or stderr when -o is stdout). A "
+	 "caller whose total change lies inside one callee that changed alike is still listed, "
+	 "marked (contains CALLEE)"},
+	{"top-format", 0, CLI_ARG, O_TOP_FORMAT, "FMT",
+	 "the --top report as text (the tables), csv or json (every function that changed, "
+	 "exact counts, change, interval, p- and q-value, the callee it contains)"},
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE",
 	 "write to FILE (atomically); the format from its extension (see Output formats)"},
 	{"format", 0, CLI_ARG, O_FORMAT, "FMT", "output format: {} (folded: stack before after)"},
@@ -88,6 +117,17 @@ typedef struct args {
 	const char **side_tags[2]; /* --before-tag, --after-tag */
 	size_t n_side_tags[2];
 	flame_parse_opts side_time[2]; /* --before-time, --after-time (has_time_range: given) */
+	const char **runs[2];      /* --before, --after */
+	size_t n_runs[2];
+	const char **run_requests; /* --requests FILE:N */
+	size_t n_run_requests;
+	const char **renames;      /* --rename */
+	size_t n_renames;
+	double alpha;
+	int top_format;            /* a flame_cost_format */
+	int several;               /* runs read one by one: several on a side, or requests per run */
+	uint64_t side_requests[2]; /* --requests B,A with several runs: every run's */
+	double after_requests;     /* requests per run: AFTER's mean, for per-request tooltips */
 	cli_input inputs;
 	char what[600];            /* the inputs, as messages name them */
 } args;
@@ -118,7 +158,13 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_STRIP_HEX: a->d.strip_hex = 1; break;
 	case O_NO_HEADER: a->no_header = 1; break;
 	case O_REQUESTS: {
-		const char *comma = strchr(arg, ',');
+		const char *comma = strchr(arg, ','), *colon = strrchr(arg, ':');
+		uint64_t nreq;
+		if (colon && colon > arg && (!comma || comma < colon)) { /* FILE:N */
+			if (cli_parse_u64(colon + 1, &nreq) || !nreq)
+				return cli_usage_error("--requests wants FILE:N with N above zero, got '%s'", arg);
+			return cli_push_arg(&a->run_requests, &a->n_run_requests, arg);
+		}
 		char b[32];
 		size_t n = comma ? (size_t)(comma - arg) : 0;
 		if (!comma || n == 0 || n >= sizeof b)
@@ -144,6 +190,21 @@ static int on_opt(void *ud, int id, const char *arg)
 	case O_OUTPUT: a->output = arg; break;
 	case O_FORMAT: return cli_output_format("--format", arg, OUTPUTS, &a->format);
 	case O_NO_REMOVED: a->no_removed = 1; a->r.ro.flags |= FLAME_RENDER_NO_REMOVED; break;
+	case O_BEFORE: return cli_push_arg(&a->runs[0], &a->n_runs[0], arg);
+	case O_AFTER: return cli_push_arg(&a->runs[1], &a->n_runs[1], arg);
+	case O_NORMALIZE_NAMES: a->d.normalize_names = 1; break;
+	case O_RENAME: return cli_push_arg(&a->renames, &a->n_renames, arg);
+	case O_ALPHA:
+		if (cli_parse_double(arg, &a->alpha) || !(a->alpha > 0 && a->alpha < 1))
+			return cli_usage_error("--alpha wants a number between 0 and 1, got '%s'", arg);
+		break;
+	case O_TOP_FORMAT:
+		if (!strcmp(arg, "text") || !strcmp(arg, "csv") || !strcmp(arg, "json")) {
+			a->top_format = arg[0] == 't' ? FLAME_COST_TEXT : arg[0] == 'c' ? FLAME_COST_CSV
+			                                                                : FLAME_COST_JSON;
+			break;
+		}
+		return cli_usage_error("--top-format wants text, csv or json, got '%s'", arg);
 	case O_BEFORE_TAG: return cli_push_arg(&a->side_tags[0], &a->n_side_tags[0], arg);
 	case O_AFTER_TAG: return cli_push_arg(&a->side_tags[1], &a->n_side_tags[1], arg);
 	case O_BEFORE_TIME: return cli_time_range("--before-time", arg, &a->side_time[0]);
@@ -184,13 +245,6 @@ static int request_failed(const flame_diff_request *req, const side *s, const fl
 	if (i >= 0 && differential)
 		return not_one_side(&s[i]);
 	return cli_report(err);
-}
-
-/* Both sides' warnings, in the order they were read. */
-static void finish_warnings(side *s, int one_tree)
-{
-	for (int k = 0; k < 2; k++)
-		cli_warnings_finish(&s[one_tree ? 1 - k : k].warn);
 }
 
 /* 1-based number of the first `stack before after` line of a plain file, or 0: only to
@@ -333,8 +387,9 @@ static int gate(const args *a, const flame_diff_report *rep, flame_err *err)
 {
 	int bad = flame_diff_report_gate(rep, a->fail_above, offender, NULL, err);
 	if (bad > 0)
-		fprintf(stderr, "%s: %d function%s grew by more than %g%% of the before total\n",
-		        cli_prog(), bad, bad == 1 ? "" : "s", a->fail_above);
+		fprintf(stderr, "%s: %d function%s grew by more than %g%% of the before total, beyond "
+		        "noise (q <= %g)\n", cli_prog(), bad, bad == 1 ? "" : "s", a->fail_above,
+		        a->alpha);
 	return bad;
 }
 
@@ -354,6 +409,9 @@ static int picture_opts(args *a, flame_tree *t, flame_diff_report *rep, flame_er
 	}
 	if (a->d.norm == FLAME_DIFF_NORM_REQUESTS) /* both columns are now A requests' worth */
 		a->r.ro.diff_per = (double)a->d.requests_after;
+	if (a->after_requests > 0) /* requests per run: AFTER's mean run */
+		a->r.ro.diff_per = a->after_requests;
+	a->r.ro.diff_report = rep; /* changes within noise drawn as none */
 	static char subtitle[2048];
 	if (!a->no_removed) {
 		int rc = removed_subtitle(t, rep, a->r.ro.subtitle, subtitle, sizeof subtitle, err);
@@ -385,9 +443,21 @@ static int transform(args *a, flame_tree *t, int draw, int *write)
 	return cli_no_stacks(a->what, why);
 }
 
+/* The report of `t` with its statistics: from the request's runs, or (req NULL: a diff by
+ * labels) from the tree's columns. */
+static int tested_report(args *a, flame_diff_request *req, flame_tree *t, uint64_t before_raw,
+                         flame_diff_report **rep, flame_err *err)
+{
+	int rc = flame_diff_report_new(rep, t, err);
+	if (!rc)
+		rc = req ? flame_diff_request_stats(req, *rep, a->alpha, err)
+		         : flame_diff_report_stats(*rep, &a->d, before_raw, a->alpha, err);
+	return rc;
+}
+
 /* The exit code, after reporting. */
-static int write_tree(args *a, flame_tree *t, uint64_t before_raw, flame_output_format fmt, int draw,
-                      int main_out)
+static int write_tree(args *a, flame_diff_request *req, flame_tree *t, uint64_t before_raw,
+                      flame_output_format fmt, int draw, int main_out)
 {
 	flame_err err = {0};
 	flame_output *out = NULL;
@@ -397,8 +467,7 @@ static int write_tree(args *a, flame_tree *t, uint64_t before_raw, flame_output_
 		return code;
 	if (a->no_header && fmt == FLAME_OUTPUT_FOLDED)
 		flame_tree_set_count_name(t, NULL); /* no unit: no header line */
-	if ((a->top || a->fail_above >= 0 || (draw && !a->no_removed)) &&
-	    (rc = flame_diff_report_new(&rep, t, &err))) {
+	if ((a->top || a->fail_above >= 0 || draw) && (rc = tested_report(a, req, t, before_raw, &rep, &err))) {
 		code = cli_report(&err);
 		goto done;
 	}
@@ -410,11 +479,12 @@ static int write_tree(args *a, flame_tree *t, uint64_t before_raw, flame_output_
 	top.rows = a->top;
 	top.min_delta = a->min_delta / 100.0 * (double)flame_tree_total(t, 0);
 	top.before_raw = before_raw;
+	top.format = a->top_format;
 	top.norm = a->d.norm == FLAME_DIFF_NORM_TOTAL      ? "--normalize"
 	           : a->d.norm == FLAME_DIFF_NORM_REQUESTS ? "--requests"
 	           : a->d.norm == FLAME_DIFF_NORM_FRAME    ? "--normalize-frame"
 	                                                   : NULL;
-	/* callers whose total change lies inside a listed callee are left to it */
+	/* callers whose total change lies inside a listed callee are marked as containing it */
 	if (rep && a->top && (rc = flame_diff_report_attribute(rep, top.min_delta, FLAME_DIFF_ATTRIBUTE_ALL, &err))) {
 		code = cli_report(&err);
 		goto done;
@@ -511,7 +581,7 @@ static int diff_by_tags(args *a, char **paths, int n, flame_output_format fmt, i
 	if (!code && flame_diff_normalize(t, &a->d, &err))
 		code = cli_report(&err);
 	if (!code)
-		code = write_tree(a, t, before_raw, fmt, draw, main_out);
+		code = write_tree(a, NULL, t, before_raw, fmt, draw, main_out);
 	flame_tree_free(t);
 	flame_merge_request_free(req);
 	free(w);
@@ -592,7 +662,7 @@ static int diff_by_time(args *a, char **paths, int n, flame_output_format fmt, i
 	if (!code && flame_diff(before, t, &a->d, &err))
 		code = cli_report(&err);
 	if (!code)
-		code = write_tree(a, before, before_raw, fmt, draw, main_out);
+		code = write_tree(a, NULL, before, before_raw, fmt, draw, main_out);
 	flame_tree_free(t);
 	flame_tree_free(before);
 	flame_merge_request_free(req);
@@ -605,7 +675,64 @@ static void free_args(args *a)
 	cli_input_free(&a->inputs);
 	free(a->side_tags[0]);
 	free(a->side_tags[1]);
+	free(a->runs[0]);
+	free(a->runs[1]);
+	free(a->run_requests);
+	free(a->renames);
 	render_cli_free(&a->r);
+}
+
+/* The requests run `path` of side `side` served: its FILE:N, else its side's B or A; 0:
+ * none given. */
+static uint64_t run_requests(const args *a, int sd, const char *path)
+{
+	for (size_t i = 0; i < a->n_run_requests; i++) {
+		const char *spec = a->run_requests[i], *colon = strrchr(spec, ':');
+		uint64_t n = 0;
+		if ((size_t)(colon - spec) == strlen(path) && !strncmp(spec, path, strlen(path)) &&
+		    !cli_parse_u64(colon + 1, &n))
+			return n;
+	}
+	return a->side_requests[sd];
+}
+
+/* The runs checked before any is read: every FILE:N names a run; several runs (or requests
+ * per run) take --requests B,A as every run's; AFTER's mean requests. `operands`: BEFORE
+ * and AFTER when not given by --before/--after. */
+static int runs_ready(args *a, char **operands)
+{
+	if (operands) {
+		for (int s = 0; s < 2; s++)
+			if (cli_push_arg(&a->runs[s], &a->n_runs[s], operands[s]))
+				return 1;
+	}
+	a->several = a->n_runs[0] > 1 || a->n_runs[1] > 1 || a->n_run_requests;
+	for (size_t i = 0; i < a->n_run_requests; i++) {
+		const char *spec = a->run_requests[i], *colon = strrchr(spec, ':');
+		int found = 0;
+		for (int s = 0; s < 2 && !found; s++)
+			for (size_t k = 0; k < a->n_runs[s] && !found; k++)
+				found = (size_t)(colon - spec) == strlen(a->runs[s][k]) &&
+				        !strncmp(spec, a->runs[s][k], strlen(a->runs[s][k]));
+		if (!found)
+			return cli_usage_error("--requests %s names no run of --before or --after", spec);
+		if (a->norm_set && a->d.norm != FLAME_DIFF_NORM_REQUESTS)
+			return cli_usage_error("--requests cannot be combined with another normalization");
+	}
+	if (a->several && a->d.norm == FLAME_DIFF_NORM_REQUESTS) {
+		a->side_requests[0] = a->d.requests_before;
+		a->side_requests[1] = a->d.requests_after;
+		a->d.norm = FLAME_DIFF_NORM_NONE; /* the request divides each run by its own */
+	}
+	if (a->several && (a->n_run_requests || a->side_requests[1])) {
+		double sum = 0;
+		for (size_t k = 0; k < a->n_runs[1]; k++)
+			sum += (double)run_requests(a, 1, a->runs[1][k]);
+		a->after_requests = sum / (double)a->n_runs[1];
+	}
+	a->d.renames = a->renames;
+	a->d.n_renames = a->n_renames;
+	return 0;
 }
 
 /* The options and operands: 0 to go on, or an exit code (--help, usage errors,
@@ -615,17 +742,25 @@ static int parse_args(args *a, int argc, char **argv, int *first)
 	cli_opt *table = cli_table(own_options, cli_input_opts, render_cli_opts, NULL);
 	if (!table)
 		return 1;
-	int rc = cli_parse(argc, argv, table, formats, on_opt, a, "[OPTIONS] BEFORE AFTER > diff.svg  |  --before-tag K=RE --after-tag K=RE FILE...",
+	int rc = cli_parse(argc, argv, table, formats, on_opt, a, "[OPTIONS] BEFORE AFTER > diff.svg  |  --before FILE... --after FILE...  |  --before-tag K=RE --after-tag K=RE FILE...",
 	                   "Compare two profiles (of the input formats below; '-' for stdin) and\n"
 	                   "draw what changed as a differential flame graph: widths from AFTER, red where\n"
 	                   "a function grew, blue where it shrank (--negate swaps them). --format folded\n"
 	                   "writes difffolded.pl's 'stack before after' lines in bytewise order.\n"
 	                   "With --before-tag/--after-tag the operands are one or more pprof profiles,\n"
-	                   "read once, and BEFORE and AFTER are the samples whose labels match.",
+	                   "read once, and BEFORE and AFTER are the samples whose labels match.\n"
+	                   "Each function's change is tested against noise: the variance between the\n"
+	                   "runs of each side (--before and --after, repeatable), never below the\n"
+	                   "sampling noise of its counts (all that one run per side gives); Welch's\n"
+	                   "test, Benjamini-Hochberg q-values over every function (--alpha). Changes\n"
+	                   "within noise are drawn white, left out of --fail-above, marked ~ by --top.\n"
+	                   "Take 5 runs a side or more: a machine's own noise between runs is often\n"
+	                   "larger than sampling noise, which is all one run per side can measure.",
 	                   first);
 	free(table);
 	int by_time = a->side_time[0].has_time_range || a->side_time[1].has_time_range;
 	int n = argc - *first, by_tags = a->n_side_tags[0] || a->n_side_tags[1] || by_time;
+	int by_runs = a->n_runs[0] || a->n_runs[1];
 	if (!rc && by_time && (a->n_side_tags[0] || a->n_side_tags[1]))
 		rc = cli_usage_error("--before-time/--after-time and --before-tag/--after-tag cannot be "
 		                     "combined");
@@ -633,9 +768,19 @@ static int parse_args(args *a, int argc, char **argv, int *first)
 		rc = cli_input_ready(&a->inputs);
 	if (!rc && a->inputs.list_types)
 		return cli_input_list_types(&a->inputs, (const char *const *)argv + *first, n);
-	if (!rc && !by_tags && n != 2)
+	if (!rc && by_runs && (by_tags || n))
+		rc = cli_usage_error("--before and --after replace the operands%s; see --help",
+		                     by_time ? " and --before-time/--after-time"
+		                     : by_tags ? " and --before-tag/--after-tag" : "");
+	if (!rc && by_runs && (!a->n_runs[0] || !a->n_runs[1]))
+		rc = cli_usage_error("wants --before and --after, at least one run each; see --help");
+	if (!rc && !by_tags && !by_runs && n != 2)
 		rc = cli_usage_error("wants two inputs, BEFORE and AFTER (got %d); see --help", n);
-	if (!rc && !by_tags && !strcmp(argv[*first], "-") && !strcmp(argv[*first + 1], "-"))
+	if (!rc && by_tags && a->n_run_requests)
+		rc = cli_usage_error("--requests FILE:N names runs of --before and --after");
+	if (!rc)
+		rc = runs_ready(a, !by_tags && !by_runs ? argv + *first : NULL);
+	if (!rc && !by_tags && !by_runs && !strcmp(argv[*first], "-") && !strcmp(argv[*first + 1], "-"))
 		rc = cli_usage_error("only one of BEFORE and AFTER can be '-' (stdin)");
 	if (!rc && by_tags && n < 1)
 		rc = cli_usage_error("%s want at least one input; see --help",
@@ -644,54 +789,85 @@ static int parse_args(args *a, int argc, char **argv, int *first)
 	return rc;
 }
 
-/* BEFORE and AFTER through the diff request: folded text straight from it when that is all
- * that is asked, else its tree. The exit code, after reporting. */
-static int diff_pair(args *a, flame_diff_request *req, char **paths, flame_output_format fmt,
-                     int draw, int main_out)
+/* Every run of both sides into the request, each with its warnings (w, in order). */
+static int request_runs(args *a, flame_diff_request *req, cli_warnings *w, flame_err *err)
 {
-	side s[2] = {{.path = paths[0], .what = "BEFORE"}, {.path = paths[1], .what = "AFTER"}};
-	flame_err err = {0};
-	flame_tree *t = NULL;
-	flame_output *out = NULL;
-	int rc = 0, code = 0;
-	for (int i = 0; i < 2 && !rc; i++) { /* read at once: BEFORE's warnings, then AFTER's */
-		flame_parse_opts po = parse_opts(a, &s[i].warn);
-		rc = flame_diff_request_input(req, i, s[i].path, NULL, &po, &err);
-	}
+	int rc = 0;
+	for (int i = 0, k = 0; i < 2 && !rc; i++) /* read at once: BEFORE's warnings, then AFTER's */
+		for (size_t r = 0; r < a->n_runs[i] && !rc; r++, k++) {
+			flame_parse_opts po = parse_opts(a, &w[k]);
+			const char *path = a->runs[i][r];
+			rc = a->several ? flame_diff_request_run(req, i, path, NULL, &po,
+			                                         run_requests(a, i, path), err)
+			                : flame_diff_request_input(req, i, path, NULL, &po, err);
+		}
 	flame_diff_request_threads(req, (unsigned)a->jobs);
 	flame_diff_request_ignore_units(req, a->inputs.ignore_units);
 	flame_diff_request_limit(req, a->inputs.max_inflate);
 	flame_diff_request_progress(req, cli_progress, &a->inputs.progress);
-	if (rc)
+	return rc;
+}
+
+/* The runs' warnings, in the order they were read (one tree: AFTER's first). */
+static void finish_run_warnings(const args *a, cli_warnings *w)
+{
+	size_t n = a->n_runs[0] + a->n_runs[1];
+	for (size_t k = 0; k < n; k++)
+		cli_warnings_finish(&w[a->jobs == 1 && !a->several ? n - 1 - k : k]);
+}
+
+/* BEFORE and AFTER through the diff request: folded text straight from it when that is all
+ * that is asked, else its tree. The exit code, after reporting. */
+static int diff_pair(args *a, flame_diff_request *req, flame_output_format fmt, int draw,
+                     int main_out)
+{
+	side s[2] = {{.path = a->runs[0][0], .what = "BEFORE"}, {.path = a->runs[1][0], .what = "AFTER"}};
+	flame_err err = {0};
+	flame_tree *t = NULL;
+	flame_output *out = NULL;
+	cli_warnings *w = calloc(a->n_runs[0] + a->n_runs[1], sizeof *w);
+	int rc = 0, code = 0;
+	if (!w) {
+		fprintf(stderr, "%s: out of memory\n", cli_prog());
+		return 1;
+	}
+	if ((rc = request_runs(a, req, w, &err))) {
+		free(w);
 		return cli_report(&err);
+	}
 	/* text only: no tree needed */
 	if (fmt == FLAME_OUTPUT_FOLDED && !a->top && a->fail_above < 0 &&
 	    !cli_input_transforms(&a->inputs) && !a->no_header) {
-		if ((rc = cli_output_open(&out, a->output, &err)))
+		if ((rc = cli_output_open(&out, a->output, &err))) {
+			free(w);
 			return cli_report(&err);
+		}
 		rc = flame_diff_request_write_folded(req, out, &err);
 		cli_progress_finish(&a->inputs.progress);
-		finish_warnings(s, a->jobs == 1);
+		finish_run_warnings(a, w);
+		free(w);
 		if (rc) {
 			cli_output_abort(out);
-			return request_failed(req, s, &err);
+			return a->several ? cli_report(&err) : request_failed(req, s, &err);
 		}
 		return cli_output_commit(out, &err) ? cli_report(&err) : 0;
 	}
 	rc = flame_diff_request_tree(req, &t, &err);
 	cli_progress_finish(&a->inputs.progress);
-	finish_warnings(s, a->jobs == 1);
+	finish_run_warnings(a, w);
+	free(w);
 	if (rc)
-		code = request_failed(req, s, &err);
+		code = a->several ? cli_report(&err) : request_failed(req, s, &err);
 	else
-		code = write_tree(a, t, flame_diff_request_total(req, 0), fmt, draw, main_out);
+		code = write_tree(a, req, t, flame_diff_request_total(req, 0), fmt, draw, main_out);
 	flame_tree_free(t);
 	return code;
 }
 
 int main(int argc, char **argv)
 {
-	args a = {.d = FLAME_DIFF_OPTS_INIT, .fail_above = -1, .jobs = 2, .inputs = CLI_INPUT_INIT};
+	args a = {.d = FLAME_DIFF_OPTS_INIT, .fail_above = -1, .jobs = 2, .inputs = CLI_INPUT_INIT,
+	          .alpha = 0.01};
 	render_cli_init(&a.r);
 	int first, rc = parse_args(&a, argc, argv, &first);
 	flame_output_format named = FLAME_OUTPUT_NONE; /* by -o's extension */
@@ -724,7 +900,7 @@ int main(int argc, char **argv)
 	else if (a.n_side_tags[0] || a.n_side_tags[1])
 		rc = diff_by_tags(&a, argv + first, argc - first, fmt, draw, main_out);
 	else
-		rc = diff_pair(&a, req, argv + first, fmt, draw, main_out);
+		rc = diff_pair(&a, req, fmt, draw, main_out);
 	flame_diff_request_free(req);
 	free_args(&a);
 	return rc;

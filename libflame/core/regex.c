@@ -4,6 +4,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <stdlib.h>
+#include <string.h>
 #include "err.h"
 #include "regex.h"
 
@@ -55,4 +56,41 @@ void flame__regex_free(flame__regex *re)
 	pcre2_match_data_free(re->md);
 	pcre2_code_free(re->code);
 	free(re);
+}
+
+int flame__regex_replace(flame__regex *re, const char *s, size_t n, const char *repl,
+                         size_t rlen, char **buf, size_t *cap, size_t *out_len, flame_err *err)
+{
+	if (pcre2_match(re->code, (PCRE2_SPTR)s, n, 0, 0, re->md, NULL) < 0)
+		return 0;
+	for (;;) {
+		if (*cap < n + rlen + 64) {
+			size_t want = (n + rlen + 64) * 2;
+			char *b = realloc(*buf, want);
+			if (!b)
+				return flame__err_nomem(err);
+			*buf = b;
+			*cap = want;
+		}
+		PCRE2_SIZE len = *cap;
+		int rc = pcre2_substitute(re->code, (PCRE2_SPTR)s, n, 0,
+		                          PCRE2_SUBSTITUTE_GLOBAL | PCRE2_SUBSTITUTE_OVERFLOW_LENGTH,
+		                          re->md, NULL, (PCRE2_SPTR)repl, rlen, (PCRE2_UCHAR *)*buf, &len);
+		if (rc >= 0) {
+			*out_len = len;
+			return rc > 0;
+		}
+		if (rc == PCRE2_ERROR_NOMEMORY) { /* len is the size it needs */
+			char *b = realloc(*buf, len + 1);
+			if (!b)
+				return flame__err_nomem(err);
+			*buf = b;
+			*cap = len + 1;
+			continue;
+		}
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(rc, msg, sizeof msg);
+		return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET,
+		                  "replacement '%.*s': %s", (int)rlen, repl, (const char *)msg);
+	}
 }

@@ -16,4 +16,10 @@ int flame__regex_compile(flame__regex **out, const char *pat, size_t len, int wh
 /** 1 when `s[0..n)` matches (anywhere, or wholly), 0 when not. */
 int flame__regex_match(flame__regex *re, const char *s, size_t n);
 void flame__regex_free(flame__regex *re);
+/** Replace every match in `s[0..n)` by `repl[0..rlen)` (pcre2's substitution syntax: $1,
+ * ${name}, $$) into *buf (grown as needed, the caller frees it), its length in *out_len.
+ * 1 when something was replaced, 0 when nothing matched, or FLAME_EUSAGE (a replacement
+ * naming a group the regex lacks) / FLAME_ENOMEM with `err` filled. */
+int flame__regex_replace(flame__regex *re, const char *s, size_t n, const char *repl,
+                         size_t rlen, char **buf, size_t *cap, size_t *out_len, flame_err *err);
 #endif

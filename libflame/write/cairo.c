@@ -305,7 +305,7 @@ static int paint(painter *P)
 			return -1;
 	}
 	const flame__panel *R = P->panel;
-	if (R && R->count) { /* a few frames: filled one by one in PNG and PDF */
+	if (R && R->header[0]) { /* a few frames: filled one by one in PNG and PDF */
 		if (!(s = repair(P, R->header, strlen(R->header))))
 			return -1;
 		cairo_move_to(cr, L->xpad, R->header_y);

@@ -9,6 +9,7 @@
 #include "../core/err.h"
 #include "../core/human.h"
 #include "../core/numfmt.h"
+#include "escape.h"
 
 #define HOURS_PER_YEAR 8766.0 /* 365.25 days */
 
@@ -203,54 +204,6 @@ static void row_values(const flame_cost_report *c, size_t i, double sum, values 
 #undef SET
 }
 
-/* A field or string: CSV quotes it (RFC 4180), JSON escapes it, invalid UTF-8 as U+FFFD. */
-static int put_str(flame_text_fn fn, void *ud, const char *p, size_t n, int json)
-{
-	char buf[512];
-	size_t o = 0;
-	int rc = fn(ud, "\"", 1);
-	for (size_t i = 0; i < n && !rc;) {
-		unsigned char ch = (unsigned char)p[i];
-		size_t len = 1;
-		if (ch >= 0x80) { /* a whole, shortest-form UTF-8 sequence, or one bad byte */
-			size_t want = ch >= 0xf0 && ch <= 0xf4 ? 4 : ch >= 0xe0 ? 3 : ch >= 0xc2 && ch < 0xe0 ? 2 : 0;
-			int ok = want && i + want <= n;
-			for (size_t k = 1; ok && k < want; k++)
-				ok = ((unsigned char)p[i + k] & 0xc0) == 0x80;
-			if (ok && want == 3)
-				ok = !(ch == 0xe0 && (unsigned char)p[i + 1] < 0xa0) &&
-				     !(ch == 0xed && (unsigned char)p[i + 1] >= 0xa0);
-			if (ok && want == 4)
-				ok = !(ch == 0xf0 && (unsigned char)p[i + 1] < 0x90) &&
-				     !(ch == 0xf4 && (unsigned char)p[i + 1] >= 0x90);
-			if (ok) {
-				memcpy(buf + o, p + i, want);
-				o += want;
-				len = want;
-			} else {
-				memcpy(buf + o, "\xef\xbf\xbd", 3);
-				o += 3;
-			}
-		} else if (ch == '"') {
-			memcpy(buf + o, json ? "\\\"" : "\"\"", 2);
-			o += 2;
-		} else if (json && ch == '\\') {
-			memcpy(buf + o, "\\\\", 2);
-			o += 2;
-		} else if (json && (ch < 0x20 || ch == 0x7f)) {
-			o += (size_t)snprintf(buf + o, sizeof buf - o, "\\u%04x", ch);
-		} else {
-			buf[o++] = (char)ch;
-		}
-		i += len;
-		if (o > sizeof buf - 16 || i >= n) {
-			rc = fn(ud, buf, o);
-			o = 0;
-		}
-	}
-	return rc ? rc : fn(ud, "\"", 1);
-}
-
 static int write_csv(const flame_cost_report *c, flame_text_fn fn, void *ud)
 {
 	int rc = 0;
@@ -269,9 +222,9 @@ static int write_csv(const flame_cost_report *c, flame_text_fn fn, void *ud)
 			if (rc)
 				break;
 			if (j == 1)
-				rc = put_str(fn, ud, c->rows[i].name.ptr, c->rows[i].name.len, 0);
+				rc = flame__put_quoted(fn, ud, c->rows[i].name.ptr, c->rows[i].name.len, 0);
 			else if (j == 7)
-				rc = put_str(fn, ud, c->unit, strlen(c->unit), 0);
+				rc = flame__put_quoted(fn, ud, c->unit, strlen(c->unit), 0);
 			else if (x.set[j])
 				rc = fn(ud, x.v[j], strlen(x.v[j]));
 		}
@@ -292,11 +245,11 @@ static int write_json(const flame_cost_report *c, flame_text_fn fn, void *ud)
 	tot[flame__fmt_count(tot, c->total, c->scale)] = '\0';
 	int rc = fn(ud, "{\"unit\":", 8);
 	if (!rc)
-		rc = c->unit[0] ? put_str(fn, ud, c->unit, strlen(c->unit), 1) : fn(ud, "null", 4);
+		rc = c->unit[0] ? flame__put_quoted(fn, ud, c->unit, strlen(c->unit), 1) : fn(ud, "null", 4);
 	if (!rc)
 		rc = flame__textf(fn, ud, ",\"by\":");
 	if (!rc)
-		rc = put_str(fn, ud, by_name(c), strlen(by_name(c)), 1);
+		rc = flame__put_quoted(fn, ud, by_name(c), strlen(by_name(c)), 1);
 	if (!rc)
 		rc = flame__textf(fn, ud, ",\"sort\":\"%s\",\"total\":%s,\"groups\":%zu",
 		                  c->o.sort == FLAME_COST_SORT_TOTAL ? "total" : "self", tot, c->n);
@@ -325,9 +278,9 @@ static int write_json(const flame_cost_report *c, flame_text_fn fn, void *ud)
 			if (rc)
 				break;
 			if (j == 1)
-				rc = put_str(fn, ud, c->rows[i].name.ptr, c->rows[i].name.len, 1);
+				rc = flame__put_quoted(fn, ud, c->rows[i].name.ptr, c->rows[i].name.len, 1);
 			else if (j == 7)
-				rc = c->unit[0] ? put_str(fn, ud, c->unit, strlen(c->unit), 1) : fn(ud, "null", 4);
+				rc = c->unit[0] ? flame__put_quoted(fn, ud, c->unit, strlen(c->unit), 1) : fn(ud, "null", 4);
 			else
 				rc = x.set[j] ? fn(ud, x.v[j], strlen(x.v[j])) : fn(ud, "null", 4);
 		}

@@ -1,5 +1,6 @@
 /* The escaping gate (see escape.h). A table marks the ASCII bytes that need work, so
  * plain names are copied in runs; UTF-8 is validated per sequence (RFC 3629 ranges). */
+#include <stdio.h>
 #include <string.h>
 #include "escape.h"
 
@@ -115,3 +116,51 @@ static size_t gate(char *dst, const char *src, size_t n, int markup)
 size_t flame__xml_escape(char *dst, const char *src, size_t n) { return gate(dst, src, n, 1); }
 
 size_t flame__utf8_repair(char *dst, const char *src, size_t n) { return gate(dst, src, n, 0); }
+
+/* A field or string: CSV quotes it (RFC 4180), JSON escapes it, invalid UTF-8 as U+FFFD. */
+int flame__put_quoted(flame_text_fn fn, void *ud, const char *p, size_t n, int json)
+{
+	char buf[512];
+	size_t o = 0;
+	int rc = fn(ud, "\"", 1);
+	for (size_t i = 0; i < n && !rc;) {
+		unsigned char ch = (unsigned char)p[i];
+		size_t len = 1;
+		if (ch >= 0x80) { /* a whole, shortest-form UTF-8 sequence, or one bad byte */
+			size_t want = ch >= 0xf0 && ch <= 0xf4 ? 4 : ch >= 0xe0 ? 3 : ch >= 0xc2 && ch < 0xe0 ? 2 : 0;
+			int ok = want && i + want <= n;
+			for (size_t k = 1; ok && k < want; k++)
+				ok = ((unsigned char)p[i + k] & 0xc0) == 0x80;
+			if (ok && want == 3)
+				ok = !(ch == 0xe0 && (unsigned char)p[i + 1] < 0xa0) &&
+				     !(ch == 0xed && (unsigned char)p[i + 1] >= 0xa0);
+			if (ok && want == 4)
+				ok = !(ch == 0xf0 && (unsigned char)p[i + 1] < 0x90) &&
+				     !(ch == 0xf4 && (unsigned char)p[i + 1] >= 0x90);
+			if (ok) {
+				memcpy(buf + o, p + i, want);
+				o += want;
+				len = want;
+			} else {
+				memcpy(buf + o, "\xef\xbf\xbd", 3);
+				o += 3;
+			}
+		} else if (ch == '"') {
+			memcpy(buf + o, json ? "\\\"" : "\"\"", 2);
+			o += 2;
+		} else if (json && ch == '\\') {
+			memcpy(buf + o, "\\\\", 2);
+			o += 2;
+		} else if (json && (ch < 0x20 || ch == 0x7f)) {
+			o += (size_t)snprintf(buf + o, sizeof buf - o, "\\u%04x", ch);
+		} else {
+			buf[o++] = (char)ch;
+		}
+		i += len;
+		if (o > sizeof buf - 16 || i >= n) {
+			rc = fn(ud, buf, o);
+			o = 0;
+		}
+	}
+	return rc ? rc : fn(ud, "\"", 1);
+}

@@ -1,8 +1,10 @@
 /* The one gate from untrusted text (frame names, titles, notes, count names, nameattr
- * values) to markup: XML-escape, replace bytes XML 1.0 forbids, repair invalid UTF-8. */
+ * values) to markup: XML-escape, replace bytes XML 1.0 forbids, repair invalid UTF-8; and
+ * the quoting of names in CSV and JSON reports. */
 #ifndef FLAME_WRITE_ESCAPE_H
 #define FLAME_WRITE_ESCAPE_H
 #include <stddef.h>
+#include "../flame.h"
 
 /** Worst-case output size for `n` input bytes ("&quot;" is 6 bytes per byte). */
 #define FLAME__ESCAPE_MAX(n) ((n) * 6)
@@ -19,4 +21,7 @@ size_t flame__xml_escape(char *dst, const char *src, size_t n);
  * cairo text, which is not markup): same replacements as flame__xml_escape. `dst` needs
  * 3 * n bytes. Returns the bytes written. */
 size_t flame__utf8_repair(char *dst, const char *src, size_t n);
+/** A field of a CSV or JSON report (cost reports, the diff report): quoted, as RFC 4180
+ * (json 0) or a JSON string (json 1) wants, invalid UTF-8 as U+FFFD, through `fn`. */
+int flame__put_quoted(flame_text_fn fn, void *ud, const char *p, size_t n, int json);
 #endif

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
+#include "../core/diff-report.h"
 #include "../core/err.h"
 #include "../core/gzip.h"
 #include "../core/numfmt.h"
@@ -185,6 +186,39 @@ static void put_meta_num(hw *w, const char *key, double v)
 	put_meta(w, key, b);
 }
 
+/* A tested diff's statistics, for the page's colours and tooltips: "ID SIG CHANGE LOW HIGH Q"
+ * for self, then the same for total, per function, ';' between functions (name ids are
+ * the name table's; numbers exact, q as the SVG's tooltips print it). Nothing without a
+ * report. */
+static void put_stats(hw *w)
+{
+	const flame_diff_report *r = w->o->diff_report;
+	if (!r || r->tree != w->t || !r->stats)
+		return;
+	char *buf = NULL, line[320];
+	size_t len = 0, cap = 0;
+	for (uint32_t id = 0; id < r->n_ids && !w->rc; id++) {
+		if (r->row_of[id] == UINT32_MAX)
+			continue;
+		const flame_diff_stat *st = &r->stats[r->row_of[id]];
+		int n = snprintf(line, sizeof line, "%s%u", len ? ";" : "", id);
+		for (int k = 0; k < 2; k++)
+			n += snprintf(line + n, sizeof line - (size_t)n, " %d %.17g %.17g %.17g %.2g",
+			              st->significant[k], st->change[k], st->low[k], st->high[k], st->q[k]);
+		if (flame__array_reserve_min(buf, cap, len + (size_t)n + 1, 4096)) {
+			w->rc = flame__err_nomem(w->err);
+			break;
+		}
+		memcpy(buf + len, line, (size_t)n + 1);
+		len += (size_t)n;
+	}
+	char al[32];
+	snprintf(al, sizeof al, "%g", r->alpha);
+	put_meta(w, "alpha", al);
+	put_meta(w, "stats", buf ? buf : "");
+	free(buf);
+}
+
 /* What the page is told: the texts and the render options that mean something on it
  * (sizes of the drawing, --minwidth, --reverse and --flamechart do not: the page lays
  * the whole tree out at every zoom). */
@@ -200,7 +234,8 @@ static void put_header(hw *w)
 	                                            : "samples";
 	raw_put(w, "FLP1", 4);
 	put_meta(w, "title", o->title && *o->title ? o->title : NULL);
-	put_meta(w, "subtitle", o->subtitle);
+	char legend[640];
+	put_meta(w, "subtitle", flame__diff_subtitle(o, t, legend, sizeof legend));
 	put_meta(w, "notes", o->notes);
 	put_meta(w, "countname", cn);
 	/* a unit the user named (--countname) is printed as given, as in the SVG */
@@ -226,6 +261,7 @@ static void put_header(hw *w)
 	put_meta(w, "diffmode", o->diff_mode == FLAME_DIFF_TOTAL ? "total" : "self");
 	put_meta_num(w, "mindelta", o->diff_min_delta * (double)flame__pow10[flame_tree_decimals(t)]);
 	put_meta_num(w, "diffper", o->diff_per);
+	put_stats(w);
 	/* colours: background, search, and the root's (flamegraph.pl's nameless frame) */
 	flame__bgcolors(o->bgcolors, o->colors, &top, &bottom);
 	flame__colorer cr;

@@ -9,11 +9,13 @@
  * needs sibling totals first, so it builds the node tree (flame_tree_build). */
 #include <iconv.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
+#include "../core/diff-report.h"
 #include "../core/err.h"
 #include "../core/human.h"
 #include "../core/tree.h"
@@ -21,7 +23,8 @@
 #include "layout.h"
 
 static const flame_render_opts render_defaults = FLAME_RENDER_OPTS_INIT;
-static const size_t render_sizes[] = {0, sizeof(flame_render_opts)};
+static const size_t render_sizes[] = {0, offsetof(flame_render_opts, diff_report),
+                                      sizeof(flame_render_opts)};
 static const struct flame__opts_layout render_layout = {"flame_render_opts", &render_defaults,
                                                         sizeof render_defaults, render_sizes,
                                                         FLAME_RENDER_OPTS_VERSION};
@@ -354,6 +357,38 @@ static int layout_flow(flame__layout *L, flame_tree *t, const flame_render_opts 
 
 /* ---- the whole pass */
 
+/* The report of o that tested this tree's changes, or NULL. */
+static const flame_diff_report *tested(const flame_render_opts *o, flame_tree *t)
+{
+	const flame_diff_report *r = o->diff_report;
+	return r && r->tree == t && r->stats && flame_tree_is_differential(t) ? r : NULL;
+}
+
+const char *flame__diff_subtitle(const flame_render_opts *o, flame_tree *t, char *buf,
+                                 size_t cap)
+{
+	const char *user = o->subtitle && *o->subtitle ? o->subtitle : NULL;
+	const flame_diff_report *r = tested(o, t);
+	if (!r)
+		return user;
+	snprintf(buf, cap, "%.*s%sWhite: no change, or within noise (q > %g after FDR; %u run%s "
+	         "before, %u after); tooltips give each change's %g%% interval",
+	         user ? (int)(cap / 2) : 0, user ? user : "", user ? " | " : "", r->alpha, r->runs[0],
+	         r->runs[0] == 1 ? "" : "s", r->runs[1], 100 * (1 - r->alpha));
+	return buf;
+}
+
+const flame_diff_stat *flame__name_stat(const flame_diff_report *rep, const char *name,
+                                        size_t len)
+{
+	if (!rep)
+		return NULL;
+	uint32_t id = flame__intern_find(flame__tree_names(rep->tree), name, len);
+	if (id == FLAME__ID_NONE || id >= rep->n_ids || rep->row_of[id] == UINT32_MAX)
+		return NULL;
+	return &rep->stats[rep->row_of[id]];
+}
+
 /* What the options and the tree say before any frame is placed: texts, sizes, fonts. */
 static void layout_texts(flame__layout *L, flame_tree *t, const flame_render_opts *o)
 {
@@ -369,13 +404,15 @@ static void layout_texts(flame__layout *L, flame_tree *t, const flame_render_opt
 	L->xpad = 10;
 	L->ypad1 = o->font_size * 3;
 	L->ypad2 = o->font_size * 2 + 10;
-	if (o->subtitle && *o->subtitle)
+	L->report = tested(o, t);
+	L->stat_total = o->diff_mode == FLAME_DIFF_TOTAL;
+	L->subtitle = flame__diff_subtitle(o, t, L->legend, sizeof L->legend);
+	if (L->subtitle)
 		L->ypad1 += o->font_size * 2;
 	L->title = o->title && *o->title ? o->title
 	           : (o->flags & FLAME_RENDER_FLAMECHART) ? "Flame Chart"
 	           : L->inverted                          ? "Icicle Graph"
 	                                                  : "Flame Graph";
-	L->subtitle = o->subtitle && *o->subtitle ? o->subtitle : NULL;
 	L->notes = o->notes && *o->notes ? o->notes : NULL;
 	L->count_name = o->count_name       ? o->count_name
 	                : flame_tree_count_name(t) ? flame_tree_count_name(t)
@@ -435,9 +472,12 @@ static int layout_colors(flame__layout *L, flame_tree *t, const flame_render_opt
 			flame__color_name(&cr, f->name, f->name_len, &f->fill);
 		else if (f->name_len == 1 && f->name[0] == '-')
 			flame__color_name(&cr, f->name, f->name_len, &f->fill);
-		else if (L->differential)
-			f->fill = flame__color_delta(fabs(f->delta) < min_delta ? 0 : f->delta, maxdelta,
-			                             negate);
+		else if (L->differential) {
+			const flame_diff_stat *st = f->depth ? flame__name_stat(L->report, f->name, f->name_len)
+			                                     : NULL;
+			int noise = fabs(f->delta) < min_delta || (st && !st->significant[L->stat_total]);
+			f->fill = flame__color_delta(noise ? 0 : f->delta, maxdelta, negate);
+		}
 		else if (flame__color_name(&cr, f->name, f->depth ? f->name_len : 0, &f->fill))
 			/* the root is coloured as flamegraph.pl's nameless root frame */
 			return flame__err_nomem(err);
@@ -448,13 +488,12 @@ static int layout_colors(flame__layout *L, flame_tree *t, const flame_render_opt
 int flame__layout_compute(flame__layout *L, flame_tree *t, const flame_render_opts *o,
                           flame_err *err)
 {
-	flame_render_opts defaults = FLAME_RENDER_OPTS_INIT;
-	if (!o)
-		o = &defaults;
+	flame_render_opts cur; /* the caller's version: later fields (diff_report) defaulted */
 	memset(L, 0, sizeof *L);
-	int rc = flame_render_opts_check(o, err);
-	if (rc)
+	int rc = flame__render_opts_read(&cur, o, err);
+	if (rc || (rc = flame_render_opts_check(&cur, err)))
 		return rc;
+	o = &cur;
 	layout_texts(L, t, o);
 	uint64_t actual = flame_tree_total(t, L->differential ? 1 : 0);
 	layout_timemax(L, actual, o);
@@ -624,6 +663,18 @@ size_t flame__frame_info(const flame__layout *L, const flame__frame *f, char *bu
 			flame__human(a, sizeof a, (double)f->value * L->factor / p, u, 0);
 			n = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0,
 			             "; per request before %s, after %s", b, a);
+			if (n > 0)
+				len += (size_t)n;
+		}
+		const flame_diff_stat *st = f->depth ? flame__name_stat(L->report, f->name, f->name_len)
+		                                     : NULL;
+		if (st) { /* the function's change in % of before, with its interval */
+			int k = L->stat_total, sg = L->negate ? -1 : 1;
+			double lo = sg > 0 ? st->low[k] : -st->high[k], hi = sg > 0 ? st->high[k] : -st->low[k];
+			n = snprintf(len < cap ? buf + len : NULL, len < cap ? cap - len : 0,
+			             "; %s %+.2f%% [%+.2f%%, %+.2f%%] q=%.2g%s", k ? "total" : "self",
+			             sg * st->change[k], lo, hi, st->q[k],
+			             st->significant[k] ? "" : ", within noise");
 			if (n > 0)
 				len += (size_t)n;
 		}

@@ -50,7 +50,21 @@ typedef struct flame__layout {
 	int human;                  /* the tree's unit is time or bytes: tooltips print amounts
 	                             * as people read them ("1.42 s"), so the SVG carries the
 	                             * exact counts in data-v and the unit in data-unit */
+	const flame_diff_report *report; /* differential: changes were tested (o->diff_report
+	                             * of this tree, with statistics), else NULL */
+	int stat_total;             /* the statistic frames are coloured by: total (1) or self */
+	char legend[640];           /* with a report: the subtitle with the legend after it */
 } flame__layout;
+
+/** The subtitle of a picture of `t` with `o`: the user's, then, when o->diff_report has
+ * statistics of `t`, a legend saying that changes within noise are drawn as none (into
+ * buf). NULL when there is neither. */
+const char *flame__diff_subtitle(const flame_render_opts *o, flame_tree *t, char *buf,
+                                 size_t cap);
+
+/** The statistics of the function named name[0..len) in a picture with a report, or NULL. */
+const flame_diff_stat *flame__name_stat(const flame_diff_report *rep, const char *name,
+                                        size_t len);
 
 /** Build the node tree as needed (honouring --flamechart and --sort) and lay it out: the
  * stacks as they are (--reverse is a transform, xform/reverse.c, done before). Strings in

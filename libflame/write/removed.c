@@ -2,8 +2,8 @@
  * go into a small tree of their own; one pass over its node tree sums,
  * per node, the BEFORE weight of the removed subtrees at or under it (a removed frame: in
  * BEFORE, not in AFTER, under a frame that is in AFTER); a second pass places the nodes
- * with such weight left to right as a small flame graph of its own, scaled so the removed
- * total spans the width, pruned by the same --minwidth. */
+ * with such weight left to right as a small flame graph of its own, at the scale of a graph
+ * of BEFORE, pruned by --minwidth or the width of a label, whichever is wider. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,14 +242,17 @@ int flame__panel_compute(flame__panel *P, flame_tree *t, flame__layout *L,
 		rc = flame_tree_build(P->own, FLAME_ORDER_NAME, err);
 	if (!rc)
 		rc = removed_weights(P->own, &w, err);
-	uint64_t total = w ? w[0] : 0;
-	double wpc = total ? (L->width - 2 * L->xpad) / (double)total : 0;
+	/* at the scale of a graph of BEFORE: a frame is as wide as its share of BEFORE, and one
+	 * too narrow for a label is left out (its weight is in the header, and its name in the
+	 * subtitle), so a sliver of noise is a line, not a band as tall as the graph */
+	uint64_t total = w ? w[0] : 0, span = before_total > total ? before_total : total;
+	double wpc = span ? (L->width - 2 * L->xpad) / (double)span : 0;
+	double label = 3 * L->font_size * L->font_width + 3;
+	double min_px = (o->flags & FLAME_RENDER_MINWIDTH_PERCENT) ? o->min_width / 100 * (L->width - 2 * L->xpad)
+	                                                           : o->min_width;
 	uint32_t maxd = 0;
 	if (!rc && total)
-		rc = place(P, P->own, w,
-		           (o->flags & FLAME_RENDER_MINWIDTH_PERCENT) ? (double)total * o->min_width / 100
-		                                                      : o->min_width / wpc,
-		           &maxd, err);
+		rc = place(P, P->own, w, (min_px > label ? min_px : label) / wpc, &maxd, err);
 	free(w);
 	if (rc || !total) {
 		flame__panel_free(P);

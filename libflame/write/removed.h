@@ -10,7 +10,7 @@ typedef struct flame__panel {
 	flame__frame *frames; /* parents first; value = the removed BEFORE weight it spans,
 	                       * before = its BEFORE total */
 	uint64_t *after;      /* per frame: its AFTER total (0 for a removed frame) */
-	size_t count;         /* 0: no panel */
+	size_t count;         /* frames drawn (0: none wide enough; no panel when header is empty) */
 	double top, height;   /* the band below the graph, px */
 	double header_y;      /* baseline of the header line (left-aligned at xpad) */
 	uint64_t removed;     /* BEFORE count of all removed frames (tree scale) */

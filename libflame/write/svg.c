@@ -605,7 +605,7 @@ static void put_panel(sw *w)
 {
 	const flame__panel *P = w->panel;
 	const flame__layout *L = w->L;
-	if (!P || !P->count)
+	if (!P || !P->header[0])
 		return;
 	puts_(w, "<g id=\"removed\" data-panel=\"removed\">\n");
 	put_text(w, "<text x=\"", L->xpad, P->header_y, P->header);

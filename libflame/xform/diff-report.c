@@ -10,6 +10,7 @@
 #include "../core/heap.h"
 #include "../core/human.h"
 #include "../core/tree.h"
+#include "diff.h"
 
 /* ---- per-function report */
 
@@ -335,6 +336,8 @@ void flame_diff_report_free(flame_diff_report *r)
 	if (!r)
 		return;
 	free(r->rows);
+	free(r->stats);
+	free(r->row_of);
 	free(r);
 }
 
@@ -354,6 +357,52 @@ int flame_diff_report_attribute(flame_diff_report *r, double limit, unsigned whi
 	return attribute(r->tree, r->rows, r->n, limit, which, err);
 }
 
+/* ---- statistics of a tree alone: its columns are one run per side */
+
+int flame_diff_report_stats(flame_diff_report *rep, const flame_diff_opts *opts,
+                            uint64_t before_raw, double alpha, flame_err *err)
+{
+	flame_diff_opts o;
+	int rc = flame__diff_opts_read(&o, opts, err);
+	if (rc)
+		return rc;
+	flame__stat_run run[2];
+	for (int c = 0; c < 2; c++) {
+		uint64_t u = 0;
+		run[c] = (flame__stat_run){rep->tree, c, 1, 0, (double)flame_tree_total(rep->tree, c), 0};
+		/* samples counted as they are: one weighs 1, times what normalized BEFORE */
+		if (flame__unit_kind_of(flame_tree_count_name(rep->tree), NULL) == FLAME__UNIT_COUNT)
+			run[c].w = c || !before_raw ? 1 : run[c].total / (double)before_raw;
+		if (o.norm == FLAME_DIFF_NORM_TOTAL && run[c].total > 0)
+			run[c].unit = run[c].total, run[c].share = 1;
+		if (o.norm == FLAME_DIFF_NORM_FRAME && o.frame_regex) {
+			if ((rc = flame__diff_frame_weight(rep->tree, c, o.frame_regex, &u, err)))
+				return rc;
+			if (u)
+				run[c].unit = (double)u, run[c].share = 1;
+		}
+	}
+	flame__stat_run *const runs[2] = {&run[0], &run[1]};
+	const size_t n[2] = {1, 1};
+	return flame__diff_stats(rep, runs, n, alpha, err);
+}
+
+const flame_diff_stat *flame_diff_report_stat(const flame_diff_report *rep, size_t i)
+{
+	return rep->stats && i < rep->n ? &rep->stats[i] : NULL;
+}
+
+int flame_diff_report_runs(const flame_diff_report *rep, unsigned runs[2], double *alpha)
+{
+	if (!rep->stats)
+		return 0;
+	runs[0] = rep->runs[0];
+	runs[1] = rep->runs[1];
+	if (alpha)
+		*alpha = rep->alpha;
+	return 1;
+}
+
 /* ---- the gate */
 
 static double delta_of(const uint64_t v[2])
@@ -361,19 +410,39 @@ static double delta_of(const uint64_t v[2])
 	return v[1] >= v[0] ? (double)(v[1] - v[0]) : -(double)(v[0] - v[1]);
 }
 
+/* A row's growth of self (k 0) or total (k 1) in % of the before total: the statistics'
+ * change when there are any (0 unless significant), else the counts'. */
+static double growth_pct(const flame_diff_row *r, const flame_diff_stat *st, int k, double t0)
+{
+	if (st)
+		return st->significant[k] ? st->change[k] : 0;
+	double d = delta_of(k ? r->total : r->self);
+	return t0 > 0 ? 100.0 * d / t0 : d > 0 ? 100.0 : 0.0;
+}
+
+typedef struct gate_ctx {
+	const flame_diff_row *rows;
+	const flame_diff_stat *stats; /* NULL: none */
+	double t0;
+} gate_ctx;
+
 /* Offenders by their larger growth (self or total), largest first, ties by name: the same
  * report however the inputs were ordered or read. */
-static double growth(const flame_diff_row *r)
+static double growth(const gate_ctx *g, size_t i)
 {
-	double s = delta_of(r->self), t = r->inside == SIZE_MAX ? delta_of(r->total) : s;
+	const flame_diff_row *r = &g->rows[i];
+	const flame_diff_stat *st = g->stats ? &g->stats[i] : NULL;
+	double s = growth_pct(r, st, 0, g->t0);
+	double t = r->inside == SIZE_MAX ? growth_pct(r, st, 1, g->t0) : s;
 	return s > t ? s : t;
 }
 
 static int cmp_growth(const void *pa, const void *pb, void *ud)
 {
-	const flame_diff_row *rows = ud;
-	const flame_diff_row *x = &rows[*(const size_t *)pa], *y = &rows[*(const size_t *)pb];
-	double gx = growth(x), gy = growth(y);
+	const gate_ctx *g = ud;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const flame_diff_row *x = &g->rows[a], *y = &g->rows[b];
+	double gx = growth(g, a), gy = growth(g, b);
 	if (gx != gy)
 		return gx > gy ? -1 : 1;
 	size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
@@ -381,25 +450,33 @@ static int cmp_growth(const void *pa, const void *pb, void *ud)
 	return c ? c : (x->name.len > y->name.len) - (x->name.len < y->name.len);
 }
 
-/* The offender line of row `r` into `line` (its length; 0 when it did not grow past limit). */
-static int offense(const flame_diff_row *r, double limit, double t0, unsigned scale,
+/* The offender line of row `i` into `line` (its length; 0 when it did not grow past
+ * limit_pct, significantly when there are statistics). */
+static int offense(const gate_ctx *g, size_t i, double limit_pct, unsigned scale,
                    const char *unit, char *line, size_t cap)
 {
+	const flame_diff_row *r = &g->rows[i];
+	const flame_diff_stat *st = g->stats ? &g->stats[i] : NULL;
 	int len = snprintf(line, cap, "%.*s: ", (int)(r->name.len > 400 ? 400 : r->name.len),
 	                   r->name.ptr);
 	int any = 0;
 	for (int k = 0; k < 2; k++) {
 		const uint64_t *v = k ? r->total : r->self;
-		double d = delta_of(v);
-		if (!(d > 0 && d > limit) || (k && r->inside != SIZE_MAX))
+		double pct = growth_pct(r, st, k, g->t0);
+		if (!(delta_of(v) > 0 || st) || !(pct > 0 && pct > limit_pct) ||
+		    (k && r->inside != SIZE_MAX))
 			continue;
 		char b[64], af[64], dd[64];
 		flame_amount_print(b, sizeof b, v[0], scale, unit);
 		flame_amount_print(af, sizeof af, v[1], scale, unit);
 		flame_amount_print_delta(dd, sizeof dd, v[0], v[1], scale, unit);
-		int m = snprintf(line + len, cap - (size_t)len,
-		                 "%s%s %s -> %s (%s, %.2f%% of the before total)", any ? "; " : "",
-		                 k ? "total" : "self", b, af, dd, t0 > 0 ? 100.0 * d / t0 : 100.0);
+		int m = st ? snprintf(line + len, cap - (size_t)len,
+		                      "%s%s %s -> %s (%s, %+.2f%% of the before total [%+.2f%%, %+.2f%%], "
+		                      "q=%.2g)", any ? "; " : "", k ? "total" : "self", b, af, dd, pct,
+		                      st->low[k], st->high[k], st->q[k])
+		           : snprintf(line + len, cap - (size_t)len,
+		                      "%s%s %s -> %s (%s, %.2f%% of the before total)", any ? "; " : "",
+		                      k ? "total" : "self", b, af, dd, pct);
 		if (m > 0)
 			len += m < (int)cap - len ? m : (int)cap - len - 1;
 		any = 1;
@@ -428,10 +505,11 @@ int flame_diff_report_gate(const flame_diff_report *rep, double limit_pct, flame
 		goto done;
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
-	qsort_r(idx, n, sizeof *idx, cmp_growth, rows);
+	gate_ctx g = {rows, rep->stats, t0};
+	qsort_r(idx, n, sizeof *idx, cmp_growth, &g);
 	for (size_t i = 0; i < n && !rc; i++) {
 		char line[1024];
-		int len = offense(&rows[idx[i]], limit, t0, flame_tree_decimals(t),
+		int len = offense(&g, idx[i], limit_pct, flame_tree_decimals(t),
 		                  flame_tree_count_name(t), line, sizeof line);
 		if (len && (rc = fn(ud, line, (size_t)len)))
 			rc = rc < 0 ? rc : -rc;

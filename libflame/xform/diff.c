@@ -3,6 +3,7 @@
  * per-request or per-unit-of-work normalization. Scaling is exact (128-bit) and rounds down. Sorted
  * sides are combined by a merge-join (core/join.c). Reading the sides is read/'s, and
  * choosing how is the diff request's (request/diff.c). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
@@ -15,7 +16,8 @@
 #include "diff.h"
 
 static const flame_diff_opts diff_defaults = FLAME_DIFF_OPTS_INIT;
-static const size_t diff_sizes[] = {0, sizeof(flame_diff_opts)};
+static const size_t diff_sizes[] = {0, offsetof(flame_diff_opts, normalize_names),
+                                    sizeof(flame_diff_opts)};
 static const struct flame__opts_layout diff_layout = {"flame_diff_opts", &diff_defaults,
                                                       sizeof diff_defaults, diff_sizes,
                                                       FLAME_DIFF_OPTS_VERSION};
@@ -37,6 +39,10 @@ int flame_diff_opts_check(const flame_diff_opts *opts, flame_err *err)
 	if (rc)
 		return rc;
 	const flame_diff_opts *o = &cur;
+	flame__namefix *f = NULL;
+	if ((rc = flame__namefix_new(&f, o, err)))
+		return rc;
+	flame__namefix_free(f);
 	switch (o->norm) {
 	case FLAME_DIFF_NORM_NONE:
 	case FLAME_DIFF_NORM_TOTAL:
@@ -61,74 +67,14 @@ int flame_diff_opts_check(const flame_diff_opts *opts, flame_err *err)
 	return flame__err(err, FLAME_EUSAGE, "", 0, FLAME__NO_OFFSET, "unknown normalization");
 }
 
-/* ---- -s: hex addresses */
-
-static int is_hex(unsigned char c)
-{
-	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
-}
-
-/* Length of `p` with every 0x[0-9a-fA-F]+ replaced by "0x..." (as Perl's s///g scans:
- * leftmost match, then on after it); writes the result to `out` when not NULL. */
-static size_t strip_hex_name(const char *p, size_t n, char *out)
-{
-	size_t o = 0;
-	for (size_t i = 0; i < n;) {
-		if (p[i] == '0' && i + 2 < n && p[i + 1] == 'x' && is_hex((unsigned char)p[i + 2])) {
-			i += 2;
-			while (i < n && is_hex((unsigned char)p[i]))
-				i++;
-			if (out)
-				memcpy(out + o, "0x...", 5);
-			o += 5;
-			continue;
-		}
-		if (out)
-			out[o] = p[i];
-		o++;
-		i++;
-	}
-	return o;
-}
+/* ---- -s: hex addresses (the rules themselves are xform/rename.c's) */
 
 static int has_hex(const char *p, size_t n)
 {
 	for (size_t i = 0; i + 2 < n; i++)
-		if (p[i] == '0' && p[i + 1] == 'x' && is_hex((unsigned char)p[i + 2]))
+		if (p[i] == '0' && p[i + 1] == 'x' && ((p[i + 2] >= '0' && p[i + 2] <= '9') ||
+		                                       ((p[i + 2] | 0x20) >= 'a' && (p[i + 2] | 0x20) <= 'f')))
 			return 1;
-	return 0;
-}
-
-/* map[id] = id (in `dst`) of the stripped name of `src`'s name id. */
-static int strip_map(flame_tree *dst, const flame_tree *src, uint32_t *map, flame_err *err)
-{
-	char *buf = NULL;
-	size_t cap = 0;
-	const flame__intern *names = flame__tree_names(src);
-	uint32_t count = names->count; /* dst may be src: new names are not revisited */
-	for (uint32_t id = 0; id < count; id++) {
-		const flame__name *nm = flame__intern_get(names, id);
-		const char *p = nm->ptr;
-		size_t n = nm->len;
-		if (has_hex(p, n)) {
-			size_t m = strip_hex_name(p, n, NULL);
-			if (flame__array_reserve_min(buf, cap, m, 256)) {
-				free(buf);
-				return flame__err_nomem(err);
-			}
-			n = strip_hex_name(p, n, buf);
-			p = buf;
-		} else if (dst == src) {
-			map[id] = id;
-			continue;
-		}
-		map[id] = flame__tree_intern(dst, p, n);
-		if (map[id] == FLAME__ID_NONE) {
-			free(buf);
-			return flame__err_nomem(err);
-		}
-	}
-	free(buf);
 	return 0;
 }
 
@@ -137,16 +83,6 @@ static int add_err(flame_err *err, int rc)
 	if (rc == FLAME_ENOMEM)
 		return flame__err_nomem(err);
 	return flame__err(err, rc, "", 0, FLAME__NO_OFFSET, "a count overflows 64 bits");
-}
-
-static int strip_stack(void *ud, const uint32_t *ids, uint32_t depth, uint32_t *out,
-                       uint64_t w[2])
-{
-	const uint32_t *map = ud;
-	(void)w;
-	for (uint32_t i = 0; i < depth; i++)
-		out[i] = map[ids[i]];
-	return (int)depth;
 }
 
 int flame_strip_hex(flame_tree *t, flame_err *err)
@@ -159,14 +95,9 @@ int flame_strip_hex(flame_tree *t, flame_err *err)
 	}
 	if (!any)
 		return 0;
-	uint32_t *map = malloc((size_t)names->count * sizeof *map);
-	if (!map)
-		return flame__err_nomem(err);
-	int rc = strip_map(t, t, map, err);
-	if (!rc)
-		rc = flame__tree_rewrite(t, strip_stack, map, 0, err);
-	free(map);
-	return rc;
+	flame_diff_opts o = FLAME_DIFF_OPTS_INIT;
+	o.strip_hex = 1;
+	return flame__diff_fix_names(t, &o, err);
 }
 
 /* ---- normalization */
@@ -237,6 +168,15 @@ static int frame_weights(flame_tree *t, const char *re, uint64_t *w0, uint64_t *
 	return rc;
 }
 
+int flame__diff_frame_weight(flame_tree *t, int col, const char *re, uint64_t *w,
+                             flame_err *err)
+{
+	uint64_t w2[2] = {0, 0};
+	int rc = frame_weights(t, re, &w2[0], &w2[1], err);
+	*w = w2[col ? 1 : 0];
+	return rc;
+}
+
 /* The chosen normalization of column 0 (BEFORE). */
 static int normalize(flame_tree *t, const flame_diff_opts *o, flame_err *err)
 {
@@ -298,7 +238,7 @@ int flame_diff_normalize(flame_tree *t, const flame_diff_opts *opts, flame_err *
 	int rc = flame__diff_opts_read(&cur, opts, err);
 	if (!rc)
 		rc = flame_diff_opts_check(o, err);
-	if (rc || (o->strip_hex && (rc = flame_strip_hex(t, err))))
+	if (rc || (flame__diff_renames(o) && (rc = flame__diff_fix_names(t, o, err))))
 		return rc;
 	return normalize(t, o, err);
 }
@@ -346,14 +286,16 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opt
 		                  "a differential (3-column) profile cannot be one side of a diff");
 	if ((rc = flame__units_join(before, after, err)))
 		return rc;
-	if (o->strip_hex && (rc = flame_strip_hex(before, err)))
+	int fix = flame__diff_renames(o);
+	if (fix && (rc = flame__diff_fix_names(before, o, err)))
 		return rc;
 	if ((rc = flame__tree_rescale(before, flame_tree_decimals(after), err)))
 		return rc;
 	uint64_t m = flame__pow10[flame_tree_decimals(before) - flame_tree_decimals(after)];
 	uint32_t *map = NULL, *ids = NULL, *at = NULL;
+	flame__namefix *f = NULL;
 	/* sorted sides (sorted folded files): one merge-join, no hashing */
-	if (!o->strip_hex && flame__tree_stacks_sorted(before) && flame__tree_stacks_sorted(after)) {
+	if (!fix && flame__tree_stacks_sorted(before) && flame__tree_stacks_sorted(after)) {
 		rc = flame__tree_join_sorted(before, after, m, FLAME__JOIN_TO_AFTER, err);
 		if (rc < 0)
 			return rc;
@@ -373,19 +315,8 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opt
 		rc = flame__err_nomem(err);
 		goto done;
 	}
-	if (o->strip_hex) {
-		if ((rc = strip_map(before, after, map, err)))
-			goto done;
-	} else {
-		for (uint32_t id = 0; id < an->count; id++) {
-			const flame__name *nm = flame__intern_get(an, id);
-			map[id] = flame__tree_intern(before, nm->ptr, nm->len);
-			if (map[id] == FLAME__ID_NONE) {
-				rc = flame__err_nomem(err);
-				goto done;
-			}
-		}
-	}
+	if ((rc = flame__namefix_new(&f, o, err)) || (rc = flame__namefix_map(before, after, f, map, err)))
+		goto done;
 	if ((rc = add_after(bs, as, map, ids, m, at, err)) ||
 	    (at && (rc = flame__tree_time_join(before, after, at, m, err))))
 		goto done;
@@ -393,6 +324,7 @@ joined:
 	flame__tree_set_differential(before);
 	rc = normalize(before, o, err);
 done:
+	flame__namefix_free(f);
 	free(map);
 	free(ids);
 	free(at);

@@ -287,7 +287,10 @@ try {
 		else console.log(`  differs: ${f.info} ${hex(f.fill)} ${s ? s[1] : "(no SVG frame)"}`);
 	}
 	check(same === dfs.length, `diff: all ${dfs.length} frames: tooltips (before/after/delta) and colours as the SVG's`);
-	check(dfs.some((f) => /; [+-]?\d+\.\d\d%; before [\d,]+, after [\d,]+\)$/.test(f.info)), "diff: tooltips carry delta, before and after");
+	check(dfs.some((f) => /; [+-]?\d+\.\d\d%; before [\d,]+, after [\d,]+; (self|total) [+-]\d+\.\d\d% \[[+-]\d+\.\d\d%, [+-]\d+\.\d\d%\] q=[\d.e+-]+(, within noise)?\)$/.test(f.info)),
+		"diff: tooltips carry delta, before, after, and the change's interval and q-value");
+	check(hex(dfs.find((f) => f.i === 0).fill) === "#ffffff", "diff: the root (the sum of every change) is white, not red");
+	check((await state(page)).sort === "delta", "diff table: sorted by the size of the change from the start");
 	await page.click("#b-table");
 	const hd = await page.evaluate(() => [...document.querySelectorAll("#t-head div")].map((d) => d.textContent));
 	check(hd.includes("Total delta") && hd.includes("Self delta"), "diff table: delta columns");
@@ -303,6 +306,8 @@ try {
 	const gone = rm.find((f) => f.name === "gone");
 	check(gone && /before 6, after 0\)$/.test(gone.info) && rm.find((f) => f.name === "main"),
 		"diff: the frames only in BEFORE reachable (gone: before 6, after 0, under its caller main)");
+	check(gone && gone.fill === "rgb(94,94,255)" && rm.find((f) => f.name === "main").fill === "rgb(224,224,224)",
+		`diff: the frames only in BEFORE in the SVG panel's shrank hue, callers grey (${gone && gone.fill})`);
 	check(!(await drawn(page)).some((f) => f.name === "new"), "diff: the removed view holds only removed frames and their callers");
 	await page.click("#b-graph");
 	check(!(await frame(page, "gone")) && (await frame(page, "new")), "diff graph: widths by AFTER (gone has none)");

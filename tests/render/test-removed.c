@@ -92,8 +92,9 @@ static void test_pair(const char *fixtures)
 		ly = xnum(x, LEGACY "/@y");
 		lw = xnum(x, LEGACY "/@width");
 		lh = xnum(x, LEGACY "/@height");
-		/* 12 of the 15 removed samples: 80% of the 1180 px */
-		CHECK(lw > 900 && lw < 1000);
+		/* at the scale of BEFORE: 12 samples of BEFORE's total, of the 1180 px */
+		double want = 1180.0 * 12 * 1e0 / (double)flame_tree_total(t, 0);
+		CHECK(lw > want - 1 && lw < want + 1);
 		char *fill = xstr(x, LEGACY "/@fill");
 		CHECK(strlen(fill) == 7); /* blue-ish: the blue byte above the red one */
 		CHECK(strtol(fill + 5, NULL, 16) > strtol((char[3]){fill[1], fill[2], 0}, NULL, 16) + 60);

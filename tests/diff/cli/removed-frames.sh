@@ -13,3 +13,10 @@ flame-diff --no-removed $d/before.folded $d/after.folded | grep -c 'id="subtitle
 printf 'r;a 5\nr;b 4\nr;c 3\nr;d 2\nr;e 1\nr;keep 1\n' > many.folded
 printf 'r;keep 1\n' > kept.folded
 flame-diff many.folded kept.folded | grep -o '<text id="subtitle"[^<]*</text>'
+echo "--- a sliver of removed noise (0.27% of BEFORE, 8 frames deep) is the panel's header line, not a band as tall as the graph"
+printf 'main;work;a;b;c 10000\nmain;irq;i1;i2;i3;i4;i5;i6 27\n' > tiny-before.folded
+printf 'main;work;a;b;c 10000\n' > tiny-after.folded
+flame-diff tiny-before.folded tiny-after.folded -o tiny.svg
+sed -n '/data-panel="removed"/,/<\/g>/p' tiny.svg | grep -c '<rect' || true
+grep -o 'Only in BEFORE (removed): [^<]*' tiny.svg
+grep -o '<svg [^>]*height="[0-9.]*"' tiny.svg | grep -o 'height="[0-9.]*"'

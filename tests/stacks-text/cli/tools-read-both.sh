@@ -6,4 +6,4 @@ flame-render "$bt" > bt.svg && grep -c '<title>tcp_recvmsg+808 (7 samples' bt.sv
 flame-render --input-format dtrace "$dt" > dt.svg && grep -o '<title>unix`idle ([^)]*)' dt.svg
 flame-merge "$bt" "$dt"
 flame-top "$dt" | head -4
-flame-diff "$bt" "$dt" > diff.svg && grep -o '<title>curl ([^<]*' diff.svg
+flame-diff "$bt" "$dt" > diff.svg && grep -o 'Only in BEFORE (removed): [^<]*' diff.svg
