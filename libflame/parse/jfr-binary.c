@@ -86,15 +86,19 @@ static int chunk(reader *r, uint64_t off, flame_err *err)
 	int rc = body(r, size, &have, err);
 	if (rc)
 		return rc;
-	int whole = have == size;
+	int whole = have == size, readable = meta < have && cpool < have;
+	if (!whole && !readable && off == 0)
+		return flame__err(err, FLAME_EDATA, r->src, 0, have,
+		                  "the input ends inside the first chunk of the JFR recording (%llu "
+		                  "bytes; still being written, or cut short) before its metadata: "
+		                  "nothing whole to read", (unsigned long long)size);
 	if (!whole) {
 		flame__warn(r->o->warn, r->o->warn_ud, "jfr-incomplete", r->src, 0,
 		            "the chunk at byte %llu claims %llu bytes but the input ends after %zu "
 		            "(still being written, or cut short): %s", (unsigned long long)off,
 		            (unsigned long long)size, have,
-		            meta < have && cpool < have ? "its whole events are read"
-		                                        : "its events cannot be read");
-		if (meta >= have || cpool >= have)
+		            readable ? "its whole events are read" : "its events cannot be read");
+		if (!readable)
 			return 0;
 	}
 	r->c.b = r->buf;

@@ -338,6 +338,11 @@ int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *opts, fl
 	}
 	if (f == FLAME_FORMAT_JFR && flame__parser_jfr_binary.probe(p, (size_t)n))
 		f = FLAME_FORMAT_JFR_BINARY; /* jfr: the text of jfr print, or the recording itself */
+	else if (f != FLAME_FORMAT_JFR_BINARY && flame__parser_jfr_binary.probe(p, (size_t)n))
+		return flame__err(err, FLAME_EDATA, name, 0, FLAME__NO_OFFSET,
+		                  "this looks like a binary JFR recording, not %s input: read it "
+		                  "with --input-format jfr-binary (or let the format be told)",
+		                  flame_input_format_name(f));
 	const struct flame__parser *parser = parser_of(f);
 	if (!parser) {
 		const char *fname = flame_input_format_name(f);
