@@ -94,7 +94,7 @@ static int chunk(reader *r, uint64_t off, flame_err *err)
 		                  "nothing whole to read", (unsigned long long)size);
 	if (!whole) {
 		flame__warn(r->o->warn, r->o->warn_ud, "jfr-incomplete", r->src, 0,
-		            "the chunk at byte %llu claims %llu bytes but the input ends after %zu "
+		            "the chunk at byte %llu claims %llu bytes, of which the input holds %zu "
 		            "(still being written, or cut short): %s", (unsigned long long)off,
 		            (unsigned long long)size, have,
 		            readable ? "its whole events are read" : "its events cannot be read");
