@@ -223,8 +223,8 @@ static int field_string(flame__jfr_chunk *c, const flame__jfr_field *f, const ui
 	flame__jfr_cur cur;
 	if (!at || deref(c, f, at, &cur))
 		return 0;
-	if (c->cls[f->type].kind == FLAME__JFR_STRING)
-		return f->cp ? 0 : flame__jfr_string(c, &cur, p, n);
+	if (c->cls[f->type].kind == FLAME__JFR_STRING) /* in place, or a String constant */
+		return flame__jfr_string(c, &cur, p, n);
 	static const char *const names[] = {"string"};
 	const uint8_t *sat[1];
 	uint32_t sf[1];
