@@ -56,7 +56,7 @@ struct flame__jfr_events {
 	size_t ntypes, types_cap;
 	flame__jfr_map names; /* hash of an event type's name -> its evtype */
 	int want, exec;
-	uint64_t events;
+	uint64_t events, unknown; /* events, and those of types the metadata does not declare */
 	/* per chunk */
 	plan *plans;
 	size_t plans_cap;
@@ -612,8 +612,10 @@ static int event(flame__jfr_events *e, uint64_t type, flame__jfr_cur *cur, flame
 	flame__jfr_chunk *c = e->c;
 	uint32_t cls = flame__jfr_class_of(c, type);
 	e->events++;
-	if (cls == UINT32_MAX)
-		return 0; /* a type the metadata does not declare: jfr print skips it too */
+	if (cls == UINT32_MAX) {
+		e->unknown++; /* a type the metadata does not declare: skipped, as jfr print does */
+		return 0;
+	}
 	plan *p = &e->plans[cls];
 	int rc = p->ty == NONE ? make_plan(e, cls, p, err) : 0;
 	if (rc)
@@ -702,6 +704,10 @@ static int chosen(flame__jfr_events *e)
 
 int flame__jfr_events_finish(flame__jfr_events *e, flame_err *err)
 {
+	if (e->unknown)
+		flame__warn(e->o->warn, e->o->warn_ud, "jfr-unknown-type", e->src, 0,
+		            "skipped %llu event%s of types the recording's metadata does not declare",
+		            (unsigned long long)e->unknown, e->unknown == 1 ? "" : "s");
 	int ty = chosen(e);
 	if (ty < 0)
 		return 0;
