@@ -158,7 +158,10 @@ typedef struct flame__jfr_field {
 	uint32_t owner;      /* class index of the class it belongs to */
 	uint64_t tid;        /* the type's class id, as the metadata gives it */
 	uint8_t cp, array;   /* a constant pool key; an array of values (dimension 1) */
+	uint8_t fast;        /* FLAME__JFR_FAST_*: skipped without a call (most fields) */
 } flame__jfr_field;
+
+enum { FLAME__JFR_FAST_NONE, FLAME__JFR_FAST_VARINT, FLAME__JFR_FAST_BYTE };
 
 typedef struct flame__jfr_class {
 	uint64_t id;
@@ -182,6 +185,8 @@ typedef struct flame__jfr_chunk {
 	size_t nstrs, strs_cap;
 	flame__jfr_class *cls; /* sorted by id */
 	size_t ncls, cls_cap;
+	uint32_t *by_id;       /* class index by id below nby_id (UINT32_MAX: none) */
+	size_t nby_id, by_id_cap;
 	flame__jfr_field *fld;
 	size_t nfld, fld_cap;
 	uint32_t string_cls; /* java.lang.String's class index (UINT32_MAX: none) */
@@ -203,7 +208,11 @@ int flame__jfr_chunk_load(flame__jfr_chunk *c, uint64_t meta, uint64_t cpool, fl
 void flame__jfr_chunk_free(flame__jfr_chunk *c);
 
 /** The index of the class with id `id`, or UINT32_MAX. */
-uint32_t flame__jfr_class_of(const flame__jfr_chunk *c, uint64_t id);
+uint32_t flame__jfr_class_search(const flame__jfr_chunk *c, uint64_t id);
+static inline uint32_t flame__jfr_class_of(const flame__jfr_chunk *c, uint64_t id)
+{
+	return id < c->nby_id ? c->by_id[id] : flame__jfr_class_search(c, id);
+}
 /** The field called `name` of class `cls`, or UINT32_MAX. */
 uint32_t flame__jfr_field_of(const flame__jfr_chunk *c, uint32_t cls, const char *name);
 static inline const char *flame__jfr_name(const flame__jfr_chunk *c, uint32_t off)

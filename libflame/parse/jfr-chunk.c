@@ -53,6 +53,7 @@ void flame__jfr_chunk_free(flame__jfr_chunk *c)
 	free(c->strs);
 	free(c->cls);
 	free(c->fld);
+	free(c->by_id);
 	free(c->sbuf);
 	flame__jfr_map_free(&c->pool);
 	memset(c, 0, sizeof *c);
@@ -236,9 +237,22 @@ static int skip_value(flame__jfr_chunk *c, flame__jfr_cur *cur, uint32_t cls, in
 	case FLAME__JFR_DOUBLE: flame__jfr_skip(cur, 8); break;
 	case FLAME__JFR_STRING: return skip_string(cur);
 	default:
-		for (uint32_t i = 0; i < k->nfields; i++)
-			if (skip_in(c, cur, &c->fld[k->field0 + i], depth + 1))
+		for (uint32_t i = 0; i < k->nfields; i++) {
+			const flame__jfr_field *f = &c->fld[k->field0 + i];
+			if (f->fast == FLAME__JFR_FAST_VARINT) { /* a key or an integer: the common case */
+				size_t left = flame__jfr_left(cur), max = left < 9 ? left : 9, n = 0;
+				while (n < max && (cur->p[n] & 0x80))
+					n++;
+				if (n == 9 || n < max) /* 9 bytes: the last one taken whole */
+					cur->p += n == 9 ? 9 : n + 1;
+				else
+					cur->p = cur->end, cur->bad = 1;
+			} else if (f->fast == FLAME__JFR_FAST_BYTE) {
+				flame__jfr_skip(cur, 1);
+			} else if (skip_in(c, cur, f, depth + 1)) {
 				return -1;
+			}
+		}
 	}
 	return cur->bad ? -1 : 0;
 }
@@ -260,7 +274,7 @@ int flame__jfr_constant(const flame__jfr_chunk *c, uint32_t cls, uint64_t key,
 
 /* ---- classes ---- */
 
-uint32_t flame__jfr_class_of(const flame__jfr_chunk *c, uint64_t id)
+uint32_t flame__jfr_class_search(const flame__jfr_chunk *c, uint64_t id)
 {
 	size_t lo = 0, hi = c->ncls;
 	while (lo < hi) {

@@ -93,7 +93,7 @@ static int add(flame__jfr_chunk *c, const elem *e, uint32_t owner, uint32_t *cls
 			return -1;
 		c->fld[c->nfld++] = (flame__jfr_field){name, (uint32_t)strlen(c->text + name), 0, owner,
 		                                       number(c->text + e->a_class), (uint8_t)e->cp,
-		                                       (uint8_t)e->array};
+		                                       (uint8_t)e->array, 0};
 	}
 	return 0;
 }
@@ -182,6 +182,34 @@ static int link(flame__jfr_chunk *c, const uint8_t *at, flame_err *err)
 	return rc;
 }
 
+/* What lets a value be skipped or a class found without a search: each field's fast way,
+ * and the classes by id when their ids are small (the JDK's are). */
+static int shortcuts(flame__jfr_chunk *c, flame_err *err)
+{
+	for (size_t i = 0; i < c->nfld; i++) {
+		flame__jfr_field *f = &c->fld[i];
+		uint8_t k = c->cls[f->type].kind;
+		f->fast = f->array ? FLAME__JFR_FAST_NONE
+		          : k == FLAME__JFR_BYTE ? FLAME__JFR_FAST_BYTE
+		          : c->compressed && (f->cp || (k >= FLAME__JFR_SHORT && k <= FLAME__JFR_LONG))
+		              ? FLAME__JFR_FAST_VARINT
+		              : FLAME__JFR_FAST_NONE;
+		if (f->cp && f->fast == FLAME__JFR_FAST_BYTE)
+			f->fast = c->compressed ? FLAME__JFR_FAST_VARINT : FLAME__JFR_FAST_NONE;
+	}
+	c->nby_id = 0;
+	uint64_t top = c->ncls ? c->cls[c->ncls - 1].id + 1 : 0;
+	if (top > 65536)
+		return 0; /* ids too large for a table: searched */
+	if (flame__array_reserve_min(c->by_id, c->by_id_cap, (size_t)top + 1, 256))
+		return flame__err_nomem(err);
+	memset(c->by_id, 0xff, (size_t)top * sizeof *c->by_id);
+	for (size_t i = 0; i < c->ncls; i++)
+		c->by_id[c->cls[i].id] = (uint32_t)i;
+	c->nby_id = (size_t)top;
+	return 0;
+}
+
 int flame__jfr_meta_read(flame__jfr_chunk *c, uint64_t meta, flame_err *err)
 {
 	if (meta < FLAME__JFR_HEADER || meta >= c->n)
@@ -199,7 +227,9 @@ int flame__jfr_meta_read(flame__jfr_chunk *c, uint64_t meta, flame_err *err)
 	c->ncls = c->nfld = 0;
 	c->string_cls = UINT32_MAX;
 	int rc = strings(c, &cur, err);
-	if (rc || (rc = element(c, &cur, UINT32_MAX, 0, err)) || (rc = link(c, at, err)))
+	c->nby_id = 0; /* the classes change */
+	if (rc || (rc = element(c, &cur, UINT32_MAX, 0, err)) || (rc = link(c, at, err)) ||
+	    (rc = shortcuts(c, err)))
 		return rc;
 	for (size_t i = 0; i < c->ncls; i++)
 		if (c->cls[i].kind == FLAME__JFR_STRING)
