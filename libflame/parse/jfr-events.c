@@ -42,6 +42,11 @@ typedef struct sent { /* a stack trace of the chunk: ids[off..off+n) root first 
 	uint32_t off, n, truncated;
 } sent;
 
+typedef struct agg { /* the events of the chunk on one stack trace (and thread) so far */
+	uint32_t st, thread; /* the sent, the thread's name id (0 without --threads) */
+	uint64_t amount, count;
+} agg;
+
 typedef struct ment { /* a method of the chunk: its jfr print text at mtext + off */
 	uint32_t off, len, hidden;
 } ment;
@@ -69,6 +74,10 @@ struct flame__jfr_events {
 	size_t nids, ids_cap;
 	char *mtext;
 	size_t mlen, mcap;
+	agg *agg;             /* the events of type agg_ty by (thread, stack trace) */
+	size_t nagg, agg_cap;
+	flame__jfr_map amap;  /* (thread, sent) -> agg */
+	int agg_ty;
 	/* scratch */
 	uint32_t *key, *frames;
 	size_t key_cap, frames_cap;
@@ -104,6 +113,8 @@ void flame__jfr_events_free(flame__jfr_events *e)
 	free(e->types);
 	flame__jfr_map_free(&e->names);
 	flame__jfr_map_free(&e->cache);
+	flame__jfr_map_free(&e->amap);
+	free(e->agg);
 	free(e->plans);
 	free(e->stk);
 	free(e->meth);
@@ -576,7 +587,32 @@ static uint64_t nanos(const flame__jfr_chunk *c, uint64_t ticks)
 	return ns >= 1.8e19 ? UINT64_MAX / 2 : (uint64_t)ns;
 }
 
-/* One event of a type chosen so far: its stack into the local table. */
+/* The chunk's events so far into the local table, one add per stack trace (and thread):
+ * hashing the stack's ids once, not once an event. */
+static int flush(flame__jfr_events *e, flame_err *err)
+{
+	size_t lead = 1 + ((e->flags & FLAME_JFR_THREADS) != 0);
+	for (size_t i = 0; i < e->nagg; i++) {
+		const agg *a = &e->agg[i];
+		const sent *st = &e->stk[a->st];
+		if (flame__array_reserve_min(e->key, e->key_cap, st->n + lead, 256))
+			return flame__err_nomem(err);
+		e->key[0] = (uint32_t)e->agg_ty;
+		e->key[1] = a->thread; /* overwritten by the frames without --threads */
+		memcpy(e->key + lead, e->ids + st->off, st->n * sizeof *e->key);
+		int rc = flame__stacks_add(&e->loc, e->key, st->n + lead, a->amount, a->count);
+		if (rc == FLAME_ERANGE)
+			return flame__err(err, rc, e->src, 0, FLAME__NO_OFFSET,
+			                  "the total weight overflows 64 bits");
+		if (rc)
+			return flame__err_nomem(err);
+	}
+	e->nagg = 0;
+	flame__jfr_map_clear(&e->amap);
+	return 0;
+}
+
+/* One event of a type chosen so far: its weight onto its stack trace's. */
 static int keep(flame__jfr_events *e, const plan *p, const got *g, flame_err *err)
 {
 	evtype *t = &e->types[p->ty];
@@ -586,24 +622,34 @@ static int keep(flame__jfr_events *e, const plan *p, const got *g, flame_err *er
 	if (rc || !st || st->n == 0)
 		return rc;
 	t->truncated += st->truncated;
-	size_t lead = 1 + ((e->flags & FLAME_JFR_THREADS) != 0);
-	if (flame__array_reserve_min(e->key, e->key_cap, st->n + lead, 256))
-		return flame__err_nomem(err);
-	e->key[0] = (uint32_t)p->ty;
-	if (lead == 2) {
-		uint32_t id = g->has_thread ? thread(e, g->thread_cls, g->thread)
-		                            : flame__sink_intern(&e->k, "[unknown thread]", 16);
-		if (id == FLAME__ID_NONE)
-			return flame__err_nomem(err);
-		e->key[1] = id;
-	}
-	memcpy(e->key + lead, e->ids + st->off, st->n * sizeof *e->key);
 	t->has_stacks = 1;
+	uint32_t tid = 0;
+	if (e->flags & FLAME_JFR_THREADS) {
+		tid = g->has_thread ? thread(e, g->thread_cls, g->thread)
+		                    : flame__sink_intern(&e->k, "[unknown thread]", 16);
+		if (tid == FLAME__ID_NONE)
+			return flame__err_nomem(err);
+	}
+	if (e->agg_ty != p->ty && (rc = flush(e, err)))
+		return rc;
+	e->agg_ty = p->ty;
+	uint32_t sidx = (uint32_t)(st - e->stk);
+	int64_t i = flame__jfr_map_get(&e->amap, tid, sidx);
+	if (i < 0) {
+		if (flame__array_reserve_min(e->agg, e->agg_cap, e->nagg + 1, 256) ||
+		    flame__jfr_map_put(&e->amap, tid, sidx, (uint32_t)e->nagg))
+			return flame__err_nomem(err);
+		e->agg[e->nagg] = (agg){sidx, tid, 0, 0};
+		i = (int64_t)e->nagg++;
+	}
+	agg *a = &e->agg[i];
 	uint64_t w = t->kind == W_BYTES ? g->weight : t->saw_duration ? nanos(e->c, g->weight) : 0;
-	rc = flame__stacks_add(&e->loc, e->key, st->n + lead, w, 1);
-	if (rc == FLAME_ERANGE)
-		return flame__err(err, rc, e->src, 0, FLAME__NO_OFFSET, "the total weight overflows 64 bits");
-	return rc ? flame__err_nomem(err) : 0;
+	if (a->amount + w < a->amount)
+		return flame__err(err, FLAME_ERANGE, e->src, 0, FLAME__NO_OFFSET,
+		                  "the total weight overflows 64 bits");
+	a->amount += w;
+	a->count++;
+	return 0;
 }
 
 /* The event of class id `type` whose fields start at cur (its end at `end`). */
@@ -662,7 +708,7 @@ int flame__jfr_events_chunk(flame__jfr_events *e, flame__jfr_chunk *c, size_t en
 			rc = event(e, type, &cur, err);
 		pos += size;
 	}
-	return rc;
+	return rc ? rc : flush(e, err); /* the chunk's stack traces go with it */
 }
 
 /* ---- the end: the chosen type's stacks into the tree ---- */
