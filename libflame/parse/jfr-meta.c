@@ -149,7 +149,7 @@ static int link(flame__jfr_chunk *c, const uint8_t *at, flame_err *err)
 		return free(perm), free(f), flame__err_nomem(err);
 	for (size_t i = 0; i < c->ncls; i++)
 		c->cls[i].field0 = (uint32_t)i; /* the old index, for perm */
-	qsort(c->cls, c->ncls, sizeof *c->cls, by_id);
+	flame__sort(c->cls, c->ncls, sizeof *c->cls, by_id);
 	int rc = 0;
 	for (size_t i = 0; i < c->ncls; i++) {
 		perm[c->cls[i].field0] = (uint32_t)i;
@@ -176,7 +176,7 @@ static int link(flame__jfr_chunk *c, const uint8_t *at, flame_err *err)
 		f[k->field0 + k->nfields++] = c->fld[i];
 	}
 	if (!rc)
-		memcpy(c->fld, f, c->nfld * sizeof *f);
+		flame__copy(c->fld, f, c->nfld * sizeof *f);
 	free(perm);
 	free(f);
 	return rc;
