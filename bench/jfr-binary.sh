@@ -4,7 +4,10 @@
 # (issue 24: goal >= 20x), for two event types: jdk.ExecutionSample (the default; few
 # events, so jfr print skips most of the file) and jdk.ObjectAllocationOutsideTLAB (most
 # of the file's events); and flame-collapse's peak RSS on it and on a recording a quarter
-# as long (memory flat in the recording's size).
+# as long (memory flat in the recording's size). Beside them, where its Maven Central jar
+# is found (JFR_CONVERTER_JAR, or tools.profiler:jfr-converter in ~/.m2), async-profiler's
+# converter turning the recording's CPU samples into collapsed stacks
+# (java -jar jfr-converter.jar -o collapsed FILE.jfr OUT), in the same rounds.
 # The recording: bench/jfr/Busy.java (2 threads allocating at the end of random call paths)
 # recorded once for SECS seconds into bench/data/jfr-binary/ (a JDK needed), then its chunks
 # repeated up to SIZE_MB (a recording is its chunks one after the other: jfr assemble's
@@ -43,6 +46,7 @@ big=$data/big-$size_mb.jfr
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 events=(jdk.ExecutionSample jdk.ObjectAllocationOutsideTLAB)
+conv=${JFR_CONVERTER_JAR:-$(ls "$HOME"/.m2/repository/tools/profiler/jfr-converter/*/jfr-converter-*.jar 2>/dev/null | tail -1)}
 same=()
 for ev in "${events[@]}"; do
   "$bin" -q --event "$ev" "$big" | grep -v '^#' | cut -d' ' -f1 > "$tmp/a"
@@ -60,11 +64,14 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 range() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s..%s", lo, hi }'; }
 col() { printf '%s\n' "${@:2}" | awk -v c="$1" '{ print $c }'; }
 for ev in "${events[@]}"; do
-  declare -a ta=() tb=() rw=() rc=()
+  declare -a ta=() tb=() tc=() rw=() rc=()
   for ((r = 0; r < runs; r++)); do
     a=$(t "'$bin' -q --event $ev '$big'")
     b=$(t "jfr print --events $ev --stack-depth 64 '$big' | '$bin' -q --input-format jfr --event $ev")
     ta+=("$a") tb+=("$b")
+    if [ -f "$conv" ] && [ "$ev" = jdk.ExecutionSample ]; then
+      tc+=("$(t "java -jar '$conv' -o collapsed '$big' '$tmp/conv.collapsed'")")
+    fi
     rw+=("$(awk -v a="${a% *}" -v b="${b% *}" 'BEGIN { printf "%.1f", b / a }')")
     rc+=("$(awk -v a="${a#* }" -v b="${b#* }" 'BEGIN { printf "%.1f", b / (a > 0 ? a : 0.01) }')")
   done
@@ -75,6 +82,8 @@ for ev in "${events[@]}"; do
       "$(col $w "${ta[@]}" | median)" "$(col $w "${ta[@]}" | range)"
     printf '%-38s %s median %8.3fs  spread %s s\n' "jfr print | flame-collapse" "$what" \
       "$(col $w "${tb[@]}" | median)" "$(col $w "${tb[@]}" | range)"
+    [ ${#tc[@]} -eq 0 ] || printf '%-38s %s median %8.3fs  spread %s s\n' \
+      "async-profiler's jfr-converter" "$what" "$(col $w "${tc[@]}" | median)" "$(col $w "${tc[@]}" | range)"
   done
   printf 'ratio per round, jfr print / direct: wall median %sx (spread %sx), cpu median %sx (spread %sx)  (goal >= 20x)\n' \
     "$(printf '%s\n' "${rw[@]}" | median)" "$(printf '%s\n' "${rw[@]}" | range)" \
