@@ -6,6 +6,7 @@
  *   jfr-chunk.c   a chunk's checkpoint events (its pools), values and strings
  *   jfr-meta.c    a chunk's metadata event: its classes and their fields
  *   jfr-events.c  events of the chosen type into stacks, weights and threads
+ *   jfr-names.c   stack traces and threads named as jfr print shows them (jfr-names.h)
  * A recording has no published specification; the facts come from the JDK's own consumer
  * (jdk.jfr.internal.consumer) and from what JDK 17 writes. Every count read from the file
  * is bounded by the bytes left, so a lying file costs an error, never memory or time. */
