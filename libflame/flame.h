@@ -134,7 +134,8 @@ typedef enum flame_format {
 	FLAME_FORMAT_PERFDATA,
 	FLAME_FORMAT_HTML,     /* flame-render's HTML page, read back */
 	FLAME_FORMAT_BPFTRACE,
-	FLAME_FORMAT_DTRACE
+	FLAME_FORMAT_DTRACE,
+	FLAME_FORMAT_JFR_BINARY /* a binary JFR recording (FLAME_FORMAT_JFR reads it too) */
 } flame_format;
 
 /* perf_flags: stackcollapse-perf.pl's options, and ours (perf script text and perf.data) */

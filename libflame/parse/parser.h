@@ -28,6 +28,7 @@ extern const struct flame__parser flame__parser_perf;
 extern const struct flame__parser flame__parser_pprof;
 extern const struct flame__parser flame__parser_offcpu;
 extern const struct flame__parser flame__parser_jfr;
+extern const struct flame__parser flame__parser_jfr_binary;
 extern const struct flame__parser flame__parser_svg;
 extern const struct flame__parser flame__parser_html;
 extern const struct flame__parser flame__parser_bpftrace;

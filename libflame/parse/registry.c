@@ -1,6 +1,6 @@
 /* The parser registry: the table of input formats (one descriptor each: name, extensions,
  * description, probe and parser), auto-detection from content (after gzip is undone), what
- * to say of inputs no reader takes (perf.data without -Dperfdata, binary JFR, UTF-16...),
+ * to say of inputs no reader takes (perf.data without -Dperfdata, UTF-16...),
  * and dispatch. A new format adds its entry to `inputs` and its place in `probe_order`. */
 #include <stdio.h>
 #include <stddef.h>
@@ -26,6 +26,7 @@ static const char *const ext_bpftrace[] = {".bt", ".bpftrace", ".bpftrace.txt", 
 static const char *const ext_dtrace[] = {".dtrace", ".dtrace.txt", NULL};
 static const char *const ext_perfdata[] = {".data", NULL}; /* perf record's perf.data */
 static const char *const ext_html[] = {".html", ".htm", NULL};
+static const char *const ext_jfr_binary[] = {".jfr", NULL};
 
 /* The input formats, indexed by flame_format (FLAME_FORMAT_AUTO, 0, is no format). */
 static const struct flame__format inputs[] = {
@@ -65,13 +66,18 @@ static const struct flame__format inputs[] = {
 	                          "DTrace stack aggregations (stackcollapse.pl's input)",
 	                          FLAME_FORMAT_DTRACE, 0},
 	                         &flame__parser_dtrace, NULL},
+	[FLAME_FORMAT_JFR_BINARY] = {{"jfr-binary", ext_jfr_binary,
+	                              "JDK Flight Recorder recording (.jfr, JDK 11+, async-profiler)",
+	                              FLAME_FORMAT_JFR_BINARY, 0},
+	                             &flame__parser_jfr_binary, NULL},
 };
 enum { NINPUTS = sizeof inputs / sizeof inputs[0] };
 
 /* Probe order matters: binary formats by their magic first, then the specific text formats,
  * folded (the loosest) last. Every format is here once. */
 static const flame_format probe_order[] = {
-	FLAME_FORMAT_PERFDATA, FLAME_FORMAT_PPROF, FLAME_FORMAT_OFFCPU, FLAME_FORMAT_JFR,
+	FLAME_FORMAT_PERFDATA, FLAME_FORMAT_JFR_BINARY, FLAME_FORMAT_PPROF, FLAME_FORMAT_OFFCPU,
+	FLAME_FORMAT_JFR,
 	FLAME_FORMAT_SVG,      FLAME_FORMAT_HTML,     FLAME_FORMAT_BPFTRACE, FLAME_FORMAT_DTRACE,
 	FLAME_FORMAT_PERF,     FLAME_FORMAT_FOLDED,
 };
@@ -177,7 +183,7 @@ static const char *picture(const unsigned char *u, size_t n)
 	return NULL;
 }
 
-/* The binary kinds, which no text format can be: what p[0..n) is ("a binary JFR
+/* The binary kinds, which no text format can be: what p[0..n) is ("a perf.data
  * recording...", NULL when none), the command to suggest (with %s for the file) and what
  * follows it. */
 static const char *binary_kind(const char *p, size_t n, const char **cmd, const char **tail)
@@ -187,11 +193,6 @@ static const char *binary_kind(const char *p, size_t n, const char **cmd, const 
 	if (n >= 8 && (memcmp(p, "PERFFILE", 8) == 0 || (memcmp(p, "PERFILE2", 8) == 0 && !PERFDATA))) {
 		m = "a perf.data recording, not perf script text: read its text with";
 		*cmd = "perf script -i %s | flame-collapse";
-	} else if (n >= 4 && memcmp(p, "FLR", 4) == 0) {
-		m = "a binary JFR recording: convert it to text (deep stacks: jfr keeps 5 frames "
-		    "unless told) with";
-		*cmd = "jfr print --stack-depth 64 %s > out.txt";
-		*tail = ", then read out.txt";
 	} else if (utf16(u, n)) {
 		m = "UTF-16 text (as PowerShell's '>' writes it): convert it with";
 		*cmd = "iconv -f UTF-16 -t UTF-8 %s > out.txt";
@@ -336,6 +337,13 @@ int flame_parse(flame_tree *t, flame_input *in, const flame_parse_opts *opts, fl
 			return flame__err(err, FLAME_EFORMAT, name, 0, FLAME__NO_OFFSET,
 			                  "cannot tell the input format; use --input-format");
 	}
+	if (f == FLAME_FORMAT_JFR && flame__parser_jfr_binary.probe(p, (size_t)n))
+		f = FLAME_FORMAT_JFR_BINARY; /* jfr: the text of jfr print, or the recording itself */
+	else if (f != FLAME_FORMAT_JFR_BINARY && flame__parser_jfr_binary.probe(p, (size_t)n))
+		return flame__err(err, FLAME_EDATA, name, 0, FLAME__NO_OFFSET,
+		                  "this looks like a binary JFR recording, not %s input: read it "
+		                  "with --input-format jfr-binary (or let the format be told)",
+		                  flame_input_format_name(f));
 	const struct flame__parser *parser = parser_of(f);
 	if (!parser) {
 		const char *fname = flame_input_format_name(f);

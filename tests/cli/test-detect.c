@@ -29,6 +29,8 @@ static const struct rule {
 	{"jfr/ref-fold/*.folded", FLAME_FORMAT_FOLDED},
 	{"jfr/ref-async-profiler/*.collapsed", FLAME_FORMAT_FOLDED},
 	{"jfr/summary.txt", NOT_OURS}, /* " Version: 2.1" reads as a folded line */
+	{"jfr-binary/ref-fold/*.folded", FLAME_FORMAT_FOLDED},
+	{"jfr-binary/*.jfr.gz", FLAME_FORMAT_JFR_BINARY},
 	{"*", ANY_OTHER},
 };
 
@@ -39,6 +41,7 @@ static const struct rule fixture_rules[] = {
 	{"svg/*.svg", FLAME_FORMAT_SVG},
 	{"offcpu/*.txt", FLAME_FORMAT_OFFCPU},
 	{"jfr/*.txt", FLAME_FORMAT_JFR},
+	{"jfr-binary/*.jfr", FLAME_FORMAT_JFR_BINARY},
 	{"*", ANY_OTHER},
 };
 static const struct rule *cur_rules = rules;
@@ -52,7 +55,7 @@ static int expected(const char *rel)
 	return ANY_OTHER;
 }
 
-static int checked, per_format[8];
+static int checked, per_format[FLAME_FORMAT_JFR_BINARY + 1];
 
 static void check_file(const char *path, const char *rel)
 {
@@ -128,14 +131,17 @@ int main(int argc, char **argv)
 		walk(argv[2], "svg");
 		walk(argv[2], "offcpu");
 		walk(argv[2], "jfr");
+		walk(argv[2], "jfr-binary");
 		walk(argv[2], "render/results");
 		CHECK(per_format[FLAME_FORMAT_SVG] >= 10);
 	}
-	fprintf(stderr, "%d files: perf %d, pprof %d, offcpu %d, jfr %d, svg %d, folded %d\n", checked,
-	        per_format[FLAME_FORMAT_PERF], per_format[FLAME_FORMAT_PPROF],
+	fprintf(stderr, "%d files: perf %d, pprof %d, offcpu %d, jfr %d, jfr-binary %d, svg %d, "
+	        "folded %d\n", checked, per_format[FLAME_FORMAT_PERF], per_format[FLAME_FORMAT_PPROF],
 	        per_format[FLAME_FORMAT_OFFCPU], per_format[FLAME_FORMAT_JFR],
-	        per_format[FLAME_FORMAT_SVG], per_format[FLAME_FORMAT_FOLDED]);
+	        per_format[FLAME_FORMAT_JFR_BINARY], per_format[FLAME_FORMAT_SVG],
+	        per_format[FLAME_FORMAT_FOLDED]);
 	/* the corpus has files of every format: an empty walk must not pass */
-	CHECK(per_format[FLAME_FORMAT_OFFCPU] >= 14 && per_format[FLAME_FORMAT_JFR] >= 8);
+	CHECK(per_format[FLAME_FORMAT_OFFCPU] >= 14 && per_format[FLAME_FORMAT_JFR] >= 8 &&
+	      per_format[FLAME_FORMAT_JFR_BINARY] >= 1);
 	return harness_done();
 }

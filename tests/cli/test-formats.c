@@ -43,7 +43,7 @@ static void test_every_entry_is_whole(void)
 static void test_names_by_id(void)
 {
 	static const char *const names[] = {"auto", "folded", "perf", "pprof", "offcpu", "jfr", "svg",
-	                                    "perfdata", "html", "bpftrace", "dtrace"};
+	                                    "perfdata", "html", "bpftrace", "dtrace", "jfr-binary"};
 	for (int f = 0; f < (int)(sizeof names / sizeof names[0]); f++)
 		CHECK_STR(flame_input_format_name((flame_format)f), names[f]);
 	CHECK(flame_input_format_name((flame_format)(sizeof names / sizeof names[0])) == NULL);

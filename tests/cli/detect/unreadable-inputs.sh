@@ -1,6 +1,7 @@
 # inputs no reader takes get a message saying what the file looks
 # like and what to do (no --format would help), in every tool, and exit 1.
-# (perf.data: tests/perfdata/cli-off when built without -Dperfdata; read when built with it)
+# (perf.data: tests/perfdata/cli-off when built without -Dperfdata; read when built with it;
+# workload-head.jfr, the head of a JFR recording: read up to its metadata, which is cut off)
 for f in workload-head.jfr utf16.perf.txt sample.perf.txt.zst \
          node.cpuprofile py-spy.speedscope.json perf-report.txt; do
   cp "$FIXTURES/detect/$f" .
