@@ -133,7 +133,9 @@ typedef enum flame_format {
 	FLAME_FORMAT_PERFDATA,
 	FLAME_FORMAT_HTML,     /* flame-render's HTML page, read back */
 	FLAME_FORMAT_BPFTRACE,
-	FLAME_FORMAT_DTRACE
+	FLAME_FORMAT_DTRACE,
+	FLAME_FORMAT_CPUPROFILE, /* Chrome DevTools / V8 .cpuprofile JSON */
+	FLAME_FORMAT_SPEEDSCOPE  /* speedscope's JSON file format */
 } flame_format;
 
 /* perf_flags: stackcollapse-perf.pl's options, and ours (perf script text and perf.data) */

@@ -2,7 +2,7 @@
 # like and what to do (no --format would help), in every tool, and exit 1.
 # (perf.data: tests/perfdata/cli-off when built without -Dperfdata; read when built with it)
 for f in workload-head.jfr utf16.perf.txt sample.perf.txt.zst \
-         node.cpuprofile py-spy.speedscope.json perf-report.txt; do
+         old-tree.cpuprofile chrome-trace.json perf-report.txt; do
   cp "$FIXTURES/detect/$f" .
   flame-collapse "$f"; echo "exit $?"
 done
@@ -15,3 +15,6 @@ flame-render workload-head.jfr >/dev/null; echo "exit $?"
 flame-collapse < workload-head.jfr; echo "exit $?"
 # what no rule knows still gets the generic message
 printf 'hello\nworld\n' | flame-collapse; echo "exit $?"
+# JSON profiles that are read are told from their content, whatever their name
+cp "$FIXTURES/detect/node.cpuprofile" a.json; cp "$FIXTURES/detect/py-spy.speedscope.json" b.json
+flame-collapse a.json | head -2; flame-collapse b.json | head -2
