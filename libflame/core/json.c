@@ -433,6 +433,100 @@ int flame__json_int(flame__json *j, int64_t *v, const char *what)
 	return 0;
 }
 
+int flame__json_array_int(flame__json *j, int64_t *v, const char *what)
+{
+	/* the fast path: a plain integer of at most 18 digits, all within the buffer */
+	if (j->len - j->pos >= 32 && j->depth && j->open[j->depth - 1] == '[' &&
+	    (j->state == ST_VALUE_OR_END || j->state == ST_AFTER)) {
+		const char *p = j->buf + j->pos;
+		size_t i = j->state == ST_AFTER, start;
+		if (i && p[0] != ',')
+			goto slow;
+		int neg = p[i] == '-';
+		i += (size_t)neg;
+		if (!digit(p[i]) || (p[i] == '0' && digit(p[i + 1])))
+			goto slow;
+		uint64_t x = 0;
+		for (start = i; digit(p[i]) && i - start < 18; i++)
+			x = x * 10 + (uint64_t)(p[i] - '0');
+		if (digit(p[i]) || p[i] == '.' || p[i] == 'e' || p[i] == 'E')
+			goto slow;
+		j->at = j->base + j->pos + (j->state == ST_AFTER);
+		j->pos += i;
+		j->state = ST_AFTER;
+		*v = neg ? -(int64_t)x : (int64_t)x;
+		return 1;
+	}
+slow:;
+	int t = flame__json_next(j);
+	if (t == FLAME__JSON_NUM) {
+		int rc = flame__json_int(j, v, what);
+		return rc ? rc : 1;
+	}
+	if (t == FLAME__JSON_ARR_END)
+		return 0;
+	return t < 0 ? t : flame__json_bad(j, "%s should be a number", what);
+}
+
+long flame__json_array_ints(flame__json *j, int64_t *v, size_t cap, const char *what)
+{
+	size_t n = 0;
+	if (j->len - j->pos >= 32 && j->depth && j->open[j->depth - 1] == '[' &&
+	    (j->state == ST_VALUE_OR_END || j->state == ST_AFTER)) {
+		const char *p = j->buf + j->pos, *safe = j->buf + j->len - 24;
+		int after = j->state == ST_AFTER;
+		while (n < cap && p < safe) {
+			const char *q = p + after;
+			if (after && *p != ',')
+				break;
+			int neg = *q == '-';
+			q += neg;
+			if (!digit(*q) || (*q == '0' && digit(q[1])))
+				break;
+			uint64_t x = 0;
+			const char *start = q;
+			for (; digit(*q) && q - start < 18; q++)
+				x = x * 10 + (uint64_t)(*q - '0');
+			if (digit(*q) || *q == '.' || *q == 'e' || *q == 'E')
+				break;
+			v[n++] = neg ? -(int64_t)x : (int64_t)x;
+			p = q;
+			after = 1;
+		}
+		if (n) {
+			j->at = j->base + (size_t)(p - j->buf);
+			j->pos = (size_t)(p - j->buf);
+			j->state = ST_AFTER;
+			return (long)n;
+		}
+	}
+	int rc = flame__json_array_int(j, v, what);
+	return rc;
+}
+
+int flame__json_peek_array_text(flame__json *j, const char **p, size_t *n)
+{
+	if (!j->depth || j->open[j->depth - 1] != '[' ||
+	    (j->state != ST_VALUE_OR_END && j->state != ST_AFTER))
+		return 0;
+	size_t at = j->pos + (j->state == ST_AFTER);
+	if (at >= j->len || (j->state == ST_AFTER && j->buf[j->pos] != ',') || j->buf[at] != '[')
+		return 0;
+	const char *end = memchr(j->buf + at, ']', j->len - at);
+	if (!end)
+		return 0;
+	j->peek_comma = j->state == ST_AFTER;
+	*p = j->buf + at;
+	*n = (size_t)(end + 1 - *p);
+	return 1;
+}
+
+void flame__json_skip_text(flame__json *j, size_t n)
+{
+	j->pos += n + (size_t)j->peek_comma;
+	j->state = ST_AFTER;
+}
+
 /* mant * 10^-dec with dec brought into [0, 9]: 0, or -1 when it does not fit. */
 static int normalize(uint64_t *mant, int *dec, int round_digit)
 {

@@ -45,6 +45,7 @@ typedef struct flame__json {
 	size_t max_token; /* a longer string or number is an error */
 	/* the grammar: what may come next, and the open containers ('{' or '[') */
 	int state;
+	int peek_comma; /* the peeked element follows a ',' */
 	unsigned depth;
 	char open[FLAME__JSON_MAX_DEPTH];
 } flame__json;
@@ -59,6 +60,25 @@ int flame__json_next(flame__json *j);
 /** Skip the rest of the value whose first token `tok` was just read (a container's whole
  * contents; nothing for a scalar). 0, or a negative status. */
 int flame__json_skip(flame__json *j, int tok);
+
+/** In an array: its next element as an integer into *v (1), or 0 when the array ends (its
+ * ']' read); another element is FLAME_EDATA naming `what`. Plain integers (digits, no white
+ * space around them) are read straight from the buffer, without a token: the arrays of
+ * numbers that make most of a profile. */
+int flame__json_array_int(flame__json *j, int64_t *v, const char *what);
+/** The same for up to `cap` elements at once into v[]: how many were read (> 0), 0 when the
+ * array ends, or a negative status. */
+long flame__json_array_ints(flame__json *j, int64_t *v, size_t cap, const char *what);
+
+/** In an array: the text of its next element from its '[' to the first ']' after it, when
+ * that element is an array starting right here (no white space before it) and the ']' is
+ * in the buffer: 1 with the text in *p, *n (valid until the next call; nothing is read),
+ * else 0. A reader that met the same text before as a whole element of numbers knows what
+ * it holds and passes it with flame__json_skip_text; else it reads the element token by
+ * token. (A cache of repeated stacks: speedscope's samples.) */
+int flame__json_peek_array_text(flame__json *j, const char **p, size_t *n);
+/** Pass the element whose text flame__json_peek_array_text gave, `n` bytes. */
+void flame__json_skip_text(flame__json *j, size_t n);
 
 /** The current NUM token as an integer: 0, or FLAME_EDATA naming `what` when it has a
  * fraction, an exponent or does not fit. */

@@ -141,14 +141,11 @@ static int call_frame(cpup *c, cnode *nd)
 /* A node's "children": edges from node `self`. */
 static int children(cpup *c, uint32_t self)
 {
-	int rc = expect(c, FLAME__JSON_ARR, "children"), t;
-	while (!rc && (t = flame__json_next(&c->j)) == FLAME__JSON_NUM) {
-		int64_t id;
-		if (!(rc = flame__json_int(&c->j, &id, "a child's id")) &&
-		    flame__array_push(c->edges, ((edge){self, id})))
-			rc = flame__err_nomem(c->j.err);
-	}
-	return rc ? rc : t == FLAME__JSON_ARR_END ? 0 : t < 0 ? t : flame__json_bad(&c->j, "a child's id should be a number");
+	int rc = expect(c, FLAME__JSON_ARR, "children");
+	int64_t id;
+	while (!rc && (rc = flame__json_array_int(&c->j, &id, "a child's id")) == 1)
+		rc = flame__array_push(c->edges, ((edge){self, id})) ? flame__err_nomem(c->j.err) : 0;
+	return rc;
 }
 
 static int node(cpup *c)
@@ -191,18 +188,21 @@ static int id_ok(int64_t id, size_t count)
 
 static int samples(cpup *c)
 {
-	int rc = expect(c, FLAME__JSON_ARR, "samples"), t;
-	int64_t id, max = -1;
-	while (!rc && (t = flame__json_next(&c->j)) == FLAME__JSON_NUM) {
-		if ((rc = flame__json_int(&c->j, &id, "a sample's node id")))
-			break;
-		if (id < 0 || id >= NONE)
-			return flame__json_bad(&c->j, "a sample's node id %lld is out of range", (long long)id);
-		if (flame__array_push(c->samples, (uint32_t)id))
+	int rc = expect(c, FLAME__JSON_ARR, "samples");
+	int64_t ids[256], max = -1;
+	long got;
+	while (!rc && (got = flame__json_array_ints(&c->j, ids, 256, "a sample's node id")) > 0) {
+		if (flame__array_reserve(c->samples.v, c->samples.cap, c->samples.n + (size_t)got))
 			return flame__err_nomem(c->j.err);
-		max = id > max ? id : max;
+		for (long i = 0; i < got; i++) {
+			if (ids[i] < 0 || ids[i] >= NONE)
+				return flame__json_bad(&c->j, "a sample's node id %lld is out of range",
+				                       (long long)ids[i]);
+			c->samples.v[c->samples.n++] = (uint32_t)ids[i];
+			max = ids[i] > max ? ids[i] : max;
+		}
 	}
-	if (rc || (t != FLAME__JSON_ARR_END && (rc = t < 0 ? t : flame__json_bad(&c->j, "a sample should be a node id"))))
+	if (rc || (rc = got < 0 ? (int)got : 0))
 		return rc;
 	if (c->have_samples)
 		return flame__json_bad(&c->j, "a second samples array");
@@ -228,21 +228,22 @@ static void delta(cpup *c, size_t k, int64_t d)
 
 static int time_deltas(cpup *c)
 {
-	int rc = expect(c, FLAME__JSON_ARR, "timeDeltas"), t;
-	int64_t d;
+	int rc = expect(c, FLAME__JSON_ARR, "timeDeltas");
+	int64_t d[256];
 	if (c->have_deltas)
 		return flame__json_bad(&c->j, "a second timeDeltas array");
 	c->have_deltas = 1;
-	while (!rc && (t = flame__json_next(&c->j)) == FLAME__JSON_NUM) {
-		if ((rc = flame__json_int(&c->j, &d, "a time delta")))
-			break;
-		if (c->wid)
-			delta(c, c->ndeltas, d);
-		else if (flame__array_push(c->deltas, d))
+	long got;
+	while (!rc && (got = flame__json_array_ints(&c->j, d, 256, "a time delta")) > 0) {
+		for (long i = 0; i < got && c->wid; i++)
+			delta(c, c->ndeltas + (size_t)i, d[i]);
+		if (!c->wid && flame__array_reserve(c->deltas.v, c->deltas.cap, c->deltas.n + (size_t)got))
 			return flame__err_nomem(c->j.err);
-		c->ndeltas++;
+		for (long i = 0; i < got && !c->wid; i++)
+			c->deltas.v[c->deltas.n++] = d[i];
+		c->ndeltas += (size_t)got;
 	}
-	return rc ? rc : t == FLAME__JSON_ARR_END ? 0 : t < 0 ? t : flame__json_bad(&c->j, "a time delta should be a number");
+	return rc ? rc : got < 0 ? (int)got : 0;
 }
 
 /* The members of the top-level object. */

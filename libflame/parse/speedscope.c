@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
+#include "../core/hash.h"
 #include "../core/json.h"
+#include "../core/slots.h"
 #include "../core/stacks.h"
 #include "parser.h"
 
@@ -32,6 +34,14 @@ typedef struct dec {
 	uint64_t m;
 	unsigned d;
 } dec;
+
+/* A sample's text ("[0,4,7]") already read, and the table entry it gave. */
+typedef struct seen {
+	size_t off; /* in the cache's text */
+	uint32_t len, entry;
+} seen;
+
+enum { CACHE_TEXT_MAX = 64 << 20 }; /* bytes of sample text remembered, at most */
 
 typedef struct ssr {
 	flame__json j;
@@ -49,6 +59,12 @@ typedef struct ssr {
 	uint64_t at, end; /* evented: the last event's time, endValue; at `scale` */
 	int have_at, have_end;
 	text name, file, unit;
+	text cache;                /* the texts of samples seen, back to back */
+	flame__array(seen) seen;   /* ... and their entries, found through `slots` */
+	uint64_t *slots;
+	size_t mask;
+	const char *probe_text;    /* for seen_eq */
+	size_t probe_len;
 	char units[16]; /* the first profile's unit */
 } ssr;
 
@@ -173,27 +189,98 @@ static int entry(ssr *s, uint32_t *e)
 
 /* ---- sampled profiles */
 
+static int seen_eq(const void *ctx, uint32_t i)
+{
+	const ssr *s = ctx;
+	const seen *e = &s->seen.v[i];
+	return e->len == s->probe_len && !memcmp(s->cache.v + e->off, s->probe_text, e->len);
+}
+
+/* The slot of the sample text p[0..n) (hash h) in the cache. */
+static size_t seen_slot(ssr *s, const char *p, size_t n, uint64_t h)
+{
+	s->probe_text = p;
+	s->probe_len = n;
+	return flame__slots_probe(s->slots, s->mask, (uint32_t)h, seen_eq, s);
+}
+
+/* Remember that the sample text p[0..n) (hash h) is entry e (while the cache has room). */
+static int remember(ssr *s, const char *p, size_t n, uint64_t h, uint32_t e)
+{
+	if (s->cache.n + n > CACHE_TEXT_MAX || n > UINT32_MAX)
+		return 0;
+	if (flame__slots_reserve(&s->slots, &s->mask, s->seen.n, 1024) ||
+	    flame__array_reserve(s->cache.v, s->cache.cap, s->cache.n + n) ||
+	    flame__array_push(s->seen, ((seen){s->cache.n, (uint32_t)n, e})))
+		return flame__err_nomem(s->j.err);
+	memcpy(s->cache.v + s->cache.n, p, n);
+	s->cache.n += n;
+	s->slots[seen_slot(s, p, n, h)] = flame__slot_make((uint32_t)h, (uint32_t)(s->seen.n - 1));
+	return 0;
+}
+
+/* One sample's frame indices (its '[' read) into s->cur, and its entry. */
+static int sample_stack(ssr *s, uint32_t *e)
+{
+	int64_t f[128];
+	long got;
+	s->cur.n = 0;
+	while ((got = flame__json_array_ints(&s->j, f, 128, "a frame index")) > 0) {
+		if (flame__array_reserve(s->cur.v, s->cur.cap, s->cur.n + (size_t)got))
+			return flame__err_nomem(s->j.err);
+		for (long k = 0; k < got; k++) {
+			if (f[k] < 0 || f[k] >= INT32_MAX)
+				return flame__json_bad(&s->j, "frame index %lld is out of range", (long long)f[k]);
+			s->cur.v[s->cur.n++] = (uint32_t)f[k];
+		}
+	}
+	return got < 0 ? (int)got : entry(s, e);
+}
+
+/* The next sample's entry: 1, 0 at the end of the samples, or a status. A sample whose
+ * text was seen before is not read again (py-spy's samples repeat). */
+static int next_sample(ssr *s, uint32_t *e)
+{
+	const char *p;
+	size_t n;
+	uint64_t h = 0;
+	int peeked = flame__json_peek_array_text(&s->j, &p, &n);
+	if (peeked) {
+		h = flame__hash_bytes(p, n);
+		size_t i = s->slots ? seen_slot(s, p, n, h) : 0;
+		if (s->slots && s->slots[i]) {
+			*e = s->seen.v[flame__slot_entry(s->slots[i])].entry;
+			flame__json_skip_text(&s->j, n);
+			return 1;
+		}
+		/* read it below: keep its text, which the reads may move */
+		if (flame__array_reserve(s->name.v, s->name.cap, n))
+			return flame__err_nomem(s->j.err);
+		memcpy(s->name.v, p, n);
+	}
+	int t = flame__json_next(&s->j), rc;
+	if (t == FLAME__JSON_ARR_END)
+		return 0;
+	if (t != FLAME__JSON_ARR)
+		return t < 0 ? t : flame__json_bad(&s->j, "a sample should be an array of frame indices");
+	if ((rc = sample_stack(s, e)))
+		return rc;
+	return peeked && (rc = remember(s, s->name.v, n, h, *e)) ? rc : 1;
+}
+
 static int samples(ssr *s)
 {
-	int rc = expect(s, FLAME__JSON_ARR, "samples"), t;
+	int rc = expect(s, FLAME__JSON_ARR, "samples");
 	size_t i = 0;
-	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_ARR) {
-		s->cur.n = 0;
-		uint32_t f, e;
-		while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_NUM)
-			if (!(rc = frame_index(s, &f)) && flame__array_push(s->cur, f))
-				rc = flame__err_nomem(s->j.err);
-		if (rc || (t != FLAME__JSON_ARR_END && (rc = t < 0 ? t : flame__json_bad(&s->j, "a frame index should be a number"))))
-			return rc;
-		if ((rc = entry(s, &e)))
-			return rc;
+	uint32_t e;
+	while (!rc && (rc = next_sample(s, &e)) == 1) {
 		if (s->weights_done)
 			rc = i < s->wbuf.n ? weigh(s, e, s->wbuf.v[i]) : 0;
-		else if (flame__array_push(s->sample_entry, e))
-			rc = flame__err_nomem(s->j.err);
+		else
+			rc = flame__array_push(s->sample_entry, e) ? flame__err_nomem(s->j.err) : 0;
 		i++;
 	}
-	if (rc || (t != FLAME__JSON_ARR_END && (rc = t < 0 ? t : flame__json_bad(&s->j, "a sample should be an array of frame indices"))))
+	if (rc)
 		return rc;
 	s->samples_done = 1;
 	return 0;
@@ -458,6 +545,9 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	flame__array_free(s.name);
 	flame__array_free(s.file);
 	flame__array_free(s.unit);
+	flame__array_free(s.cache);
+	flame__array_free(s.seen);
+	free(s.slots);
 	return rc;
 }
 
