@@ -550,7 +550,8 @@ typedef enum flame_output_format {
 	FLAME_OUTPUT_SVG,
 	FLAME_OUTPUT_PNG,
 	FLAME_OUTPUT_PDF,
-	FLAME_OUTPUT_HTML
+	FLAME_OUTPUT_HTML,
+	FLAME_OUTPUT_SPEEDSCOPE /* speedscope's JSON file format */
 } flame_output_format;
 
 /* What an output format is (flame_format_info.flags), so a tool takes every format of the
@@ -569,6 +570,12 @@ FLAME_EXPORT int flame_write_folded(flame_tree *t, flame_output *out, flame_err 
  * unknown); a differential tree gets two sample types, before and after. Fractional counts
  * are refused. */
 FLAME_EXPORT int flame_write_pprof(flame_tree *t, flame_output *out, flame_err *err);
+
+/** speedscope's JSON file format: one frame per distinct name, one sampled profile whose
+ * samples are the unique stacks with their counts (with the tree's decimals), in the tree's
+ * unit where speedscope has it (nanoseconds to seconds, bytes; else "none"); a
+ * differential tree gives two profiles, "before" and "after". */
+FLAME_EXPORT int flame_write_speedscope(flame_tree *t, flame_output *out, flame_err *err);
 
 /* ---- Flame graphs: one layout computes the rectangles and colours, and every picture
  * format draws the same layout. The options are flamegraph.pl's, with its defaults. A tree
