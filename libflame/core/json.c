@@ -293,7 +293,7 @@ static int literal(flame__json *j, int c)
 /* A value starting with byte c at buf[pos]. */
 static int value(flame__json *j, int c)
 {
-	int rc;
+	int rc, after = j->depth ? ST_AFTER : ST_DONE; /* a scalar alone is the whole document */
 	switch (c) {
 	case '{':
 	case '[':
@@ -305,18 +305,18 @@ static int value(flame__json *j, int c)
 		return c == '{' ? FLAME__JSON_OBJ : FLAME__JSON_ARR;
 	case '"':
 		rc = string(j);
-		j->state = ST_AFTER;
+		j->state = after;
 		return rc ? rc : FLAME__JSON_STR;
 	case 't':
 	case 'f':
 	case 'n':
-		j->state = ST_AFTER;
+		j->state = after;
 		return literal(j, c);
 	default:
 		if (c != '-' && !digit((char)c))
 			return flame__json_bad(j, c < 0x20 || c > 0x7e ? "an unexpected byte 0x%02x"
 			                                               : "an unexpected '%c'", c);
-		j->state = ST_AFTER;
+		j->state = after;
 		rc = number(j);
 		return rc ? rc : FLAME__JSON_NUM;
 	}
@@ -343,8 +343,10 @@ static int key(flame__json *j, int c)
 		int d = peek_byte(j);
 		if (d < -1)
 			return d;
-		if (d != ':')
+		if (d != ':') {
+			j->at = j->base + j->pos;
 			return flame__json_bad(j, "a ':' should follow a member name");
+		}
 	}
 	j->pos++;
 	j->s = s;
@@ -570,8 +572,12 @@ int flame__json_decimal(flame__json *j, uint64_t *mant, unsigned *dec, int *neg,
 			d -= !frac; /* an integer digit dropped: one decimal less */
 		}
 	}
-	if (i < n) { /* the exponent */
-		long e = strtol(p + i + 1, NULL, 10);
+	if (i < n) { /* the exponent: the token is not NUL-terminated */
+		size_t k = i + 1 + (p[i + 1] == '+' || p[i + 1] == '-');
+		long e = 0;
+		for (; k < n && e <= 1000; k++)
+			e = e * 10 + (p[k] - '0');
+		e = p[i + 1] == '-' ? -e : e;
 		if (e > 40 || e < -40)
 			return flame__json_bad(j, "%s is out of range: '%.*s'", what, (int)(n < 40 ? n : 40), p);
 		d -= (int)e;
