@@ -43,6 +43,12 @@ typedef struct seen {
 
 enum { CACHE_TEXT_MAX = 64 << 20 }; /* bytes of sample text remembered, at most */
 
+/* The open-frame tree of evented profiles: frame `frame` opened inside entry `parent`
+ * (UINT32_MAX: at the root) is entry `entry` of the table. */
+typedef struct kid {
+	uint32_t parent, frame, entry;
+} kid;
+
 typedef struct ssr {
 	flame__json j;
 	flame__sink k;
@@ -65,6 +71,11 @@ typedef struct ssr {
 	size_t mask;
 	const char *probe_text;    /* for seen_eq */
 	size_t probe_len;
+	flame__array(uint32_t) open; /* evented: the entry of each open frame's stack */
+	flame__array(kid) kids;      /* ... found through kid_slots */
+	uint64_t *kid_slots;
+	size_t kid_mask;
+	uint32_t probe_parent, probe_frame; /* for kid_eq */
 	char units[16]; /* the first profile's unit */
 } ssr;
 
@@ -310,15 +321,44 @@ static int weights(ssr *s)
 /* The time from the last event to `now` onto the open frames. */
 static int elapse(ssr *s, uint64_t now)
 {
-	uint32_t e;
-	int rc = 0;
-	if (s->have_at && s->cur.n && now > s->at && !(rc = entry(s, &e))) {
-		uint64_t *x = &s->tab.v[e].w[0];
+	if (s->have_at && s->open.n && now > s->at) {
+		uint64_t *x = &s->tab.v[s->open.v[s->open.n - 1]].w[0];
 		if (*x + (now - s->at) < *x)
 			return flame__json_bad(&s->j, "a stack's weight overflows 64 bits");
 		*x += now - s->at;
 	}
-	return rc;
+	return 0;
+}
+
+static int kid_eq(const void *ctx, uint32_t i)
+{
+	const ssr *s = ctx;
+	return s->kids.v[i].parent == s->probe_parent && s->kids.v[i].frame == s->probe_frame;
+}
+
+/* Open frame f on the open stack: its entry is found from the innermost open frame's and
+ * f (a hash of two numbers), not from the whole stack. */
+static int open_frame(ssr *s, uint32_t f)
+{
+	uint32_t parent = s->open.n ? s->open.v[s->open.n - 1] : UINT32_MAX, e;
+	uint64_t h = flame__mix64((uint64_t)parent << 32 | f);
+	if (flame__array_push(s->cur, f) ||
+	    flame__slots_reserve(&s->kid_slots, &s->kid_mask, s->kids.n, 1024))
+		return flame__err_nomem(s->j.err);
+	s->probe_parent = parent;
+	s->probe_frame = f;
+	size_t i = flame__slots_probe(s->kid_slots, s->kid_mask, (uint32_t)h, kid_eq, s);
+	if (s->kid_slots[i]) {
+		e = s->kids.v[flame__slot_entry(s->kid_slots[i])].entry;
+	} else {
+		int rc = entry(s, &e);
+		if (rc)
+			return rc;
+		if (flame__array_push(s->kids, ((kid){parent, f, e})))
+			return flame__err_nomem(s->j.err);
+		s->kid_slots[i] = flame__slot_make((uint32_t)h, (uint32_t)(s->kids.n - 1));
+	}
+	return flame__array_push(s->open, e) ? flame__err_nomem(s->j.err) : 0;
 }
 
 /* One event object: {"type":"O"|"C","frame":N,"at":T}. */
@@ -352,10 +392,11 @@ static int event(ssr *s)
 	s->at = now > s->at || !s->have_at ? now : s->at;
 	s->have_at = 1;
 	if (type == 'O')
-		return flame__array_push(s->cur, f) ? flame__err_nomem(s->j.err) : 0;
+		return open_frame(s, f);
 	if (!s->cur.n || s->cur.v[s->cur.n - 1] != f)
 		return flame__json_bad(&s->j, "an event closes frame %u, which is not the innermost open frame", f);
 	s->cur.n--;
+	s->open.n--;
 	return 0;
 }
 
@@ -391,7 +432,7 @@ static int profile(ssr *s)
 {
 	int rc = 0, t;
 	dec end = {0, 0};
-	s->unit.n = s->cur.n = s->sample_entry.n = s->wbuf.n = s->nweights = 0;
+	s->unit.n = s->cur.n = s->open.n = s->sample_entry.n = s->wbuf.n = s->nweights = 0;
 	s->samples_done = s->weights_done = s->have_at = s->have_end = 0;
 	s->at = s->end = 0;
 	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_KEY) {
@@ -548,6 +589,9 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	flame__array_free(s.cache);
 	flame__array_free(s.seen);
 	free(s.slots);
+	flame__array_free(s.open);
+	flame__array_free(s.kids);
+	free(s.kid_slots);
 	return rc;
 }
 
