@@ -551,7 +551,8 @@ typedef enum flame_output_format {
 	FLAME_OUTPUT_PNG,
 	FLAME_OUTPUT_PDF,
 	FLAME_OUTPUT_HTML,
-	FLAME_OUTPUT_SPEEDSCOPE /* speedscope's JSON file format */
+	FLAME_OUTPUT_SPEEDSCOPE, /* speedscope's JSON file format */
+	FLAME_OUTPUT_CPUPROFILE  /* Chrome DevTools / V8 .cpuprofile */
 } flame_output_format;
 
 /* What an output format is (flame_format_info.flags), so a tool takes every format of the
@@ -576,6 +577,11 @@ FLAME_EXPORT int flame_write_pprof(flame_tree *t, flame_output *out, flame_err *
  * unit where speedscope has it (nanoseconds to seconds, bytes; else "none"); a
  * differential tree gives two profiles, "before" and "after". */
 FLAME_EXPORT int flame_write_speedscope(flame_tree *t, flame_output *out, flame_err *err);
+
+/** Chrome DevTools' and V8's CPU profile JSON (.cpuprofile): the node tree, and each node
+ * with self time as one sample lasting it, in microseconds (a differential tree: its AFTER
+ * column). FLAME_EUSAGE when the counts are not time (samples, bytes). */
+FLAME_EXPORT int flame_write_cpuprofile(flame_tree *t, flame_output *out, flame_err *err);
 
 /* ---- Flame graphs: one layout computes the rectangles and colours, and every picture
  * format draws the same layout. The options are flamegraph.pl's, with its defaults. A tree

@@ -4,8 +4,8 @@
  * profile whose samples are the unique stacks (root first, in text order) weighed by their
  * counts, in the tree's unit when speedscope has it (nanoseconds to seconds, bytes; else
  * "none") and with the tree's decimals. A differential tree is two profiles, "before" and
- * "after" (speedscope shows one at a time). Names are JSON strings, escaped here; bytes
- * that are not UTF-8 pass as they are (speedscope shows them as U+FFFD). parse/speedscope.c
+ * "after" (speedscope shows one at a time). Names are JSON strings (escape.h); bytes that
+ * are not UTF-8 pass as they are (speedscope shows them as U+FFFD). parse/speedscope.c
  * reads the file back. */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +15,7 @@
 #include "../core/order.h"
 #include "../core/output.h"
 #include "../core/tree.h"
+#include "escape.h"
 
 enum { NONE = UINT32_MAX };
 
@@ -38,27 +39,13 @@ static int put(ssw *w, const char *s)
 static int put_string(ssw *w, const char *p, size_t n)
 {
 	int rc;
-	char *d = flame__output_reserve(w->o, n * 6 + 2, &rc, w->err);
+	char *d = flame__output_reserve(w->o, FLAME__ESCAPE_MAX(n) + 2, &rc, w->err);
 	if (!d)
 		return rc;
-	char *s = d;
-	*d++ = '"';
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (c == '"' || c == '\\') {
-			*d++ = '\\';
-			*d++ = (char)c;
-		} else if (c < 0x20) {
-			memcpy(d, "\\u00", 4);
-			d[4] = "0123456789abcdef"[c >> 4];
-			d[5] = "0123456789abcdef"[c & 15];
-			d += 6;
-		} else {
-			*d++ = (char)c;
-		}
-	}
-	*d++ = '"';
-	flame__output_advance(w->o, (size_t)(d - s));
+	d[0] = '"';
+	size_t m = 1 + flame__json_escape(d + 1, p, n);
+	d[m++] = '"';
+	flame__output_advance(w->o, m);
 	return 0;
 }
 

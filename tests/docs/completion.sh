@@ -47,8 +47,8 @@ done
 # the format names come from the library's tables: --format is the output format in every
 # tool, --input-format the input format
 expect flame-collapse "folded" --format fo
-expect flame-collapse "folded pprof speedscope" --format ''
-expect flame-collapse "folded pprof speedscope" --output-format ''
+expect flame-collapse "cpuprofile folded pprof speedscope" --format ''
+expect flame-collapse "cpuprofile folded pprof speedscope" --output-format ''
 for f in auto folded perf pprof offcpu jfr svg; do expect_has flame-collapse $f --input-format ''; done
 expect flame-render "pprof" --input-format pp
 expect flame-render "html pdf png svg" --format ''

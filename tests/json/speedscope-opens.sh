@@ -6,7 +6,8 @@
 # floating-point sums; a differential tree is two profiles, before and after. Inputs: the
 # bundled perf example (nanoseconds), node's .cpuprofile (microseconds), py-spy's
 # speedscope file (seconds with decimals), fractional folded counts, hostile names
-# (quotes, backslashes, control bytes, UTF-8), and a diff.
+# (quotes, backslashes, control bytes, UTF-8), and a diff. The .cpuprofile we write
+# (microseconds) opens with the same total, to the microsecond.
 # Skips (77) without chromium, node or tests/browser/node_modules (npm ci there).
 # Usage: speedscope-opens.sh BUILD_DIR auto|required
 set -u
@@ -41,7 +42,9 @@ for input in "$fx/example/workload.perf.txt" "$fx/json/node.cpuprofile" \
 done
 flame-diff --format speedscope -o diff.speedscope.json "$fx/diff/before.folded" "$fx/diff/after.folded"
 flame-diff --format folded --no-header "$fx/diff/before.folded" "$fx/diff/after.folded" > diff.folded
-files=$(ls ./*.speedscope.json)
+flame-collapse "$fx/example/workload.perf.txt" -o perf.cpuprofile
+flame-collapse "$fx/json/node.cpuprofile" -o node.cpuprofile
+files=$(ls ./*.speedscope.json ./*.cpuprofile)
 node "$browser/speedscope-import.mjs" --frames $files > imported.tsv
 python3 - imported.tsv <<'PY'
 import json, sys
@@ -78,7 +81,14 @@ for row in open(sys.argv[1], encoding='utf-8').read().split('\n'):
     else:
         got[key]['unit'], got[key]['total'] = f[2], float(f[3])
 fails = checks = 0
+cpu = {'./perf.cpuprofile': 1100200.392, './node.cpuprofile': 158235}  # our totals, in us
 for (file, profile), g in sorted(got.items()):
+    if file in cpu:
+        ok = abs(g['total'] - cpu[file]) <= 1 and g['unit'] == 'microseconds'
+        checks += 1
+        fails += not ok
+        print(f"{'ok  ' if ok else 'FAIL:'} {file}: {g['unit']}, total {g['total']} (ours {cpu[file]})")
+        continue
     base = file[2:].replace('.speedscope.json', '.folded')
     col = {'profile': None, 'before': 0, 'after': 1}[profile]
     total, self_, tot = ours(base, col)
@@ -94,8 +104,8 @@ for (file, profile), g in sorted(got.items()):
     print(f"{'ok  ' if not bad else 'FAIL:'} {file} {profile}: {g['unit']}, total {g['total']}, "
           f"{len(g['frames'])} frames" + ''.join('\n    ' + b for b in bad[:5]))
     fails += bool(bad)
-if checks != 7:
-    print(f"FAIL: {checks} profiles imported, 7 expected")
+if checks != 9:
+    print(f"FAIL: {checks} profiles imported, 9 expected")
     fails += 1
 sys.exit(1 if fails else 0)
 PY
