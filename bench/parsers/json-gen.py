@@ -29,7 +29,7 @@ def cpuprofile(path):
             node["children"] = children[i]
         parts.append(json.dumps(node, separators=(",", ":")))
     leaves = [i for i, *_ in nodes if i not in children]
-    n = (target - sum(map(len, parts))) // 11  # ~6 bytes a sample, ~5 a delta
+    n = max(target - sum(map(len, parts)), target // 2) // 11  # ~6 bytes a sample, ~5 a delta
     samples = ",".join(str(rnd.choice(leaves)) for _ in range(n))
     deltas = ",".join(str(rnd.randint(950, 1400)) for _ in range(n))
     with open(path + ".tmp", "w") as f:
@@ -75,10 +75,10 @@ def speedscope_evented(path):
         for _ in range(2000):
             st = state["stack"]
             state["at"] += rnd.randint(1, 5000)
-            if st and (len(st) > 30 or rnd.random() < 0.5):
+            if st and (len(st) > 10 or rnd.random() < 0.5):
                 out.append('{"type":"C","frame":%d,"at":%d}' % (st.pop(), state["at"]))
-            else:
-                st.append(rnd.randrange(nframes))
+            else:  # a call graph: each frame calls one of three others
+                st.append((st[-1] * 31 + rnd.randrange(3)) % nframes if st else rnd.randrange(8))
                 out.append('{"type":"O","frame":%d,"at":%d}' % (st[-1], state["at"]))
         return ("" if first else ",") + ",".join(out)
 
