@@ -25,7 +25,7 @@
 #include "../core/json.h"
 #include "parser.h"
 
-enum { NONE = UINT32_MAX };
+#define NONE UINT32_MAX
 
 typedef struct cnode {
 	int64_t id, parent_id; /* parent_id: INT64_MIN when the node names none */

@@ -17,7 +17,7 @@
 #include "../core/tree.h"
 #include "escape.h"
 
-enum { NONE = UINT32_MAX };
+#define NONE UINT32_MAX
 
 typedef struct ssw {
 	flame_output *o;
