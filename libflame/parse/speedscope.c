@@ -170,10 +170,15 @@ static int scaled(ssr *s, dec v, uint64_t *out)
 	return rc;
 }
 
+/* An empty sample's entry: it has no stack to hang on, and the table holds none. */
+#define EMPTY UINT32_MAX
+
 /* Entry e of the table gets weight v. */
 static int weigh(ssr *s, uint32_t e, dec v)
 {
 	uint64_t w;
+	if (e == EMPTY)
+		return 0;
 	int rc = scaled(s, v, &w);
 	if (rc)
 		return rc;
@@ -245,7 +250,13 @@ static int sample_stack(ssr *s, uint32_t *e)
 			s->cur.v[s->cur.n++] = (uint32_t)f[k];
 		}
 	}
-	return got < 0 ? (int)got : entry(s, e);
+	if (got < 0)
+		return (int)got;
+	if (!s->cur.n) {
+		*e = EMPTY;
+		return 0;
+	}
+	return entry(s, e);
 }
 
 /* The next sample's entry: 1, 0 at the end of the samples, or a status. A sample whose
