@@ -135,7 +135,9 @@ typedef enum flame_format {
 	FLAME_FORMAT_HTML,     /* flame-render's HTML page, read back */
 	FLAME_FORMAT_BPFTRACE,
 	FLAME_FORMAT_DTRACE,
-	FLAME_FORMAT_JFR_BINARY /* a binary JFR recording (FLAME_FORMAT_JFR reads it too) */
+	FLAME_FORMAT_JFR_BINARY, /* a binary JFR recording (FLAME_FORMAT_JFR reads it too) */
+	FLAME_FORMAT_CPUPROFILE, /* Chrome DevTools / V8 .cpuprofile JSON */
+	FLAME_FORMAT_SPEEDSCOPE  /* speedscope's JSON file format */
 } flame_format;
 
 /* perf_flags: stackcollapse-perf.pl's options, and ours (perf script text and perf.data) */
@@ -638,7 +640,9 @@ typedef enum flame_output_format {
 	FLAME_OUTPUT_SVG,
 	FLAME_OUTPUT_PNG,
 	FLAME_OUTPUT_PDF,
-	FLAME_OUTPUT_HTML
+	FLAME_OUTPUT_HTML,
+	FLAME_OUTPUT_SPEEDSCOPE, /* speedscope's JSON file format */
+	FLAME_OUTPUT_CPUPROFILE  /* Chrome DevTools / V8 .cpuprofile */
 } flame_output_format;
 
 /* What an output format is (flame_format_info.flags), so a tool takes every format of the
@@ -657,6 +661,17 @@ FLAME_EXPORT int flame_write_folded(flame_tree *t, flame_output *out, flame_err 
  * unknown); a differential tree gets two sample types, before and after. Fractional counts
  * are refused. */
 FLAME_EXPORT int flame_write_pprof(flame_tree *t, flame_output *out, flame_err *err);
+
+/** speedscope's JSON file format: one frame per distinct name, one sampled profile whose
+ * samples are the unique stacks with their counts (with the tree's decimals), in the tree's
+ * unit where speedscope has it (nanoseconds to seconds, bytes; else "none"); a
+ * differential tree gives two profiles, "before" and "after". */
+FLAME_EXPORT int flame_write_speedscope(flame_tree *t, flame_output *out, flame_err *err);
+
+/** Chrome DevTools' and V8's CPU profile JSON (.cpuprofile): the node tree, and each node
+ * with self time as one sample lasting it, in microseconds (a differential tree: its AFTER
+ * column). FLAME_EUSAGE when the counts are not time (samples, bytes). */
+FLAME_EXPORT int flame_write_cpuprofile(flame_tree *t, flame_output *out, flame_err *err);
 
 /* ---- Flame graphs: one layout computes the rectangles and colours, and every picture
  * format draws the same layout. The options are flamegraph.pl's, with its defaults. A tree

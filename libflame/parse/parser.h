@@ -33,5 +33,7 @@ extern const struct flame__parser flame__parser_svg;
 extern const struct flame__parser flame__parser_html;
 extern const struct flame__parser flame__parser_bpftrace;
 extern const struct flame__parser flame__parser_dtrace;
+extern const struct flame__parser flame__parser_cpuprofile;
+extern const struct flame__parser flame__parser_speedscope;
 extern const struct flame__parser flame__parser_perfdata; /* with -Dperfdata (FLAME_HAVE_PERFDATA) */
 #endif

@@ -27,6 +27,8 @@ static const char *const ext_dtrace[] = {".dtrace", ".dtrace.txt", NULL};
 static const char *const ext_perfdata[] = {".data", NULL}; /* perf record's perf.data */
 static const char *const ext_html[] = {".html", ".htm", NULL};
 static const char *const ext_jfr_binary[] = {".jfr", NULL};
+static const char *const ext_cpuprofile[] = {".cpuprofile", NULL};
+static const char *const ext_speedscope[] = {".speedscope.json", NULL};
 
 /* The input formats, indexed by flame_format (FLAME_FORMAT_AUTO, 0, is no format). */
 static const struct flame__format inputs[] = {
@@ -70,6 +72,14 @@ static const struct flame__format inputs[] = {
 	                              "JDK Flight Recorder recording (.jfr, JDK 11+, async-profiler)",
 	                              FLAME_FORMAT_JFR_BINARY, 0},
 	                             &flame__parser_jfr_binary, NULL},
+	[FLAME_FORMAT_CPUPROFILE] = {{"cpuprofile", ext_cpuprofile,
+	                              "Chrome DevTools / V8 CPU profile JSON (node --cpu-prof)",
+	                              FLAME_FORMAT_CPUPROFILE, 0},
+	                             &flame__parser_cpuprofile, NULL},
+	[FLAME_FORMAT_SPEEDSCOPE] = {{"speedscope", ext_speedscope,
+	                              "speedscope JSON, sampled and evented profiles (py-spy, rbspy)",
+	                              FLAME_FORMAT_SPEEDSCOPE, 0},
+	                             &flame__parser_speedscope, NULL},
 };
 enum { NINPUTS = sizeof inputs / sizeof inputs[0] };
 
@@ -79,6 +89,7 @@ static const flame_format probe_order[] = {
 	FLAME_FORMAT_PERFDATA, FLAME_FORMAT_JFR_BINARY, FLAME_FORMAT_PPROF, FLAME_FORMAT_OFFCPU,
 	FLAME_FORMAT_JFR,
 	FLAME_FORMAT_SVG,      FLAME_FORMAT_HTML,     FLAME_FORMAT_BPFTRACE, FLAME_FORMAT_DTRACE,
+	FLAME_FORMAT_CPUPROFILE, FLAME_FORMAT_SPEEDSCOPE,
 	FLAME_FORMAT_PERF,     FLAME_FORMAT_FOLDED,
 };
 _Static_assert(sizeof probe_order / sizeof probe_order[0] == NINPUTS - 1,
@@ -237,23 +248,20 @@ static int diagnose(const char *p, size_t n, const char *name, int binary_only, 
 		while (j < k && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r' || s[j] == '\n'))
 			j++;
 		if (j < k && ((s[0] == '{' && s[j] == '"') || (s[0] == '[' && (s[j] == '{' || s[j] == '[')))) {
-			if (has(s, k, "speedscope.app/file-format-schema"))
-				m = "a speedscope JSON file, which is not read here: ask the profiler for "
-				    "folded stacks instead (py-spy record --format raw, rbspy record "
-				    "--format collapsed)";
-			else if (has(s, k, "\"callFrame\"") && has(s, k, "\"nodes\""))
-				m = "a Chrome/V8 CPU profile (.cpuprofile JSON), which is not read here: "
-				    "for Node, record with perf (node --perf-basic-prof, perf record -g, "
-				    "perf script) or write pprof (the pprof npm module)";
+			if (has(s, k, "\"head\"") && has(s, k, "\"functionName\""))
+				m = "a CPU profile in Chrome's old tree format (\"head\", before Chrome 61), "
+				    "which is not read here: load it in a newer Chrome or speedscope and save "
+				    "it again as .cpuprofile";
 			else if (has(s, k, "\"traceEvents\""))
 				m = "a Chrome trace (trace-event JSON), which is not read here: record "
-				    "with perf or write pprof instead";
+				    "a .cpuprofile instead (node --cpu-prof, DevTools' Performance panel: "
+				    "Save profile)";
 			else if (has(s, k, "\"recording\"") && has(s, k, "\"jdk."))
 				m = "JFR as JSON (jfr print --json), which is not read here: use the text "
 				    "of jfr print --stack-depth 64 instead";
 			else
-				m = "JSON of a kind no reader here takes (perf script, pprof, offcputime, "
-				    "jfr print text, flame graph SVG and folded stacks are read)";
+				m = "JSON of a kind no reader here takes (of JSON, .cpuprofile and speedscope "
+				    "files are read)";
 		} else if (k >= 5 && (strncasecmp(s, "<!doctype html", k < 14 ? k : 14) == 0 ||
 		                      strncasecmp(s, "<html", 5) == 0)) {
 			m = "an HTML page other than flame-render's (an async-profiler flame graph?), "

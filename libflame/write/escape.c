@@ -164,3 +164,23 @@ int flame__put_quoted(flame_text_fn fn, void *ud, const char *p, size_t n, int j
 	}
 	return rc ? rc : fn(ud, "\"", 1);
 }
+
+size_t flame__json_escape(char *dst, const char *src, size_t n)
+{
+	char *d = dst;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)src[i];
+		if (c == '"' || c == '\\') {
+			*d++ = '\\';
+			*d++ = (char)c;
+		} else if (c < 0x20) {
+			memcpy(d, "\\u00", 4);
+			d[4] = "0123456789abcdef"[c >> 4];
+			d[5] = "0123456789abcdef"[c & 15];
+			d += 6;
+		} else {
+			*d++ = (char)c;
+		}
+	}
+	return (size_t)(d - dst);
+}

@@ -1,6 +1,7 @@
 /* The one gate from untrusted text (frame names, titles, notes, count names, nameattr
  * values) to markup: XML-escape, replace bytes XML 1.0 forbids, repair invalid UTF-8; and
- * the quoting of names in CSV and JSON reports. */
+ * the quoting of names in CSV and JSON reports; JSON strings for the speedscope and
+ * .cpuprofile writers. */
 #ifndef FLAME_WRITE_ESCAPE_H
 #define FLAME_WRITE_ESCAPE_H
 #include <stddef.h>
@@ -16,6 +17,12 @@
  * of well-formed UTF-8 (overlong forms, surrogates, > U+10FFFF, truncated sequences)
  * become U+FFFD. Returns the bytes written. */
 size_t flame__xml_escape(char *dst, const char *src, size_t n);
+
+/** Escape `src[0..n)` as the inside of a JSON string into `dst` (room for
+ * FLAME__ESCAPE_MAX(n) bytes): '"' and '\\' get a backslash, control bytes become \u00XX;
+ * other bytes pass as they are (JSON readers take invalid UTF-8 as U+FFFD, and ours reads
+ * the bytes back). Returns the bytes written. */
+size_t flame__json_escape(char *dst, const char *src, size_t n);
 
 /** Repair `src[0..n)` into well-formed, XML-allowed UTF-8 without escaping markup (for
  * cairo text, which is not markup): same replacements as flame__xml_escape. `dst` needs

@@ -20,12 +20,28 @@ static int write_pprof(flame_tree *t, const flame_render_opts *o, flame_output *
 	return flame_write_pprof(t, out, err);
 }
 
+static int write_speedscope(flame_tree *t, const flame_render_opts *o, flame_output *out,
+                            flame_err *err)
+{
+	(void)o;
+	return flame_write_speedscope(t, out, err);
+}
+
+static int write_cpuprofile(flame_tree *t, const flame_render_opts *o, flame_output *out,
+                            flame_err *err)
+{
+	(void)o;
+	return flame_write_cpuprofile(t, out, err);
+}
+
 static const char *const ext_folded[] = {".folded", ".collapsed", ".txt", NULL};
 static const char *const ext_pprof[] = {".pb.gz", ".pb", ".pprof", NULL};
 static const char *const ext_svg[] = {".svg", NULL};
 static const char *const ext_png[] = {".png", NULL};
 static const char *const ext_pdf[] = {".pdf", NULL};
 static const char *const ext_html[] = {".html", ".htm", NULL};
+static const char *const ext_speedscope[] = {".speedscope.json", NULL};
+static const char *const ext_cpuprofile[] = {".cpuprofile", NULL};
 
 #define PICTURE (FLAME_OUTPUT_PICTURE | FLAME_OUTPUT_DIFF)
 
@@ -49,6 +65,14 @@ static const struct flame__format outputs[] = {
 	                        "one self-contained page holding the whole profile (zoom to any frame, search, sandwich, top table)",
 	                        FLAME_OUTPUT_HTML, PICTURE},
 	                       NULL, flame_write_html},
+	[FLAME_OUTPUT_SPEEDSCOPE] = {{"speedscope", ext_speedscope,
+	                              "speedscope's JSON (speedscope.app; a diff as two profiles)",
+	                              FLAME_OUTPUT_SPEEDSCOPE, FLAME_OUTPUT_STACKS | FLAME_OUTPUT_DIFF},
+	                             NULL, write_speedscope},
+	[FLAME_OUTPUT_CPUPROFILE] = {{"cpuprofile", ext_cpuprofile,
+	                              "Chrome DevTools / V8 CPU profile (time units only)",
+	                              FLAME_OUTPUT_CPUPROFILE, FLAME_OUTPUT_STACKS},
+	                             NULL, write_cpuprofile},
 };
 enum { NOUTPUTS = sizeof outputs / sizeof outputs[0] };
 

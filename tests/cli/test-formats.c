@@ -43,7 +43,8 @@ static void test_every_entry_is_whole(void)
 static void test_names_by_id(void)
 {
 	static const char *const names[] = {"auto", "folded", "perf", "pprof", "offcpu", "jfr", "svg",
-	                                    "perfdata", "html", "bpftrace", "dtrace", "jfr-binary"};
+	                                    "perfdata", "html", "bpftrace", "dtrace", "jfr-binary",
+	                                    "cpuprofile", "speedscope"};
 	for (int f = 0; f < (int)(sizeof names / sizeof names[0]); f++)
 		CHECK_STR(flame_input_format_name((flame_format)f), names[f]);
 	CHECK(flame_input_format_name((flame_format)(sizeof names / sizeof names[0])) == NULL);
@@ -92,11 +93,12 @@ static void test_find_by_name(void)
 	o = FLAME_OUTPUT_NONE;
 	CHECK(flame_output_format_find("svg", FLAME_OUTPUT_STACKS, &o, &err) == FLAME_EUSAGE);
 	CHECK(o == FLAME_OUTPUT_NONE);
-	CHECK_STR(err.msg, "unknown output format 'svg' (folded, pprof)");
+	CHECK_STR(err.msg, "unknown output format 'svg' (folded, pprof, speedscope, cpuprofile)");
 	CHECK(flame_output_format_find("perf", 0, &o, &err) == FLAME_EUSAGE);
-	CHECK_STR(err.msg, "unknown output format 'perf' (folded, pprof, svg, png, pdf, html)");
+	CHECK_STR(err.msg, "unknown output format 'perf' (folded, pprof, svg, png, pdf, html, "
+	                   "speedscope, cpuprofile)");
 	CHECK(flame_output_format_find("pprof", FLAME_OUTPUT_DIFF, &o, &err) == FLAME_EUSAGE);
-	CHECK_STR(err.msg, "unknown output format 'pprof' (folded, svg, png, pdf, html)");
+	CHECK_STR(err.msg, "unknown output format 'pprof' (folded, svg, png, pdf, html, speedscope)");
 	CHECK(flame_output_format_find("SVG", 0, &o, &err) == FLAME_EUSAGE); /* names are exact */
 }
 
@@ -112,6 +114,7 @@ static void test_find_by_path(void)
 	    {"x.pprof", 0, FLAME_OUTPUT_PPROF},    {"x.folded", 0, FLAME_OUTPUT_FOLDED},
 	    {"x.collapsed", 0, FLAME_OUTPUT_FOLDED}, {"x.perf.txt", 0, FLAME_OUTPUT_FOLDED},
 	    {"x.html", FLAME_OUTPUT_PICTURE, FLAME_OUTPUT_HTML}, {"x.HTM", 0, FLAME_OUTPUT_HTML},
+	    {"x.speedscope.json", 0, FLAME_OUTPUT_SPEEDSCOPE}, {"x.cpuprofile", 0, FLAME_OUTPUT_CPUPROFILE},
 	};
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		flame_output_format o = (flame_output_format)-1;
@@ -144,9 +147,10 @@ static void test_find_by_path(void)
 	CHECK(o == FLAME_OUTPUT_SVG);
 	CHECK_STR(err.source, "x.jpg");
 	CHECK_STR(err.msg, "unknown extension '.jpg'; known: .folded .collapsed .txt .pb.gz .pb "
-	                   ".pprof .svg .png .pdf .html .htm");
+	                   ".pprof .svg .png .pdf .html .htm .speedscope.json .cpuprofile");
 	CHECK(flame_output_format_from_path("x.svg", FLAME_OUTPUT_STACKS, &o, &err) == FLAME_EUSAGE);
-	CHECK_STR(err.msg, "unknown extension '.svg'; known: .folded .collapsed .txt .pb.gz .pb .pprof");
+	CHECK_STR(err.msg, "unknown extension '.svg'; known: .folded .collapsed .txt .pb.gz .pb .pprof "
+	                   ".speedscope.json .cpuprofile");
 	/* the longest extension wins: .pb.gz is pprof even where .gz alone is nothing */
 	CHECK(flame_input_format_from_path("a.pb.gz") == FLAME_FORMAT_PPROF);
 	CHECK(flame_input_format_from_path("a.perf.txt") == FLAME_FORMAT_PERF);
@@ -194,7 +198,23 @@ static void test_write_dispatch(void)
 	CHECK_STR(a ? a : "", "main;idle 3\nmain;work 7\n");
 	free(a);
 	flame_tree_free(back);
-	/* every entry of the table has a writer */
+	/* speedscope through the table is the writer's, and reads back as the same stacks */
+	a = written_as(t, FLAME_OUTPUT_SPEEDSCOPE, NULL, &n);
+	back = test_tree_new();
+	CHECK(a && flame_input_open_mem(&in, a, n, "x.speedscope.json", &err) == 0 &&
+	      flame_parse(back, in, &po, &err) == 0);
+	flame_input_free(in);
+	CHECK(a && strncmp(a, "{\"$schema\":\"https://www.speedscope.app/", 38) == 0);
+	free(a);
+	a = folded_str(back);
+	CHECK_STR(a ? a : "", "main;idle 3\nmain;work 7\n");
+	free(a);
+	flame_tree_free(back);
+	/* every entry of the table has a writer (in time, which a .cpuprofile needs) */
+	CHECK(flame_tree_set_count_name(t, "microseconds") == 0);
+	a = written_as(t, FLAME_OUTPUT_CPUPROFILE, NULL, &n);
+	CHECK(a && strstr(a, "\"samples\":[3,4],\"timeDeltas\":[0,3]}") != NULL);
+	free(a);
 	for (size_t i = 0; i < flame_output_format_count(); i++) {
 		a = written_as(t, (flame_output_format)flame_output_format_info(i)->id, NULL, &n);
 		CHECK(a && n > 0);

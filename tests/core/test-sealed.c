@@ -149,7 +149,8 @@ static flame_tree *build(int spill, unsigned salt, int diff)
 
 /* ---- what a writer writes */
 
-enum writer { W_FOLDED, W_SVG, W_PNG, W_PDF, W_PPROF, W_HTML, W_TABLE /* + a flame_output_format */ };
+enum writer { W_FOLDED, W_SVG, W_PNG, W_PDF, W_PPROF, W_HTML, W_SPEEDSCOPE, W_CPUPROFILE,
+              W_TABLE /* + a flame_output_format */ };
 
 static void put_written(buf *b, flame_tree *t, int w)
 {
@@ -171,6 +172,8 @@ static void put_written(buf *b, flame_tree *t, int w)
 		case W_PDF: rc = flame_write_pdf(t, &ro, o, &err); break;
 		case W_PPROF: rc = flame_write_pprof(t, o, &err); break;
 		case W_HTML: rc = flame_write_html(t, &ro, o, &err); break;
+		case W_SPEEDSCOPE: rc = flame_write_speedscope(t, o, &err); break;
+		case W_CPUPROFILE: rc = flame_write_cpuprofile(t, o, &err); break;
 		default: rc = flame_write(t, (flame_output_format)(w - W_TABLE), &ro, o, &err); break;
 		}
 		if (rc)
@@ -232,6 +235,20 @@ static void op_html(flame_tree *t, int spill, buf *b)
 {
 	(void)spill;
 	put_written(b, t, W_HTML);
+}
+
+static void op_speedscope(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	put_written(b, t, W_SPEEDSCOPE);
+}
+
+/* in nanoseconds, which a .cpuprofile holds (as microseconds) */
+static void op_cpuprofile(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	CHECK(flame_tree_set_count_name(t, "nanoseconds") == 0);
+	put_written(b, t, W_CPUPROFILE);
 }
 
 static void op_pdf(flame_tree *t, int spill, buf *b)
@@ -656,6 +673,8 @@ static const struct op {
     {"png", op_png, 0, "flame_write_png"},
     {"pdf", op_pdf, 1, "flame_write_pdf"},
     {"html", op_html, 1, "flame_write_html"},
+    {"speedscope", op_speedscope, 1, "flame_write_speedscope"},
+    {"cpuprofile", op_cpuprofile, 1, "flame_write_cpuprofile"},
     {"counts", op_counts, 1,
      "flame_tree_stack_count flame_tree_total flame_tree_decimals flame_tree_is_differential "
      "flame_tree_count_name flame_tree_set_count_name"},

@@ -71,10 +71,10 @@ expect() { # WHAT GOT WANT
 # the input formats this build reads (perfdata only with -Dperfdata), from the tool's own table
 inputs=$(flame-collapse --help-table | awk -F'\t' '$3 == "input-format" { sub(/^[^:]*: /, "", $5); gsub(/ \(default\)/, "", $5); gsub(/,/, "", $5); print $5 }')
 sorted() { tr ' ' '\n' | grep . | sort | tr '\n' ' ' | sed 's/ $//'; }
-expect "zsh flame-collapse --format" "$(zsh_values flame-collapse --format)" "folded pprof"
+expect "zsh flame-collapse --format" "$(zsh_values flame-collapse --format)" "folded pprof speedscope cpuprofile"
 expect "zsh flame-collapse --input-format" "$(zsh_values flame-collapse --input-format)" "$inputs"
 expect "zsh flame-render --colors has java" "$(zsh_values flame-render --colors | grep -ow java)" "java"
-expect "fish flame-collapse --format" "$(fish_values flame-collapse --format '')" "folded pprof"
+expect "fish flame-collapse --format" "$(fish_values flame-collapse --format '')" "cpuprofile folded pprof speedscope"
 expect "fish flame-collapse --input-format" "$(fish_values flame-collapse --input-format '')" "$(echo "$inputs" | sorted)"
 expect "fish flame-diff --input-format p" "$(fish_values flame-diff --input-format p)" "$(echo "$inputs" | tr ' ' '\n' | grep '^p' | sorted)"
 expect "fish flame-render --colors j" "$(fish_values flame-render --colors j)" "java js"

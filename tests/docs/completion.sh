@@ -47,13 +47,13 @@ done
 # the format names come from the library's tables: --format is the output format in every
 # tool, --input-format the input format
 expect flame-collapse "folded" --format fo
-expect flame-collapse "folded pprof" --format ''
-expect flame-collapse "folded pprof" --output-format ''
+expect flame-collapse "cpuprofile folded pprof speedscope" --format ''
+expect flame-collapse "cpuprofile folded pprof speedscope" --output-format ''
 for f in auto folded perf pprof offcpu jfr svg; do expect_has flame-collapse $f --input-format ''; done
 expect flame-render "pprof" --input-format pp
 expect flame-render "html pdf png svg" --format ''
 expect flame-diff "pprof" --input-format pp
-expect flame-diff "folded html pdf png svg" --format ''
+expect flame-diff "folded html pdf png speedscope svg" --format ''
 expect flame-merge "pdf png pprof" --format p
 expect flame-top "csv json text" --output-format ''
 expect flame-top "self total" --sort ''

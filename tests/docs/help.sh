@@ -39,12 +39,12 @@ for tool in flame-collapse flame-render flame-diff flame-merge flame-top; do
 		<<<"$("$build/tools/$tool" --help)"
 done
 outputs() { section "$1" 'Output formats' | cut -d' ' -f1 | tr '\n' ' '; }
-check "flame-collapse writes folded, pprof: $(outputs flame-collapse)" [ "$(outputs flame-collapse)" = "folded pprof " ]
+check "flame-collapse writes folded, pprof, speedscope, cpuprofile: $(outputs flame-collapse)" [ "$(outputs flame-collapse)" = "folded pprof speedscope cpuprofile " ]
 check "flame-render writes pictures: $(outputs flame-render)" [ "$(outputs flame-render)" = "svg png pdf html " ]
-check "flame-diff writes diffs: $(outputs flame-diff)" [ "$(outputs flame-diff)" = "folded svg png pdf html " ]
-check "flame-merge writes all: $(outputs flame-merge)" [ "$(outputs flame-merge)" = "folded pprof svg png pdf html " ]
+check "flame-diff writes diffs: $(outputs flame-diff)" [ "$(outputs flame-diff)" = "folded svg png pdf html speedscope " ]
+check "flame-merge writes all: $(outputs flame-merge)" [ "$(outputs flame-merge)" = "folded pprof svg png pdf html speedscope cpuprofile " ]
 check "flame-collapse --help says what an old --format means" \
-	grep -q -- '--format FMT .*output format: folded (default), pprof\. As before, a name that is also an input format means --input-format' \
+	grep -q -- '--format FMT .*output format: folded (default), pprof, speedscope, cpuprofile\. As before, a name that is also an input format means --input-format' \
 	<<<"$("$build/tools/flame-collapse" --help)"
 [ $fail -eq 0 ] && echo "ok: $n checks of --version and --help"
 exit $fail

@@ -19,7 +19,7 @@ build=${BUILD:-$src/build-fuzz}
 work=${WORK:-$build/campaign}
 # absolute, since each target runs in its own directory below
 mkdir -p "$work" && work=$(cd "$work" && pwd)
-targets=${*:-perf folded pprof offcpu jfr jfr-binary frame-region svg html auto writers diffmerge bpftrace perfdata perfdata-read perfdata-sym
+targets=${*:-perf folded pprof offcpu jfr jfr-binary frame-region svg html auto writers diffmerge bpftrace cpuprofile speedscope perfdata perfdata-read perfdata-sym
 	perfdata-elf perfdata-zstd}
 
 if [ ! -f "$build/build.ninja" ]; then
@@ -34,6 +34,7 @@ dicts() {
 	case $1 in
 	perf | pprof | offcpu | jfr | jfr-binary | svg | html | folded | bpftrace | perfdata | perfdata-elf) echo "$1" ;;
 	perfdata-read | perfdata-zstd) echo perfdata ;;
+	cpuprofile | speedscope) echo json ;;
 	frame-region) echo offcpu jfr ;;
 	perfdata-sym) ;;
 	writers | diffmerge) echo folded ;;
