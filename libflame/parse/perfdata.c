@@ -15,8 +15,10 @@
  * as well as the tid (perf script's default fields have only the tid, so --pid there
  * gives "comm-?"); with -F comm,pid,tid,... the outputs are the same bytes. Warnings name
  * the byte offset of the sample's record.
- * Recordings with user stacks to unwind (--call-graph dwarf) or compressed records
- * (-z) are refused with a message that names perf script. */
+ * Recordings with user stacks to unwind (--call-graph dwarf) have them unwound by
+ * perfdata-unwind.c (-Ddwarf; without it they are refused with a message that names perf
+ * script): the kernel's part of the callchain as above, then the user frames, each with
+ * the functions inlined there (perfdata-inline.c) as perf script prints them. */
 #include <stdio.h>
 #include <string.h>
 #include "../core/numfmt.h"
@@ -24,6 +26,11 @@
 #include "perf-feed.h"
 #include "perfdata-read.h"
 #include "perfdata-sym.h"
+#ifdef FLAME_HAVE_DWARF
+#include <stdlib.h>
+#include "perfdata-inline.h"
+#include "perfdata-unwind.h"
+#endif
 
 #define CTX_MAX ((uint64_t)-4095)
 #define CTX_HV ((uint64_t)-32)
@@ -35,6 +42,12 @@ typedef struct gen {
 	flame__pd *r;
 	flame__pdsym *s;
 	flame__perf_feed *f;
+#ifdef FLAME_HAVE_DWARF
+	flame__unwind *u; /* NULL unless the recording has user stacks to unwind */
+	flame__inl *inl;  /* NULL with FLAME_PERF_NO_INLINE */
+	flame__uframe uf[MAX_STACK];
+	char line[512];
+#endif
 } gen;
 
 static int frame(gen *g, uint32_t pid, int mode, int fallback, uint64_t ip, flame_err *err)
@@ -55,6 +68,49 @@ static size_t decimal(char *buf, int32_t v)
 		buf[k++] = '-';
 	return k + flame__fmt_u64(buf + k, v < 0 ? 0u - (uint32_t)v : (uint32_t)v);
 }
+
+#ifdef FLAME_HAVE_DWARF
+/* An inline frame's line, "ADDR NAME (inlined)", as perf script prints it. */
+static int inline_frame(gen *g, uint64_t ip, const char *name, flame_err *err)
+{
+	int k = snprintf(g->line, sizeof g->line, "%llx %s", (unsigned long long)ip, name);
+	size_t n = k < 0 ? 0 : (size_t)k >= sizeof g->line - 10 ? sizeof g->line - 11 : (size_t)k;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)g->line[i] < 0x20 || g->line[i] == 0x7f)
+			g->line[i] = '?';
+	memcpy(g->line + n, " (inlined)", 10);
+	return flame__perf_feed_frame(g->f, g->line, n + 10, NULL, err);
+}
+
+/* The unwound user frames of a --call-graph dwarf sample, leaf first; where debug
+ * information names functions inlined at a frame's address, each is a frame of its own,
+ * innermost first, and the one named as the symbol is the symbol's own frame (perf's
+ * append_inlines and new_inline_sym). */
+static int user_frames(gen *g, const flame__pd_sample *sm, flame_err *err)
+{
+	size_t n = flame__unwind_sample(g->u, sm->pid, sm, g->uf, MAX_STACK);
+	for (size_t i = 0; i < n; i++) {
+		const flame__uframe *fr = &g->uf[i];
+		const char *names;
+		uint64_t low;
+		int k = g->inl && fr->file && fr->sym
+		        ? flame__inl_at(g->inl, fr->file, fr->file_id, fr->vaddr, &names, &low) : 0;
+		if (k < 0)
+			return flame__err_nomem(err);
+		int rc = k ? 0 : frame(g, sm->pid, FLAME__PD_USER, 0, fr->ip, err);
+		for (int j = 0; j < k && !rc; j++, names += strlen(names) + 1) {
+			/* addr2line names the innermost function after a symbol starting where it
+			 * starts (binutils' _bfd_elf_find_function): then it is the symbol's frame */
+			int own = strcmp(names, fr->sym) == 0 || (j == 0 && low == fr->sym_vaddr);
+			rc = own ? frame(g, sm->pid, FLAME__PD_USER, 0, fr->ip, err)
+			         : inline_frame(g, fr->ip, names, err);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+#endif
 
 static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 {
@@ -115,6 +171,10 @@ static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 		if ((rc = frame(g, sm.pid, mode, 0, ip, err)))
 			return rc;
 	}
+#ifdef FLAME_HAVE_DWARF
+	if (g->u)
+		return user_frames(g, &sm, err);
+#endif
 	return 0;
 }
 
@@ -183,8 +243,20 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	if (rc)
 		return rc;
 	const char *name = flame_input_name(in);
+	if (!(g.s = flame__pdsym_new(g.r))) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
 	for (size_t i = 0; i < flame__pd_attr_count(g.r); i++)
 		if (flame__pd_attr_at(g.r, i)->sample_type & FLAME__PD_S_STACK_USER) {
+#ifdef FLAME_HAVE_DWARF
+			if (!g.u && (!(g.u = flame__unwind_new(g.s)) ||
+			             (!(o->perf_flags & FLAME_PERF_NO_INLINE) && !(g.inl = flame__inl_new())))) {
+				rc = flame__err_nomem(err);
+				goto done;
+			}
+			continue;
+#endif
 			rc = flame__err(err, FLAME_EDATA, name, 0, FLAME__NO_OFFSET,
 			                "this perf.data was recorded with --call-graph dwarf (user stacks "
 			                "that need unwinding), which is not read here: use 'perf script -i "
@@ -192,10 +264,6 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 			                name[0] == '<' ? "FILE" : name);
 			goto done;
 		}
-	if (!(g.s = flame__pdsym_new(g.r))) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
 	if ((rc = flame__perf_feed_new(&g.f, t, o, name, err)))
 		goto done;
 	for (;;) {
@@ -206,6 +274,17 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	if (rc == 0)
 		rc = flame__perf_feed_finish(g.f, err);
 done:
+#ifdef FLAME_HAVE_DWARF
+	if (g.u && getenv("FLAME_PERFDATA_STATS")) { /* the rule cache's figures, for bench/ */
+		uint64_t hits, misses;
+		flame__cfi_stats(flame__unwind_cfi(g.u), &hits, &misses);
+		fprintf(stderr, "flame: CFI rule cache: %llu hits, %llu misses (%.2f%% hits)\n",
+		        (unsigned long long)hits, (unsigned long long)misses,
+		        hits + misses ? 100.0 * (double)hits / (double)(hits + misses) : 0.0);
+	}
+	flame__inl_free(g.inl);
+	flame__unwind_free(g.u);
+#endif
 	flame__perf_feed_free(g.f);
 	flame__pdsym_free(g.s);
 	flame__pd_free(g.r);
