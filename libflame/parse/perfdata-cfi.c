@@ -264,6 +264,11 @@ int flame__cfi_vaddr(const flame__cfi_file *f, uint64_t off, uint64_t *vaddr)
 
 void *flame__cfi_debuginfo(flame__cfi_file *f) { return f->dw; }
 
+long flame__cfi_pread(const flame__cfi_file *f, void *buf, size_t n, uint64_t off)
+{
+	return off > INT64_MAX ? -1 : (long)pread(f->fd, buf, n, (off_t)off);
+}
+
 /* ------------------------------------------------------------------ rules */
 
 /* The row of `vaddr`: .eh_frame's, else .debug_frame's. NULL when neither has one. */

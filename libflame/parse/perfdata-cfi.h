@@ -57,6 +57,8 @@ void flame__cfi_free(flame__cfi *c);
 flame__cfi_file *flame__cfi_file_get(flame__cfi *c, const flame__pd_map *m);
 /** The ELF address of file offset `off` (through the load segments): 0 when outside. */
 int flame__cfi_vaddr(const flame__cfi_file *f, uint64_t off, uint64_t *vaddr);
+/** Up to n bytes of the file's data at offset `off`: the count read, or -1. */
+long flame__cfi_pread(const flame__cfi_file *f, void *buf, size_t n, uint64_t off);
 /** The file's DWARF debug information (its own, or its separate debug file's), for
  * inline frames; NULL when it has none. Opaque: libdw's Dwarf. */
 void *flame__cfi_debuginfo(flame__cfi_file *f);

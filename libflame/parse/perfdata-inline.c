@@ -70,15 +70,27 @@ static int add_name(flame__inl *l, const char *s)
 	return 0;
 }
 
+/* The extent of a DIE's range that holds addr (its low_pc..high_pc; UINT64_MAX when
+ * it has none: split ranges). */
+static uint64_t extent(Dwarf_Die *d)
+{
+	Dwarf_Addr lo, hi;
+	return dwarf_lowpc(d, &lo) == 0 && dwarf_highpc(d, &hi) == 0 && hi > lo ? hi - lo
+	                                                                      : UINT64_MAX;
+}
+
 /* The path of DIEs holding addr below `cu`, outermost first, into path[]: its length.
  * Out-of-line definitions sit at the unit's top level (C++'s through DW_AT_specification),
- * so only functions, inlined calls and lexical blocks are entered. */
+ * so only functions, inlined calls and lexical blocks are entered. Where several hold
+ * addr (an assembler file's aliases: __clone3, __GI___clone3, clone3), binutils takes
+ * the smallest, the last of equals. */
 static int walk(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *path)
 {
-	Dwarf_Die cur = *cu, child;
+	Dwarf_Die cur = *cu, child, best;
 	int depth = 0;
 	size_t dies = 0;
 	while (depth < MAX_DEPTH && dwarf_child(&cur, &child) == 0) {
+		uint64_t best_len = 0;
 		int found = 0;
 		do {
 			if (++dies > MAX_DIES)
@@ -86,15 +98,19 @@ static int walk(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *path)
 			int tag = dwarf_tag(&child);
 			if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
 			     tag == DW_TAG_lexical_block) && dwarf_haspc(&child, addr) == 1) {
-				if (tag != DW_TAG_lexical_block)
-					path[depth++] = child;
-				cur = child;
+				uint64_t len = extent(&child);
+				if (!found || len <= best_len) {
+					best = child;
+					best_len = len;
+				}
 				found = 1;
-				break;
 			}
 		} while (dwarf_siblingof(&child, &child) == 0);
 		if (!found)
 			break;
+		if (dwarf_tag(&best) != DW_TAG_lexical_block)
+			path[depth++] = best;
+		cur = best;
 	}
 	return depth;
 }

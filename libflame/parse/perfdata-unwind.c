@@ -4,7 +4,8 @@
  *   - the registers come in the order of the attribute's sample_regs_user bits; without
  *     the IP and the SP, or with no stack dump, a sample has no user frames;
  *   - memory is the dump, from the sampled SP; its last 8 bytes are out of reach, as
- *     perf's access_mem has them (`addr + 8 >= end`);
+ *     perf's access_mem has them (`addr + 8 >= end`); past it, see dump_read: a stack
+ *     that goes on past the dump ends with a frame at -1 ([unknown]), as perf shows it;
  *   - the first frame is the sampled IP; each step looks up the CFI row of the frame's pc
  *     minus one (its return address points past the call), except the first frame's and
  *     a frame interrupted by a signal (after a signal frame, 'S' in its CIE), and perf
@@ -12,7 +13,7 @@
  *   - a pc with no map, or in a file with no CFI (JIT code, a file that is gone), ends
  *     the stack after its own frame; a pc the file's CFI does not cover is stepped by
  *     libunwind's frame-pointer guess; an undefined return address or frame pointer
- *     ends it, as a return address of 0, or a step that changes neither pc nor SP does.
+ *     ends it, as a step that changes neither pc nor SP does.
  * Each step is one probe of the rule cache and a few reads of the dump. */
 #include <stdlib.h>
 #include <string.h>
@@ -53,14 +54,27 @@ flame__cfi *flame__unwind_cfi(flame__unwind *u) { return u->cfi; }
 typedef struct dump {
 	const unsigned char *p;
 	uint64_t sp, size;
+	flame__unwind *u;
+	uint32_t pid;
 } dump;
 
+/* Memory as perf's access_mem gives it: the dump, else a mapped file's bytes, else 0
+ * from any other mapped memory (perf's access_dso_mem fails there with a positive value,
+ * which libunwind takes for success: so a stack read past the dump is 0), and a failure
+ * only where nothing is mapped. */
 static int dump_read(void *ctx, uint64_t a, uint64_t *v)
 {
 	const dump *d = ctx;
-	if (a < d->sp || a - d->sp >= d->size || d->size - (a - d->sp) <= 8)
+	if (a >= d->sp && a - d->sp < d->size && d->size - (a - d->sp) > 8) {
+		memcpy(v, d->p + (a - d->sp), 8);
+		return 0;
+	}
+	flame__pd_map m;
+	if (a > UINT64_MAX - 8 || !flame__pdsym_map(d->u->s, d->pid, a, &m))
 		return -1;
-	memcpy(v, d->p + (a - d->sp), 8);
+	flame__cfi_file *f = m.elf ? flame__cfi_file_get(d->u->cfi, &m) : NULL;
+	if (!f || flame__cfi_pread(f, v, 8, a - m.start + m.pgoff) != 8)
+		*v = 0;
 	return 0;
 }
 
@@ -121,8 +135,6 @@ static const flame__cfi_rule *locate(flame__unwind *u, uint32_t pid, uint64_t pc
 		return NULL;
 	fr->file = f;
 	fr->file_id = m.id;
-	if (!m.sym || !flame__cfi_vaddr(f, m.sym_start, &fr->sym_vaddr))
-		fr->sym_vaddr = UINT64_MAX;
 	*lv = *pv - (pc - lookup);
 	const flame__cfi_rule *r = flame__cfi_rule_at(u->cfi, f, *lv);
 	if (!r)
@@ -148,7 +160,7 @@ size_t flame__unwind_sample(flame__unwind *u, uint32_t pid, const flame__pd_samp
 	flame__cfi_regs regs, next;
 	if (!max || !sm->stack_size || sample_regs(sm, &regs))
 		return 0;
-	dump d = {sm->stack, regs.r[FLAME__CFI_SP], sm->stack_size};
+	dump d = {sm->stack, regs.r[FLAME__CFI_SP], sm->stack_size, u, pid};
 	size_t n = 0;
 	int exact = 1, nomem = 0;
 	while (n < max) {
@@ -158,12 +170,12 @@ size_t flame__unwind_sample(flame__unwind *u, uint32_t pid, const flame__pd_samp
 		/* perf prints a caller's return address minus one, the signal frame's as it is */
 		fr->ip = n == 0 || (r && r->signal && !exact) ? pc : pc - 1;
 		fr->vaddr = pv - (pc - fr->ip);
-		if (pc)
+		if (pc || n) /* perf skips a sampled IP of 0, and prints a return address of 0 as -1 */
 			n++;
 		if (!r || nomem || step(u, r, fr->file, lv, &regs, &d, &next) <= 0)
 			break;
 		uint64_t ra = next.r[FLAME__CFI_RA];
-		if (ra == 0 || (ra == pc && next.r[FLAME__CFI_SP] == regs.r[FLAME__CFI_SP]))
+		if (ra == pc && next.r[FLAME__CFI_SP] == regs.r[FLAME__CFI_SP])
 			break;
 		exact = r->kind != FLAME__CFI_NOFDE && r->signal;
 		regs = next;
