@@ -65,6 +65,8 @@ flame__cfi *flame__cfi_new(const char *debug_dir)
 
 static void file_close(flame__cfi_file *f)
 {
+	if (f->elf && f->state != 1)
+		elf_end(f->elf);
 	if (f->state == 1) {
 		if (f->dw)
 			dwarf_end(f->dw); /* frees dcfi too */
@@ -125,6 +127,7 @@ static int has_section(Elf *elf, const char *name)
 
 static Elf *open_elf(const char *path, int *fd)
 {
+	elf_version(EV_CURRENT);
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0)
 		return NULL;
@@ -203,12 +206,10 @@ static Elf *open_debug(const flame__pd_map *m, Elf *elf, int *fd)
 	return NULL;
 }
 
-static void file_open(flame__cfi *c, flame__cfi_file *f, const flame__pd_map *m)
+/* What a file gives once its ELF image is open: its load segments, its .eh_frame (with an
+ * .eh_frame_hdr), its own DWARF, else (with m) its separate debug file's. */
+static void file_setup(flame__cfi_file *f, const flame__pd_map *m)
 {
-	f->state = -1;
-	f->fd = f->dfd = -1;
-	if (!m->elf || !(f->elf = open_data(c, m, &f->fd)))
-		return;
 	f->state = 1;
 	size_t nph = 0;
 	if (elf_getphdrnum(f->elf, &nph))
@@ -223,17 +224,26 @@ static void file_open(flame__cfi *c, flame__cfi_file *f, const flame__pd_map *m)
 	/* .debug_frame and debug information: the file's own, else the debug file's */
 	if (has_section(f->elf, ".debug_info") || has_section(f->elf, ".debug_frame"))
 		f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
-	if (!f->dw && (f->delf = open_debug(m, f->elf, &f->dfd)))
+	if (!f->dw && m && (f->delf = open_debug(m, f->elf, &f->dfd)))
 		f->dw = dwarf_begin_elf(f->delf, DWARF_C_READ, NULL);
 	if (f->dw)
 		f->dcfi = dwarf_getcfi(f->dw);
 }
 
-flame__cfi_file *flame__cfi_file_get(flame__cfi *c, const flame__pd_map *m)
+static void file_open(flame__cfi *c, flame__cfi_file *f, const flame__pd_map *m)
 {
-	if (m->id >= c->nfiles) {
+	f->state = -1;
+	f->fd = f->dfd = -1;
+	if (m->elf && (f->elf = open_data(c, m, &f->fd)))
+		file_setup(f, m);
+}
+
+/* The slot of file number id, grown as needed; NULL when out of memory. */
+static flame__cfi_file **slot(flame__cfi *c, uint32_t id)
+{
+	if (id >= c->nfiles) {
 		size_t n = c->nfiles ? c->nfiles : 16;
-		while (n <= m->id)
+		while (n <= id)
 			n *= 2;
 		flame__cfi_file **v = realloc(c->files, n * sizeof *v);
 		if (!v)
@@ -242,11 +252,32 @@ flame__cfi_file *flame__cfi_file_get(flame__cfi *c, const flame__pd_map *m)
 		c->files = v;
 		c->nfiles = n;
 	}
-	flame__cfi_file *f = c->files[m->id];
-	if (!f) {
+	return &c->files[id];
+}
+
+int flame__cfi_file_mem(flame__cfi *c, uint32_t id, void *img, size_t n)
+{
+	flame__cfi_file **sl = slot(c, id), *f;
+	if (!sl || *sl || !(f = calloc(1, sizeof *f)))
+		return -1;
+	*sl = f;
+	f->state = -1;
+	f->fd = f->dfd = -1;
+	elf_version(EV_CURRENT);
+	if ((f->elf = elf_memory(img, n)) && elf_kind(f->elf) == ELF_K_ELF)
+		file_setup(f, NULL);
+	return 0;
+}
+
+flame__cfi_file *flame__cfi_file_get(flame__cfi *c, const flame__pd_map *m)
+{
+	flame__cfi_file **sl = slot(c, m->id), *f;
+	if (!sl)
+		return NULL;
+	if (!(f = *sl)) {
 		if (!(f = calloc(1, sizeof *f)))
 			return NULL;
-		c->files[m->id] = f;
+		*sl = f;
 		file_open(c, f, m);
 	}
 	return f->state == 1 ? f : NULL;
@@ -266,6 +297,15 @@ void *flame__cfi_debuginfo(flame__cfi_file *f) { return f->dw; }
 
 long flame__cfi_pread(const flame__cfi_file *f, void *buf, size_t n, uint64_t off)
 {
+	if (f->fd < 0) { /* an image in memory */
+		size_t sz;
+		const char *img = elf_rawfile(f->elf, &sz);
+		if (!img || off >= sz)
+			return 0;
+		n = n < sz - off ? n : (size_t)(sz - off);
+		memcpy(buf, img + off, n);
+		return (long)n;
+	}
 	return off > INT64_MAX ? -1 : (long)pread(f->fd, buf, n, (off_t)off);
 }
 

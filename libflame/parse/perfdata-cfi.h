@@ -55,6 +55,9 @@ void flame__cfi_free(flame__cfi *c);
 
 /** The file mapped at `m`, opened when first asked for; NULL when it cannot be read. */
 flame__cfi_file *flame__cfi_file_get(flame__cfi *c, const flame__pd_map *m);
+/** File number `id` as the ELF image img[0..n) (kept by the caller while c lives),
+ * before any map asks for it: the fuzz target's way in. 0, or -1. */
+int flame__cfi_file_mem(flame__cfi *c, uint32_t id, void *img, size_t n);
 /** The ELF address of file offset `off` (through the load segments): 0 when outside. */
 int flame__cfi_vaddr(const flame__cfi_file *f, uint64_t off, uint64_t *vaddr);
 /** Up to n bytes of the file's data at offset `off`: the count read, or -1. */

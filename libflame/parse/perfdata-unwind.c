@@ -9,7 +9,8 @@
  *   - the first frame is the sampled IP; each step looks up the CFI row of the frame's pc
  *     minus one (its return address points past the call), except the first frame's and
  *     a frame interrupted by a signal (after a signal frame, 'S' in its CIE), and perf
- *     prints that same pc minus one, except for the signal frame itself (__restore_rt);
+ *     prints that same pc minus one, even for the signal frame itself (__restore_rt's
+ *     frame shows as the byte before it: "[unknown] (libc.so.6)");
  *   - a pc with no map, or in a file with no CFI (JIT code, a file that is gone), ends
  *     the stack after its own frame; a pc the file's CFI does not cover is stepped by
  *     libunwind's frame-pointer guess; an undefined return address or frame pointer
@@ -167,8 +168,11 @@ size_t flame__unwind_sample(flame__unwind *u, uint32_t pid, const flame__pd_samp
 		uint64_t pc = regs.r[FLAME__CFI_RA], lv = 0, pv = 0;
 		flame__uframe *fr = &out[n];
 		const flame__cfi_rule *r = locate(u, pid, pc, exact ? pc : pc - 1, fr, &lv, &pv, &nomem);
-		/* perf prints a caller's return address minus one, the signal frame's as it is */
-		fr->ip = n == 0 || (r && r->signal && !exact) ? pc : pc - 1;
+		/* perf prints a caller's return address minus one, except where a signal
+		 * interrupted it (libunwind's unw_is_signal_frame after the step through the
+		 * signal frame): the signal frame's own is minus one too, so __restore_rt's frame
+		 * shows as the byte before it, which no symbol holds */
+		fr->ip = n == 0 || exact ? pc : pc - 1;
 		fr->vaddr = pv - (pc - fr->ip);
 		if (pc || n) /* perf skips a sampled IP of 0, and prints a return address of 0 as -1 */
 			n++;

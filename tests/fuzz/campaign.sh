@@ -20,7 +20,7 @@ work=${WORK:-$build/campaign}
 # absolute, since each target runs in its own directory below
 mkdir -p "$work" && work=$(cd "$work" && pwd)
 targets=${*:-perf folded pprof offcpu jfr frame-region svg html auto writers diffmerge bpftrace perfdata perfdata-read perfdata-sym
-	perfdata-elf}
+	perfdata-elf perfdata-unwind}
 
 if [ ! -f "$build/build.ninja" ]; then
 	CC=${CC:-clang} meson setup "$build" "$src" -Dfuzzing=enabled -Dbrowser_tests=disabled \

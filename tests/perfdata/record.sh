@@ -8,7 +8,8 @@
 # byte for byte (and with plain `perf script` where the pid plays no part). Recordings: -g,
 # two events, no callchain, pipe mode (-o -), Rust symbol names (tests/perfdata/progs/pd-rust.c),
 # kernel modules (a recording tests/perfdata/module.py writes),
-# --call-graph dwarf (refused); then the binary
+# --call-graph dwarf (tests/perfdata/progs/pd-dwarf.c and xz, with and without inline
+# frames; refused when built without -Ddwarf); then the binary
 # changed on disk (read through the build-id cache) and missing ([unknown], as perf does).
 # Exit 77 (skipped) with the reason when perf cannot record here.
 set -u
@@ -168,12 +169,46 @@ if command -v python3 >/dev/null; then
 	HOME=$tmp
 fi
 
-# --call-graph dwarf: refused, naming perf script
+# --call-graph dwarf: unwound here (-Ddwarf: the build says so in FLAME_DWARF), else refused
 rec dw.data -e cpu-clock -F 499 --call-graph dwarf
-checks=$((checks + 1))
-if "$fc" dw.data > got 2> got.err || ! grep -q "call-graph dwarf.*perf script -i dw.data" got.err; then
-	echo "FAIL: a --call-graph dwarf recording was not refused as it should be: $(cat got.err)"
-	fail=1
+if [ "${FLAME_DWARF:-0}" = 1 ]; then
+	# tests/perfdata/progs/pd-dwarf.c, -O2 -g -fomit-frame-pointer: threads, PLT calls into
+	# a library of ours, a SIGPROF handler, a recursion deeper than the 8 KiB dump, inline
+	# functions; the same program stripped; xz (Debian's, no frame pointers in liblzma)
+	dcf="-O2 -g -fomit-frame-pointer"
+	cc $dcf -fPIC -shared -o libpddw.so "$src/tests/perfdata/progs/pd-dwlib.c" &&
+	cc $dcf -pthread -o pd-dwarf "$src/tests/perfdata/progs/pd-dwarf.c" -L. -lpddw -Wl,-rpath,'$ORIGIN' &&
+	cp pd-dwarf pd-dwarf-stripped && strip pd-dwarf-stripped ||
+		{ echo "FAIL: cannot build tests/perfdata/progs/pd-dwarf.c"; fail=1; }
+	for p in pd-dwarf pd-dwarf-stripped; do
+		perf record -q -e cpu-clock -F 999 --call-graph dwarf -o $p.data ./$p 250 >/dev/null 2>$p.err ||
+			{ echo "FAIL: perf record --call-graph dwarf ./$p: $(head -c 300 $p.err)"; fail=1; }
+		for o in "" --no-inline --tid --addrs "--no-inline --all"; do
+			same $p.data "-F $fields $(grep -o -- --no-inline <<<"$o")" $o
+		done
+	done
+	same dw.data "-F $fields"
+	same dw.data "-F $fields --no-inline" --no-inline
+	has pd-dwarf.data "" '^dw-lib;clone3;start_thread;worker;pd_dw_lib;step '    # PLT, inline
+	has pd-dwarf.data "" '^dw-deep;\[unknown\];deep;deep;'                     # past the dump
+	has pd-dwarf.data "" ';worker;inlined_caller;mix '                          # inlined here
+	has pd-dwarf.data --no-inline ';worker;inlined_caller '
+	has pd-dwarf.data "" ";\\[libc.so.6\\];in_handler;inlined_caller"        # signal frame
+	if command -v xz >/dev/null; then
+		head -c 3000000 "$fc" "$src"/fixtures/perfdata/*.data 2>/dev/null | cat - /dev/zero |
+			head -c 3000000 > xz.in
+		perf record -q -e cpu-clock -F 999 --call-graph dwarf -o xz.data xz -6 -k -f xz.in \
+			>/dev/null 2>xz.err || { echo "FAIL: perf record xz: $(head -c 300 xz.err)"; fail=1; }
+		same xz.data "-F $fields"
+		same xz.data "-F $fields --no-inline" --no-inline
+		has xz.data "" '^xz;.*;lzma_code;'
+	fi
+else
+	checks=$((checks + 1))
+	if "$fc" dw.data > got 2> got.err || ! grep -q "call-graph dwarf.*perf script -i dw.data" got.err; then
+		echo "FAIL: a --call-graph dwarf recording was not refused as it should be: $(cat got.err)"
+		fail=1
+	fi
 fi
 
 # the binaries changed on disk: symbols come from the build-id cache perf record filled

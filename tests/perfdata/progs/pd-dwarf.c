@@ -24,9 +24,11 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static inline uint64_t mix(uint64_t x, unsigned i)
+static inline __attribute__((always_inline)) uint64_t mix(uint64_t x, unsigned i)
 {
-	return x ^ (x << 7) ^ (x >> 9) ^ i;
+	for (unsigned k = 0; k < 8; k++)
+		x = (x ^ (x << 7) ^ (x >> 9) ^ i) * 0x9e3779b97f4a7c15ULL + k;
+	return x;
 }
 
 __attribute__((noinline)) static uint64_t inlined_caller(unsigned n)
@@ -49,7 +51,7 @@ __attribute__((noinline)) static uint64_t deep(unsigned depth)
 
 __attribute__((noinline)) static void in_handler(void)
 {
-	sink += inlined_caller(3000);
+	sink += inlined_caller(20000);
 }
 
 static void on_prof(int sig)

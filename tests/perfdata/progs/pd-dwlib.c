@@ -4,9 +4,11 @@
 
 volatile uint64_t pd_dw_sink;
 
-static inline uint64_t step(uint64_t x)
+static inline __attribute__((always_inline)) uint64_t step(uint64_t x)
 {
-	return x * 6364136223846793005ULL + 1442695040888963407ULL;
+	for (unsigned k = 0; k < 8; k++)
+		x = (x ^ (x >> 13)) * 6364136223846793005ULL + 1442695040888963407ULL + k;
+	return x;
 }
 
 __attribute__((noinline)) uint64_t pd_dw_lib(unsigned n)
