@@ -119,25 +119,24 @@ static int fp_guess(const flame__cfi_regs *in, const dump *d, flame__cfi_regs *o
 	return 1;
 }
 
-/* The frame of pc into *fr (its file, the ELF addresses of pc in *pv and of the lookup
- * address in *lv); its rule, or NULL when it has no file with CFI to read. */
-static const flame__cfi_rule *locate(flame__unwind *u, uint32_t pid, uint64_t pc,
-                                     uint64_t lookup, flame__uframe *fr, uint64_t *lv,
-                                     uint64_t *pv, int *nomem)
+/* The frame at `at` (the address perf prints and looks the row up at) into *fr: its
+ * file, the ELF address of `at`, the symbol there; its rule, or NULL when it has no file
+ * with CFI to read. */
+static const flame__cfi_rule *locate(flame__unwind *u, uint32_t pid, uint64_t at,
+                                     flame__uframe *fr, int *nomem)
 {
 	flame__pd_map m;
 	fr->file = NULL;
 	fr->sym = NULL;
-	if (!flame__pdsym_map(u->s, pid, pc, &m))
+	if (!flame__pdsym_map(u->s, pid, at, &m))
 		return NULL;
 	fr->sym = m.sym;
 	flame__cfi_file *f = flame__cfi_file_get(u->cfi, &m);
-	if (!f || !flame__cfi_vaddr(f, pc - m.start + m.pgoff, pv))
+	if (!f || !flame__cfi_vaddr(f, at - m.start + m.pgoff, &fr->vaddr))
 		return NULL;
 	fr->file = f;
 	fr->file_id = m.id;
-	*lv = *pv - (pc - lookup);
-	const flame__cfi_rule *r = flame__cfi_rule_at(u->cfi, f, *lv);
+	const flame__cfi_rule *r = flame__cfi_rule_at(u->cfi, f, fr->vaddr);
 	if (!r)
 		*nomem = 1;
 	return r;
@@ -165,18 +164,17 @@ size_t flame__unwind_sample(flame__unwind *u, uint32_t pid, const flame__pd_samp
 	size_t n = 0;
 	int exact = 1, nomem = 0;
 	while (n < max) {
-		uint64_t pc = regs.r[FLAME__CFI_RA], lv = 0, pv = 0;
+		uint64_t pc = regs.r[FLAME__CFI_RA];
 		flame__uframe *fr = &out[n];
-		const flame__cfi_rule *r = locate(u, pid, pc, exact ? pc : pc - 1, fr, &lv, &pv, &nomem);
 		/* perf prints a caller's return address minus one, except where a signal
 		 * interrupted it (libunwind's unw_is_signal_frame after the step through the
 		 * signal frame): the signal frame's own is minus one too, so __restore_rt's frame
-		 * shows as the byte before it, which no symbol holds */
-		fr->ip = n == 0 || exact ? pc : pc - 1;
-		fr->vaddr = pv - (pc - fr->ip);
+		 * shows as the byte before it, which no symbol holds. The row is looked up there. */
+		fr->ip = exact ? pc : pc - 1;
+		const flame__cfi_rule *r = locate(u, pid, fr->ip, fr, &nomem);
 		if (pc || n) /* perf skips a sampled IP of 0, and prints a return address of 0 as -1 */
 			n++;
-		if (!r || nomem || step(u, r, fr->file, lv, &regs, &d, &next) <= 0)
+		if (!r || nomem || step(u, r, fr->file, fr->vaddr, &regs, &d, &next) <= 0)
 			break;
 		uint64_t ra = next.r[FLAME__CFI_RA];
 		if (ra == pc && next.r[FLAME__CFI_SP] == regs.r[FLAME__CFI_SP])

@@ -35,7 +35,7 @@ dicts() {
 	perf | pprof | offcpu | jfr | svg | html | folded | bpftrace | perfdata | perfdata-elf) echo "$1" ;;
 	perfdata-read) echo perfdata ;;
 	frame-region) echo offcpu jfr ;;
-	perfdata-sym) ;;
+	perfdata-sym | perfdata-unwind) ;;
 	writers | diffmerge) echo folded ;;
 	auto) echo perf folded pprof offcpu jfr svg ;;
 	*) echo "$0: no target '$1'" >&2; exit 2 ;;
