@@ -29,6 +29,7 @@ enum { MAX_SEGS = 16, CACHE_MAX = 1 << 20, EXPR_STEPS = 256, EXPR_STACK = 64 };
 
 struct flame__cfi_file {
 	int state; /* 0: not opened yet, 1: open, -1: unreadable */
+	uint32_t id; /* the recording's number of the file */
 	int fd, dfd;
 	Elf *elf, *delf;
 	Dwarf *dw;       /* the debug file's (or the file's own) DWARF */
@@ -261,6 +262,7 @@ int flame__cfi_file_mem(flame__cfi *c, uint32_t id, void *img, size_t n)
 	if (!sl || *sl || !(f = calloc(1, sizeof *f)))
 		return -1;
 	*sl = f;
+	f->id = id;
 	f->state = -1;
 	f->fd = f->dfd = -1;
 	elf_version(EV_CURRENT);
@@ -278,6 +280,7 @@ flame__cfi_file *flame__cfi_file_get(flame__cfi *c, const flame__pd_map *m)
 		if (!(f = calloc(1, sizeof *f)))
 			return NULL;
 		*sl = f;
+		f->id = m->id;
 		file_open(c, f, m);
 	}
 	return f->state == 1 ? f : NULL;
@@ -414,11 +417,7 @@ static int ckey_eq(const void *ctx, uint32_t e)
 
 const flame__cfi_rule *flame__cfi_rule_at(flame__cfi *c, flame__cfi_file *f, uint64_t vaddr)
 {
-	uint32_t file = 0;
-	for (size_t i = 0; i < c->nfiles; i++) /* the file's number: few files, found once per miss */
-		if (c->files[i] == f)
-			file = (uint32_t)i;
-	uint32_t h = (uint32_t)flame__mix64(vaddr * 0x9e3779b97f4a7c15ULL ^ file);
+	uint32_t file = f->id, h = (uint32_t)flame__mix64(vaddr * 0x9e3779b97f4a7c15ULL ^ file);
 	struct ckey k = {c, vaddr, file};
 	if (c->slots) {
 		uint64_t sl = c->slots[flame__slots_probe(c->slots, c->mask, h, ckey_eq, &k)];

@@ -18,15 +18,23 @@
 enum { MAX_DEPTH = 64, MAX_DIES = 1 << 20, CACHE_MAX = 1 << 20, POOL_MAX = 64 << 20 };
 
 typedef struct ientry {
-	uint64_t addr, low;
-	uint32_t file, off, n;
+	uint64_t addr;
+	uint32_t file, first, n; /* its frames: fr[first..first+n) */
 } ientry;
+
+typedef struct iframe {
+	uint32_t off, len; /* the text in the pool */
+	uint8_t own;
+	uint64_t memo;
+} iframe;
 
 struct flame__inl {
 	ientry *v;
 	size_t nv, cap;
 	uint64_t *slots;
 	size_t mask;
+	iframe *fr;
+	size_t nfr, frcap;
 	char *pool;
 	size_t plen, pcap;
 };
@@ -38,35 +46,44 @@ void flame__inl_free(flame__inl *l)
 	if (!l)
 		return;
 	free(l->v);
+	free(l->fr);
 	free(l->slots);
 	free(l->pool);
 	free(l);
 }
 
-/* A function's name as addr2line gives it: the linkage name (*linkage set), else its
- * name. */
-static const char *die_name(Dwarf_Die *d, int *linkage)
+/* A function's name as addr2line gives it: the linkage name, else its name. */
+static const char *die_name(Dwarf_Die *d)
 {
 	Dwarf_Attribute a;
 	const char *s = NULL;
 	if (dwarf_attr_integrate(d, DW_AT_linkage_name, &a) ||
 	    dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &a))
 		s = dwarf_formstring(&a);
-	*linkage = s != NULL;
 	if (!s && dwarf_attr_integrate(d, DW_AT_name, &a))
 		s = dwarf_formstring(&a);
 	return s;
 }
 
-static int add_name(flame__inl *l, const char *s)
+/* A frame for the function called s: the symbol's own when s is its name (perf's
+ * new_inline_sym), else the line "0 NAME (inlined)" (control bytes as '?'). 0, or -1. */
+static int add_frame(flame__inl *l, const char *s, const char *sym)
 {
 	if (!s)
 		s = "??";
-	size_t k = strlen(s) + 1;
-	if (flame__array_reserve_min(l->pool, l->pcap, l->plen + k, 4096))
+	size_t k = strlen(s);
+	if (k > 4096)
+		k = 4096;
+	if (flame__array_reserve_min(l->pool, l->pcap, l->plen + k + 12, 4096) ||
+	    flame__array_reserve_min(l->fr, l->frcap, l->nfr + 1, 256))
 		return -1;
-	memcpy(l->pool + l->plen, s, k);
-	l->plen += k;
+	char *p = l->pool + l->plen;
+	memcpy(p, "0 ", 2);
+	for (size_t i = 0; i < k; i++)
+		p[2 + i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	memcpy(p + 2 + k, " (inlined)", 10);
+	l->fr[l->nfr++] = (iframe){(uint32_t)l->plen, (uint32_t)(k + 12), strcmp(s, sym) == 0, 0};
+	l->plen += k + 12;
 	return 0;
 }
 
@@ -115,41 +132,20 @@ static int walk(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *path)
 	return depth;
 }
 
-/* binutils takes the DW_AT_name of a C-like unit's function as final (its mangle_style
- * is 0); another's (assembler, C++ without a linkage name) may give way to a symbol. */
-static int c_like(int lang)
-{
-	switch (lang) {
-	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_C99: case DW_LANG_C11:
-	case DW_LANG_ObjC: case DW_LANG_Fortran77: case DW_LANG_Fortran90:
-	case DW_LANG_Fortran95: case DW_LANG_Fortran03: case DW_LANG_Fortran08:
-	case DW_LANG_Pascal83: case DW_LANG_Modula2: case DW_LANG_Cobol74: case DW_LANG_Cobol85:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/* The names at vaddr into the pool, innermost first: their count, or -1. *low: the
- * innermost function's start when it has no linkage name (addr2line then takes the
- * symbol table's name of a symbol starting there), else UINT64_MAX. */
-static int lookup(flame__inl *l, flame__cfi_file *f, uint64_t vaddr, uint64_t *low)
+/* The frames at vaddr into fr[], innermost first: their count, or -1. perf adds none
+ * where no symbol holds the address (append_inlines). */
+static int lookup(flame__inl *l, flame__cfi_file *f, uint64_t vaddr, flame__inl_sym symf,
+                  void *ctx)
 {
 	Dwarf *dw = flame__cfi_debuginfo(f);
 	Dwarf_Die cu, path[MAX_DEPTH];
-	*low = UINT64_MAX;
 	if (!dw || !dwarf_addrdie(dw, vaddr, &cu))
 		return 0;
-	int n = walk(&cu, vaddr, path);
-	for (int i = n - 1; i >= 0; i--) {
-		int linkage;
-		Dwarf_Addr lo;
-		if (add_name(l, die_name(&path[i], &linkage)))
+	const char *sym = symf(ctx);
+	int n = sym ? walk(&cu, vaddr, path) : 0;
+	for (int i = n - 1; i >= 0; i--)
+		if (add_frame(l, die_name(&path[i]), sym))
 			return -1;
-		if (i == n - 1 && !linkage && !c_like(dwarf_srclang(&cu)) &&
-		    dwarf_lowpc(&path[i], &lo) == 0)
-			*low = lo;
-	}
 	return n;
 }
 
@@ -164,34 +160,39 @@ static int ikey_eq(const void *ctx, uint32_t e)
 	return k->l->v[e].addr == k->addr && k->l->v[e].file == k->file;
 }
 
+static int frames_of(flame__inl *l, const ientry *e, flame__inl_frame *out, int max)
+{
+	int n = (int)e->n < max ? (int)e->n : max;
+	for (int i = 0; i < n; i++) {
+		iframe *x = &l->fr[e->first + (size_t)i];
+		out[i] = (flame__inl_frame){l->pool + x->off, x->len, x->own, &x->memo};
+	}
+	return n;
+}
+
 int flame__inl_at(flame__inl *l, flame__cfi_file *f, uint32_t id, uint64_t vaddr,
-                  const char **names, uint64_t *low)
+                  flame__inl_sym sym, void *ctx, flame__inl_frame *out, int max)
 {
 	uint32_t h = (uint32_t)flame__mix64(vaddr * 0x9e3779b97f4a7c15ULL ^ id);
 	struct ikey k = {l, vaddr, id};
 	if (l->slots) {
 		uint64_t sl = l->slots[flame__slots_probe(l->slots, l->mask, h, ikey_eq, &k)];
-		if (sl) {
-			const ientry *e = &l->v[flame__slot_entry(sl)];
-			*names = l->pool + e->off;
-			*low = e->low;
-			return (int)e->n;
-		}
+		if (sl)
+			return frames_of(l, &l->v[flame__slot_entry(sl)], out, max);
 	}
 	if (l->nv >= CACHE_MAX || l->plen > POOL_MAX) { /* bounded: start again */
 		memset(l->slots, 0, (l->mask + 1) * sizeof *l->slots);
-		l->nv = l->plen = 0;
+		l->nv = l->plen = l->nfr = 0;
 	}
 	if (flame__slots_reserve(&l->slots, &l->mask, l->nv, 4096) ||
 	    flame__array_reserve_min(l->v, l->cap, l->nv + 1, 4096))
 		return -1;
-	size_t off = l->plen;
-	int n = lookup(l, f, vaddr, low);
+	size_t first = l->nfr;
+	int n = lookup(l, f, vaddr, sym, ctx);
 	if (n < 0)
 		return -1;
 	l->slots[flame__slots_probe(l->slots, l->mask, h, ikey_eq, &k)] =
 		flame__slot_make(h, (uint32_t)l->nv);
-	l->v[l->nv++] = (ientry){vaddr, *low, id, (uint32_t)off, (uint32_t)n};
-	*names = l->pool + off;
-	return n;
+	l->v[l->nv] = (ientry){vaddr, id, (uint32_t)first, (uint32_t)n};
+	return frames_of(l, &l->v[l->nv++], out, max);
 }

@@ -10,15 +10,28 @@
 
 typedef struct flame__inl flame__inl;
 
+/* One frame at an address: the symbol's own (`own`: the record names the symbol, so perf
+ * prints the symbol's frame), or an inline frame whose line "0 NAME (inlined)" is text[0..len)
+ * with a memo word for flame__perf_feed_frame. */
+typedef struct flame__inl_frame {
+	const char *text;
+	uint32_t len;
+	uint8_t own;
+	uint64_t *memo;
+} flame__inl_frame;
+
+/* The name of the symbol holding ELF address vaddr, asked only on a miss (NULL: none,
+ * and perf then adds no inline frame). */
+typedef const char *(*flame__inl_sym)(void *ctx);
+
 /** NULL when out of memory. */
 flame__inl *flame__inl_new(void);
 void flame__inl_free(flame__inl *l);
 
-/** The names of the functions at ELF address `vaddr` of file `f` (numbered `id`),
- * innermost first: their count (0 when the file has no debug information there), the
- * names NUL-separated from *names (valid until the next call); -1 when out of memory.
- * *low: where the innermost function starts when it has no linkage name (addr2line names
- * it after a symbol that starts there), else UINT64_MAX. */
+/** The frames perf script prints at ELF address `vaddr` of file `f` (numbered `id`),
+ * innermost first, from the functions addr2line -i names there: their count into
+ * out[0..max) (0: only the symbol's own frame, as without debug information), valid
+ * until the next call; -1 when out of memory. */
 int flame__inl_at(flame__inl *l, flame__cfi_file *f, uint32_t id, uint64_t vaddr,
-                  const char **names, uint64_t *low);
+                  flame__inl_sym sym, void *ctx, flame__inl_frame *out, int max);
 #endif

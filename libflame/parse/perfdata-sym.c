@@ -964,12 +964,20 @@ int flame__pdsym_map(flame__pdsym *s, uint32_t pid, uint64_t ip, flame__pd_map *
 	dso *d = m->d;
 	if (!d->loaded)
 		load(s, d);
-	uint64_t addr = m->identity ? ip : ip - m->start + m->pgoff;
-	const flame__sym *sym = flame__symtab_find(&d->syms, addr);
 	*out = (flame__pd_map){m->start, m->end, m->pgoff, d->name, d->bid, d->bidlen, d->idx,
-	                       d->kind == D_ELF, sym ? flame__sym_name(&d->syms, sym) : NULL,
-	                       sym ? sym->start : 0};
+	                       d->kind == D_ELF};
 	return 1;
+}
+
+const char *flame__pdsym_symbol(flame__pdsym *s, uint32_t pid, uint64_t ip)
+{
+	const map *m = find_map(proc_get(s, pid, 0), ip);
+	if (!m)
+		return NULL;
+	if (!m->d->loaded)
+		load(s, m->d);
+	const flame__sym *sym = flame__symtab_find(&m->d->syms, m->identity ? ip : ip - m->start + m->pgoff);
+	return sym ? flame__sym_name(&m->d->syms, sym) : NULL;
 }
 
 const char *flame__pdsym_debug_dir(const flame__pdsym *s) { return s->debug_dir; }

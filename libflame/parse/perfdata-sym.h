@@ -44,12 +44,12 @@ typedef struct flame__pd_map {
 	size_t bidlen;
 	uint32_t id;        /* the file's number in this recording */
 	int elf;            /* a file (0: anonymous memory, JIT code) */
-	const char *sym;    /* the name of the symbol holding the address, or NULL */
-	uint64_t sym_start; /* its start, as a file offset */
 } flame__pd_map;
 
 /** The map of user address `ip` in process `pid`: 1 (filled), 0 when none. */
 int flame__pdsym_map(flame__pdsym *s, uint32_t pid, uint64_t ip, flame__pd_map *m);
+/** The name of the symbol holding user address `ip` of process `pid`, or NULL. */
+const char *flame__pdsym_symbol(flame__pdsym *s, uint32_t pid, uint64_t ip);
 /** perf's build-id cache directory ($HOME/.debug). */
 const char *flame__pdsym_debug_dir(const flame__pdsym *s);
 #endif

@@ -120,17 +120,15 @@ static int fp_guess(const flame__cfi_regs *in, const dump *d, flame__cfi_regs *o
 }
 
 /* The frame at `at` (the address perf prints and looks the row up at) into *fr: its
- * file, the ELF address of `at`, the symbol there; its rule, or NULL when it has no file
+ * file and the ELF address of `at`; its rule, or NULL when it has no file
  * with CFI to read. */
 static const flame__cfi_rule *locate(flame__unwind *u, uint32_t pid, uint64_t at,
                                      flame__uframe *fr, int *nomem)
 {
 	flame__pd_map m;
 	fr->file = NULL;
-	fr->sym = NULL;
 	if (!flame__pdsym_map(u->s, pid, at, &m))
 		return NULL;
-	fr->sym = m.sym;
 	flame__cfi_file *f = flame__cfi_file_get(u->cfi, &m);
 	if (!f || !flame__cfi_vaddr(f, at - m.start + m.pgoff, &fr->vaddr))
 		return NULL;

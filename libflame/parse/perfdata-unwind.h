@@ -16,8 +16,6 @@ typedef struct flame__uframe {
 	flame__cfi_file *file; /* its file when it has one that can be read (else NULL) */
 	uint32_t file_id;
 	uint64_t vaddr;        /* ip's address in the file */
-	const char *sym;       /* the symbol holding ip, or NULL */
-	uint64_t sym_vaddr;    /* its start in the file (UINT64_MAX: unknown) */
 } flame__uframe;
 
 typedef struct flame__unwind flame__unwind;

@@ -36,7 +36,7 @@
 #define CTX_HV ((uint64_t)-32)
 #define CTX_KERNEL ((uint64_t)-128)
 #define CTX_USER ((uint64_t)-512)
-enum { MAX_STACK = 127, MISC_MMAP_DATA = 1 << 13, MISC_MMAP_BUILD_ID = 1 << 14 };
+enum { MAX_STACK = 127, MAX_INLINE = 64, MISC_MMAP_DATA = 1 << 13, MISC_MMAP_BUILD_ID = 1 << 14 };
 
 typedef struct gen {
 	flame__pd *r;
@@ -46,7 +46,7 @@ typedef struct gen {
 	flame__unwind *u; /* NULL unless the recording has user stacks to unwind */
 	flame__inl *inl;  /* NULL with FLAME_PERF_NO_INLINE */
 	flame__uframe uf[MAX_STACK];
-	char line[512];
+	flame__inl_frame inl_fr[64];
 #endif
 } gen;
 
@@ -70,16 +70,15 @@ static size_t decimal(char *buf, int32_t v)
 }
 
 #ifdef FLAME_HAVE_DWARF
-/* An inline frame's line, "ADDR NAME (inlined)", as perf script prints it. */
-static int inline_frame(gen *g, uint64_t ip, const char *name, flame_err *err)
+struct sym_ctx {
+	gen *g;
+	uint32_t pid;
+	uint64_t ip;
+};
+static const char *sym_at(void *ctx)
 {
-	int k = snprintf(g->line, sizeof g->line, "%llx %s", (unsigned long long)ip, name);
-	size_t n = k < 0 ? 0 : (size_t)k >= sizeof g->line - 10 ? sizeof g->line - 11 : (size_t)k;
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)g->line[i] < 0x20 || g->line[i] == 0x7f)
-			g->line[i] = '?';
-	memcpy(g->line + n, " (inlined)", 10);
-	return flame__perf_feed_frame(g->f, g->line, n + 10, NULL, err);
+	struct sym_ctx *k = ctx;
+	return flame__pdsym_symbol(k->g->s, k->pid, k->ip);
 }
 
 /* The unwound user frames of a --call-graph dwarf sample, leaf first; where debug
@@ -91,19 +90,16 @@ static int user_frames(gen *g, const flame__pd_sample *sm, flame_err *err)
 	size_t n = flame__unwind_sample(g->u, sm->pid, sm, g->uf, MAX_STACK);
 	for (size_t i = 0; i < n; i++) {
 		const flame__uframe *fr = &g->uf[i];
-		const char *names;
-		uint64_t low;
-		int k = g->inl && fr->file && fr->sym
-		        ? flame__inl_at(g->inl, fr->file, fr->file_id, fr->vaddr, &names, &low) : 0;
+		struct sym_ctx sc = {g, sm->pid, fr->ip};
+		int k = g->inl && fr->file ? flame__inl_at(g->inl, fr->file, fr->file_id, fr->vaddr,
+		                                           sym_at, &sc, g->inl_fr, MAX_INLINE) : 0;
 		if (k < 0)
 			return flame__err_nomem(err);
 		int rc = k ? 0 : frame(g, sm->pid, FLAME__PD_USER, 0, fr->ip, err);
-		for (int j = 0; j < k && !rc; j++, names += strlen(names) + 1) {
-			/* addr2line names the innermost function after a symbol starting where it
-			 * starts (binutils' _bfd_elf_find_function): then it is the symbol's frame */
-			int own = strcmp(names, fr->sym) == 0 || (j == 0 && low == fr->sym_vaddr);
-			rc = own ? frame(g, sm->pid, FLAME__PD_USER, 0, fr->ip, err)
-			         : inline_frame(g, fr->ip, names, err);
+		for (int j = 0; j < k && !rc; j++) {
+			const flame__inl_frame *x = &g->inl_fr[j];
+			rc = x->own ? frame(g, sm->pid, FLAME__PD_USER, 0, fr->ip, err)
+			            : flame__perf_feed_frame(g->f, x->text, x->len, x->memo, err);
 		}
 		if (rc)
 			return rc;
