@@ -493,6 +493,70 @@ static size_t op_at(const Dwarf_Op *ops, size_t n, Dwarf_Word off)
 	return n;
 }
 
+/* The value a register operator pushes (DW_OP_bregN/bregx: the register plus an offset;
+ * DW_OP_regN/regx: the register itself, which makes the result a value). 0, or -1 when
+ * the register is not known. */
+static int reg_op(const Dwarf_Op *op, const flame__cfi_regs *in, uint64_t *v, int *is_value)
+{
+	uint8_t a = op->atom;
+	int breg = (a >= DW_OP_breg0 && a <= DW_OP_breg31) || a == DW_OP_bregx;
+	unsigned reg = a >= DW_OP_breg0 && a <= DW_OP_breg31 ? (unsigned)(a - DW_OP_breg0)
+	               : a >= DW_OP_reg0 && a <= DW_OP_reg31 ? (unsigned)(a - DW_OP_reg0)
+	                                                      : (unsigned)op->number;
+	if (op->number > UINT32_MAX && !(a >= DW_OP_breg0 && a <= DW_OP_breg31))
+		return -1;
+	if (reg_get(in, reg, v))
+		return -1;
+	if (breg)
+		*v += a == DW_OP_bregx ? op->number2 : op->number;
+	else
+		*is_value = 1;
+	return 0;
+}
+
+/* The stack operators of DWARF expressions on st[0..*sp): 0, or -1 when the stack has too
+ * few or too many entries. */
+static int shuffle(uint8_t op, Dwarf_Word x, uint64_t *st, size_t *sp)
+{
+	size_t n = *sp, need = op == DW_OP_pick ? x + 1 : op == DW_OP_rot ? 3
+	                       : op == DW_OP_over || op == DW_OP_swap ? 2 : 1;
+	uint64_t a;
+	if (x >= EXPR_STACK || n < need || ((op == DW_OP_dup || op == DW_OP_over ||
+	                                     op == DW_OP_pick) && n == EXPR_STACK))
+		return -1;
+	switch (op) {
+	case DW_OP_dup: st[n] = st[n - 1]; *sp = n + 1; break;
+	case DW_OP_drop: *sp = n - 1; break;
+	case DW_OP_over: st[n] = st[n - 2]; *sp = n + 1; break;
+	case DW_OP_pick: st[n] = st[n - 1 - x]; *sp = n + 1; break;
+	case DW_OP_swap: a = st[n - 1]; st[n - 1] = st[n - 2]; st[n - 2] = a; break;
+	default: a = st[n - 1]; st[n - 1] = st[n - 2]; st[n - 2] = st[n - 3]; st[n - 3] = a;
+	}
+	return 0;
+}
+
+/* A binary operator of DWARF expressions on a (below) and b (on top). */
+static uint64_t binop(uint8_t op, uint64_t a, uint64_t b)
+{
+	switch (op) {
+	case DW_OP_plus: return a + b;
+	case DW_OP_minus: return a - b;
+	case DW_OP_mul: return a * b;
+	case DW_OP_and: return a & b;
+	case DW_OP_or: return a | b;
+	case DW_OP_xor: return a ^ b;
+	case DW_OP_shl: return b < 64 ? a << b : 0;
+	case DW_OP_shr: return b < 64 ? a >> b : 0;
+	case DW_OP_shra: return (uint64_t)((int64_t)a >> (b < 63 ? b : 63));
+	case DW_OP_eq: return a == b;
+	case DW_OP_ne: return a != b;
+	case DW_OP_lt: return (int64_t)a < (int64_t)b;
+	case DW_OP_gt: return (int64_t)a > (int64_t)b;
+	case DW_OP_le: return (int64_t)a <= (int64_t)b;
+	default: return (int64_t)a >= (int64_t)b;
+	}
+}
+
 /* A DWARF expression's value (`cfa` pushed first when `push`); *is_value: the result is a
  * value, not an address to read. 0, or -1 when it cannot be evaluated here. */
 static int expr(const Dwarf_Op *ops, size_t n, const flame__cfi_regs *in, flame__cfi_read rd,
@@ -512,39 +576,23 @@ static int expr(const Dwarf_Op *ops, size_t n, const flame__cfi_regs *in, flame_
 		Dwarf_Word x = ops[i].number;
 		if (op >= DW_OP_lit0 && op <= DW_OP_lit31) {
 			PUSH((uint64_t)(op - DW_OP_lit0));
-		} else if (op >= DW_OP_breg0 && op <= DW_OP_breg31) {
-			if (reg_get(in, op - DW_OP_breg0, &a))
-				return -1;
-			PUSH(a + x);
-		} else if (op >= DW_OP_reg0 && op <= DW_OP_reg31) {
-			if (reg_get(in, op - DW_OP_reg0, &a))
+		} else if ((op >= DW_OP_breg0 && op <= DW_OP_breg31) || (op >= DW_OP_reg0 &&
+		           op <= DW_OP_reg31) || op == DW_OP_bregx || op == DW_OP_regx) {
+			if (reg_op(&ops[i], in, &a, is_value))
 				return -1;
 			PUSH(a);
-			*is_value = 1;
 		} else switch (op) {
 		case DW_OP_addr: case DW_OP_const1u: case DW_OP_const1s: case DW_OP_const2u:
 		case DW_OP_const2s: case DW_OP_const4u: case DW_OP_const4s: case DW_OP_const8u:
 		case DW_OP_const8s: case DW_OP_constu: case DW_OP_consts:
 			PUSH(x);
 			break;
-		case DW_OP_bregx:
-			if (reg_get(in, (unsigned)x, &a))
-				return -1;
-			PUSH(a + ops[i].number2);
-			break;
-		case DW_OP_regx:
-			if (reg_get(in, (unsigned)x, &a))
-				return -1;
-			PUSH(a);
-			*is_value = 1;
-			break;
 		case DW_OP_call_frame_cfa: PUSH(cfa); break;
-		case DW_OP_dup: NEED(1); PUSH(st[sp - 1]); break;
-		case DW_OP_drop: NEED(1); sp--; break;
-		case DW_OP_over: NEED(2); PUSH(st[sp - 2]); break;
-		case DW_OP_pick: if (x >= sp) return -1; PUSH(st[sp - 1 - x]); break;
-		case DW_OP_swap: NEED(2); a = st[sp - 1]; st[sp - 1] = st[sp - 2]; st[sp - 2] = a; break;
-		case DW_OP_rot: NEED(3); a = st[sp - 1]; st[sp - 1] = st[sp - 2]; st[sp - 2] = st[sp - 3]; st[sp - 3] = a; break;
+		case DW_OP_dup: case DW_OP_drop: case DW_OP_over: case DW_OP_pick: case DW_OP_swap:
+		case DW_OP_rot:
+			if (shuffle(op, x, st, &sp))
+				return -1;
+			break;
 		case DW_OP_deref:
 			NEED(1);
 			if (rd(ctx, st[sp - 1], &st[sp - 1]))
@@ -559,17 +607,7 @@ static int expr(const Dwarf_Op *ops, size_t n, const flame__cfi_regs *in, flame_
 		case DW_OP_ne: case DW_OP_lt: case DW_OP_gt: case DW_OP_le: case DW_OP_ge:
 			NEED(2);
 			b = st[--sp];
-			a = st[sp - 1];
-			st[sp - 1] = op == DW_OP_plus ? a + b : op == DW_OP_minus ? a - b
-			           : op == DW_OP_mul ? a * b : op == DW_OP_and ? (a & b)
-			           : op == DW_OP_or ? (a | b) : op == DW_OP_xor ? (a ^ b)
-			           : op == DW_OP_shl ? (b < 64 ? a << b : 0)
-			           : op == DW_OP_shr ? (b < 64 ? a >> b : 0)
-			           : op == DW_OP_shra ? (uint64_t)((int64_t)a >> (b < 63 ? b : 63))
-			           : op == DW_OP_eq ? a == b : op == DW_OP_ne ? a != b
-			           : op == DW_OP_lt ? (int64_t)a < (int64_t)b
-			           : op == DW_OP_gt ? (int64_t)a > (int64_t)b
-			           : op == DW_OP_le ? (int64_t)a <= (int64_t)b : (int64_t)a >= (int64_t)b;
+			st[sp - 1] = binop(op, st[sp - 1], b);
 			break;
 		case DW_OP_skip: case DW_OP_bra: {
 			if (op == DW_OP_bra) {

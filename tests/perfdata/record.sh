@@ -194,14 +194,22 @@ if [ "${FLAME_DWARF:-0}" = 1 ]; then
 	has pd-dwarf.data "" ';worker;inlined_caller;mix '                          # inlined here
 	has pd-dwarf.data --no-inline ';worker;inlined_caller '
 	has pd-dwarf.data "" ";\\[libc.so.6\\];in_handler;inlined_caller"        # signal frame
-	# damaged copies (tests/perfdata/damage-dwarf.py): an attribute claiming all 64
-	# registers and a dump zeroed past its first 64 bytes read as perf script reads them
-	# (no user frames; the frames found before the zeros); a dump size past its record and
-	# a dump saying it holds more than it has are errors naming the byte
-	for m in regs stack; do
-		python3 "$src/tests/perfdata/damage-dwarf.py" pd-dwarf.data bad-$m.data $m >/dev/null &&
-			same bad-$m.data "-F $fields"
-	done
+	# damaged copies (tests/perfdata/damage-dwarf.py): a dump zeroed past its first 64
+	# bytes reads as perf script reads it (the frames found before the zeros); an attribute
+	# claiming all 64 registers misplaces every later field: perf script prints no user
+	# frame for such samples and skips those whose misread dump size runs past the record,
+	# where we stop at the first, naming its byte (either way, never a crash); a dump size
+	# past its record and a dump saying it holds more than it has are errors naming the byte
+	python3 "$src/tests/perfdata/damage-dwarf.py" pd-dwarf.data bad-stack.data stack >/dev/null &&
+		same bad-stack.data "-F $fields"
+	python3 "$src/tests/perfdata/damage-dwarf.py" pd-dwarf.data bad-regs.data regs >/dev/null
+	if "$fc" bad-regs.data > got 2> got.err; then
+		same bad-regs.data "-F $fields"
+	else
+		checks=$((checks + 1))
+		grep -Eq "bad-regs.data: byte [0-9]+: (a user stack dump|a sample of)" got.err ||
+			{ echo "FAIL: bad-regs.data: $(head -c 300 got.err)"; fail=1; }
+	fi
 	for m in dump:"a user stack dump of [0-9]* bytes runs past its sample" \
 	         filled:"a user stack dump says 8200 bytes were filled of 8192"; do
 		checks=$((checks + 1))
