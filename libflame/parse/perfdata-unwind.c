@@ -161,6 +161,7 @@ size_t flame__unwind_sample(flame__unwind *u, uint32_t pid, const flame__pd_samp
 	dump d = {sm->stack, regs.r[FLAME__CFI_SP], sm->stack_size, u, pid};
 	size_t n = 0;
 	int exact = 1, nomem = 0;
+	const flame__cfi_rule *prev = NULL; /* the last frame's rule (valid: no lookup since) */
 	while (n < max) {
 		uint64_t pc = regs.r[FLAME__CFI_RA];
 		flame__uframe *fr = &out[n];
@@ -169,7 +170,15 @@ size_t flame__unwind_sample(flame__unwind *u, uint32_t pid, const flame__pd_samp
 		 * signal frame): the signal frame's own is minus one too, so __restore_rt's frame
 		 * shows as the byte before it, which no symbol holds. The row is looked up there. */
 		fr->ip = exact ? pc : pc - 1;
-		const flame__cfi_rule *r = locate(u, pid, fr->ip, fr, &nomem);
+		/* a recursion repeats its frame: the same file, address and rule */
+		if (n && fr->ip == out[n - 1].ip && prev) {
+			fr->file = out[n - 1].file;
+			fr->file_id = out[n - 1].file_id;
+			fr->vaddr = out[n - 1].vaddr;
+		} else {
+			prev = locate(u, pid, fr->ip, fr, &nomem);
+		}
+		const flame__cfi_rule *r = prev;
 		if (pc || n) /* perf skips a sampled IP of 0, and prints a return address of 0 as -1 */
 			n++;
 		if (!r || nomem || step(u, r, fr->file, fr->vaddr, &regs, &d, &next) <= 0)

@@ -88,14 +88,25 @@ static const char *sym_at(void *ctx)
 static int user_frames(gen *g, const flame__pd_sample *sm, flame_err *err)
 {
 	size_t n = flame__unwind_sample(g->u, sm->pid, sm, g->uf, MAX_STACK);
+	const char *p = NULL;
+	size_t pn = 0;
+	uint64_t *memo = NULL;
+	int k = 0;
 	for (size_t i = 0; i < n; i++) {
 		const flame__uframe *fr = &g->uf[i];
 		struct sym_ctx sc = {g, sm->pid, fr->ip};
-		int k = g->inl && fr->file ? flame__inl_at(g->inl, fr->file, fr->file_id, fr->vaddr,
-		                                           sym_at, &sc, g->inl_fr, MAX_INLINE) : 0;
-		if (k < 0)
-			return flame__err_nomem(err);
-		int rc = k ? 0 : frame(g, sm->pid, FLAME__PD_USER, 0, fr->ip, err);
+		/* a recursion repeats its frame: its inline frames, text and memo are the last
+		 * one's (nothing was looked up since, so they hold) */
+		if (!i || fr->ip != g->uf[i - 1].ip) {
+			k = g->inl && fr->file ? flame__inl_at(g->inl, fr->file, fr->file_id, fr->vaddr,
+			                                       sym_at, &sc, g->inl_fr, MAX_INLINE) : 0;
+			if (k < 0)
+				return flame__err_nomem(err);
+			if (!k && flame__pdsym_frame(g->s, sm->pid, FLAME__PD_USER, 0, fr->ip, &p, &pn,
+			                             &memo))
+				return flame__err_nomem(err);
+		}
+		int rc = k ? 0 : flame__perf_feed_frame(g->f, p, pn, memo, err);
 		for (int j = 0; j < k && !rc; j++) {
 			const flame__inl_frame *x = &g->inl_fr[j];
 			rc = x->own ? frame(g, sm->pid, FLAME__PD_USER, 0, fr->ip, err)
