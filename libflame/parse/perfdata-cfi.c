@@ -112,18 +112,185 @@ static int exists(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int has_section(Elf *elf, const char *name)
+static Elf_Scn *section(Elf *elf, const char *name)
 {
 	size_t shstrndx;
 	if (elf_getshdrstrndx(elf, &shstrndx))
-		return 0;
+		return NULL;
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
 		const char *n = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
 		if (n && strcmp(n, name) == 0 && sh.sh_type != SHT_NOBITS)
-			return 1;
+			return scn;
 	}
+	return NULL;
+}
+
+static int has_section(Elf *elf, const char *name) { return section(elf, name) != NULL; }
+
+/* ------------------------------------------------------------------ CFI checked */
+
+/* A cursor over CFI bytes: reads past `e` set `bad`. */
+typedef struct cur {
+	const uint8_t *p, *e;
+	int bad;
+} cur;
+
+static uint64_t uleb(cur *c)
+{
+	uint64_t v = 0;
+	for (unsigned sh = 0; c->p < c->e; sh += 7) {
+		uint8_t b = *c->p++;
+		if (sh < 64)
+			v |= (uint64_t)(b & 0x7f) << sh;
+		if (!(b & 0x80))
+			return v;
+	}
+	c->bad = 1;
 	return 0;
+}
+
+static void skip(cur *c, uint64_t n)
+{
+	if (n > (uint64_t)(c->e - c->p))
+		c->bad = 1;
+	else
+		c->p += n;
+}
+
+/* The operands of one call-frame instruction skipped, its register numbers checked: 0,
+ * or -1 for a register past the x86_64 ones libunwind knows (libdw grows a table to the
+ * largest register named, so a hostile number costs gigabytes) or an unknown op. */
+static int insn(cur *c, unsigned addr_size)
+{
+	uint8_t op = *c->p++;
+	if (op >> 6 == 2) /* DW_CFA_offset: the register in the low bits */
+		return uleb(c), 0;
+	if (op >> 6) /* advance_loc, restore */
+		return 0;
+	switch (op) {
+	case DW_CFA_nop: case DW_CFA_remember_state: case DW_CFA_restore_state: return 0;
+	case DW_CFA_advance_loc1: return skip(c, 1), 0;
+	case DW_CFA_advance_loc2: return skip(c, 2), 0;
+	case DW_CFA_advance_loc4: return skip(c, 4), 0;
+	case DW_CFA_set_loc: return skip(c, addr_size), 0;
+	case DW_CFA_def_cfa_offset: case DW_CFA_def_cfa_offset_sf: case DW_CFA_GNU_args_size:
+		return uleb(c), 0;
+	case DW_CFA_def_cfa_expression: return skip(c, uleb(c)), 0;
+	case DW_CFA_offset_extended: case DW_CFA_register: case DW_CFA_def_cfa:
+	case DW_CFA_offset_extended_sf: case DW_CFA_def_cfa_sf: case DW_CFA_val_offset:
+	case DW_CFA_val_offset_sf: case DW_CFA_GNU_negative_offset_extended:
+		if (uleb(c) >= 128)
+			return -1;
+		return uleb(c), 0;
+	case DW_CFA_restore_extended: case DW_CFA_undefined: case DW_CFA_same_value:
+	case DW_CFA_def_cfa_register:
+		return uleb(c) >= 128 ? -1 : 0;
+	case DW_CFA_expression: case DW_CFA_val_expression:
+		if (uleb(c) >= 128)
+			return -1;
+		return skip(c, uleb(c)), 0;
+	default: return -1;
+	}
+}
+
+/* The size of a pointer encoded as `enc` (DW_EH_PE_*), 0 when unknown. */
+static unsigned enc_size(uint8_t enc)
+{
+	switch (enc & 0x0f) {
+	case 0x00: case 0x04: case 0x0c: return 8;
+	case 0x02: case 0x0a: return 2;
+	case 0x03: case 0x0b: return 4;
+	default: return 0;
+	}
+}
+
+/* A CIE's header from its version byte: c is left at its instructions; *fde_ptr the size
+ * of its FDEs' addresses ('R'), *z whether they carry augmentation data. 0, or -1. */
+static int cie(cur *c, unsigned *fde_ptr, int *z)
+{
+	if (c->p >= c->e)
+		return -1;
+	uint8_t ver = *c->p++;
+	const char *aug = (const char *)c->p;
+	const uint8_t *nul = memchr(c->p, 0, (size_t)(c->e - c->p));
+	if (!nul)
+		return -1;
+	c->p = nul + 1;
+	if (ver >= 4)
+		skip(c, 2); /* address and segment sizes */
+	uleb(c);        /* code alignment */
+	uleb(c);        /* data alignment (as an sleb: the same bytes) */
+	if (ver == 1 ? (c->p < c->e ? *c->p++ : 0) >= 128 : uleb(c) >= 128)
+		return -1; /* the return address column */
+	*fde_ptr = 8;
+	*z = aug[0] == 'z';
+	if (!*z)
+		return aug[0] || c->bad ? -1 : 0;
+	uint64_t n = uleb(c);
+	cur a = {c->p, n <= (uint64_t)(c->e - c->p) ? c->p + n : c->e, 0};
+	skip(c, n);
+	for (const char *k = aug + 1; *k && !a.bad; k++) {
+		if (*k == 'S')
+			continue;
+		if (a.p >= a.e || (*k != 'R' && *k != 'P' && *k != 'L'))
+			return -1;
+		uint8_t enc = *a.p++;
+		if (*k == 'R')
+			*fde_ptr = enc_size(enc);
+		else if (*k == 'P')
+			skip(&a, enc_size(enc));
+	}
+	return *fde_ptr && !a.bad && !c->bad ? 0 : -1;
+}
+
+/* 1 when a CFI section's entries parse and name only registers libunwind knows; libdw
+ * reads a section that does not as it is, with costs in memory that have no bound. */
+static int cfi_sane(Elf_Scn *scn, int eh)
+{
+	GElf_Shdr sh;
+	if (!scn || !gelf_getshdr(scn, &sh) ||
+	    ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0))
+		return 0;
+	Elf_Data *d = elf_getdata(scn, NULL);
+	if (!d || !d->d_buf)
+		return 0;
+	const uint8_t *base = d->d_buf, *p = base, *end = p + d->d_size;
+	while (end - p >= 4) {
+		uint32_t len, id;
+		memcpy(&len, p, 4);
+		if (len == 0 && eh)
+			return 1; /* the terminator */
+		if (len == 0xffffffffu || len > (size_t)(end - p) - 4 || len < 4)
+			return 0;
+		cur c = {p + 8, p + 4 + len, 0};
+		memcpy(&id, p + 4, 4);
+		unsigned fde_ptr;
+		int z;
+		if (id == (eh ? 0u : 0xffffffffu)) {
+			if (cie(&c, &fde_ptr, &z))
+				return 0;
+		} else { /* an FDE: its CIE says how its addresses are written */
+			const uint8_t *at = eh ? p + 4 - id : base + id;
+			uint32_t clen;
+			if (at < base || end - at < 8 || (eh && id > (size_t)(p + 4 - base)))
+				return 0;
+			memcpy(&clen, at, 4);
+			cur cc = {at + 8, at + 4 + (clen <= (size_t)(end - at) - 4 ? clen : 0), 0};
+			if (cie(&cc, &fde_ptr, &z))
+				return 0;
+			skip(&c, 2 * (uint64_t)(eh ? fde_ptr : 8));
+			if (z)
+				skip(&c, uleb(&c));
+		}
+		while (!c.bad && c.p < c.e)
+			if (insn(&c, eh ? fde_ptr : 8))
+				return 0;
+		if (c.bad)
+			return 0;
+		p += 4 + (size_t)len;
+	}
+	return 1;
 }
 
 static Elf *open_elf(const char *path, int *fd)
@@ -220,14 +387,15 @@ static void file_setup(flame__cfi_file *f, const flame__pd_map *m)
 		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
 			f->seg[f->nseg++] = (typeof(f->seg[0])){ph.p_offset, ph.p_vaddr, ph.p_memsz};
 	}
-	if (has_section(f->elf, ".eh_frame_hdr") && has_section(f->elf, ".eh_frame"))
+	if (has_section(f->elf, ".eh_frame_hdr") && cfi_sane(section(f->elf, ".eh_frame"), 1))
 		f->eh = dwarf_getcfi_elf(f->elf);
 	/* .debug_frame and debug information: the file's own, else the debug file's */
 	if (has_section(f->elf, ".debug_info") || has_section(f->elf, ".debug_frame"))
 		f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
 	if (!f->dw && m && (f->delf = open_debug(m, f->elf, &f->dfd)))
 		f->dw = dwarf_begin_elf(f->delf, DWARF_C_READ, NULL);
-	if (f->dw)
+	Elf *de = f->delf ? f->delf : f->elf;
+	if (f->dw && cfi_sane(section(de, ".debug_frame"), 0))
 		f->dcfi = dwarf_getcfi(f->dw);
 }
 
