@@ -148,6 +148,7 @@ typedef enum flame_format {
 #define FLAME_PERF_ADDRS 0x10          /* [dso <addr>] for unknown symbols */
 #define FLAME_PERF_KEEP_TEMPLATES 0x20 /* cut arguments at the first '(' outside <> {} [] */
 #define FLAME_PERF_RAW_NAMES 0x40      /* no tidying beyond stackcollapse-perf.pl's */
+#define FLAME_PERF_NO_INLINE 0x80      /* perf.data: no inline frames (perf script --no-inline) */
 
 /* offcpu_flags (BCC/libbpf offcputime) */
 #define FLAME_OFFCPU_PID 0x01 /* comm-PID as the root frame */

@@ -513,6 +513,8 @@ const cli_opt cli_input_opts[] = {
 	 "perf: keep only samples of EVENT (default: the first sampling event, else the first seen)"},
 	{"raw-names", 0, CLI_NOARG, CLI_IN_RAW_NAMES, NULL,
 	 "perf: names as stackcollapse-perf.pl leaves them (Rust's $LT$... and ::h<hash> kept)"},
+	{"no-inline", 0, CLI_NOARG, CLI_IN_NO_INLINE, NULL,
+	 "perf: no inline frames on perf.data's --call-graph dwarf stacks (perf script --no-inline)"},
 	{"keep-templates", 0, CLI_NOARG, CLI_IN_KEEP_TEMPLATES, NULL,
 	 "perf: cut arguments at the first '(' outside <>, {}, [] (keeps C++ templates whole)"},
 	{"time", 0, CLI_ARG, CLI_IN_TIME, "START,END",
@@ -647,6 +649,7 @@ static int input_flag(cli_input *in, int id)
 	case CLI_IN_ALL: o->perf_flags |= FLAME_PERF_KERNEL | FLAME_PERF_JIT; break;
 	case CLI_IN_ADDRS: o->perf_flags |= FLAME_PERF_ADDRS; break;
 	case CLI_IN_RAW_NAMES: o->perf_flags |= FLAME_PERF_RAW_NAMES; break;
+	case CLI_IN_NO_INLINE: o->perf_flags |= FLAME_PERF_NO_INLINE; break;
 	case CLI_IN_KEEP_TEMPLATES: o->perf_flags |= FLAME_PERF_KEEP_TEMPLATES; break;
 	case CLI_IN_SRCLINE: break;
 	case CLI_IN_SIGNATURES: o->jfr_flags |= FLAME_JFR_SIGNATURES; break;

@@ -55,6 +55,11 @@ enum { F_BUILD_ID = 2, F_HOSTNAME = 3, F_CMDLINE = 11, F_EVENT_DESC = 12 };
 #define S_PERIOD (1ull << 8)
 #define S_STREAM_ID (1ull << 9)
 #define S_IDENTIFIER (1ull << 16)
+#define S_RAW (1ull << 10)
+#define S_BRANCH_STACK (1ull << 11)
+#define S_REGS_USER (1ull << 12)
+#define S_STACK_USER (1ull << 13)
+#define BS_HW_INDEX (1ull << 17)
 #define A_SAMPLE_ID_ALL (1ull << 18)
 #define RF_TOTAL_TIME_ENABLED 1u
 #define RF_TOTAL_TIME_RUNNING 2u
@@ -178,6 +183,11 @@ static int add_attr(flame__pd *r, const unsigned char *p, size_t n, uint64_t off
 	a->sample_type = u64at(p + 24);
 	a->read_format = u64at(p + 32);
 	a->flags = u64at(p + 40);
+	if (n >= 96) { /* PERF_ATTR_SIZE_VER3: the user registers and stack to unwind */
+		a->branch_sample_type = u64at(p + 72);
+		a->sample_regs_user = u64at(p + 80);
+		a->sample_stack_user = u32at(p + 88);
+	}
 	return 0;
 }
 
@@ -1010,9 +1020,71 @@ int flame__pd_next(flame__pd *r, flame__pd_rec *rec, flame_err *err)
 
 /* ------------------------------------------------------------------ samples */
 
+/* What follows the callchain, for --call-graph dwarf (perf's evsel__parse_sample): RAW
+ * and BRANCH_STACK stepped over, then the user registers and the user stack dump. */
+static int decode_user(const flame__pd *r, const flame__pd_rec *rec, const flame__pd_attr *a,
+                       size_t i, flame__pd_sample *s, flame_err *err)
+{
+	const unsigned char *p = rec->p;
+	size_t n = rec->size;
+	uint64_t st = a->sample_type, v;
+	if (st & S_RAW) {
+		if (n - i < 4 || u32at(p + i) > n - i - 4)
+			goto short_;
+		i += (4 + (size_t)u32at(p + i) + 7) & ~(size_t)7;
+		if (i > n)
+			goto short_;
+	}
+	if (st & S_BRANCH_STACK) {
+		if (n - i < 8)
+			goto short_;
+		v = u64at(p + i);
+		i += 8 + ((a->branch_sample_type & BS_HW_INDEX) ? 8 : 0);
+		if (i > n || v > (n - i) / 24)
+			goto short_;
+		i += 24 * v;
+	}
+	if (st & S_REGS_USER) {
+		if (n - i < 8)
+			goto short_;
+		s->regs_abi = u64at(p + i);
+		i += 8;
+		if (s->regs_abi) {
+			s->nregs = (uint32_t)__builtin_popcountll(a->sample_regs_user);
+			if (s->nregs > (n - i) / 8)
+				return BAD(r, err, rec->off, "a sample of %zu bytes has no room for the %u "
+				           "user registers its attribute describes", n, s->nregs);
+			s->regs = p + i;
+			i += 8 * (size_t)s->nregs;
+		}
+	}
+	if (st & S_STACK_USER) {
+		if (n - i < 8)
+			goto short_;
+		v = u64at(p + i);
+		i += 8;
+		if (v) {
+			if (v > n - i || n - i - v < 8)
+				return BAD(r, err, rec->off + i - 8, "a user stack dump of %llu bytes runs "
+				           "past its sample of %zu bytes", (unsigned long long)v, n);
+			s->stack = p + i;
+			s->stack_size = u64at(p + i + v);
+			if (s->stack_size > v)
+				return BAD(r, err, rec->off + i + v, "a user stack dump says %llu bytes were "
+				           "filled of %llu", (unsigned long long)s->stack_size,
+				           (unsigned long long)v);
+		}
+	}
+	return 0;
+short_:
+	return BAD(r, err, rec->off, "a sample of %zu bytes is shorter than its sample_type "
+	           "(0x%llx) says", n, (unsigned long long)st);
+}
+
 int flame__pd_decode(const flame__pd *r, const flame__pd_rec *rec, flame__pd_sample *s,
                      flame_err *err)
 {
+	int rc;
 	const unsigned char *p = rec->p;
 	size_t n = rec->size, i = 8;
 	memset(s, 0, sizeof *s);
@@ -1085,6 +1157,8 @@ int flame__pd_decode(const flame__pd *r, const flame__pd_rec *rec, flame__pd_sam
 		s->has_chain = 1;
 		i += 8 * s->nchain;
 	}
+	if ((st & (S_REGS_USER | S_STACK_USER)) && (rc = decode_user(r, rec, a, i, s, err)))
+		return rc;
 #undef TAKE
 	return 0;
 short_:

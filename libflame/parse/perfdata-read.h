@@ -27,6 +27,8 @@ enum {
 typedef struct flame__pd_attr {
 	uint32_t type;
 	uint64_t config, sample_period, sample_type, read_format, flags;
+	uint64_t branch_sample_type, sample_regs_user; /* 0 when the attribute is too short */
+	uint32_t sample_stack_user;
 	char *name;        /* the event's name as perf prints it (owned) */
 	size_t nids;       /* its ids (the reader keeps them in its index) */
 } flame__pd_attr;
@@ -48,6 +50,12 @@ typedef struct flame__pd_sample {
 	const unsigned char *chain; /* nchain u64 (unaligned), leaf first, with context markers */
 	uint64_t nchain;
 	int has_chain;
+	/* --call-graph dwarf: the user registers (nregs u64, unaligned, in the order of the
+	 * attribute's sample_regs_user bits; regs_abi 0: none) and the user stack dump
+	 * (stack_size bytes that the kernel filled, from the sampled SP) */
+	const unsigned char *regs, *stack;
+	uint64_t regs_abi, stack_size;
+	uint32_t nregs;
 } flame__pd_sample;
 
 typedef struct flame__pd_build_id {

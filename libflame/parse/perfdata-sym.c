@@ -41,6 +41,7 @@ typedef struct dso {
 	uint8_t bidlen;
 	int kind, loaded;
 	int cls; /* flame__perf_dso_class of its name */
+	uint32_t idx; /* its place in dsos[] */
 	uint64_t reloc; /* kernel: subtracted from kallsyms addresses */
 	char ref[32];   /* kernel: the reference symbol ("_text") */
 	uint64_t ref_addr;
@@ -367,6 +368,7 @@ static dso *dso_get(flame__pdsym *s, const char *name, size_t n, int kind)
 		return NULL;
 	}
 	d->name = c;
+	d->idx = (uint32_t)s->ndsos;
 	d->kind = kind;
 	d->cls = flame__perf_dso_class(c, n);
 	s->d_slots[flame__slots_probe(s->d_slots, s->d_mask, h, dso_eq, &k)] =
@@ -986,3 +988,29 @@ int flame__pdsym_frame(flame__pdsym *s, uint32_t pid, int mode, int fallback, ui
 	*memo = &s->fc[s->fc_n - 1].memo;
 	return 0;
 }
+
+int flame__pdsym_map(flame__pdsym *s, uint32_t pid, uint64_t ip, flame__pd_map *out)
+{
+	const map *m = find_map(proc_get(s, pid, 0), ip);
+	if (!m)
+		return 0;
+	dso *d = m->d;
+	if (!d->loaded)
+		load(s, d);
+	*out = (flame__pd_map){m->start, m->end, m->pgoff, d->name, d->bid, d->bidlen, d->idx,
+	                       d->kind == D_ELF};
+	return 1;
+}
+
+const char *flame__pdsym_symbol(flame__pdsym *s, uint32_t pid, uint64_t ip)
+{
+	const map *m = find_map(proc_get(s, pid, 0), ip);
+	if (!m)
+		return NULL;
+	if (!m->d->loaded)
+		load(s, m->d);
+	const flame__sym *sym = flame__symtab_find(&m->d->syms, m->identity ? ip : ip - m->start + m->pgoff);
+	return sym ? flame__sym_name(&m->d->syms, sym) : NULL;
+}
+
+const char *flame__pdsym_debug_dir(const flame__pdsym *s) { return s->debug_dir; }

@@ -35,4 +35,21 @@ const char *flame__pdsym_thread_comm(flame__pdsym *s, uint32_t pid, uint32_t tid
  * word the caller may keep with this frame (0 when new). 0, or -1 when out of memory. */
 int flame__pdsym_frame(flame__pdsym *s, uint32_t pid, int mode, int fallback, uint64_t ip,
                        const char **p, size_t *n, uint64_t **memo);
+
+/* A user address's mapped file, for the unwinder (perfdata-unwind.c) */
+typedef struct flame__pd_map {
+	uint64_t start, end, pgoff;
+	const char *file;   /* its recorded path ("[vdso]" for the vdso) */
+	const uint8_t *bid; /* its build-id (recorded, else read from the file) */
+	size_t bidlen;
+	uint32_t id;        /* the file's number in this recording */
+	int elf;            /* a file (0: anonymous memory, JIT code) */
+} flame__pd_map;
+
+/** The map of user address `ip` in process `pid`: 1 (filled), 0 when none. */
+int flame__pdsym_map(flame__pdsym *s, uint32_t pid, uint64_t ip, flame__pd_map *m);
+/** The name of the symbol holding user address `ip` of process `pid`, or NULL. */
+const char *flame__pdsym_symbol(flame__pdsym *s, uint32_t pid, uint64_t ip);
+/** perf's build-id cache directory ($HOME/.debug). */
+const char *flame__pdsym_debug_dir(const flame__pdsym *s);
 #endif

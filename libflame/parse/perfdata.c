@@ -15,8 +15,10 @@
  * as well as the tid (perf script's default fields have only the tid, so --pid there
  * gives "comm-?"); with -F comm,pid,tid,... the outputs are the same bytes. Warnings name
  * the byte offset of the sample's record.
- * Recordings with user stacks to unwind (--call-graph dwarf) or compressed records
- * (-z) are refused with a message that names perf script. */
+ * Recordings with user stacks to unwind (--call-graph dwarf) have them unwound by
+ * perfdata-unwind.c (-Ddwarf; without it they are refused with a message that names perf
+ * script): the kernel's part of the callchain as above, then the user frames, each with
+ * the functions inlined there (perfdata-inline.c) as perf script prints them. */
 #include <stdio.h>
 #include <string.h>
 #include "../core/numfmt.h"
@@ -24,18 +26,29 @@
 #include "perf-feed.h"
 #include "perfdata-read.h"
 #include "perfdata-sym.h"
+#ifdef FLAME_HAVE_DWARF
+#include <stdlib.h>
+#include "perfdata-inline.h"
+#include "perfdata-unwind.h"
+#endif
 
 #define CTX_MAX ((uint64_t)-4095)
 #define CTX_HV ((uint64_t)-32)
 #define CTX_KERNEL ((uint64_t)-128)
 #define CTX_USER ((uint64_t)-512)
-enum { MAX_STACK = 127, MISC_MMAP_DATA = 1 << 13, MISC_MMAP_BUILD_ID = 1 << 14 };
+enum { MAX_STACK = 127, MAX_INLINE = 64, MISC_MMAP_DATA = 1 << 13, MISC_MMAP_BUILD_ID = 1 << 14 };
 
 typedef struct gen {
 	flame__pd *r;
 	flame__pdsym *s;
 	flame__perf_feed *f;
 	int event_chosen;
+#ifdef FLAME_HAVE_DWARF
+	flame__unwind *u; /* NULL unless the recording has user stacks to unwind */
+	flame__inl *inl;  /* NULL with FLAME_PERF_NO_INLINE */
+	flame__uframe uf[MAX_STACK];
+	flame__inl_frame inl_fr[64];
+#endif
 } gen;
 
 static int frame(gen *g, uint32_t pid, int mode, int fallback, uint64_t ip, flame_err *err)
@@ -97,6 +110,56 @@ static int choose_event(gen *g, flame_err *err)
 	}
 	return 0;
 }
+
+#ifdef FLAME_HAVE_DWARF
+struct sym_ctx {
+	gen *g;
+	uint32_t pid;
+	uint64_t ip;
+};
+static const char *sym_at(void *ctx)
+{
+	struct sym_ctx *k = ctx;
+	return flame__pdsym_symbol(k->g->s, k->pid, k->ip);
+}
+
+/* The unwound user frames of a --call-graph dwarf sample, leaf first; where debug
+ * information names functions inlined at a frame's address, each is a frame of its own,
+ * innermost first, and the one named as the symbol is the symbol's own frame (perf's
+ * append_inlines and new_inline_sym). */
+static int user_frames(gen *g, const flame__pd_sample *sm, flame_err *err)
+{
+	size_t n = flame__unwind_sample(g->u, sm->pid, sm, g->uf, MAX_STACK);
+	const char *p = NULL;
+	size_t pn = 0;
+	uint64_t *memo = NULL;
+	int k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const flame__uframe *fr = &g->uf[i];
+		struct sym_ctx sc = {g, sm->pid, fr->ip};
+		/* a recursion repeats its frame: its inline frames, text and memo are the last
+		 * one's (nothing was looked up since, so they hold) */
+		if (!i || fr->ip != g->uf[i - 1].ip) {
+			k = g->inl && fr->file ? flame__inl_at(g->inl, fr->file, fr->file_id, fr->vaddr,
+			                                       sym_at, &sc, g->inl_fr, MAX_INLINE) : 0;
+			if (k < 0)
+				return flame__err_nomem(err);
+			if (!k && flame__pdsym_frame(g->s, sm->pid, FLAME__PD_USER, 0, fr->ip, &p, &pn,
+			                             &memo))
+				return flame__err_nomem(err);
+		}
+		int rc = k ? 0 : flame__perf_feed_frame(g->f, p, pn, memo, err);
+		for (int j = 0; j < k && !rc; j++) {
+			const flame__inl_frame *x = &g->inl_fr[j];
+			rc = x->own ? frame(g, sm->pid, FLAME__PD_USER, 0, fr->ip, err)
+			            : flame__perf_feed_frame(g->f, x->text, x->len, x->memo, err);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+#endif
 
 static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 {
@@ -160,6 +223,10 @@ static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 		if ((rc = frame(g, sm.pid, mode, 0, ip, err)))
 			return rc;
 	}
+#ifdef FLAME_HAVE_DWARF
+	if (g->u)
+		return user_frames(g, &sm, err);
+#endif
 	return 0;
 }
 
@@ -228,8 +295,20 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	if (rc)
 		return rc;
 	const char *name = flame_input_name(in);
+	if (!(g.s = flame__pdsym_new(g.r))) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
 	for (size_t i = 0; i < flame__pd_attr_count(g.r); i++)
 		if (flame__pd_attr_at(g.r, i)->sample_type & FLAME__PD_S_STACK_USER) {
+#ifdef FLAME_HAVE_DWARF
+			if (!g.u && (!(g.u = flame__unwind_new(g.s)) ||
+			             (!(o->perf_flags & FLAME_PERF_NO_INLINE) && !(g.inl = flame__inl_new())))) {
+				rc = flame__err_nomem(err);
+				goto done;
+			}
+			continue;
+#endif
 			rc = flame__err(err, FLAME_EDATA, name, 0, FLAME__NO_OFFSET,
 			                "this perf.data was recorded with --call-graph dwarf (user stacks "
 			                "that need unwinding), which is not read here: use 'perf script -i "
@@ -237,10 +316,6 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 			                name[0] == '<' ? "FILE" : name);
 			goto done;
 		}
-	if (!(g.s = flame__pdsym_new(g.r))) {
-		rc = flame__err_nomem(err);
-		goto done;
-	}
 	if ((rc = flame__perf_feed_new(&g.f, t, o, name, err)))
 		goto done;
 	for (;;) {
@@ -262,6 +337,17 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 		            "the file%s", at);
 	}
 done:
+#ifdef FLAME_HAVE_DWARF
+	if (g.u && getenv("FLAME_PERFDATA_STATS")) { /* the rule cache's figures, for bench/ */
+		uint64_t hits, misses;
+		flame__cfi_stats(flame__unwind_cfi(g.u), &hits, &misses);
+		fprintf(stderr, "flame: CFI rule cache: %llu hits, %llu misses (%.2f%% hits)\n",
+		        (unsigned long long)hits, (unsigned long long)misses,
+		        hits + misses ? 100.0 * (double)hits / (double)(hits + misses) : 0.0);
+	}
+	flame__inl_free(g.inl);
+	flame__unwind_free(g.u);
+#endif
 	flame__perf_feed_free(g.f);
 	flame__pdsym_free(g.s);
 	flame__pd_free(g.r);

@@ -20,7 +20,7 @@ work=${WORK:-$build/campaign}
 # absolute, since each target runs in its own directory below
 mkdir -p "$work" && work=$(cd "$work" && pwd)
 targets=${*:-perf folded pprof offcpu jfr jfr-binary frame-region svg html auto writers diffmerge bpftrace cpuprofile speedscope perfdata perfdata-read perfdata-sym
-	perfdata-elf perfdata-zstd}
+	perfdata-elf perfdata-zstd perfdata-unwind}
 
 if [ ! -f "$build/build.ninja" ]; then
 	CC=${CC:-clang} meson setup "$build" "$src" -Dfuzzing=enabled -Dbrowser_tests=disabled \
@@ -36,7 +36,7 @@ dicts() {
 	perfdata-read | perfdata-zstd) echo perfdata ;;
 	cpuprofile | speedscope) echo json ;;
 	frame-region) echo offcpu jfr ;;
-	perfdata-sym) ;;
+	perfdata-sym | perfdata-unwind) ;;
 	writers | diffmerge) echo folded ;;
 	auto) echo perf folded pprof offcpu jfr svg ;;
 	*) echo "$0: no target '$1'" >&2; exit 2 ;;
