@@ -232,60 +232,101 @@ var FG = (function () {
 		if (d > lay.maxDepth) lay.maxDepth = d;
 	}
 
-	// ---- drawing
+	// ---- drawing: View draws a tree of nodes (the graph, or a sandwich's half) as a flame
+	// graph or icicle. Only what the window shows is drawn: the canvas is the size of the
+	// window (or of the graph, when smaller) and sticks to its top inside a box as tall as
+	// the graph (.space), so the page scrolls through a graph of any depth while the canvas
+	// stays within what browsers draw (Chromium draws no canvas over 32,767 px).
 
 	function View(canvas, icicle) {
-		this.canvas = canvas; this.icicle = icicle; this.layout = null; this.current = -1; this.baseDepth = 0;
+		this.canvas = canvas; this.space = canvas.parentNode; this.icicle = icicle;
+		this.layout = null; this.current = -1; this.baseDepth = 0; this.height = 0; this.top = 0;
 	}
+	// the y of row `d` in the whole graph (the canvas shows it from this.top down)
 	View.prototype.rowY = function (d) {
 		var row = d - this.baseDepth;
 		return this.icicle ? row * frameHeight : (this.layout.maxDepth - this.baseDepth - row) * frameHeight;
 	};
+	// lay `tr` out zoomed into `zoomed`, size the box, then paint what shows
 	View.prototype.draw = function (tr, zoomed) {
-		var canvas = this.canvas, width = canvas.parentNode.clientWidth || 1200;
+		var width = this.space.clientWidth || 1200;
 		var lay = this.layout = layout(tr, zoomed, width);
+		this.width = width;
 		this.baseDepth = tr.depth[0];
-		var h = (lay.maxDepth - this.baseDepth + 1) * frameHeight, dpr = window.devicePixelRatio || 1;
-		canvas.width = Math.round(width * dpr);
+		this.height = (lay.maxDepth - this.baseDepth + 1) * frameHeight;
+		this.space.style.height = this.height + "px";
+		this.paint();
+	};
+	View.prototype.clear = function () {
+		this.layout = null; this.height = 0;
+		this.space.style.height = "0";
+		this.canvas.style.height = "0";
+	};
+	// the canvas sized to the part of the graph in the window, and that part painted
+	View.prototype.paint = function () {
+		var lay = this.layout;
+		if (!lay) return;
+		var canvas = this.canvas, dpr = window.devicePixelRatio || 1;
+		var h = Math.max(frameHeight, Math.min(this.height, window.innerHeight || 900));
+		if (canvas.style.height !== h + "px") canvas.style.height = h + "px";
+		var top = Math.round(canvas.getBoundingClientRect().top - this.space.getBoundingClientRect().top);
+		this.top = Math.max(0, Math.min(this.height - h, top));
+		canvas.width = Math.round(this.width * dpr);
 		canvas.height = Math.round(h * dpr);
-		canvas.style.height = h + "px";
+		this.viewHeight = h;
 		var g = canvas.getContext("2d");
-		this.paint(g, tr, dpr);
+		this.fill(g, dpr);
 		g.setTransform(dpr, 0, 0, dpr, 0, 0);
+		this.labels(g);
+		if (this.current >= 0) this.outline(g, this.current, 1.5);
+	};
+	// the depths whose rows show, lowest first
+	View.prototype.shownRows = function () {
+		var lay = this.layout, out = [];
+		for (var d = this.baseDepth; d <= lay.maxDepth; d++) {
+			var y = this.rowY(d) - this.top;
+			if (y > -frameHeight && y < this.viewHeight && lay.rows[d]) out.push(d);
+		}
+		return out;
+	};
+	View.prototype.labels = function (g) {
+		var lay = this.layout, tr = lay.tree, perChar = fontSize * fontWidth, rows = this.shownRows();
 		g.font = font;
 		g.textBaseline = "alphabetic";
-		var perChar = fontSize * fontWidth;
 		g.fillStyle = "#000";
-		for (var k = 0; k < lay.frames.length; k++) {
-			var chars = Math.floor(lay.width[k] / perChar);
-			if (chars < 3) continue;
-			var i = lay.frames[k];
-			var s = tr === tree && i === 0 ? "all" : shownNames[tr.name[i]], codePoints = Array.from(s);
-			if (codePoints.length > chars) s = codePoints.slice(0, chars - 2).join("") + "..";
-			g.fillText(s, lay.x[k] + 3, this.rowY(tr.depth[i]) + (frameHeight - 1) / 2 + 3);
+		for (var r = 0; r < rows.length; r++) {
+			var inRow = lay.rows[rows[r]], y = this.rowY(rows[r]) - this.top + (frameHeight - 1) / 2 + 3;
+			for (var q = 0; q < inRow.length; q++) {
+				var k = inRow[q], chars = Math.floor(lay.width[k] / perChar);
+				if (chars < 3) continue;
+				var i = lay.frames[k];
+				var s = tr === tree && i === 0 ? "all" : shownNames[tr.name[i]], codePoints = Array.from(s);
+				if (codePoints.length > chars) s = codePoints.slice(0, chars - 2).join("") + "..";
+				g.fillText(s, lay.x[k] + 3, y);
+			}
 		}
-		if (this.current >= 0) this.outline(g, this.current, 1.5);
 	};
 	// the background and the rectangles as pixels: one line per frame, then each row's line
 	// copied down the row (a fillRect and a colour per frame would cost ten times as much)
-	View.prototype.paint = function (g, tr, dpr) {
-		var lay = this.layout, W = this.canvas.width, H = this.canvas.height;
-		var img = g.createImageData(W || 1, H || 1), px = new Uint32Array(img.data.buffer), y, d;
+	View.prototype.fill = function (g, dpr) {
+		var lay = this.layout, tr = lay.tree, W = this.canvas.width, H = this.canvas.height;
+		var img = g.createImageData(W || 1, H || 1), px = new Uint32Array(img.data.buffer), y, q;
+		var all = this.height * dpr, from = this.top * dpr;
 		for (y = 0; y < H; y++) {
-			var t = Math.min(1, Math.max(0, (y / H - 0.05) / 0.9));
+			var t = Math.min(1, Math.max(0, ((y + from) / all - 0.05) / 0.9));
 			px.fill(mix(palette.top, palette.bottom, t), y * W, (y + 1) * W);
 		}
-		var marked = tr === tree ? matchedNames : null, rowLine = new Int32Array(lay.maxDepth + 1).fill(-1);
-		for (var k = 0; k < lay.frames.length; k++) {
-			var i = lay.frames[k], y0 = rowLine[tr.depth[i]];
-			if (y0 < 0) y0 = rowLine[tr.depth[i]] = Math.round(this.rowY(tr.depth[i]) * dpr);
-			var x0 = Math.round(lay.x[k] * dpr), x1 = Math.min(W, Math.max(x0 + 1, Math.round((lay.x[k] + lay.width[k]) * dpr)));
-			px.fill(marked && marked[tr.name[i]] ? palette.search : fillOf(tr, i), y0 * W + x0, y0 * W + x1);
-		}
+		var marked = tr === tree ? matchedNames : null, rows = this.shownRows();
 		var rowHeight = Math.round((frameHeight - 1) * dpr);
-		for (d = 0; d <= lay.maxDepth; d++) {
-			y0 = rowLine[d];
-			for (y = 1; y0 >= 0 && y < rowHeight && y0 + y < H; y++) px.copyWithin((y0 + y) * W, y0 * W, (y0 + 1) * W);
+		for (var r = 0; r < rows.length; r++) {
+			var inRow = lay.rows[rows[r]], y0 = Math.round((this.rowY(rows[r]) - this.top) * dpr), line = Math.max(0, y0);
+			if (line >= H || y0 + rowHeight <= 0) continue;
+			for (q = 0; q < inRow.length; q++) {
+				var k = inRow[q], i = lay.frames[k];
+				var x0 = Math.round(lay.x[k] * dpr), x1 = Math.min(W, Math.max(x0 + 1, Math.round((lay.x[k] + lay.width[k]) * dpr)));
+				px.fill(marked && marked[tr.name[i]] ? palette.search : fillOf(tr, i), line * W + x0, line * W + x1);
+			}
+			for (y = line + 1; y < y0 + rowHeight && y < H; y++) px.copyWithin(y * W, line * W, (line + 1) * W);
 		}
 		g.putImageData(img, 0, 0);
 	};
@@ -298,13 +339,24 @@ var FG = (function () {
 		if (k < 0) return;
 		g.strokeStyle = "#000";
 		g.lineWidth = lineWidth;
-		g.strokeRect(lay.x[k] + 0.5, this.rowY(lay.tree.depth[i]) + 0.5, Math.max(lay.width[k] - 1, 0.5), frameHeight - 2);
+		g.strokeRect(lay.x[k] + 0.5, this.rowY(lay.tree.depth[i]) - this.top + 0.5, Math.max(lay.width[k] - 1, 0.5), frameHeight - 2);
+	};
+	// scroll the window so row `d` shows: at the bottom of the window in a flame graph (its
+	// callees above it), at the top in an icicle
+	View.prototype.reveal = function (d) {
+		if (!this.layout) return;
+		var boxTop = this.space.getBoundingClientRect().top + window.scrollY, y = this.rowY(d);
+		var inView = window.innerHeight || 900, slack = 2 * frameHeight;
+		var target = this.icicle ? boxTop + y - slack : boxTop + y + frameHeight + slack - inView;
+		if (!this.icicle && this.height + boxTop <= inView) return; // all of it shows from the top
+		if (y + boxTop >= window.scrollY && y + boxTop + frameHeight <= window.scrollY + inView - slack) return;
+		window.scrollTo(window.scrollX, Math.max(0, target));
 	};
 	// the frame under the mouse: the row by y, then a binary search by x in it; -1 for none
 	View.prototype.frameAt = function (e) {
 		var lay = this.layout;
 		if (!lay) return -1;
-		var r = this.canvas.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
+		var r = this.canvas.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top + this.top;
 		var row = Math.floor(y / frameHeight), d = this.icicle ? row + this.baseDepth : lay.maxDepth - row;
 		if (y - row * frameHeight >= frameHeight - 1) return -1;
 		var inRow = lay.rows[d];
@@ -378,7 +430,14 @@ var FG = (function () {
 		state.zoom = i;
 		if (i > 0) state.selected = graphTree().name[i];
 		drawGraph();
+		revealZoom();
 		saveState();
+	}
+	// the zoomed frame (the root, unzoomed) in the window
+	function revealZoom() {
+		var tr = graphTree();
+		graphView.reveal(tr.depth[state.zoom < tr.n ? state.zoom : 0]);
+		graphView.paint();
 	}
 
 	// The frames found only in BEFORE (AFTER is 0) on the path of their callers, widths by
@@ -452,11 +511,13 @@ var FG = (function () {
 		if (!matches.length) return;
 		if (state.view !== "graph") setView("graph");
 		currentMatch = currentMatch < 0 ? (dir > 0 ? 0 : matches.length - 1) : (currentMatch + dir + matches.length) % matches.length;
-		var i = matches[currentMatch], width = graphView.canvas.parentNode.clientWidth || 1200;
+		var i = matches[currentMatch], width = graphView.space.clientWidth || 1200;
 		var inZoom = i >= state.zoom && i <= tree.end[state.zoom], pxPer = width / tree.width[state.zoom];
 		if (!inZoom || tree.width[i] * pxPer < 0.5) state.zoom = inZoom ? tree.parent[i] : 0;
 		if (tree.width[i] * width / tree.width[state.zoom] < 0.5) state.zoom = i;
 		drawGraph();
+		graphView.reveal(tree.depth[i]); // the match in the window
+		graphView.paint();
 		details(info(tree, i));
 		saveState();
 	}
@@ -560,8 +621,8 @@ var FG = (function () {
 		var f = state.selected, head = $("sw-head");
 		if (f < 0) {
 			head.textContent = "Select a function: click a frame in the graph or a row of the table.";
-			callersView.canvas.style.height = calleesView.canvas.style.height = "0";
-			callersView.layout = calleesView.layout = null;
+			callersView.clear();
+			calleesView.clear();
 			return;
 		}
 		if (!sandwichTrees || sandwichTrees.f !== f) sandwichTrees = sandwich(f);
@@ -722,7 +783,7 @@ var FG = (function () {
 		$("b-sandwich").addEventListener("click", function () { setView("sandwich"); });
 		$("b-table").addEventListener("click", function () { setView("table"); });
 		$("b-removed").addEventListener("click", function () { state.zoom = 0; setView("removed"); });
-		$("b-orient").addEventListener("click", function () { state.icicle = !state.icicle; redraw(); saveState(); });
+		$("b-orient").addEventListener("click", function () { state.icicle = !state.icicle; redraw(); revealZoom(); saveState(); });
 		$("b-reset").addEventListener("click", function () { zoom(0); });
 		$("b-case").addEventListener("click", function () {
 			state.ignoreCase = !state.ignoreCase;
@@ -752,6 +813,16 @@ var FG = (function () {
 		window.addEventListener("keydown", onKey);
 		var resized = 0;
 		window.addEventListener("resize", function () { clearTimeout(resized); resized = setTimeout(redraw, 100); });
+		// scrolling through a tall graph paints the rows that come into the window
+		var scrolled = false;
+		window.addEventListener("scroll", function () {
+			if (scrolled) return;
+			scrolled = true;
+			requestAnimationFrame(function () {
+				scrolled = false;
+				[graphView, callersView, calleesView].forEach(function (v) { if (v.layout && v.canvas.offsetParent) v.paint(); });
+			});
+		});
 	}
 
 	// ---- URL state: #v=VIEW&o=icicle&z=FRAME&s=REGEX&i=1&f=FUNCTION&k=SORT
@@ -818,6 +889,7 @@ var FG = (function () {
 		hookControls();
 		var term = loadState(), t1 = performance.now();
 		setView(state.view);
+		if (state.view === "graph" || state.view === "removed") revealZoom(); // a tall flame graph opens on its root
 		api.times.draw = performance.now() - t1;
 		api.loadMs = performance.now() - t0;
 		if (term === undefined || term === "") { api.ready = true; return; }
@@ -862,13 +934,16 @@ var FG = (function () {
 		drawn: function (which) {
 			var view = which === "callers" ? callersView : which === "callees" ? calleesView : graphView;
 			if (!view || !view.layout) return [];
-			var lay = view.layout, r = view.canvas.getBoundingClientRect(), out = [];
-			for (var k = 0; k < lay.frames.length; k++) {
-				var i = lay.frames[k];
-				out.push({ i: i, name: lay.tree === tree && i === 0 ? "all" : names[lay.tree.name[i]], x: r.left + lay.x[k], w: lay.width[k],
-					y: r.top + view.rowY(lay.tree.depth[i]), info: info(lay.tree, i), fill: css(fillOf(lay.tree, i)) });
+			// the frames laid out in the rows the window shows
+			var lay = view.layout, r = view.canvas.getBoundingClientRect(), out = [], rows = view.shownRows();
+			for (var q = 0; q < rows.length; q++) {
+				for (var p = 0, inRow = lay.rows[rows[q]]; p < inRow.length; p++) {
+					var k = inRow[p], i = lay.frames[k];
+					out.push({ i: i, name: lay.tree === tree && i === 0 ? "all" : names[lay.tree.name[i]], x: r.left + lay.x[k], w: lay.width[k],
+						y: r.top + view.rowY(lay.tree.depth[i]) - view.top, info: info(lay.tree, i), fill: css(fillOf(lay.tree, i)) });
+				}
 			}
-			return out;
+			return out.sort(function (a, b) { return a.i - b.i; });
 		},
 		matched: function () { return matchedPercent; },
 		functions: function () {
