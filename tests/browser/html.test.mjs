@@ -59,6 +59,16 @@ for (let s = 0; s < 2500; s++) {
 	lines.push(fr.join(";") + " 1");
 }
 const big = pageOf("big", "flame-render", [], lines.join("\n") + "\n");
+// deep stacks (made here): one of 10,000 frames, one of 3,000, beside 1,000 shallow ones;
+// a canvas as tall as the graph (160,000 px) would not draw at all
+function deepFolded(depth, other, shallow) {
+	const out = [["main", ...Array.from({ length: depth - 1 }, (_, d) => `deep_${d}`)].join(";") + " 5"];
+	out.push(["main", ...Array.from({ length: other - 1 }, (_, d) => `rec_${d % 7}`)].join(";") + " 3");
+	for (let k = 0; k < shallow; k++) out.push(`main;shallow_${k % 50};leaf_${k} 1`);
+	return out.join("\n") + "\n";
+}
+const deep = pageOf("deep", "flame-render", [], deepFolded(10000, 3000, 1000));
+const deepIcicle = pageOf("deep-icicle", "flame-render", ["--inverted"], deepFolded(10000, 3000, 1000));
 
 const ctx = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
 	executablePath: "/usr/bin/chromium", headless: true,
@@ -307,6 +317,50 @@ try {
 	await page.click("#b-graph");
 	check(!(await frame(page, "gone")) && (await frame(page, "new")), "diff graph: widths by AFTER (gone has none)");
 	await page.close();
+
+	// ---- deep stacks, flame and icicle: drawn whatever the depth, the root in view first
+	for (const [file, icicle] of [[deep, false], [deepIcicle, true]]) {
+		const o = icicle ? "icicle" : "flame";
+		page = await open(file);
+		const dims = await page.evaluate(() => { const c = document.getElementById("c-graph"); return [c.height, c.clientHeight, window.innerHeight, document.getElementById("c-graph").parentNode.clientHeight]; });
+		check(dims[0] <= 900 && dims[1] <= dims[2] && dims[3] >= 10001 * 16, `deep ${o}: the canvas is the window's size (${dims[0]} px) in a box of the graph's (${dims[3]} px)`);
+		let df = await drawn(page);
+		const root = df.find((f) => f.name === "all");
+		check(root && root.y >= 0 && root.y < 900 && (await frame(page, "shallow_0")), `deep ${o}: opens with the root in the window (y ${root && root.y.toFixed(0)})`);
+		// painted: the root row's pixels are the root colour, not the background
+		const px = await page.evaluate(([x, y]) => { const c = document.getElementById("c-graph"), r = c.getBoundingClientRect();
+			return Array.from(c.getContext("2d").getImageData(Math.round((x - r.left) * devicePixelRatio), Math.round((y - r.top + 4) * devicePixelRatio), 1, 1).data); },
+			[root.x + root.w - 5, root.y]);
+		check(`rgb(${px[0]},${px[1]},${px[2]})` === root.fill, `deep ${o}: the root painted in its colour (pixel ${px}, fill ${root.fill})`);
+		// scroll to the far end: the deepest frames drawn, the root not
+		await page.evaluate((ic) => window.scrollTo(0, ic ? document.body.scrollHeight : 0), icicle);
+		await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+		df = await drawn(page);
+		check(df.some((f) => f.name === "deep_9998") && !df.some((f) => f.name === "all"), `deep ${o}: scrolled to the far end, the 10,000th frame drawn (${df.length} frames in the window)`);
+		const leaf = df.find((f) => f.name === "deep_9998");
+		await page.mouse.move(...centre(leaf));
+		check((await text(page, "#details")).startsWith("Function: deep_9998 (5 samples"), `deep ${o}: hover on the deepest frame`);
+		// zoom into a frame 9,000 deep: its subtree and ancestors, the zoomed frame in view
+		await page.evaluate(() => window.scrollTo(0, 0));
+		const z = await page.evaluate(() => FG.tree().name.indexOf(FG.names().indexOf("deep_9000")));
+		await page.goto("file://" + file + "#z=" + z);
+		await page.reload();
+		await page.waitForFunction(() => window.FG && FG.ready);
+		df = await drawn(page);
+		const zf = df.find((f) => f.name === "deep_9000");
+		check(zf && zf.y >= 0 && zf.y < 900 && zf.w > 1000, `deep ${o}: #z= zooms into a frame 9,001 deep, drawn in the window`);
+		// search the deepest frame and step to it
+		await page.fill("#search", "^deep_9998$");
+		await page.press("#search", "Enter");
+		df = await drawn(page);
+		const hit = df.find((f) => f.name === "deep_9998");
+		check(hit && hit.y >= 0 && hit.y < 900 && /^rgb\(230,0,230\)$/.test(hit.fill) === false && (await text(page, "#matched")) === "Matched: 0.5%",
+			`deep ${o}: a search for the deepest frame brings it into the window (Matched ${await text(page, "#matched")})`);
+		const pxHit = await page.evaluate(([x, y]) => { const c = document.getElementById("c-graph"), r = c.getBoundingClientRect();
+			return Array.from(c.getContext("2d").getImageData(Math.round((x - r.left + 2) * devicePixelRatio), Math.round((y - r.top + 4) * devicePixelRatio), 1, 1).data); }, [hit.x, hit.y]);
+		check(pxHit[0] === 230 && pxHit[1] === 0 && pxHit[2] === 230, `deep ${o}: the match painted in the search colour (${pxHit})`);
+		await page.close();
+	}
 
 	// ---- timings on 100,004 frames (printed; bench/html/run.sh is where they are judged)
 	page = await open(big);
