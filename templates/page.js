@@ -19,7 +19,7 @@ var FG = (function () {
 	var palette = null;         // background top and bottom, the root, search matches
 	var functionTotals = null;  // per function: self0, self1, total0, total1
 	// what the URL carries (saveState)
-	var state = { view: "graph", icicle: false, zoom: 0, search: null, ignoreCase: false, selected: -1, sort: "tot", ascending: false };
+	var state = { view: "graph", icicle: false, zoom: 0, search: null, ignoreCase: false, selected: -1, sort: "tot", ascending: false, xf: [] };
 	// search: the names that match (null: no search), the frames that match, the one shown
 	var matchedNames = null, matches = [], currentMatch = -1, matchedPercent = null;
 	var graphView = null, callersView = null, calleesView = null;
@@ -727,6 +727,221 @@ var FG = (function () {
 		body.appendChild(frag);
 	}
 
+	// ---- transforms of the call tree (state.xf, in order, each kept in the link): focus
+	// (the stacks through a function, rooted at it), drop (the stacks through it), merge
+	// (its frames go, their time stays with the callers), only (merge every frame that does
+	// not match), rec (collapse recursion: a function met again takes the stack back to its
+	// first call), inv (invert). The same rules as the tools' --focus, --drop, --merge and
+	// --collapse-recursion (libflame/xform/transform.c) and flame-render's --reverse: a
+	// stack left with no frame is dropped. Each step maps every node of the tree before it to
+	// a node of a new tree (parents first, so a node's place follows from its parent's),
+	// built in typed arrays with an open-addressing table of (parent, name) -> node.
+
+	var XF_OPS = { f: "focus", d: "drop", m: "merge", o: "only", r: "rec", i: "inv" };
+	var XF_LABELS = { focus: "Focus", drop: "Drop", merge: "Merge", only: "Only", rec: "Collapse recursion", inv: "Invert" };
+	var baseTree = null, undoStack = [], nameRank = null;
+
+	function Builder(capacity, rootName) {
+		this.n = 1; this.cap = Math.max(16, capacity);
+		this.name = new Int32Array(this.cap); this.parent = new Int32Array(this.cap);
+		this.self0 = new Float64Array(this.cap); this.self1 = differential ? new Float64Array(this.cap) : null;
+		this.name[0] = rootName; this.parent[0] = -1;
+		this.slots = new Int32Array(64); this.mask = 63;
+	}
+	Builder.prototype.grow = function () {
+		var cap = this.cap * 2, self = this;
+		["name", "parent", "self0", "self1"].forEach(function (k) {
+			if (!self[k]) return;
+			var a = new self[k].constructor(cap);
+			a.set(self[k]);
+			self[k] = a;
+		});
+		this.cap = cap;
+	};
+	Builder.prototype.slot = function (p, nm) {
+		var h = (Math.imul(p, 0x9e3779b1) ^ Math.imul(nm, 0x85ebca77)) >>> 0, m = this.mask, v;
+		for (h &= m; (v = this.slots[h]) !== 0; h = (h + 1) & m) {
+			if (this.parent[v] === p && this.name[v] === nm) return h;
+		}
+		return h;
+	};
+	// the child of `p` named `nm`, made when new
+	Builder.prototype.child = function (p, nm) {
+		var h = this.slot(p, nm), v = this.slots[h];
+		if (v) return v;
+		if (this.n === this.cap) this.grow();
+		v = this.n++;
+		this.name[v] = nm; this.parent[v] = p;
+		this.slots[h] = v;
+		if (this.n * 2 > this.mask) {
+			this.slots = new Int32Array((this.mask + 1) * 2); this.mask = this.slots.length - 1;
+			for (var k = 1; k < this.n; k++) this.slots[this.slot(this.parent[k], this.name[k])] = k;
+		}
+		return v;
+	};
+	Builder.prototype.add = function (v, src, i) {
+		this.self0[v] += src.self0[i];
+		if (this.self1) this.self1[v] += src.self1[i];
+	};
+	// to a tree in depth-first order, siblings by name (as the writer orders them)
+	Builder.prototype.tree = function () {
+		var n = this.n, first = new Int32Array(n + 1), kids = new Int32Array(n), v, k;
+		if (!nameRank) {
+			var byName = names.map(function (_, f) { return f; }).sort(function (a, b) { return names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0; });
+			nameRank = new Int32Array(names.length);
+			byName.forEach(function (f, r) { nameRank[f] = r; });
+		}
+		for (v = 1; v < n; v++) first[this.parent[v] + 1]++;
+		for (v = 0; v < n; v++) first[v + 1] += first[v];
+		var at = first.slice(0, n), nm = this.name;
+		for (v = 1; v < n; v++) kids[at[this.parent[v]]++] = v;
+		var byRank = function (a, b) { return nameRank[nm[a]] - nameRank[nm[b]]; };
+		for (v = 0; v < n; v++) if (first[v + 1] - first[v] > 1) kids.subarray(first[v], first[v + 1]).sort(byRank);
+		var name = new Int32Array(n), depth = new Int32Array(n), self0 = new Float64Array(n), self1 = this.self1 ? new Float64Array(n) : null;
+		var todo = new Int32Array(n), todoDepth = new Int32Array(n), sp = 0, out = 0;
+		todo[sp] = 0; todoDepth[sp++] = 0;
+		while (sp) {
+			v = todo[--sp];
+			var d = todoDepth[sp];
+			name[out] = nm[v]; depth[out] = d; self0[out] = this.self0[v];
+			if (self1) self1[out] = this.self1[v];
+			out++;
+			for (k = first[v + 1] - 1; k >= first[v]; k--) { todo[sp] = kids[k]; todoDepth[sp++] = d + 1; }
+		}
+		return makeTree(name, depth, self0, self1);
+	};
+
+	var PENDING = -2, GONE = -1;
+	// one step on `src`: a new tree
+	function transformOnce(src, step) {
+		var b = new Builder(src.n, src.name[0]), n = src.n, map = new Int32Array(n), i, p, nm;
+		if (step.op === "inv") {
+			for (i = 1; i < n; i++) {
+				if (!src.self0[i] && !(src.self1 && src.self1[i])) continue;
+				for (p = i, nm = 0; p > 0; p = src.parent[p]) nm = b.child(nm, src.name[p]);
+				b.add(nm, src, i);
+			}
+			return b.tree();
+		}
+		var hit = step.re ? matcher(step) : null, op = step.op;
+		map[0] = op === "focus" ? PENDING : 0;
+		for (i = 1; i < n; i++) {
+			var m = map[src.parent[i]], v;
+			nm = src.name[i];
+			if (m === GONE) { for (var e = src.end[i]; i <= e; i++) map[i] = GONE; i--; continue; }
+			if (op === "focus") v = m === PENDING ? (hit[nm] ? b.child(0, nm) : PENDING) : b.child(m, nm);
+			else if (op === "drop") v = hit[nm] ? GONE : b.child(m, nm);
+			else if (op === "merge" || op === "only") v = (hit[nm] !== 0) === (op === "merge") ? m : b.child(m, nm);
+			else { // rec
+				for (v = m; v > 0 && b.name[v] !== nm; v = b.parent[v]);
+				if (v <= 0) v = b.child(m, nm);
+			}
+			map[i] = v;
+			if (v > 0) b.add(v, src, i);
+		}
+		return b.tree();
+	}
+	// the names a step's regex matches (1), as a search does over the names as they are
+	function matcher(step) {
+		var re = new RegExp(step.re), hit = new Uint8Array(names.length);
+		for (var k = 0; k < names.length; k++) hit[k] = re.test(names[k]) ? 1 : 0;
+		return hit;
+	}
+	function validStep(step) {
+		if (!XF_LABELS[step.op]) return false;
+		if (step.op === "rec" || step.op === "inv") return true;
+		try { new RegExp(step.re); return true; } catch (e) { return false; }
+	}
+
+	// state.xf applied to the profile as read: the tree every view shows
+	function applyTransforms() {
+		var t = baseTree;
+		for (var k = 0; k < state.xf.length; k++) t = transformOnce(t, state.xf[k]);
+		tree = t;
+		tree.paintRoot = true;
+		functionTotals = null; sandwichTrees = null; removedTree = null;
+		showTransforms();
+	}
+	// a step added by the bar (or removed, or undone): the tree again, zoom reset, search kept
+	function setTransforms(xf) {
+		undoStack.push(state.xf);
+		state.xf = xf;
+		state.zoom = 0;
+		applyTransforms();
+		if (state.search !== null) search(state.search); else { redraw(); saveState(); }
+		if (state.view === "graph") revealZoom();
+	}
+	function undo() {
+		if (!undoStack.length) return;
+		state.xf = undoStack.pop();
+		state.zoom = 0;
+		applyTransforms();
+		if (state.search !== null) search(state.search); else { redraw(); saveState(); }
+	}
+	// the regex a button's step takes: the search's, else the selected function's name
+	function stepRegex() {
+		if (state.search) return state.search;
+		if (state.selected >= 0) return "^" + escapeRegExp(names[state.selected]) + "$";
+		return null;
+	}
+	function addStep(op) {
+		var step = { op: op };
+		if (op !== "rec" && op !== "inv") {
+			step.re = stepRegex();
+			if (step.re === null) { $("xf").textContent = "Search or select a function first."; return; }
+		}
+		if (!validStep(step)) return;
+		setTransforms(state.xf.concat([step]));
+		if (op !== "rec" && op !== "inv" && state.search !== null) clearSearch();
+	}
+	function showTransforms() {
+		var el = $("xf");
+		el.textContent = "";
+		state.xf.forEach(function (step, k) {
+			var chip = document.createElement("span"), x = document.createElement("b");
+			chip.className = "x";
+			chip.textContent = XF_LABELS[step.op] + (step.re !== undefined ? ": " + step.re : "");
+			x.textContent = "\u00d7";
+			x.title = "Remove this transform";
+			x.addEventListener("click", function () { setTransforms(state.xf.filter(function (_, j) { return j !== k; })); });
+			chip.appendChild(x);
+			el.appendChild(chip);
+		});
+		$("x-undo").disabled = !undoStack.length;
+	}
+	// the link's form: steps joined by ";", each its letter, then ":" and the regex
+	function xfToLink(xf) {
+		return xf.map(function (step) {
+			for (var letter in XF_OPS) if (XF_OPS[letter] === step.op) break;
+			return letter + (step.re !== undefined ? ":" + encodeURIComponent(step.re) : "");
+		}).join(";");
+	}
+	function xfFromLink(text) {
+		var out = [];
+		(text || "").split(";").forEach(function (part) {
+			var op = XF_OPS[part.charAt(0)], step = { op: op };
+			if (!op) return;
+			if (op !== "rec" && op !== "inv") {
+				try { step.re = decodeURIComponent(part.substring(2)); } catch (e) { return; }
+			}
+			if (validStep(step)) out.push(step);
+		});
+		return out;
+	}
+	// the tree's stacks as folded text (what flame-collapse writes for the same transforms):
+	// every node with samples of its own, its path from the root's child, its counts
+	function foldedStacks() {
+		var lines = [], path = [], p10 = Math.pow(10, scale);
+		var num = function (v) { return scale ? (v / p10).toFixed(scale).replace(/\.?0+$/, "") : String(v); };
+		for (var i = 1; i < tree.n; i++) {
+			path[tree.depth[i] - 1] = names[tree.name[i]];
+			var a = tree.self0[i], b = tree.self1 ? tree.self1[i] : 0;
+			if (!a && !b) continue;
+			lines.push(path.slice(0, tree.depth[i]).join(";") + " " + num(a) + (tree.self1 ? " " + num(b) : ""));
+		}
+		return lines.sort().join("\n") + (lines.length ? "\n" : "");
+	}
+
 	// ---- views
 
 	function setView(view) {
@@ -775,6 +990,8 @@ var FG = (function () {
 			step(1);
 		} else if (e.key === "N") {
 			step(-1);
+		} else if (e.key === "u") {
+			undo();
 		}
 	}
 
@@ -785,6 +1002,10 @@ var FG = (function () {
 		$("b-removed").addEventListener("click", function () { state.zoom = 0; setView("removed"); });
 		$("b-orient").addEventListener("click", function () { state.icicle = !state.icicle; redraw(); revealZoom(); saveState(); });
 		$("b-reset").addEventListener("click", function () { zoom(0); });
+		["focus", "drop", "merge", "only", "rec", "inv"].forEach(function (op) {
+			$("x-" + op).addEventListener("click", function () { addStep(op); });
+		});
+		$("x-undo").addEventListener("click", undo);
 		$("b-case").addEventListener("click", function () {
 			state.ignoreCase = !state.ignoreCase;
 			if (state.search !== null) search(state.search); else redraw();
@@ -836,6 +1057,7 @@ var FG = (function () {
 		if (state.ignoreCase) parts.push("i=1");
 		if (state.selected >= 0) parts.push("f=" + encodeURIComponent(names[state.selected]));
 		if (state.sort !== "tot" || state.ascending) parts.push("k=" + state.sort + (state.ascending ? "+" : ""));
+		if (state.xf.length) parts.push("x=" + xfToLink(state.xf));
 		var hash = parts.length ? "#" + parts.join("&") : "";
 		if (hash !== location.hash) {
 			try { history.replaceState(null, "", location.pathname + location.search + (hash || "#")); } catch (e) { /* some file: URLs */ }
@@ -847,10 +1069,13 @@ var FG = (function () {
 		location.hash.substring(1).split("&").forEach(function (kv) {
 			var eq = kv.indexOf("=");
 			if (eq < 0) return;
+			if (kv.substring(0, eq) === "x") { query.x = kv.substring(eq + 1); return; } // its regexes are escaped one by one
 			try { query[kv.substring(0, eq)] = decodeURIComponent(kv.substring(eq + 1)); } catch (e) { /* bad escape */ }
 		});
 		if (/^(graph|sandwich|table|removed)$/.test(query.v || "") && (query.v !== "removed" || differential)) state.view = query.v;
 		if (query.o === "icicle") state.icicle = true; else if (query.o === "flame") state.icicle = false;
+		state.xf = xfFromLink(query.x);
+		if (state.xf.length) applyTransforms();
 		var z = parseInt(query.z, 10);
 		if (z > 0 && z < tree.n) state.zoom = z;
 		state.ignoreCase = query.i === "1";
@@ -866,7 +1091,7 @@ var FG = (function () {
 		try {
 			raw = await inflate($("flame-data").textContent);
 			api.times.inflate = performance.now() - t0;
-			tree = decode(raw);
+			tree = baseTree = decode(raw);
 			api.times.decode = performance.now() - t0 - api.times.inflate;
 		} catch (e) {
 			fail("This page could not read its profile: " + e.message);
@@ -888,6 +1113,7 @@ var FG = (function () {
 		hookView(calleesView, function () { return sandwichTrees.down; }, function (i) { if (i > 0) select(sandwichTrees.down.name[i]); });
 		hookControls();
 		var term = loadState(), t1 = performance.now();
+		showTransforms();
 		setView(state.view);
 		if (state.view === "graph" || state.view === "removed") revealZoom(); // a tall flame graph opens on its root
 		api.times.draw = performance.now() - t1;
@@ -952,7 +1178,9 @@ var FG = (function () {
 		},
 		sandwichTrees: function () { return sandwichTrees; },
 		tableRows: function () { return tableRows.map(function (f) { return tableColumns.map(function (c) { return cellText(c, f); }); }); },
-		formatAmount: formatAmount
+		formatAmount: formatAmount,
+		// the stacks the page shows (after its transforms) as sorted folded text
+		folded: foldedStacks
 	};
 	return api;
 })();
