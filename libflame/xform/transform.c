@@ -2,7 +2,7 @@
  * of speedscope and the Firefox Profiler): --focus, --drop, --merge and
  * --collapse-recursion, each a rewrite of every stack through core/tree.h's skeleton. The
  * HTML page (templates/page.js) does the same to its tree, step for step, and
- * tests/html/transforms.sh holds the two to the same stacks. A stack left with no frame
+ * tests/browser/html.test.mjs holds the two to the same stacks. A stack left with no frame
  * is dropped (folded text has no empty stack). */
 #include <stdlib.h>
 #include <string.h>
