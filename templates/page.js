@@ -25,32 +25,99 @@ var FG = (function () {
 	var graphView = null, callersView = null, calleesView = null;
 	var sandwichTrees = null, removedTree = null;
 
-	// ---- decoding
+	// ---- decoding, as the data inflates: the base64 text goes to the inflater a slice at a
+	// time, and what comes out is decoded as it comes (the header and names once they are
+	// all there, then the columns straight into typed arrays), so no string or array holds
+	// the whole inflated stream. Arrays are as narrow as the values allow (depths in 16
+	// bits, names in 16 when there are few, counts in 32 until one needs more), which keeps
+	// 20 M frames within a few hundred MB.
 
+	var SHORT = { short: true }; // thrown when the bytes so far end inside the header or names
 	function Reader(buf) { this.buf = buf; this.pos = 0; }
 	Reader.prototype.varint = function () {
 		var b = this.buf, p = this.pos, x = 0, mul = 1, c;
-		do { c = b[p++]; x += (c & 127) * mul; mul *= 128; } while (c & 128);
+		do { if (p >= b.length) throw SHORT; c = b[p++]; x += (c & 127) * mul; mul *= 128; } while (c & 128);
 		this.pos = p;
 		return x;
 	};
-	Reader.prototype.take = function (n) { var s = this.buf.subarray(this.pos, this.pos + n); this.pos += n; return s; };
+	Reader.prototype.take = function (n) {
+		if (this.pos + n > this.buf.length) throw SHORT;
+		var s = this.buf.subarray(this.pos, this.pos + n); this.pos += n; return s;
+	};
 
-	async function inflate(b64) {
-		var gz;
-		if (Uint8Array.fromBase64) {
-			gz = Uint8Array.fromBase64(b64);
-		} else {
-			var bin = atob(b64), n = bin.length;
-			gz = new Uint8Array(n);
-			for (var i = 0; i < n; i++) gz[i] = bin.charCodeAt(i);
+	function fromBase64(text) {
+		if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
+		var bin = atob(text), n = bin.length, out = new Uint8Array(n);
+		for (var i = 0; i < n; i++) out[i] = bin.charCodeAt(i);
+		return out;
+	}
+	// the data block into a tree; its text is dropped from the document once read
+	async function load(el) {
+		var text = el.textContent, STEP = 1 << 22; // base64 characters a slice (a multiple of 4)
+		el.textContent = "";
+		var inflater = new DecompressionStream("gzip"), writer = inflater.writable.getWriter();
+		var reader = inflater.readable.getReader(), dec = new StreamDecoder();
+		var writing = (async function () {
+			for (var at = 0; at < text.length; at += STEP) {
+				await writer.ready;
+				writer.write(fromBase64(text.substring(at, at + STEP))).catch(function () { /* reported by the reader */ });
+			}
+			await writer.close();
+		})();
+		writing.catch(function () { /* the reader reports it */ });
+		for (;;) {
+			var r = await reader.read();
+			if (r.done) break;
+			dec.feed(r.value);
 		}
-		var stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"));
-		return new Uint8Array(await new Response(stream).arrayBuffer());
+		await writing;
+		api.times.decode = dec.decodeMs;
+		return dec.finish();
 	}
 
-	function decode(buf) {
-		var r = new Reader(buf);
+	function StreamDecoder() { this.pending = []; this.bytes = 0; this.tried = 0; this.cols = null; this.decodeMs = 0; }
+	StreamDecoder.prototype.feed = function (chunk) {
+		var t = performance.now();
+		this.take(chunk);
+		this.decodeMs += performance.now() - t;
+	};
+	StreamDecoder.prototype.take = function (chunk) {
+		if (!this.cols) {
+			this.pending.push(chunk);
+			this.bytes += chunk.length;
+			if (this.bytes < 2 * this.tried) return; // try again when twice as much is here
+			var buf = concat(this.pending), r = new Reader(buf);
+			this.pending = [buf];
+			try { this.cols = decodeHead(r); } catch (e) { if (e !== SHORT) throw e; this.tried = this.bytes; return; }
+			this.pending = null;
+			chunk = buf.subarray(r.pos);
+		}
+		this.cols.feed(chunk);
+	};
+	StreamDecoder.prototype.finish = function () {
+		if (!this.cols) { // the rest, waiting for a retry
+			this.tried = 0;
+			this.bytes = Infinity;
+			try { this.take(new Uint8Array(0)); } catch (e) { throw e === SHORT ? new Error("the data ends early") : e; }
+			if (!this.cols) throw new Error("the data ends early");
+		}
+		var c = this.cols;
+		if (c.col < c.out.length) throw new Error("the data ends early");
+		differential = meta.differential === "1";
+		return makeTree(c.out[1], c.out[0], c.out[2], differential ? c.out[3] : null);
+	};
+	function concat(parts) {
+		if (parts.length === 1) return parts[0];
+		var n = 0, k, out;
+		for (k = 0; k < parts.length; k++) n += parts[k].length;
+		out = new Uint8Array(n);
+		for (k = 0, n = 0; k < parts.length; k++) { out.set(parts[k], n); n += parts[k].length; }
+		return out;
+	}
+
+	// the header, names and colours, and the node count: the columns' decoder
+	function decodeHead(r) {
+		meta = {}; names = []; shownNames = [];
 		var magic = String.fromCharCode.apply(null, r.take(4));
 		if (magic !== "FLP1") throw new Error("not a flame graph page's data");
 		var utf8 = new TextDecoder("utf-8"), dec = utf8, key;
@@ -61,15 +128,7 @@ var FG = (function () {
 			for (key in meta) if (key !== "encoding") meta[key] = dec.decode(new TextEncoder().encode(meta[key]));
 		}
 		decodeNames(r, utf8, dec);
-		differential = meta.differential === "1";
-		var n = r.varint(), depth = new Int32Array(n), name = new Int32Array(n);
-		var self0 = new Float64Array(n), self1 = differential ? new Float64Array(n) : null;
-		r.pos = column(r.buf, r.pos, depth);
-		for (var i = 1; i < n; i++) depth[i] = depth[i - 1] + 1 - depth[i];
-		r.pos = column(r.buf, r.pos, name);
-		r.pos = column(r.buf, r.pos, self0);
-		if (differential) r.pos = column(r.buf, r.pos, self1);
-		return makeTree(name, depth, self0, self1);
+		return new Columns(r.varint(), meta.differential === "1", names.length);
 	}
 	// The names, their shown forms and colours: one decoder call for the whole table when it
 	// is all ASCII (the usual case: a call per name would cost more than the rest of the
@@ -77,7 +136,7 @@ var FG = (function () {
 	function decodeNames(r, utf8, dec) {
 		var count = r.varint(), start = new Int32Array(count), len = new Int32Array(count);
 		var from = r.pos, ascii = true, i;
-		for (i = 0; i < count; i++) { len[i] = r.varint(); start[i] = r.pos; r.pos += len[i]; }
+		for (i = 0; i < count; i++) { len[i] = r.varint(); start[i] = r.pos; r.take(len[i]); }
 		for (i = from; i < r.pos && ascii; i++) if (r.buf[i] & 128) ascii = false;
 		if (ascii) {
 			var all = utf8.decode(r.buf.subarray(from, r.pos));
@@ -93,26 +152,55 @@ var FG = (function () {
 		nameColors = new Uint32Array(count);
 		for (i = 0; i < count; i++) nameColors[i] = rgb(rgbs[3 * i], rgbs[3 * i + 1], rgbs[3 * i + 2]);
 	}
-	// a column of varints into `out`, from b[p]; returns where it ends (one tight loop:
-	// millions of values)
-	function column(b, p, out) {
-		for (var i = 0, n = out.length; i < n; i++) {
-			var c = b[p++], x = c & 127;
-			if (c & 128) {
-				var mul = 128;
-				do { c = b[p++]; x += (c & 127) * mul; mul *= 128; } while (c & 128);
-			}
-			out[i] = x;
-		}
-		return p;
+
+	// The columns of n varints each (depth steps, names, self counts), decoded a chunk at a
+	// time: a varint cut by the chunk's end carries over. out[0] holds depths.
+	function Columns(n, diff, nameCount) {
+		this.n = n; this.col = 0; this.i = 0; this.x = 0; this.mul = 1;
+		this.out = [new Uint16Array(n), nameCount <= 65536 ? new Uint16Array(n) : new Int32Array(n), new Uint32Array(n)];
+		if (diff) this.out.push(new Uint32Array(n));
+		if (!n) this.col = this.out.length;
 	}
+	Columns.prototype.feed = function (b) {
+		var p = 0, len = b.length;
+		while (p < len && this.col < this.out.length) {
+			var out = this.out[this.col], i = this.i, x = this.x, mul = this.mul, n = this.n, c;
+			var isDepth = this.col === 0, wide = out instanceof Float64Array || out instanceof Int32Array;
+			var limit = isDepth ? 65535 : out instanceof Uint16Array ? 65535 : 4294967295;
+			while (p < len) {
+				c = b[p++];
+				x += (c & 127) * mul;
+				if (c & 128) { mul *= 128; continue; }
+				if (isDepth) x = i ? out[i - 1] + 1 - x : 0; // depth from the step up
+				if (x > limit && !wide) { out = this.widen(out, i); wide = true; }
+				out[i++] = x;
+				x = 0; mul = 1;
+				if (i === n) break;
+			}
+			this.x = x; this.mul = mul;
+			if (i === n) { this.col++; this.i = 0; } else this.i = i;
+		}
+	};
+	// column `col`'s array made wide enough for any value, the first `i` kept
+	Columns.prototype.widen = function (out, i) {
+		var wide = this.col === 2 || this.col === 3 ? new Float64Array(this.n) : new Int32Array(this.n);
+		wide.set(out.subarray(0, i));
+		this.out[this.col] = wide;
+		return wide;
+	};
 
 	// A tree in depth-first order: parent, subtree end, totals; `width` is what widths
 	// measure (AFTER in a differential tree) and `childStart` where the children start inside
 	// a frame (its own samples come first, as in the SVG).
+	// the totals' array, from a copy of the selves: 32 bits when the sum fits
+	function totals(self) {
+		var sum = 0;
+		for (var i = 0, n = self.length; i < n; i++) sum += self[i];
+		return sum <= 4294967295 ? new Uint32Array(self) : new Float64Array(self);
+	}
 	function makeTree(name, depth, self0, self1) {
 		var n = name.length, parent = new Int32Array(n), end = new Int32Array(n);
-		var total0 = new Float64Array(self0), total1 = self1 ? new Float64Array(self1) : null;
+		var total0 = totals(self0), total1 = self1 ? totals(self1) : null;
 		var open = new Int32Array(256), sp = 0, maxDepth = 0;
 		for (var i = 0; i < n; i++) {
 			var d = depth[i];
@@ -1087,12 +1175,11 @@ var FG = (function () {
 	// ---- start
 
 	async function start() {
-		var t0 = performance.now(), raw;
+		var t0 = performance.now();
+		if ("scrollRestoration" in history) history.scrollRestoration = "manual"; // the link says what shows, not a reload's scroll
 		try {
-			raw = await inflate($("flame-data").textContent);
-			api.times.inflate = performance.now() - t0;
-			tree = baseTree = decode(raw);
-			api.times.decode = performance.now() - t0 - api.times.inflate;
+			tree = baseTree = await load($("flame-data"));
+			api.times.inflate = performance.now() - t0 - api.times.decode; // base64 and gzip, and waiting on them
 		} catch (e) {
 			fail("This page could not read its profile: " + e.message);
 			return;
