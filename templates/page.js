@@ -21,7 +21,8 @@ var FG = (function () {
 	// what the URL carries (saveState)
 	var state = { view: "graph", icicle: false, zoom: 0, search: null, ignoreCase: false, selected: -1, sort: "tot", ascending: false, xf: [] };
 	// search: the names that match (null: no search), the frames that match, the one shown
-	var matchedNames = null, matches = [], currentMatch = -1, matchedPercent = null;
+	// (currentMatch: the frame outlined, -1 for none; the next one is looked for from it)
+	var matchedNames = null, anyMatch = false, currentMatch = -1, matchedPercent = null;
 	var graphView = null, callersView = null, calleesView = null;
 	var sandwichTrees = null, removedTree = null;
 
@@ -493,7 +494,7 @@ var FG = (function () {
 	function drawGraph() {
 		var tr = graphTree();
 		graphView.icicle = state.icicle;
-		graphView.current = currentMatch >= 0 && state.view === "graph" ? matches[currentMatch] : -1;
+		graphView.current = currentMatch >= 0 && state.view === "graph" ? currentMatch : -1;
 		graphView.draw(tr, state.zoom < tr.n ? state.zoom : 0);
 		crumbs();
 	}
@@ -566,14 +567,13 @@ var FG = (function () {
 		marked[tree.name[0]] = 0;
 		state.search = term;
 		matchedNames = marked;
-		var count = 0, list = [];
-		for (var i = 1; i < tree.n; i++) if (marked[tree.name[i]]) list.push(i);
-		for (i = 1; i < tree.n;) {
-			if (marked[tree.name[i]]) { count += tree.width[i]; i = tree.end[i] + 1; } else i++;
+		var count = 0, found = false, name = tree.name, end = tree.end, width = tree.width;
+		for (var i = 1, n = tree.n; i < n;) {
+			if (marked[name[i]]) { count += width[i]; i = end[i] + 1; found = true; } else i++;
 		}
 		var p = tree.width[0] > 0 ? 100 * count / tree.width[0] : 0;
 		matchedPercent = p === 100 ? "100" : p.toFixed(1);
-		matches = list;
+		anyMatch = found;
 		currentMatch = -1;
 		if ($("search").value !== term) $("search").value = term;
 		$("matched").textContent = "Matched: " + matchedPercent + "%";
@@ -584,7 +584,7 @@ var FG = (function () {
 	function clearSearch() {
 		state.search = null;
 		matchedNames = null;
-		matches = [];
+		anyMatch = false;
 		currentMatch = -1;
 		matchedPercent = null;
 		$("search").value = "";
@@ -596,10 +596,13 @@ var FG = (function () {
 	// the next (1) or previous (-1) match: outlined, named in the details line, and zoomed
 	// into when the zoom hides it or it is too narrow to see
 	function step(dir) {
-		if (!matches.length) return;
+		if (!anyMatch) return;
 		if (state.view !== "graph") setView("graph");
-		currentMatch = currentMatch < 0 ? (dir > 0 ? 0 : matches.length - 1) : (currentMatch + dir + matches.length) % matches.length;
-		var i = matches[currentMatch], width = graphView.space.clientWidth || 1200;
+		var i = currentMatch, n = tree.n;
+		if (i < 0) i = dir > 0 ? 0 : n;
+		do { i += dir; if (i >= n) i = 1; else if (i < 1) i = n - 1; } while (!matchedNames[tree.name[i]]);
+		currentMatch = i;
+		var width = graphView.space.clientWidth || 1200;
 		var inZoom = i >= state.zoom && i <= tree.end[state.zoom], pxPer = width / tree.width[state.zoom];
 		if (!inZoom || tree.width[i] * pxPer < 0.5) state.zoom = inZoom ? tree.parent[i] : 0;
 		if (tree.width[i] * width / tree.width[state.zoom] < 0.5) state.zoom = i;
@@ -634,42 +637,7 @@ var FG = (function () {
 	}
 
 	// ---- sandwich: trees merged by name path, built from the occurrences of one function
-
-	function Merged() { this.name = [0]; this.parent = [-1]; this.total0 = [0]; this.total1 = [0]; this.children = new Map(); }
-	Merged.prototype.child = function (p, name) {
-		var key = p * 4294967296 + name, c = this.children.get(key);
-		if (c === undefined) {
-			c = this.name.length;
-			this.children.set(key, c);
-			this.name.push(name); this.parent.push(p); this.total0.push(0); this.total1.push(0);
-		}
-		return c;
-	};
-	// to a tree in depth-first order, children by name, selves = total - children's
-	Merged.prototype.tree = function (rootName) {
-		var n = this.name.length, kids = [], i, j, v;
-		this.name[0] = rootName;
-		for (i = 0; i < n; i++) kids.push(null);
-		for (i = 1; i < n; i++) (kids[this.parent[i]] || (kids[this.parent[i]] = [])).push(i);
-		var self = this, byName = function (a, b) { var x = names[self.name[a]], y = names[self.name[b]]; return x < y ? -1 : x > y ? 1 : 0; };
-		var order = new Int32Array(n), depth = new Int32Array(n), k = 0, todo = [0], todoDepth = [0];
-		while (todo.length) {
-			v = todo.pop();
-			var d = todoDepth.pop(), ks = kids[v];
-			order[k] = v; depth[k++] = d;
-			if (ks) { ks.sort(byName); for (j = ks.length - 1; j >= 0; j--) { todo.push(ks[j]); todoDepth.push(d + 1); } }
-		}
-		var name = new Int32Array(n), self0 = new Float64Array(n), self1 = differential ? new Float64Array(n) : null;
-		for (i = 0; i < n; i++) {
-			v = order[i];
-			name[i] = this.name[v];
-			var c0 = this.total0[v], c1 = this.total1[v], below = kids[v];
-			if (below) for (j = 0; j < below.length; j++) { c0 -= this.total0[below[j]]; c1 -= this.total1[below[j]]; }
-			self0[i] = Math.max(0, c0);
-			if (self1) self1[i] = Math.max(0, c1);
-		}
-		return makeTree(name, depth, self0, self1);
-	};
+	// (in a Builder, the transforms' typed tree maker)
 
 	function subtree(o) {
 		var e = tree.end[o] + 1, depth = tree.depth.slice(o, e), base = tree.depth[o];
@@ -684,25 +652,26 @@ var FG = (function () {
 		return found;
 	}
 	function sandwich(f) {
-		var occ = occurrences(f), up = new Merged(), down = new Merged();
+		var occ = occurrences(f), up = new Builder(64, f), down = new Builder(64, f);
 		var one = occ.length === 1; // the callees are that frame's subtree as it is
+		var depth = tree.depth, name = tree.name, parent = tree.parent, at = new Int32Array(tree.maxDepth + 2);
 		for (var k = 0; k < occ.length; k++) {
-			var o = occ[k], a0 = tree.total0[o], a1 = differential ? tree.total1[o] : 0;
-			up.total0[0] += a0; up.total1[0] += a1;
-			for (var p = tree.parent[o], c = 0; p > 0; p = tree.parent[p]) {
-				c = up.child(c, tree.name[p]);
-				up.total0[c] += a0; up.total1[c] += a1;
-			}
-			if (one) break;
-			down.total0[0] += a0; down.total1[0] += a1;
-			var at = [0], base = tree.depth[o]; // the merged node of each depth on the path
+			// callers: the path above the occurrence, its total on the outermost caller
+			var o = occ[k], c = 0;
+			for (var p = parent[o]; p > 0; p = parent[p]) c = up.child(c, name[p]);
+			up.addAmount(c, tree.total0[o], differential ? tree.total1[o] : 0);
+			if (one) continue;
+			// callees: each frame below, by its path of names, with its own samples
+			down.add(0, tree, o);
+			var base = depth[o];
+			at[0] = 0;
 			for (var i = o + 1, e = tree.end[o]; i <= e; i++) {
-				var d = tree.depth[i] - base, m = down.child(at[d - 1], tree.name[i]);
+				var d = depth[i] - base, m = down.child(at[d - 1], name[i]);
 				at[d] = m;
-				down.total0[m] += tree.total0[i]; down.total1[m] += differential ? tree.total1[i] : 0;
+				down.add(m, tree, i);
 			}
 		}
-		return { f: f, up: up.tree(f), down: one ? subtree(occ[0]) : down.tree(f) };
+		return { f: f, up: up.tree(), down: one ? subtree(occ[0]) : down.tree() };
 	}
 
 	function drawSandwich() {
@@ -866,6 +835,10 @@ var FG = (function () {
 			for (var k = 1; k < this.n; k++) this.slots[this.slot(this.parent[k], this.name[k])] = k;
 		}
 		return v;
+	};
+	Builder.prototype.addAmount = function (v, a0, a1) {
+		this.self0[v] += a0;
+		if (this.self1) this.self1[v] += a1;
 	};
 	Builder.prototype.add = function (v, src, i) {
 		this.self0[v] += src.self0[i];
@@ -1111,7 +1084,7 @@ var FG = (function () {
 			if (e.key === "Enter") {
 				clearTimeout(typed);
 				search(this.value);
-				if (matches.length && state.view === "graph") step(e.shiftKey ? -1 : 1);
+				if (anyMatch && state.view === "graph") step(e.shiftKey ? -1 : 1);
 			}
 		});
 		$("t-scroll").addEventListener("scroll", paintRows);
