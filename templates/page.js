@@ -796,7 +796,7 @@ var FG = (function () {
 
 	var XF_OPS = { f: "focus", d: "drop", m: "merge", o: "only", r: "rec", i: "inv" };
 	var XF_LABELS = { focus: "Focus", drop: "Drop", merge: "Merge", only: "Only", rec: "Collapse recursion", inv: "Invert" };
-	var baseTree = null, undoStack = [], nameRank = null;
+	var baseTree = null, undoStack = [], nameRank = null, nameOfRank = null;
 
 	function Builder(capacity, rootName) {
 		this.n = 1; this.cap = Math.max(16, capacity);
@@ -844,20 +844,26 @@ var FG = (function () {
 		this.self0[v] += src.self0[i];
 		if (this.self1) this.self1[v] += src.self1[i];
 	};
-	// to a tree in depth-first order, siblings by name (as the writer orders them)
+	// to a tree in depth-first order, siblings by name (as the writer orders them): every
+	// node but the root keyed parent * K + the rank of its name, one numeric sort of the
+	// keys, so each parent's children come together in name order (siblings' names differ)
 	Builder.prototype.tree = function () {
-		var n = this.n, first = new Int32Array(n + 1), kids = new Int32Array(n), v, k;
+		var n = this.n, first = new Int32Array(n + 1), kids = new Int32Array(n), v, k, K = names.length;
 		if (!nameRank) {
 			var byName = names.map(function (_, f) { return f; }).sort(function (a, b) { return names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0; });
-			nameRank = new Int32Array(names.length);
+			nameRank = new Int32Array(K);
+			nameOfRank = new Int32Array(byName);
 			byName.forEach(function (f, r) { nameRank[f] = r; });
 		}
-		for (v = 1; v < n; v++) first[this.parent[v] + 1]++;
+		var keys = new Float64Array(n - 1), nm = this.name;
+		for (v = 1; v < n; v++) keys[v - 1] = this.parent[v] * K + nameRank[nm[v]];
+		keys.sort();
+		for (k = 0; k < n - 1; k++) {
+			var p = Math.floor(keys[k] / K);
+			kids[k] = this.slots[this.slot(p, nameOfRank[keys[k] - p * K])];
+			first[p + 1]++;
+		}
 		for (v = 0; v < n; v++) first[v + 1] += first[v];
-		var at = first.slice(0, n), nm = this.name;
-		for (v = 1; v < n; v++) kids[at[this.parent[v]]++] = v;
-		var byRank = function (a, b) { return nameRank[nm[a]] - nameRank[nm[b]]; };
-		for (v = 0; v < n; v++) if (first[v + 1] - first[v] > 1) kids.subarray(first[v], first[v + 1]).sort(byRank);
 		var name = new Int32Array(n), depth = new Int32Array(n), self0 = new Float64Array(n), self1 = this.self1 ? new Float64Array(n) : null;
 		var todo = new Int32Array(n), todoDepth = new Int32Array(n), sp = 0, out = 0;
 		todo[sp] = 0; todoDepth[sp++] = 0;
@@ -1178,6 +1184,9 @@ var FG = (function () {
 		if (state.view === "graph" || state.view === "removed") revealZoom(); // a tall flame graph opens on its root
 		api.times.draw = performance.now() - t1;
 		api.loadMs = performance.now() - t0;
+		// the per-function totals (the table's, the sandwich's head) once the page is idle: a
+		// pass over every frame, taken before the first click needs it
+		(window.requestIdleCallback || setTimeout)(function () { functions(); });
 		if (term === undefined || term === "") { api.ready = true; return; }
 		searchBounded(term, state.ignoreCase, shownNames, {
 			found: function (hits) { search(term, hits); api.ready = true; },
