@@ -45,7 +45,7 @@ async function ours() {
 	const page = await ctx.newPage();
 	const cdp0 = await page.context().newCDPSession(page);
 	await cdp0.send("Performance.enable");
-	await page.goto("file://" + path.resolve(pagePath));
+	await page.goto("file://" + path.resolve(pagePath), { timeout: 300000 });
 	await page.waitForFunction(() => window.FG && FG.ready, null, { timeout: 120000 });
 	const paint = await page.evaluate(async () => { await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); return performance.now(); });
 	const c = await cpu(cdp0);
