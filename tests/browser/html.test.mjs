@@ -88,6 +88,11 @@ function xfFolded(count) {
 const xfInput = path.join(tmp, "xf.folded");
 fs.writeFileSync(xfInput, xfFolded(3000));
 const xfPage = pageOf("xf", "flame-render", [xfInput]);
+// past what the narrow arrays hold (made here): 70,000 names, a count over 2^32, a stack
+// 70,000 frames deep (depths past 16 bits), read a chunk at a time as the data inflates
+const wideLines = ["main;huge 5000000000", ["main", ...Array.from({ length: 69999 }, (_, d) => `d${d % 3}`)].join(";") + " 2"];
+for (let k = 0; k < 70000; k++) wideLines.push(`main;w_${k} 1`);
+const wide = pageOf("wide", "flame-render", [], wideLines.join("\n") + "\n");
 const deep = pageOf("deep", "flame-render", [], deepFolded(10000, 3000, 1000));
 const deepIcicle = pageOf("deep-icicle", "flame-render", ["--inverted"], deepFolded(10000, 3000, 1000));
 
@@ -419,6 +424,16 @@ try {
 	for (let k = 0; k < 5; k++) await page.keyboard.press("u"); // drop, only, the chip's removal, invert, merge
 	check((await page.evaluate(() => FG.folded())) === whole && !/x=/.test(page.url()) &&
 		(await page.evaluate(() => document.getElementById("x-undo").disabled)), "Undo back to the profile as read, the link without x=, nothing more to undo");
+	await page.close();
+
+	// ---- values past 16 and 32 bits: names, counts, depths
+	page = await open(wide);
+	const wideTree = await page.evaluate(() => { const t = FG.tree(); return [t.n, t.maxDepth, t.total0[0], t.name.constructor.name, t.depth.constructor.name, t.self0.constructor.name]; });
+	check(wideTree[0] === 140002 && wideTree[1] === 70000 && wideTree[2] === 5000000000 + 2 + 70000 &&
+		wideTree.slice(3).join() === "Int32Array,Int32Array,Float64Array",
+		`wide: 140,002 frames, 70,000 deep, total 5,000,070,002, the arrays widened (${wideTree.join(" ")})`);
+	check((await frame(page, "huge")).info === "huge (5,000,000,000 samples, 100.00%)", "wide: a count over 2^32 exact in the tooltip");
+	check((await page.evaluate(() => FG.folded())).split("\n").length === 70003, "wide: every stack back");
 	await page.close();
 
 	// ---- deep stacks, flame and icicle: drawn whatever the depth, the root in view first
