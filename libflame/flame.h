@@ -458,6 +458,24 @@ FLAME_EXPORT int flame_strip_hex(flame_tree *t, flame_err *err);
  * the stacks back. */
 FLAME_EXPORT int flame_reverse_stacks(flame_tree *t, flame_err *err);
 
+/* The call-tree transforms of the HTML page's bar, the same in every tool (--focus, --drop,
+ * --merge, --collapse-recursion): each rewrites every stack, summing those that become
+ * equal; a stack left with no frame is dropped. `regex` is PCRE2, unanchored, matched
+ * once per distinct name; FLAME_EUSAGE with pcre2's message for an invalid one. */
+
+/** Keep only the stacks through a frame matching `regex`, each starting at the root-most
+ * such frame (pprof's focus, rooted at the function). */
+FLAME_EXPORT int flame_focus(flame_tree *t, const char *regex, flame_err *err);
+/** Drop the stacks through a frame matching `regex`. */
+FLAME_EXPORT int flame_drop(flame_tree *t, const char *regex, flame_err *err);
+/** Remove the frames matching `regex` from every stack: their time stays with their
+ * callers (pprof's hide). "Only my code": a pattern that matches the frames that are not
+ * yours, e.g. `^(?!.*myapp)`. */
+FLAME_EXPORT int flame_merge_frames(flame_tree *t, const char *regex, flame_err *err);
+/** A function met again on a stack takes the stack back to its first call (the frames in
+ * between go), so each function is on a stack once. */
+FLAME_EXPORT int flame_collapse_recursion(flame_tree *t, flame_err *err);
+
 /* ================================================================ Diff and merge */
 
 /* A diff is an ordinary differential tree: column 0 is BEFORE (normalized), column 1 AFTER.

@@ -7,7 +7,8 @@
 // scaled to the second's total, as flame-diff -n). "Only search matches": the stacks
 // through a frame the search matches. The ranges and the choice are kept in the URL
 // (t=A,B d=C,D in seconds, hm=1). It reaches the page only through FG's hooks (timeData,
-// baseTree, matchedNames, useSelf, onSaveState).
+// baseTree, matchedNames, useSelf, onSaveState, openedHash: the fragment as opened, which
+// the page has rewritten by the time this script runs).
 var FGTime = (function () {
 	var MAX_COLUMNS = 1200, MIN_SECONDS = 3, HEIGHT = 150;
 	var api = { ready: false, ranges: function () { return ranges.slice(); }, select: select, clear: clear, cells: null };
@@ -18,8 +19,6 @@ var FGTime = (function () {
 	var heat = false, rows = 1, cols = 1, perBar = 1, nCells = 0;
 	var ranges = [], onlyMatches = false, lastMatched = null, drag = null;
 	var canvas = null, label = null, matchBox = null;
-	// the fragment as opened: read before the page rewrites it with the state it knows
-	var openedHash = location.hash;
 
 	function decode(b) {
 		var p = 0, varint = function () {
@@ -236,7 +235,7 @@ var FGTime = (function () {
 		var bar = document.createElement("div");
 		bar.append(clearButton, opts);
 		box.append(canvas, label, bar);
-		document.querySelector("main").before(box);
+		document.getElementById("panels").append(box);
 	}
 
 	function urlState() {
@@ -249,7 +248,7 @@ var FGTime = (function () {
 
 	function fromUrl() {
 		var q = {};
-		openedHash.substring(1).split("&").forEach(function (kv) {
+		FG.openedHash().substring(1).split("&").forEach(function (kv) {
 			var eq = kv.indexOf("=");
 			if (eq > 0) q[kv.substring(0, eq)] = kv.substring(eq + 1);
 		});

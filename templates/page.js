@@ -19,41 +19,112 @@ var FG = (function () {
 	var palette = null;         // background top and bottom, the root, search matches
 	var functionTotals = null;  // per function: self0, self1, total0, total1
 	// what the URL carries (saveState)
-	var state = { view: "graph", icicle: false, zoom: 0, search: null, ignoreCase: false, selected: -1, sort: "tot", ascending: false };
+	var state = { view: "graph", icicle: false, zoom: 0, search: null, ignoreCase: false, selected: -1, sort: "tot", ascending: false, xf: [] };
 	// search: the names that match (null: no search), the frames that match, the one shown
-	var matchedNames = null, matches = [], currentMatch = -1, matchedPercent = null;
+	// (currentMatch: the frame outlined, -1 for none; the next one is looked for from it)
+	var matchedNames = null, anyMatch = false, currentMatch = -1, matchedPercent = null;
 	var graphView = null, callersView = null, calleesView = null;
 	var sandwichTrees = null, removedTree = null;
-	// the time section after the tree (page-heatmap.js reads it), the tree as read, and
-	// what else saves its state in the URL (the heatmap's ranges)
-	var timeBytes = null, baseTree = null, stateHooks = [];
+	// the time section after the tree (page-heatmap.js reads it), the tree as read (the
+	// heatmap's nodes), what else saves its state in the URL (the heatmap's ranges), and
+	// the URL's fragment as opened (the page rewrites it before the heatmap's script runs)
+	var timeBytes = null, readTree = null, stateHooks = [], openedHash = location.hash;
 
-	// ---- decoding
+	// ---- decoding, as the data inflates: the base64 text goes to the inflater a slice at a
+	// time, and what comes out is decoded as it comes (the header and names once they are
+	// all there, then the columns straight into typed arrays), so no string or array holds
+	// the whole inflated stream. Arrays are as narrow as the values allow (depths in 16
+	// bits, names in 16 when there are few, counts in 32 until one needs more), which keeps
+	// 20 M frames within a few hundred MB.
 
+	var SHORT = { short: true }; // thrown when the bytes so far end inside the header or names
 	function Reader(buf) { this.buf = buf; this.pos = 0; }
 	Reader.prototype.varint = function () {
 		var b = this.buf, p = this.pos, x = 0, mul = 1, c;
-		do { c = b[p++]; x += (c & 127) * mul; mul *= 128; } while (c & 128);
+		do { if (p >= b.length) throw SHORT; c = b[p++]; x += (c & 127) * mul; mul *= 128; } while (c & 128);
 		this.pos = p;
 		return x;
 	};
-	Reader.prototype.take = function (n) { var s = this.buf.subarray(this.pos, this.pos + n); this.pos += n; return s; };
+	Reader.prototype.take = function (n) {
+		if (this.pos + n > this.buf.length) throw SHORT;
+		var s = this.buf.subarray(this.pos, this.pos + n); this.pos += n; return s;
+	};
 
-	async function inflate(b64) {
-		var gz;
-		if (Uint8Array.fromBase64) {
-			gz = Uint8Array.fromBase64(b64);
-		} else {
-			var bin = atob(b64), n = bin.length;
-			gz = new Uint8Array(n);
-			for (var i = 0; i < n; i++) gz[i] = bin.charCodeAt(i);
+	function fromBase64(text) {
+		if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
+		var bin = atob(text), n = bin.length, out = new Uint8Array(n);
+		for (var i = 0; i < n; i++) out[i] = bin.charCodeAt(i);
+		return out;
+	}
+	// the data block into a tree; its text is dropped from the document once read
+	async function load(el) {
+		var text = el.textContent, STEP = 1 << 22; // base64 characters a slice (a multiple of 4)
+		el.textContent = "";
+		var inflater = new DecompressionStream("gzip"), writer = inflater.writable.getWriter();
+		var reader = inflater.readable.getReader(), dec = new StreamDecoder();
+		var writing = (async function () {
+			for (var at = 0; at < text.length; at += STEP) {
+				await writer.ready;
+				writer.write(fromBase64(text.substring(at, at + STEP))).catch(function () { /* reported by the reader */ });
+			}
+			await writer.close();
+		})();
+		writing.catch(function () { /* the reader reports it */ });
+		for (;;) {
+			var r = await reader.read();
+			if (r.done) break;
+			dec.feed(r.value);
 		}
-		var stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"));
-		return new Uint8Array(await new Response(stream).arrayBuffer());
+		await writing;
+		api.times.decode = dec.decodeMs;
+		return dec.finish();
 	}
 
-	function decode(buf) {
-		var r = new Reader(buf);
+	function StreamDecoder() { this.pending = []; this.bytes = 0; this.tried = 0; this.cols = null; this.decodeMs = 0; this.tail = []; }
+	StreamDecoder.prototype.feed = function (chunk) {
+		var t = performance.now();
+		this.take(chunk);
+		this.decodeMs += performance.now() - t;
+	};
+	StreamDecoder.prototype.take = function (chunk) {
+		if (!this.cols) {
+			this.pending.push(chunk);
+			this.bytes += chunk.length;
+			if (this.bytes < 2 * this.tried) return; // try again when twice as much is here
+			var buf = concat(this.pending), r = new Reader(buf);
+			this.pending = [buf];
+			try { this.cols = decodeHead(r); } catch (e) { if (e !== SHORT) throw e; this.tried = this.bytes; return; }
+			this.pending = null;
+			chunk = buf.subarray(r.pos);
+		}
+		var used = this.cols.feed(chunk);
+		if (used < chunk.length) this.tail.push(chunk.subarray(used)); // the time section
+	};
+	StreamDecoder.prototype.finish = function () {
+		if (!this.cols) { // the rest, waiting for a retry
+			this.tried = 0;
+			this.bytes = Infinity;
+			try { this.take(new Uint8Array(0)); } catch (e) { throw e === SHORT ? new Error("the data ends early") : e; }
+			if (!this.cols) throw new Error("the data ends early");
+		}
+		var c = this.cols;
+		if (c.col < c.out.length) throw new Error("the data ends early");
+		if (this.tail.length) timeBytes = concat(this.tail);
+		differential = meta.differential === "1";
+		return makeTree(c.out[1], c.out[0], c.out[2], differential ? c.out[3] : null);
+	};
+	function concat(parts) {
+		if (parts.length === 1) return parts[0];
+		var n = 0, k, out;
+		for (k = 0; k < parts.length; k++) n += parts[k].length;
+		out = new Uint8Array(n);
+		for (k = 0, n = 0; k < parts.length; k++) { out.set(parts[k], n); n += parts[k].length; }
+		return out;
+	}
+
+	// the header, names and colours, and the node count: the columns' decoder
+	function decodeHead(r) {
+		meta = {}; names = []; shownNames = [];
 		var magic = String.fromCharCode.apply(null, r.take(4));
 		if (magic !== "FLP1") throw new Error("not a flame graph page's data");
 		var utf8 = new TextDecoder("utf-8"), dec = utf8, key;
@@ -64,16 +135,7 @@ var FG = (function () {
 			for (key in meta) if (key !== "encoding") meta[key] = dec.decode(new TextEncoder().encode(meta[key]));
 		}
 		decodeNames(r, utf8, dec);
-		differential = meta.differential === "1";
-		var n = r.varint(), depth = new Int32Array(n), name = new Int32Array(n);
-		var self0 = new Float64Array(n), self1 = differential ? new Float64Array(n) : null;
-		r.pos = column(r.buf, r.pos, depth);
-		for (var i = 1; i < n; i++) depth[i] = depth[i - 1] + 1 - depth[i];
-		r.pos = column(r.buf, r.pos, name);
-		r.pos = column(r.buf, r.pos, self0);
-		if (differential) r.pos = column(r.buf, r.pos, self1);
-		if (r.pos < r.buf.length) timeBytes = r.buf.subarray(r.pos);
-		return makeTree(name, depth, self0, self1);
+		return new Columns(r.varint(), meta.differential === "1", names.length);
 	}
 	// The names, their shown forms and colours: one decoder call for the whole table when it
 	// is all ASCII (the usual case: a call per name would cost more than the rest of the
@@ -81,7 +143,7 @@ var FG = (function () {
 	function decodeNames(r, utf8, dec) {
 		var count = r.varint(), start = new Int32Array(count), len = new Int32Array(count);
 		var from = r.pos, ascii = true, i;
-		for (i = 0; i < count; i++) { len[i] = r.varint(); start[i] = r.pos; r.pos += len[i]; }
+		for (i = 0; i < count; i++) { len[i] = r.varint(); start[i] = r.pos; r.take(len[i]); }
 		for (i = from; i < r.pos && ascii; i++) if (r.buf[i] & 128) ascii = false;
 		if (ascii) {
 			var all = utf8.decode(r.buf.subarray(from, r.pos));
@@ -97,26 +159,56 @@ var FG = (function () {
 		nameColors = new Uint32Array(count);
 		for (i = 0; i < count; i++) nameColors[i] = rgb(rgbs[3 * i], rgbs[3 * i + 1], rgbs[3 * i + 2]);
 	}
-	// a column of varints into `out`, from b[p]; returns where it ends (one tight loop:
-	// millions of values)
-	function column(b, p, out) {
-		for (var i = 0, n = out.length; i < n; i++) {
-			var c = b[p++], x = c & 127;
-			if (c & 128) {
-				var mul = 128;
-				do { c = b[p++]; x += (c & 127) * mul; mul *= 128; } while (c & 128);
+
+	// The columns of n varints each (depth steps, names, self counts), decoded a chunk at a
+	// time: a varint cut by the chunk's end carries over. out[0] holds depths.
+	function Columns(n, diff, nameCount) {
+		this.n = n; this.col = 0; this.i = 0; this.x = 0; this.mul = 1;
+		this.out = [new Uint16Array(n), nameCount <= 65536 ? new Uint16Array(n) : new Int32Array(n), new Uint32Array(n)];
+		if (diff) this.out.push(new Uint32Array(n));
+		if (!n) this.col = this.out.length;
+	}
+	Columns.prototype.feed = function (b) {
+		var p = 0, len = b.length;
+		while (p < len && this.col < this.out.length) {
+			var out = this.out[this.col], i = this.i, x = this.x, mul = this.mul, n = this.n, c;
+			var isDepth = this.col === 0, wide = out instanceof Float64Array || out instanceof Int32Array;
+			var limit = isDepth ? 65535 : out instanceof Uint16Array ? 65535 : 4294967295;
+			while (p < len) {
+				c = b[p++];
+				x += (c & 127) * mul;
+				if (c & 128) { mul *= 128; continue; }
+				if (isDepth) x = i ? out[i - 1] + 1 - x : 0; // depth from the step up
+				if (x > limit && !wide) { out = this.widen(out, i); wide = true; }
+				out[i++] = x;
+				x = 0; mul = 1;
+				if (i === n) break;
 			}
-			out[i] = x;
+			this.x = x; this.mul = mul;
+			if (i === n) { this.col++; this.i = 0; } else this.i = i;
 		}
 		return p;
-	}
+	};
+	// column `col`'s array made wide enough for any value, the first `i` kept
+	Columns.prototype.widen = function (out, i) {
+		var wide = this.col === 2 || this.col === 3 ? new Float64Array(this.n) : new Int32Array(this.n);
+		wide.set(out.subarray(0, i));
+		this.out[this.col] = wide;
+		return wide;
+	};
 
 	// A tree in depth-first order: parent, subtree end, totals; `width` is what widths
 	// measure (AFTER in a differential tree) and `childStart` where the children start inside
 	// a frame (its own samples come first, as in the SVG).
+	// the totals' array, from a copy of the selves: 32 bits when the sum fits
+	function totals(self) {
+		var sum = 0;
+		for (var i = 0, n = self.length; i < n; i++) sum += self[i];
+		return sum <= 4294967295 ? new Uint32Array(self) : new Float64Array(self);
+	}
 	function makeTree(name, depth, self0, self1) {
 		var n = name.length, parent = new Int32Array(n), end = new Int32Array(n);
-		var total0 = new Float64Array(self0), total1 = self1 ? new Float64Array(self1) : null;
+		var total0 = totals(self0), total1 = self1 ? totals(self1) : null;
 		var open = new Int32Array(256), sp = 0, maxDepth = 0;
 		for (var i = 0; i < n; i++) {
 			var d = depth[i];
@@ -261,60 +353,101 @@ var FG = (function () {
 		if (d > lay.maxDepth) lay.maxDepth = d;
 	}
 
-	// ---- drawing
+	// ---- drawing: View draws a tree of nodes (the graph, or a sandwich's half) as a flame
+	// graph or icicle. Only what the window shows is drawn: the canvas is the size of the
+	// window (or of the graph, when smaller) and sticks to its top inside a box as tall as
+	// the graph (.space), so the page scrolls through a graph of any depth while the canvas
+	// stays within what browsers draw (Chromium draws no canvas over 32,767 px).
 
 	function View(canvas, icicle) {
-		this.canvas = canvas; this.icicle = icicle; this.layout = null; this.current = -1; this.baseDepth = 0;
+		this.canvas = canvas; this.space = canvas.parentNode; this.icicle = icicle;
+		this.layout = null; this.current = -1; this.baseDepth = 0; this.height = 0; this.top = 0;
 	}
+	// the y of row `d` in the whole graph (the canvas shows it from this.top down)
 	View.prototype.rowY = function (d) {
 		var row = d - this.baseDepth;
 		return this.icicle ? row * frameHeight : (this.layout.maxDepth - this.baseDepth - row) * frameHeight;
 	};
+	// lay `tr` out zoomed into `zoomed`, size the box, then paint what shows
 	View.prototype.draw = function (tr, zoomed) {
-		var canvas = this.canvas, width = canvas.parentNode.clientWidth || 1200;
+		var width = this.space.clientWidth || 1200;
 		var lay = this.layout = layout(tr, zoomed, width);
+		this.width = width;
 		this.baseDepth = tr.depth[0];
-		var h = (lay.maxDepth - this.baseDepth + 1) * frameHeight, dpr = window.devicePixelRatio || 1;
-		canvas.width = Math.round(width * dpr);
+		this.height = (lay.maxDepth - this.baseDepth + 1) * frameHeight;
+		this.space.style.height = this.height + "px";
+		this.paint();
+	};
+	View.prototype.clear = function () {
+		this.layout = null; this.height = 0;
+		this.space.style.height = "0";
+		this.canvas.style.height = "0";
+	};
+	// the canvas sized to the part of the graph in the window, and that part painted
+	View.prototype.paint = function () {
+		var lay = this.layout;
+		if (!lay) return;
+		var canvas = this.canvas, dpr = window.devicePixelRatio || 1;
+		var h = Math.max(frameHeight, Math.min(this.height, window.innerHeight || 900));
+		if (canvas.style.height !== h + "px") canvas.style.height = h + "px";
+		var top = Math.round(canvas.getBoundingClientRect().top - this.space.getBoundingClientRect().top);
+		this.top = Math.max(0, Math.min(this.height - h, top));
+		canvas.width = Math.round(this.width * dpr);
 		canvas.height = Math.round(h * dpr);
-		canvas.style.height = h + "px";
+		this.viewHeight = h;
 		var g = canvas.getContext("2d");
-		this.paint(g, tr, dpr);
+		this.fill(g, dpr);
 		g.setTransform(dpr, 0, 0, dpr, 0, 0);
+		this.labels(g);
+		if (this.current >= 0) this.outline(g, this.current, 1.5);
+	};
+	// the depths whose rows show, lowest first
+	View.prototype.shownRows = function () {
+		var lay = this.layout, out = [];
+		for (var d = this.baseDepth; d <= lay.maxDepth; d++) {
+			var y = this.rowY(d) - this.top;
+			if (y > -frameHeight && y < this.viewHeight && lay.rows[d]) out.push(d);
+		}
+		return out;
+	};
+	View.prototype.labels = function (g) {
+		var lay = this.layout, tr = lay.tree, perChar = fontSize * fontWidth, rows = this.shownRows();
 		g.font = font;
 		g.textBaseline = "alphabetic";
-		var perChar = fontSize * fontWidth;
 		g.fillStyle = "#000";
-		for (var k = 0; k < lay.frames.length; k++) {
-			var chars = Math.floor(lay.width[k] / perChar);
-			if (chars < 3) continue;
-			var i = lay.frames[k];
-			var s = tr === tree && i === 0 ? "all" : shownNames[tr.name[i]], codePoints = Array.from(s);
-			if (codePoints.length > chars) s = codePoints.slice(0, chars - 2).join("") + "..";
-			g.fillText(s, lay.x[k] + 3, this.rowY(tr.depth[i]) + (frameHeight - 1) / 2 + 3);
+		for (var r = 0; r < rows.length; r++) {
+			var inRow = lay.rows[rows[r]], y = this.rowY(rows[r]) - this.top + (frameHeight - 1) / 2 + 3;
+			for (var q = 0; q < inRow.length; q++) {
+				var k = inRow[q], chars = Math.floor(lay.width[k] / perChar);
+				if (chars < 3) continue;
+				var i = lay.frames[k];
+				var s = tr === tree && i === 0 ? "all" : shownNames[tr.name[i]], codePoints = Array.from(s);
+				if (codePoints.length > chars) s = codePoints.slice(0, chars - 2).join("") + "..";
+				g.fillText(s, lay.x[k] + 3, y);
+			}
 		}
-		if (this.current >= 0) this.outline(g, this.current, 1.5);
 	};
 	// the background and the rectangles as pixels: one line per frame, then each row's line
 	// copied down the row (a fillRect and a colour per frame would cost ten times as much)
-	View.prototype.paint = function (g, tr, dpr) {
-		var lay = this.layout, W = this.canvas.width, H = this.canvas.height;
-		var img = g.createImageData(W || 1, H || 1), px = new Uint32Array(img.data.buffer), y, d;
+	View.prototype.fill = function (g, dpr) {
+		var lay = this.layout, tr = lay.tree, W = this.canvas.width, H = this.canvas.height;
+		var img = g.createImageData(W || 1, H || 1), px = new Uint32Array(img.data.buffer), y, q;
+		var all = this.height * dpr, from = this.top * dpr;
 		for (y = 0; y < H; y++) {
-			var t = Math.min(1, Math.max(0, (y / H - 0.05) / 0.9));
+			var t = Math.min(1, Math.max(0, ((y + from) / all - 0.05) / 0.9));
 			px.fill(mix(palette.top, palette.bottom, t), y * W, (y + 1) * W);
 		}
-		var marked = tr === tree ? matchedNames : null, rowLine = new Int32Array(lay.maxDepth + 1).fill(-1);
-		for (var k = 0; k < lay.frames.length; k++) {
-			var i = lay.frames[k], y0 = rowLine[tr.depth[i]];
-			if (y0 < 0) y0 = rowLine[tr.depth[i]] = Math.round(this.rowY(tr.depth[i]) * dpr);
-			var x0 = Math.round(lay.x[k] * dpr), x1 = Math.min(W, Math.max(x0 + 1, Math.round((lay.x[k] + lay.width[k]) * dpr)));
-			px.fill(marked && marked[tr.name[i]] ? palette.search : fillOf(tr, i), y0 * W + x0, y0 * W + x1);
-		}
+		var marked = tr === tree ? matchedNames : null, rows = this.shownRows();
 		var rowHeight = Math.round((frameHeight - 1) * dpr);
-		for (d = 0; d <= lay.maxDepth; d++) {
-			y0 = rowLine[d];
-			for (y = 1; y0 >= 0 && y < rowHeight && y0 + y < H; y++) px.copyWithin((y0 + y) * W, y0 * W, (y0 + 1) * W);
+		for (var r = 0; r < rows.length; r++) {
+			var inRow = lay.rows[rows[r]], y0 = Math.round((this.rowY(rows[r]) - this.top) * dpr), line = Math.max(0, y0);
+			if (line >= H || y0 + rowHeight <= 0) continue;
+			for (q = 0; q < inRow.length; q++) {
+				var k = inRow[q], i = lay.frames[k];
+				var x0 = Math.round(lay.x[k] * dpr), x1 = Math.min(W, Math.max(x0 + 1, Math.round((lay.x[k] + lay.width[k]) * dpr)));
+				px.fill(marked && marked[tr.name[i]] ? palette.search : fillOf(tr, i), line * W + x0, line * W + x1);
+			}
+			for (y = line + 1; y < y0 + rowHeight && y < H; y++) px.copyWithin(y * W, line * W, (line + 1) * W);
 		}
 		g.putImageData(img, 0, 0);
 	};
@@ -327,13 +460,24 @@ var FG = (function () {
 		if (k < 0) return;
 		g.strokeStyle = "#000";
 		g.lineWidth = lineWidth;
-		g.strokeRect(lay.x[k] + 0.5, this.rowY(lay.tree.depth[i]) + 0.5, Math.max(lay.width[k] - 1, 0.5), frameHeight - 2);
+		g.strokeRect(lay.x[k] + 0.5, this.rowY(lay.tree.depth[i]) - this.top + 0.5, Math.max(lay.width[k] - 1, 0.5), frameHeight - 2);
+	};
+	// scroll the window so row `d` shows: at the bottom of the window in a flame graph (its
+	// callees above it), at the top in an icicle
+	View.prototype.reveal = function (d) {
+		if (!this.layout) return;
+		var boxTop = this.space.getBoundingClientRect().top + window.scrollY, y = this.rowY(d);
+		var inView = window.innerHeight || 900, slack = 2 * frameHeight;
+		var target = this.icicle ? boxTop + y - slack : boxTop + y + frameHeight + slack - inView;
+		if (!this.icicle && this.height + boxTop <= inView) return; // all of it shows from the top
+		if (y + boxTop >= window.scrollY && y + boxTop + frameHeight <= window.scrollY + inView - slack) return;
+		window.scrollTo(window.scrollX, Math.max(0, target));
 	};
 	// the frame under the mouse: the row by y, then a binary search by x in it; -1 for none
 	View.prototype.frameAt = function (e) {
 		var lay = this.layout;
 		if (!lay) return -1;
-		var r = this.canvas.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
+		var r = this.canvas.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top + this.top;
 		var row = Math.floor(y / frameHeight), d = this.icicle ? row + this.baseDepth : lay.maxDepth - row;
 		if (y - row * frameHeight >= frameHeight - 1) return -1;
 		var inRow = lay.rows[d];
@@ -382,7 +526,7 @@ var FG = (function () {
 	function drawGraph() {
 		var tr = graphTree();
 		graphView.icicle = state.icicle;
-		graphView.current = currentMatch >= 0 && state.view === "graph" ? matches[currentMatch] : -1;
+		graphView.current = currentMatch >= 0 && state.view === "graph" ? currentMatch : -1;
 		graphView.draw(tr, state.zoom < tr.n ? state.zoom : 0);
 		crumbs();
 	}
@@ -407,7 +551,14 @@ var FG = (function () {
 		state.zoom = i;
 		if (i > 0) state.selected = graphTree().name[i];
 		drawGraph();
+		revealZoom();
 		saveState();
+	}
+	// the zoomed frame (the root, unzoomed) in the window
+	function revealZoom() {
+		var tr = graphTree();
+		graphView.reveal(tr.depth[state.zoom < tr.n ? state.zoom : 0]);
+		graphView.paint();
 	}
 
 	// The frames found only in BEFORE (AFTER is 0) on the path of their callers, widths by
@@ -448,14 +599,13 @@ var FG = (function () {
 		marked[tree.name[0]] = 0;
 		state.search = term;
 		matchedNames = marked;
-		var count = 0, list = [];
-		for (var i = 1; i < tree.n; i++) if (marked[tree.name[i]]) list.push(i);
-		for (i = 1; i < tree.n;) {
-			if (marked[tree.name[i]]) { count += tree.width[i]; i = tree.end[i] + 1; } else i++;
+		var count = 0, found = false, name = tree.name, end = tree.end, width = tree.width;
+		for (var i = 1, n = tree.n; i < n;) {
+			if (marked[name[i]]) { count += width[i]; i = end[i] + 1; found = true; } else i++;
 		}
 		var p = tree.width[0] > 0 ? 100 * count / tree.width[0] : 0;
 		matchedPercent = p === 100 ? "100" : p.toFixed(1);
-		matches = list;
+		anyMatch = found;
 		currentMatch = -1;
 		if ($("search").value !== term) $("search").value = term;
 		$("matched").textContent = "Matched: " + matchedPercent + "%";
@@ -466,7 +616,7 @@ var FG = (function () {
 	function clearSearch() {
 		state.search = null;
 		matchedNames = null;
-		matches = [];
+		anyMatch = false;
 		currentMatch = -1;
 		matchedPercent = null;
 		$("search").value = "";
@@ -478,14 +628,19 @@ var FG = (function () {
 	// the next (1) or previous (-1) match: outlined, named in the details line, and zoomed
 	// into when the zoom hides it or it is too narrow to see
 	function step(dir) {
-		if (!matches.length) return;
+		if (!anyMatch) return;
 		if (state.view !== "graph") setView("graph");
-		currentMatch = currentMatch < 0 ? (dir > 0 ? 0 : matches.length - 1) : (currentMatch + dir + matches.length) % matches.length;
-		var i = matches[currentMatch], width = graphView.canvas.parentNode.clientWidth || 1200;
+		var i = currentMatch, n = tree.n;
+		if (i < 0) i = dir > 0 ? 0 : n;
+		do { i += dir; if (i >= n) i = 1; else if (i < 1) i = n - 1; } while (!matchedNames[tree.name[i]]);
+		currentMatch = i;
+		var width = graphView.space.clientWidth || 1200;
 		var inZoom = i >= state.zoom && i <= tree.end[state.zoom], pxPer = width / tree.width[state.zoom];
 		if (!inZoom || tree.width[i] * pxPer < 0.5) state.zoom = inZoom ? tree.parent[i] : 0;
 		if (tree.width[i] * width / tree.width[state.zoom] < 0.5) state.zoom = i;
 		drawGraph();
+		graphView.reveal(tree.depth[i]); // the match in the window
+		graphView.paint();
 		details(info(tree, i));
 		saveState();
 	}
@@ -514,42 +669,7 @@ var FG = (function () {
 	}
 
 	// ---- sandwich: trees merged by name path, built from the occurrences of one function
-
-	function Merged() { this.name = [0]; this.parent = [-1]; this.total0 = [0]; this.total1 = [0]; this.children = new Map(); }
-	Merged.prototype.child = function (p, name) {
-		var key = p * 4294967296 + name, c = this.children.get(key);
-		if (c === undefined) {
-			c = this.name.length;
-			this.children.set(key, c);
-			this.name.push(name); this.parent.push(p); this.total0.push(0); this.total1.push(0);
-		}
-		return c;
-	};
-	// to a tree in depth-first order, children by name, selves = total - children's
-	Merged.prototype.tree = function (rootName) {
-		var n = this.name.length, kids = [], i, j, v;
-		this.name[0] = rootName;
-		for (i = 0; i < n; i++) kids.push(null);
-		for (i = 1; i < n; i++) (kids[this.parent[i]] || (kids[this.parent[i]] = [])).push(i);
-		var self = this, byName = function (a, b) { var x = names[self.name[a]], y = names[self.name[b]]; return x < y ? -1 : x > y ? 1 : 0; };
-		var order = new Int32Array(n), depth = new Int32Array(n), k = 0, todo = [0], todoDepth = [0];
-		while (todo.length) {
-			v = todo.pop();
-			var d = todoDepth.pop(), ks = kids[v];
-			order[k] = v; depth[k++] = d;
-			if (ks) { ks.sort(byName); for (j = ks.length - 1; j >= 0; j--) { todo.push(ks[j]); todoDepth.push(d + 1); } }
-		}
-		var name = new Int32Array(n), self0 = new Float64Array(n), self1 = differential ? new Float64Array(n) : null;
-		for (i = 0; i < n; i++) {
-			v = order[i];
-			name[i] = this.name[v];
-			var c0 = this.total0[v], c1 = this.total1[v], below = kids[v];
-			if (below) for (j = 0; j < below.length; j++) { c0 -= this.total0[below[j]]; c1 -= this.total1[below[j]]; }
-			self0[i] = Math.max(0, c0);
-			if (self1) self1[i] = Math.max(0, c1);
-		}
-		return makeTree(name, depth, self0, self1);
-	};
+	// (in a Builder, the transforms' typed tree maker)
 
 	function subtree(o) {
 		var e = tree.end[o] + 1, depth = tree.depth.slice(o, e), base = tree.depth[o];
@@ -564,33 +684,34 @@ var FG = (function () {
 		return found;
 	}
 	function sandwich(f) {
-		var occ = occurrences(f), up = new Merged(), down = new Merged();
+		var occ = occurrences(f), up = new Builder(64, f), down = new Builder(64, f);
 		var one = occ.length === 1; // the callees are that frame's subtree as it is
+		var depth = tree.depth, name = tree.name, parent = tree.parent, at = new Int32Array(tree.maxDepth + 2);
 		for (var k = 0; k < occ.length; k++) {
-			var o = occ[k], a0 = tree.total0[o], a1 = differential ? tree.total1[o] : 0;
-			up.total0[0] += a0; up.total1[0] += a1;
-			for (var p = tree.parent[o], c = 0; p > 0; p = tree.parent[p]) {
-				c = up.child(c, tree.name[p]);
-				up.total0[c] += a0; up.total1[c] += a1;
-			}
-			if (one) break;
-			down.total0[0] += a0; down.total1[0] += a1;
-			var at = [0], base = tree.depth[o]; // the merged node of each depth on the path
+			// callers: the path above the occurrence, its total on the outermost caller
+			var o = occ[k], c = 0;
+			for (var p = parent[o]; p > 0; p = parent[p]) c = up.child(c, name[p]);
+			up.addAmount(c, tree.total0[o], differential ? tree.total1[o] : 0);
+			if (one) continue;
+			// callees: each frame below, by its path of names, with its own samples
+			down.add(0, tree, o);
+			var base = depth[o];
+			at[0] = 0;
 			for (var i = o + 1, e = tree.end[o]; i <= e; i++) {
-				var d = tree.depth[i] - base, m = down.child(at[d - 1], tree.name[i]);
+				var d = depth[i] - base, m = down.child(at[d - 1], name[i]);
 				at[d] = m;
-				down.total0[m] += tree.total0[i]; down.total1[m] += differential ? tree.total1[i] : 0;
+				down.add(m, tree, i);
 			}
 		}
-		return { f: f, up: up.tree(f), down: one ? subtree(occ[0]) : down.tree(f) };
+		return { f: f, up: up.tree(), down: one ? subtree(occ[0]) : down.tree() };
 	}
 
 	function drawSandwich() {
 		var f = state.selected, head = $("sw-head");
 		if (f < 0) {
 			head.textContent = "Select a function: click a frame in the graph or a row of the table.";
-			callersView.canvas.style.height = calleesView.canvas.style.height = "0";
-			callersView.layout = calleesView.layout = null;
+			callersView.clear();
+			calleesView.clear();
 			return;
 		}
 		if (!sandwichTrees || sandwichTrees.f !== f) sandwichTrees = sandwich(f);
@@ -695,6 +816,231 @@ var FG = (function () {
 		body.appendChild(frag);
 	}
 
+	// ---- transforms of the call tree (state.xf, in order, each kept in the link): focus
+	// (the stacks through a function, rooted at it), drop (the stacks through it), merge
+	// (its frames go, their time stays with the callers), only (merge every frame that does
+	// not match), rec (collapse recursion: a function met again takes the stack back to its
+	// first call), inv (invert). The same rules as the tools' --focus, --drop, --merge and
+	// --collapse-recursion (libflame/xform/transform.c) and flame-render's --reverse: a
+	// stack left with no frame is dropped. Each step maps every node of the tree before it to
+	// a node of a new tree (parents first, so a node's place follows from its parent's),
+	// built in typed arrays with an open-addressing table of (parent, name) -> node.
+
+	var XF_OPS = { f: "focus", d: "drop", m: "merge", o: "only", r: "rec", i: "inv" };
+	var XF_LABELS = { focus: "Focus", drop: "Drop", merge: "Merge", only: "Only", rec: "Collapse recursion", inv: "Invert" };
+	var baseTree = null, undoStack = [], nameRank = null, nameOfRank = null;
+
+	function Builder(capacity, rootName) {
+		this.n = 1; this.cap = Math.max(16, capacity);
+		this.name = new Int32Array(this.cap); this.parent = new Int32Array(this.cap);
+		this.self0 = new Float64Array(this.cap); this.self1 = differential ? new Float64Array(this.cap) : null;
+		this.name[0] = rootName; this.parent[0] = -1;
+		this.slots = new Int32Array(64); this.mask = 63;
+	}
+	Builder.prototype.grow = function () {
+		var cap = this.cap * 2, self = this;
+		["name", "parent", "self0", "self1"].forEach(function (k) {
+			if (!self[k]) return;
+			var a = new self[k].constructor(cap);
+			a.set(self[k]);
+			self[k] = a;
+		});
+		this.cap = cap;
+	};
+	Builder.prototype.slot = function (p, nm) {
+		var h = (Math.imul(p, 0x9e3779b1) ^ Math.imul(nm, 0x85ebca77)) >>> 0, m = this.mask, v;
+		for (h &= m; (v = this.slots[h]) !== 0; h = (h + 1) & m) {
+			if (this.parent[v] === p && this.name[v] === nm) return h;
+		}
+		return h;
+	};
+	// the child of `p` named `nm`, made when new
+	Builder.prototype.child = function (p, nm) {
+		var h = this.slot(p, nm), v = this.slots[h];
+		if (v) return v;
+		if (this.n === this.cap) this.grow();
+		v = this.n++;
+		this.name[v] = nm; this.parent[v] = p;
+		this.slots[h] = v;
+		if (this.n * 2 > this.mask) {
+			this.slots = new Int32Array((this.mask + 1) * 2); this.mask = this.slots.length - 1;
+			for (var k = 1; k < this.n; k++) this.slots[this.slot(this.parent[k], this.name[k])] = k;
+		}
+		return v;
+	};
+	Builder.prototype.addAmount = function (v, a0, a1) {
+		this.self0[v] += a0;
+		if (this.self1) this.self1[v] += a1;
+	};
+	Builder.prototype.add = function (v, src, i) {
+		this.self0[v] += src.self0[i];
+		if (this.self1) this.self1[v] += src.self1[i];
+	};
+	// to a tree in depth-first order, siblings by name (as the writer orders them): every
+	// node but the root keyed parent * K + the rank of its name, one numeric sort of the
+	// keys, so each parent's children come together in name order (siblings' names differ)
+	Builder.prototype.tree = function () {
+		var n = this.n, first = new Int32Array(n + 1), kids = new Int32Array(n), v, k, K = names.length;
+		if (!nameRank) {
+			var byName = names.map(function (_, f) { return f; }).sort(function (a, b) { return names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0; });
+			nameRank = new Int32Array(K);
+			nameOfRank = new Int32Array(byName);
+			byName.forEach(function (f, r) { nameRank[f] = r; });
+		}
+		var keys = new Float64Array(n - 1), nm = this.name;
+		for (v = 1; v < n; v++) keys[v - 1] = this.parent[v] * K + nameRank[nm[v]];
+		keys.sort();
+		for (k = 0; k < n - 1; k++) {
+			var p = Math.floor(keys[k] / K);
+			kids[k] = this.slots[this.slot(p, nameOfRank[keys[k] - p * K])];
+			first[p + 1]++;
+		}
+		for (v = 0; v < n; v++) first[v + 1] += first[v];
+		var name = new Int32Array(n), depth = new Int32Array(n), self0 = new Float64Array(n), self1 = this.self1 ? new Float64Array(n) : null;
+		var todo = new Int32Array(n), todoDepth = new Int32Array(n), sp = 0, out = 0;
+		todo[sp] = 0; todoDepth[sp++] = 0;
+		while (sp) {
+			v = todo[--sp];
+			var d = todoDepth[sp];
+			name[out] = nm[v]; depth[out] = d; self0[out] = this.self0[v];
+			if (self1) self1[out] = this.self1[v];
+			out++;
+			for (k = first[v + 1] - 1; k >= first[v]; k--) { todo[sp] = kids[k]; todoDepth[sp++] = d + 1; }
+		}
+		return makeTree(name, depth, self0, self1);
+	};
+
+	var PENDING = -2, GONE = -1;
+	// one step on `src`: a new tree
+	function transformOnce(src, step) {
+		var b = new Builder(src.n, src.name[0]), n = src.n, map = new Int32Array(n), i, p, nm;
+		if (step.op === "inv") {
+			for (i = 1; i < n; i++) {
+				if (!src.self0[i] && !(src.self1 && src.self1[i])) continue;
+				for (p = i, nm = 0; p > 0; p = src.parent[p]) nm = b.child(nm, src.name[p]);
+				b.add(nm, src, i);
+			}
+			return b.tree();
+		}
+		var hit = step.re ? matcher(step) : null, op = step.op;
+		map[0] = op === "focus" ? PENDING : 0;
+		for (i = 1; i < n; i++) {
+			var m = map[src.parent[i]], v;
+			nm = src.name[i];
+			if (m === GONE) { for (var e = src.end[i]; i <= e; i++) map[i] = GONE; i--; continue; }
+			if (op === "focus") v = m === PENDING ? (hit[nm] ? b.child(0, nm) : PENDING) : b.child(m, nm);
+			else if (op === "drop") v = hit[nm] ? GONE : b.child(m, nm);
+			else if (op === "merge" || op === "only") v = (hit[nm] !== 0) === (op === "merge") ? m : b.child(m, nm);
+			else { // rec
+				for (v = m; v > 0 && b.name[v] !== nm; v = b.parent[v]);
+				if (v <= 0) v = b.child(m, nm);
+			}
+			map[i] = v;
+			if (v > 0) b.add(v, src, i);
+		}
+		return b.tree();
+	}
+	// the names a step's regex matches (1), as a search does over the names as they are
+	function matcher(step) {
+		var re = new RegExp(step.re), hit = new Uint8Array(names.length);
+		for (var k = 0; k < names.length; k++) hit[k] = re.test(names[k]) ? 1 : 0;
+		return hit;
+	}
+	function validStep(step) {
+		if (!XF_LABELS[step.op]) return false;
+		if (step.op === "rec" || step.op === "inv") return true;
+		try { new RegExp(step.re); return true; } catch (e) { return false; }
+	}
+
+	// state.xf applied to the profile as read: the tree every view shows
+	function applyTransforms() {
+		var t = baseTree;
+		for (var k = 0; k < state.xf.length; k++) t = transformOnce(t, state.xf[k]);
+		tree = t;
+		tree.paintRoot = true;
+		functionTotals = null; sandwichTrees = null; removedTree = null;
+		showTransforms();
+	}
+	// a step added by the bar (or removed, or undone): the tree again, zoom reset, search kept
+	function setTransforms(xf) {
+		undoStack.push(state.xf);
+		state.xf = xf;
+		state.zoom = 0;
+		applyTransforms();
+		if (state.search !== null) search(state.search); else { redraw(); saveState(); }
+		if (state.view === "graph") revealZoom();
+	}
+	function undo() {
+		if (!undoStack.length) return;
+		state.xf = undoStack.pop();
+		state.zoom = 0;
+		applyTransforms();
+		if (state.search !== null) search(state.search); else { redraw(); saveState(); }
+	}
+	// the regex a button's step takes: the search's, else the selected function's name
+	function stepRegex() {
+		if (state.search) return state.search;
+		if (state.selected >= 0) return "^" + escapeRegExp(names[state.selected]) + "$";
+		return null;
+	}
+	function addStep(op) {
+		var step = { op: op };
+		if (op !== "rec" && op !== "inv") {
+			step.re = stepRegex();
+			if (step.re === null) { $("xf").textContent = "Search or select a function first."; return; }
+		}
+		if (!validStep(step)) return;
+		setTransforms(state.xf.concat([step]));
+		if (op !== "rec" && op !== "inv" && state.search !== null) clearSearch();
+	}
+	function showTransforms() {
+		var el = $("xf");
+		el.textContent = "";
+		state.xf.forEach(function (step, k) {
+			var chip = document.createElement("span"), x = document.createElement("b");
+			chip.className = "x";
+			chip.textContent = XF_LABELS[step.op] + (step.re !== undefined ? ": " + step.re : "");
+			x.textContent = "\u00d7";
+			x.title = "Remove this transform";
+			x.addEventListener("click", function () { setTransforms(state.xf.filter(function (_, j) { return j !== k; })); });
+			chip.appendChild(x);
+			el.appendChild(chip);
+		});
+		$("x-undo").disabled = !undoStack.length;
+	}
+	// the link's form: steps joined by ";", each its letter, then ":" and the regex
+	function xfToLink(xf) {
+		return xf.map(function (step) {
+			for (var letter in XF_OPS) if (XF_OPS[letter] === step.op) break;
+			return letter + (step.re !== undefined ? ":" + encodeURIComponent(step.re) : "");
+		}).join(";");
+	}
+	function xfFromLink(text) {
+		var out = [];
+		(text || "").split(";").forEach(function (part) {
+			var op = XF_OPS[part.charAt(0)], step = { op: op };
+			if (!op) return;
+			if (op !== "rec" && op !== "inv") {
+				try { step.re = decodeURIComponent(part.substring(2)); } catch (e) { return; }
+			}
+			if (validStep(step)) out.push(step);
+		});
+		return out;
+	}
+	// the tree's stacks as folded text (what flame-collapse writes for the same transforms):
+	// every node with samples of its own, its path from the root's child, its counts
+	function foldedStacks() {
+		var lines = [], path = [], p10 = Math.pow(10, scale);
+		var num = function (v) { return scale ? (v / p10).toFixed(scale).replace(/\.?0+$/, "") : String(v); };
+		for (var i = 1; i < tree.n; i++) {
+			path[tree.depth[i] - 1] = names[tree.name[i]];
+			var a = tree.self0[i], b = tree.self1 ? tree.self1[i] : 0;
+			if (!a && !b) continue;
+			lines.push(path.slice(0, tree.depth[i]).join(";") + " " + num(a) + (tree.self1 ? " " + num(b) : ""));
+		}
+		return lines.sort().join("\n") + (lines.length ? "\n" : "");
+	}
+
 	// ---- views
 
 	function setView(view) {
@@ -743,6 +1089,8 @@ var FG = (function () {
 			step(1);
 		} else if (e.key === "N") {
 			step(-1);
+		} else if (e.key === "u") {
+			undo();
 		}
 	}
 
@@ -751,8 +1099,12 @@ var FG = (function () {
 		$("b-sandwich").addEventListener("click", function () { setView("sandwich"); });
 		$("b-table").addEventListener("click", function () { setView("table"); });
 		$("b-removed").addEventListener("click", function () { state.zoom = 0; setView("removed"); });
-		$("b-orient").addEventListener("click", function () { state.icicle = !state.icicle; redraw(); saveState(); });
+		$("b-orient").addEventListener("click", function () { state.icicle = !state.icicle; redraw(); revealZoom(); saveState(); });
 		$("b-reset").addEventListener("click", function () { zoom(0); });
+		["focus", "drop", "merge", "only", "rec", "inv"].forEach(function (op) {
+			$("x-" + op).addEventListener("click", function () { addStep(op); });
+		});
+		$("x-undo").addEventListener("click", undo);
 		$("b-case").addEventListener("click", function () {
 			state.ignoreCase = !state.ignoreCase;
 			if (state.search !== null) search(state.search); else redraw();
@@ -770,7 +1122,7 @@ var FG = (function () {
 			if (e.key === "Enter") {
 				clearTimeout(typed);
 				search(this.value);
-				if (matches.length && state.view === "graph") step(e.shiftKey ? -1 : 1);
+				if (anyMatch && state.view === "graph") step(e.shiftKey ? -1 : 1);
 			}
 		});
 		$("t-scroll").addEventListener("scroll", paintRows);
@@ -781,6 +1133,16 @@ var FG = (function () {
 		window.addEventListener("keydown", onKey);
 		var resized = 0;
 		window.addEventListener("resize", function () { clearTimeout(resized); resized = setTimeout(redraw, 100); });
+		// scrolling through a tall graph paints the rows that come into the window
+		var scrolled = false;
+		window.addEventListener("scroll", function () {
+			if (scrolled) return;
+			scrolled = true;
+			requestAnimationFrame(function () {
+				scrolled = false;
+				[graphView, callersView, calleesView].forEach(function (v) { if (v.layout && v.canvas.offsetParent) v.paint(); });
+			});
+		});
 	}
 
 	// ---- URL state: #v=VIEW&o=icicle&z=FRAME&s=REGEX&i=1&f=FUNCTION&k=SORT
@@ -794,6 +1156,7 @@ var FG = (function () {
 		if (state.ignoreCase) parts.push("i=1");
 		if (state.selected >= 0) parts.push("f=" + encodeURIComponent(names[state.selected]));
 		if (state.sort !== defaultSort() || state.ascending) parts.push("k=" + state.sort + (state.ascending ? "+" : ""));
+		if (state.xf.length) parts.push("x=" + xfToLink(state.xf));
 		stateHooks.forEach(function (fn) { parts = parts.concat(fn()); });
 		var hash = parts.length ? "#" + parts.join("&") : "";
 		if (hash !== location.hash) {
@@ -809,10 +1172,13 @@ var FG = (function () {
 		location.hash.substring(1).split("&").forEach(function (kv) {
 			var eq = kv.indexOf("=");
 			if (eq < 0) return;
+			if (kv.substring(0, eq) === "x") { query.x = kv.substring(eq + 1); return; } // its regexes are escaped one by one
 			try { query[kv.substring(0, eq)] = decodeURIComponent(kv.substring(eq + 1)); } catch (e) { /* bad escape */ }
 		});
 		if (/^(graph|sandwich|table|removed)$/.test(query.v || "") && (query.v !== "removed" || differential)) state.view = query.v;
 		if (query.o === "icicle") state.icicle = true; else if (query.o === "flame") state.icicle = false;
+		state.xf = xfFromLink(query.x);
+		if (state.xf.length) applyTransforms();
 		var z = parseInt(query.z, 10);
 		if (z > 0 && z < tree.n) state.zoom = z;
 		state.ignoreCase = query.i === "1";
@@ -824,12 +1190,11 @@ var FG = (function () {
 	// ---- start
 
 	async function start() {
-		var t0 = performance.now(), raw;
+		var t0 = performance.now();
+		if ("scrollRestoration" in history) history.scrollRestoration = "manual"; // the link says what shows, not a reload's scroll
 		try {
-			raw = await inflate($("flame-data").textContent);
-			api.times.inflate = performance.now() - t0;
-			tree = baseTree = decode(raw);
-			api.times.decode = performance.now() - t0 - api.times.inflate;
+			tree = baseTree = readTree = await load($("flame-data"));
+			api.times.inflate = performance.now() - t0 - api.times.decode; // base64 and gzip, and waiting on them
 		} catch (e) {
 			fail("This page could not read its profile: " + e.message);
 			return;
@@ -850,9 +1215,14 @@ var FG = (function () {
 		hookView(calleesView, function () { return sandwichTrees.down; }, function (i) { if (i > 0) select(sandwichTrees.down.name[i]); });
 		hookControls();
 		var term = loadState(), t1 = performance.now();
+		showTransforms();
 		setView(state.view);
+		if (state.view === "graph" || state.view === "removed") revealZoom(); // a tall flame graph opens on its root
 		api.times.draw = performance.now() - t1;
 		api.loadMs = performance.now() - t0;
+		// the per-function totals (the table's, the sandwich's head) once the page is idle: a
+		// pass over every frame, taken before the first click needs it
+		(window.requestIdleCallback || setTimeout)(function () { functions(); });
 		if (term === undefined || term === "") { api.ready = true; return; }
 		searchBounded(term, state.ignoreCase, shownNames, {
 			found: function (hits) { search(term, hits); api.ready = true; },
@@ -896,13 +1266,16 @@ var FG = (function () {
 		drawn: function (which) {
 			var view = which === "callers" ? callersView : which === "callees" ? calleesView : graphView;
 			if (!view || !view.layout) return [];
-			var lay = view.layout, r = view.canvas.getBoundingClientRect(), out = [];
-			for (var k = 0; k < lay.frames.length; k++) {
-				var i = lay.frames[k];
-				out.push({ i: i, name: lay.tree === tree && i === 0 ? "all" : names[lay.tree.name[i]], x: r.left + lay.x[k], w: lay.width[k],
-					y: r.top + view.rowY(lay.tree.depth[i]), info: info(lay.tree, i), fill: css(fillOf(lay.tree, i)) });
+			// the frames laid out in the rows the window shows
+			var lay = view.layout, r = view.canvas.getBoundingClientRect(), out = [], rows = view.shownRows();
+			for (var q = 0; q < rows.length; q++) {
+				for (var p = 0, inRow = lay.rows[rows[q]]; p < inRow.length; p++) {
+					var k = inRow[p], i = lay.frames[k];
+					out.push({ i: i, name: lay.tree === tree && i === 0 ? "all" : names[lay.tree.name[i]], x: r.left + lay.x[k], w: lay.width[k],
+						y: r.top + view.rowY(lay.tree.depth[i]) - view.top, info: info(lay.tree, i), fill: css(fillOf(lay.tree, i)) });
+				}
 			}
-			return out;
+			return out.sort(function (a, b) { return a.i - b.i; });
 		},
 		matched: function () { return matchedPercent; },
 		functions: function () {
@@ -915,22 +1288,26 @@ var FG = (function () {
 		// for the heatmap (page-heatmap.js): the time section, the search's names, the graph
 		// drawn again from other self counts of the same nodes (two: a diff), the URL
 		timeData: function () { return timeBytes; },
-		baseTree: function () { return baseTree; },
+		baseTree: function () { return readTree; },
 		matchedNames: function () { return matchedNames; },
 		useSelf: useSelf,
 		onSaveState: function (fn) { stateHooks.push(fn); },
-		saveState: function () { saveState(); }
+		openedHash: function () { return openedHash; },
+		saveState: function () { saveState(); },
+		// the stacks the page shows (after its transforms) as sorted folded text
+		folded: foldedStacks
 	};
 	// The nodes of the tree as read with self counts `s0` (and `s1`: a diff, BEFORE and
-	// AFTER; null: the profile as read when both are), every view drawn again.
+	// AFTER; null: the profile as read when both are): the tree the transforms start from,
+	// every view drawn again.
 	function useSelf(s0, s1) {
 		differential = !!s1;
-		tree = s0 ? makeTree(baseTree.name, baseTree.depth, s0, s1 || null) : baseTree;
-		tree.paintRoot = true;
-		functionTotals = sandwichTrees = removedTree = null;
-		percentOf = Math.max(tree.width[0], +meta.total || 0);
+		baseTree = s0 ? makeTree(readTree.name, readTree.depth, s0, s1 || null) : readTree;
+		percentOf = Math.max(baseTree.width[0], +meta.total || 0);
 		maxDelta = 0;
-		if (differential) for (var i = 1; i < tree.n; i++) maxDelta = Math.max(maxDelta, Math.abs(delta(tree, i)));
+		if (differential) for (var i = 1; i < baseTree.n; i++) maxDelta = Math.max(maxDelta, Math.abs(delta(baseTree, i)));
+		applyTransforms();
+		if (state.zoom >= tree.n) state.zoom = 0; // an inverted tree's nodes follow the counts
 		$("b-removed").hidden = !differential;
 		if (state.view === "removed" && !differential) state.view = "graph";
 		if (state.search !== null) search(state.search); else redraw();

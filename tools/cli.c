@@ -500,6 +500,16 @@ const cli_opt cli_input_opts[] = {
 	{"exclude", 0, CLI_ARG, CLI_IN_EXCLUDE, "REGEX", "drop stacks with a frame matching REGEX"},
 	{"skip-after", 0, CLI_ARG, CLI_IN_SKIP_AFTER, "SYMBOL",
 	 "drop the frames below SYMBOL (towards the root); repeatable"},
+	{"focus", 0, CLI_ARG, CLI_IN_FOCUS, "REGEX",
+	 "keep only stacks through a frame matching REGEX, each starting at the first such "
+	 "frame (the HTML page's focus; the call-tree transforms apply in the order given)"},
+	{"drop", 0, CLI_ARG, CLI_IN_DROP, "REGEX", "drop the stacks through a frame matching REGEX"},
+	{"merge", 0, CLI_ARG, CLI_IN_MERGE, "REGEX",
+	 "remove the frames matching REGEX, their time kept by their callers (only your code: a "
+	 "REGEX matching the frames that are not yours)"},
+	{"collapse-recursion", 0, CLI_NOARG, CLI_IN_COLLAPSE_RECURSION, NULL,
+	 "a function called again on a stack (directly or not) takes the stack back to its "
+	 "first call, so each function is on a stack once"},
 	{"pid", 0, CLI_NOARG, CLI_IN_PID, NULL,
 	 "perf, offcpu: append the PID to the process name (comm-PID)"},
 	{"tid", 0, CLI_NOARG, CLI_IN_TID, NULL,
@@ -664,6 +674,30 @@ static int input_flag(cli_input *in, int id)
 	return 0;
 }
 
+/* A call-tree transform, kept in order as its letter then its argument */
+static int push_step(cli_input *in, int id, const char *arg)
+{
+	static const char *const letter[] = {"f", "d", "m", "r"};
+	size_t len = 2 * in->n_steps;
+	if (cli_push_arg(&in->steps, &len, letter[id - CLI_IN_FOCUS]) ||
+	    cli_push_arg(&in->steps, &len, arg ? arg : ""))
+		return 2;
+	in->n_steps++;
+	return 0;
+}
+
+/* Step `k` of the call-tree transforms on `t` */
+static int apply_step(const cli_input *in, size_t k, flame_tree *t, flame_err *err)
+{
+	const char *arg = in->steps[2 * k + 1];
+	switch (in->steps[2 * k][0]) {
+	case 'f': return flame_focus(t, arg, err);
+	case 'd': return flame_drop(t, arg, err);
+	case 'm': return flame_merge_frames(t, arg, err);
+	default: return flame_collapse_recursion(t, err);
+	}
+}
+
 int cli_input_opt(cli_input *in, int id, const char *arg)
 {
 	switch (id) {
@@ -676,6 +710,8 @@ int cli_input_opt(cli_input *in, int id, const char *arg)
 	case CLI_IN_INCLUDE: in->include = arg; break;
 	case CLI_IN_EXCLUDE: in->exclude = arg; break;
 	case CLI_IN_SKIP_AFTER: return cli_push_arg(&in->skip_after, &in->n_skip, arg);
+	case CLI_IN_FOCUS: case CLI_IN_DROP: case CLI_IN_MERGE: case CLI_IN_COLLAPSE_RECURSION:
+		return push_step(in, id, arg);
 	case CLI_IN_EVENT_FILTER: in->po.perf_event_filter = arg; break;
 	case CLI_IN_TIME: return cli_time_range("--time", arg, &in->po);
 	case CLI_IN_JFR_EVENT: in->po.jfr_event = arg; break;
@@ -698,7 +734,13 @@ int cli_input_ready(cli_input *in)
 	if (flame_filter_check(in->include, in->exclude, &err) ||
 	    flame_parse_opts_check(&in->po, &err))
 		return cli_report(&err);
-	return 0;
+	/* the regexes of the call-tree transforms, compiled on an empty tree */
+	flame_tree *empty = NULL;
+	int rc = in->n_steps ? flame_tree_new(&empty, &err) : 0;
+	for (size_t k = 0; k < in->n_steps && !rc; k++)
+		rc = apply_step(in, k, empty, &err);
+	flame_tree_free(empty);
+	return rc ? cli_report(&err) : 0;
 }
 
 flame_parse_opts cli_input_parse_opts(const cli_input *in, cli_warnings *w)
@@ -714,7 +756,7 @@ flame_parse_opts cli_input_parse_opts(const cli_input *in, cli_warnings *w)
 
 int cli_input_transforms(const cli_input *in)
 {
-	return in->include || in->exclude || in->n_skip;
+	return in->include || in->exclude || in->n_skip || in->n_steps;
 }
 
 int cli_input_transform(const cli_input *in, flame_tree *t, flame_err *err)
@@ -722,6 +764,8 @@ int cli_input_transform(const cli_input *in, flame_tree *t, flame_err *err)
 	int rc = in->n_skip ? flame_skip_after(t, in->skip_after, in->n_skip, err) : 0;
 	if (!rc)
 		rc = flame_filter_stacks(t, in->include, in->exclude, err);
+	for (size_t k = 0; k < in->n_steps && !rc; k++)
+		rc = apply_step(in, k, t, err);
 	return rc;
 }
 
@@ -755,12 +799,13 @@ void cli_input_free(cli_input *in)
 	free(in->skip_after);
 	free(in->tags);
 	free(in->tags_ignore);
-	in->skip_after = in->tags = in->tags_ignore = NULL;
+	free(in->steps);
+	in->skip_after = in->tags = in->tags_ignore = in->steps = NULL;
 }
 
 void cli_input_emptied(const cli_input *in, char *buf, size_t cap)
 {
-	const char *given[3];
+	const char *given[4];
 	int n = 0;
 	if (in->include)
 		given[n++] = "--include";
@@ -768,10 +813,16 @@ void cli_input_emptied(const cli_input *in, char *buf, size_t cap)
 		given[n++] = "--exclude";
 	if (in->n_skip)
 		given[n++] = "--skip-after";
+	if (in->n_steps)
+		given[n++] = "the call-tree transforms";
 	buf[0] = '\0';
-	if (n)
-		snprintf(buf, cap, " (none left after %s%s%s%s%s)", given[0], n > 2 ? ", " : n > 1 ? " and " : "",
-		         n > 1 ? given[1] : "", n > 2 ? " and " : "", n > 2 ? given[2] : "");
+	size_t len = 0;
+	for (int k = 0; k < n && len < cap; k++) {
+		const char *sep = k == 0 ? " (none left after " : k == n - 1 ? " and " : ", ";
+		len += (size_t)snprintf(buf + len, cap - len, "%s%s", sep, given[k]);
+	}
+	if (n && len < cap)
+		snprintf(buf + len, cap - len, ")");
 }
 
 /* every input in turn (stdin when there is none) through `parse`, with the limit and

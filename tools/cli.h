@@ -138,6 +138,7 @@ enum {
 	CLI_IN_FORMAT = 900, /* above a tool's own ids, below render-opts.h's RENDER_OPT_BASE */
 	CLI_IN_QUIET, CLI_IN_IGNORE_UNITS, CLI_IN_PROGRESS, CLI_IN_NO_PROGRESS, CLI_IN_MAX_INFLATE,
 	CLI_IN_INCLUDE, CLI_IN_EXCLUDE, CLI_IN_SKIP_AFTER,
+	CLI_IN_FOCUS, CLI_IN_DROP, CLI_IN_MERGE, CLI_IN_COLLAPSE_RECURSION,
 	CLI_IN_PID, CLI_IN_TID, CLI_IN_KERNEL, CLI_IN_JIT, CLI_IN_ALL, CLI_IN_ADDRS, CLI_IN_EVENT_FILTER,
 	CLI_IN_RAW_NAMES, CLI_IN_KEEP_TEMPLATES, CLI_IN_TIME, CLI_IN_SRCLINE,
 	CLI_IN_JFR_EVENT, CLI_IN_SIGNATURES, CLI_IN_THREADS, CLI_IN_LINES, CLI_IN_ANNOTATE,
@@ -173,6 +174,9 @@ typedef struct cli_input {
 	const char *include, *exclude;
 	const char **skip_after;
 	size_t n_skip;
+	const char **steps;   /* --focus, --drop, --merge, --collapse-recursion in the order
+	                       * given: each "f", "d", "m" or "r" followed by its REGEX */
+	size_t n_steps;
 	const char **tags, **tags_ignore; /* the pprof lists po points to */
 	int list_types;       /* --list-sample-types */
 } cli_input;
@@ -186,10 +190,12 @@ int cli_input_ready(cli_input *in);
 /** The parse options of one input: `w` (quiet as --quiet says) gets its warnings. */
 flame_parse_opts cli_input_parse_opts(const cli_input *in, cli_warnings *w);
 /** 1 when a transform of the read profile was asked for (--include, --exclude,
- * --skip-after): the tool needs the profile as a tree. */
+ * --skip-after, --focus, --drop, --merge, --collapse-recursion): the tool needs the
+ * profile as a tree. */
 int cli_input_transforms(const cli_input *in);
 /** Apply them to `t`, the profile as read (after a diff's or merge's normalization):
- * --skip-after, then --include and --exclude. */
+ * --skip-after, then --include and --exclude, then the call-tree transforms in the order
+ * given. */
 int cli_input_transform(const cli_input *in, flame_tree *t, flame_err *err);
 /** --list-sample-types: print each of the `n` inputs' pprof sample types (`type/unit`,
  * the default marked; prefixed by the file name when n > 1) and return the exit code. */

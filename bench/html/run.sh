@@ -7,7 +7,9 @@
 # on the same folded file (SPEEDSCOPE_DIR: an npm-installed speedscope package, e.g.
 # `npm install --prefix /tmp/ss speedscope` then /tmp/ss/node_modules/speedscope; without it
 # speedscope is left out; SS_RUNS runs of it, default 1: it takes minutes); and a synthetic
-# profile of 1 M distinct stacks.
+# profile of 1 M distinct stacks; and ten times the render bench input, a profile of 20 M
+# frames made by bench/gen/frames.py (kept in bench/data), against the goals: first paint
+# within 3 s, at most 500 MB of JS heap, zoom, search, sandwich and table within 100 ms.
 # Usage: bench/html/run.sh [BUILD_DIR (build)] [RUNS (5)] [SPEEDSCOPE_DIR]
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -62,3 +64,10 @@ awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "main;mod_%d;fn_%d;leaf_%d %d\
 "$tools/flame-render" "$syn" -o "$out/million.html"
 echo "1 M distinct stacks: page $(awk -v b="$(wc -c <"$out/million.html")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
 node "$root/bench/html/page.mjs" "$out/million.html" "$syn" - 1
+
+# 20 M frames (ten times the render bench input): made once, kept in bench/data
+f20=$data/frames-20m.folded.gz
+[ -s "$f20" ] || { python3 "$root/bench/gen/frames.py" 20e6 | gzip -1 >"$f20.tmp" && mv "$f20.tmp" "$f20"; }
+"$tools/flame-render" "$f20" -o "$out/f20m.html"
+echo "20 M frames: page $(awk -v b="$(wc -c <"$out/f20m.html")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
+GOALS=1 node "$root/bench/html/page.mjs" "$out/f20m.html" "$f20" - "$runs"

@@ -495,7 +495,10 @@ static void put_label(sw *w, const flame__frame *f)
 /* The picture: one <path> per fill colour holding every frame of that colour as a
  * rectangle. A browser then paints a few hundred elements instead of one per frame, so
  * hovering, searching and zooming (a transform on this group) stay fast on 100,000
- * frames; the per-frame <rect><title/></rect> elements keep the data and tooltips. */
+ * frames; the per-frame <rect><title/></rect> elements keep the data and tooltips. Frames
+ * narrower than a pixel go in paths of their own, class "t", which the style draws
+ * anti-aliased: under the picture's crispEdges Chromium would drop them, where
+ * flamegraph.pl's SVGs show them faintly. */
 enum { GEOM_CHUNK = 1 << 18, PATH_CHUNK = 1 << 16 };
 
 struct by_fill {
@@ -520,7 +523,8 @@ static void put_picture(sw *w)
 	}
 	for (size_t i = 0; i < L->count; i++) {
 		flame__rgb c = L->frames[i].fill;
-		v[i] = (struct by_fill){(uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b, (uint32_t)i};
+		uint32_t thin = L->frames[i].w < 1.0 ? 1u << 24 : 0;
+		v[i] = (struct by_fill){thin | (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b, (uint32_t)i};
 	}
 	qsort(v, L->count, sizeof *v, cmp_fill);
 	for (size_t i = 0, run = 0; i < L->count && !w->rc; i++, run++) {
@@ -530,7 +534,9 @@ static void put_picture(sw *w)
 			run = 0;
 			char hex[8];
 			flame__rgb_hex(f->fill, hex);
-			puts_(w, i ? "\"/>\n<path fill=\"" : "<path fill=\"");
+			if (i)
+				puts_(w, "\"/>\n");
+			puts_(w, v[i].rgb >> 24 ? "<path class=\"t\" fill=\"" : "<path fill=\"");
 			puts_(w, hex);
 			puts_(w, "\" d=\"");
 		}

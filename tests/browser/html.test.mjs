@@ -7,8 +7,11 @@
 // counted once), the top table (sorting, search filter, row click), URL state round trip,
 // a URL regex that backtracks stopped by its time budget, hostile names and texts as text
 // only, a differential page (colours, tooltips, table by delta, the frames only in
-// BEFORE), and the timings on a 100,000-frame profile (printed, not asserted: bench/html
-// checks them). Usage: node html.test.mjs BUILD_DIR FIXTURES_DIR
+// BEFORE), the transforms (each one's stacks as flame-collapse's --focus, --drop, --merge,
+// --collapse-recursion give them, and --reverse's for invert; the bar's buttons, chips,
+// undo and the link round trip), stacks 10,000 frames deep in both orientations, and the
+// timings on a 100,000-frame profile (printed, not asserted: bench/html checks them).
+// Usage: node html.test.mjs BUILD_DIR FIXTURES_DIR
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -59,6 +62,39 @@ for (let s = 0; s < 2500; s++) {
 	lines.push(fr.join(";") + " 1");
 }
 const big = pageOf("big", "flame-render", [], lines.join("\n") + "\n");
+// deep stacks (made here): one of 10,000 frames, one of 3,000, beside 1,000 shallow ones;
+// a canvas as tall as the graph (160,000 px) would not draw at all
+function deepFolded(depth, other, shallow) {
+	const out = [["main", ...Array.from({ length: depth - 1 }, (_, d) => `deep_${d}`)].join(";") + " 5"];
+	out.push(["main", ...Array.from({ length: other - 1 }, (_, d) => `rec_${d % 7}`)].join(";") + " 3");
+	for (let k = 0; k < shallow; k++) out.push(`main;shallow_${k % 50};leaf_${k} 1`);
+	return out.join("\n") + "\n";
+}
+// a profile for the transforms (made here, seeded): recursion direct and through others,
+// library frames between the program's, a few roots
+function xfFolded(count) {
+	let seed = 7;
+	const rnd = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return Math.floor(seed / 65536) % n; };
+	const fns = ["app_main", "app_parse", "app_eval", "lib_alloc", "lib_lock", "app_walk", "lib_io", "app_emit"];
+	const out = new Map();
+	for (let k = 0; k < count; k++) {
+		const st = [["proc_a", "proc_b", "proc_c"][rnd(3)]];
+		for (let d = 0, depth = 1 + rnd(12); d < depth; d++) st.push(fns[rnd(fns.length)]);
+		const key = st.join(";");
+		out.set(key, (out.get(key) || 0) + 1 + rnd(9));
+	}
+	return [...out].map(([k, v]) => `${k} ${v}`).join("\n") + "\n";
+}
+const xfInput = path.join(tmp, "xf.folded");
+fs.writeFileSync(xfInput, xfFolded(3000));
+const xfPage = pageOf("xf", "flame-render", [xfInput]);
+// past what the narrow arrays hold (made here): 70,000 names, a count over 2^32, a stack
+// 70,000 frames deep (depths past 16 bits), read a chunk at a time as the data inflates
+const wideLines = ["main;huge 5000000000", ["main", ...Array.from({ length: 69999 }, (_, d) => `d${d % 3}`)].join(";") + " 2"];
+for (let k = 0; k < 70000; k++) wideLines.push(`main;w_${k} 1`);
+const wide = pageOf("wide", "flame-render", [], wideLines.join("\n") + "\n");
+const deep = pageOf("deep", "flame-render", [], deepFolded(10000, 3000, 1000));
+const deepIcicle = pageOf("deep-icicle", "flame-render", ["--inverted"], deepFolded(10000, 3000, 1000));
 
 const ctx = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
 	executablePath: "/usr/bin/chromium", headless: true,
@@ -312,6 +348,142 @@ try {
 	await page.click("#b-graph");
 	check(!(await frame(page, "gone")) && (await frame(page, "new")), "diff graph: widths by AFTER (gone has none)");
 	await page.close();
+
+	// ---- transforms: the page's stacks as flame-collapse gives them for the same options
+	const cli = (args) => execFileSync(tool("flame-collapse"), [...args, xfInput]).toString();
+	const reversed = (folded) => { // flame-render --reverse's stacks
+		const m = new Map();
+		for (const line of folded.split("\n").filter(Boolean)) {
+			const sp = line.lastIndexOf(" "), k = line.substring(0, sp).split(";").reverse().join(";");
+			m.set(k, (m.get(k) || 0) + +line.substring(sp + 1));
+		}
+		return [...m].map(([k, v]) => `${k} ${v}`).sort().join("\n") + "\n";
+	};
+	const sorted = (t) => t.split("\n").filter(Boolean).sort().join("\n") + "\n";
+	const xfCases = [
+		["f:%5Eapp_eval%24", ["--focus", "^app_eval$"]],
+		["d:lib_lock", ["--drop", "lib_lock"]],
+		["m:%5Elib_", ["--merge", "^lib_"]],
+		["o:%5Eapp_", ["--merge", "^(?!.*(?:^app_))"]],
+		["r", ["--collapse-recursion"]],
+		["m:lib;r;f:%5Eapp_(parse%7Cwalk)%24", ["--merge", "lib", "--collapse-recursion", "--focus", "^app_(parse|walk)$"]],
+		["f:app_walk;r;d:emit", ["--focus", "app_walk", "--collapse-recursion", "--drop", "emit"]],
+	];
+	page = await open(xfPage);
+	for (const [link, args] of xfCases) {
+		await page.goto("file://" + xfPage + "#x=" + link);
+		await page.reload();
+		await page.waitForFunction(() => window.FG && FG.ready);
+		const got = await page.evaluate(() => FG.folded()), want = sorted(cli(args));
+		check(got === want && got.length > 0, `transforms #x=${link}: the stacks of flame-collapse ${args.join(" ")} (${want.split("\n").length - 1} stacks)`);
+	}
+	for (const [link, args] of [["i", []], ["m:lib;r;i", ["--merge", "lib", "--collapse-recursion"]]]) {
+		await page.goto("file://" + xfPage + "#x=" + link);
+		await page.reload();
+		await page.waitForFunction(() => window.FG && FG.ready);
+		check((await page.evaluate(() => FG.folded())) === reversed(cli(args)), `transforms #x=${link}: the stacks of flame-collapse ${args.join(" ")} reversed (--reverse)`);
+	}
+	await page.close();
+	// through the bar: each button, the chips, Undo and the key u, the link round trip
+	page = await open(xfPage);
+	const whole = await page.evaluate(() => FG.folded());
+	await page.fill("#search", "^lib_");
+	await page.press("#search", "Enter");
+	await page.click("#x-merge");
+	check((await page.evaluate(() => FG.folded())) === sorted(cli(["--merge", "^lib_"])) && /x=m:%5Elib_/.test(page.url()) &&
+		(await state(page)).search === null, "bar: Merge takes the search's regex, in the link, search cleared");
+	await page.click("#x-rec");
+	const appEval = await frame(page, "app_eval");
+	await page.mouse.click(...centre(appEval));
+	await page.click("#b-reset");
+	await page.click("#x-focus");
+	const want3 = sorted(cli(["--merge", "^lib_", "--collapse-recursion", "--focus", "^app_eval$"]));
+	check((await page.evaluate(() => FG.folded())) === want3, "bar: Recursion, then Focus on the selected function (clicked in the graph)");
+	const tr1 = await page.evaluate(() => { const t = FG.tree(); return [t.name[1], t.end[1], t.n]; });
+	check(tr1[0] === (await page.evaluate(() => FG.names().indexOf("app_eval"))) && tr1[1] === tr1[2] - 1 && (await frame(page, "app_eval")).w > 1000,
+		"bar: focused, app_eval is the root's only child, drawn across");
+	check((await text(page, "#xf")) === "Merge: ^lib_\u00d7Collapse recursion\u00d7Focus: ^app_eval$\u00d7", `bar: the steps shown (${await text(page, "#xf")})`);
+	// the link reopens the same view
+	const xfUrl = page.url(), xfState = await state(page), xfStacks = await page.evaluate(() => FG.folded());
+	const p2 = await open(xfPage, xfUrl.substring(xfUrl.indexOf("#")));
+	check(JSON.stringify(await state(p2)) === JSON.stringify(xfState) && (await p2.evaluate(() => FG.folded())) === xfStacks,
+		`transforms link round trip (${xfUrl.substring(xfUrl.indexOf("#"))})`);
+	await p2.close();
+	await page.click("#x-undo");
+	check((await page.evaluate(() => FG.folded())) === sorted(cli(["--merge", "^lib_", "--collapse-recursion"])) && !/f:/.test(page.url()),
+		"Undo: the focus undone");
+	await page.evaluate(() => document.activeElement.blur());
+	await page.keyboard.press("u");
+	check((await page.evaluate(() => FG.folded())) === sorted(cli(["--merge", "^lib_"])), "key u: the recursion collapse undone");
+	await page.click("#x-inv");
+	check((await page.evaluate(() => FG.folded())) === reversed(cli(["--merge", "^lib_"])), "bar: Invert");
+	await page.click("#xf span.x b"); // remove the first step (the merge)
+	check((await page.evaluate(() => FG.folded())) === reversed(whole) && (await state(page)).xf.length === 1, "bar: a step removed by its chip");
+	await page.fill("#search", "^app_");
+	await page.press("#search", "Enter");
+	await page.click("#x-only");
+	check((await state(page)).xf.map((x) => x.op).join() === "inv,only", "bar: Only matches");
+	await page.click("#x-drop");
+	const dropped = (await state(page)).xf[2];
+	check(dropped && dropped.op === "drop" && dropped.re === "^app_eval$", `bar: Drop with no search takes the selected function (${JSON.stringify(dropped)})`);
+	for (let k = 0; k < 5; k++) await page.keyboard.press("u"); // drop, only, the chip's removal, invert, merge
+	check((await page.evaluate(() => FG.folded())) === whole && !/x=/.test(page.url()) &&
+		(await page.evaluate(() => document.getElementById("x-undo").disabled)), "Undo back to the profile as read, the link without x=, nothing more to undo");
+	await page.close();
+
+	// ---- values past 16 and 32 bits: names, counts, depths
+	page = await open(wide);
+	const wideTree = await page.evaluate(() => { const t = FG.tree(); return [t.n, t.maxDepth, t.total0[0], t.name.constructor.name, t.depth.constructor.name, t.self0.constructor.name]; });
+	check(wideTree[0] === 140002 && wideTree[1] === 70000 && wideTree[2] === 5000000000 + 2 + 70000 &&
+		wideTree.slice(3).join() === "Int32Array,Int32Array,Float64Array",
+		`wide: 140,002 frames, 70,000 deep, total 5,000,070,002, the arrays widened (${wideTree.join(" ")})`);
+	check((await frame(page, "huge")).info === "huge (5,000,000,000 samples, 100.00%)", "wide: a count over 2^32 exact in the tooltip");
+	check((await page.evaluate(() => FG.folded())).split("\n").length === 70003, "wide: every stack back");
+	await page.close();
+
+	// ---- deep stacks, flame and icicle: drawn whatever the depth, the root in view first
+	for (const [file, icicle] of [[deep, false], [deepIcicle, true]]) {
+		const o = icicle ? "icicle" : "flame";
+		page = await open(file);
+		const dims = await page.evaluate(() => { const c = document.getElementById("c-graph"); return [c.height, c.clientHeight, window.innerHeight, document.getElementById("c-graph").parentNode.clientHeight]; });
+		check(dims[0] <= 900 && dims[1] <= dims[2] && dims[3] >= 10001 * 16, `deep ${o}: the canvas is the window's size (${dims[0]} px) in a box of the graph's (${dims[3]} px)`);
+		let df = await drawn(page);
+		const root = df.find((f) => f.name === "all");
+		check(root && root.y >= 0 && root.y < 900 && (await frame(page, "shallow_0")), `deep ${o}: opens with the root in the window (y ${root && root.y.toFixed(0)})`);
+		// painted: the root row's pixels are the root colour, not the background
+		const px = await page.evaluate(([x, y]) => { const c = document.getElementById("c-graph"), r = c.getBoundingClientRect();
+			return Array.from(c.getContext("2d").getImageData(Math.round((x - r.left) * devicePixelRatio), Math.round((y - r.top + 4) * devicePixelRatio), 1, 1).data); },
+			[root.x + root.w - 5, root.y]);
+		check(`rgb(${px[0]},${px[1]},${px[2]})` === root.fill, `deep ${o}: the root painted in its colour (pixel ${px}, fill ${root.fill})`);
+		// scroll to the far end: the deepest frames drawn, the root not
+		await page.evaluate((ic) => window.scrollTo(0, ic ? document.body.scrollHeight : 0), icicle);
+		await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+		df = await drawn(page);
+		check(df.some((f) => f.name === "deep_9998") && !df.some((f) => f.name === "all"), `deep ${o}: scrolled to the far end, the 10,000th frame drawn (${df.length} frames in the window)`);
+		const leaf = df.find((f) => f.name === "deep_9998");
+		await page.mouse.move(...centre(leaf));
+		check((await text(page, "#details")).startsWith("Function: deep_9998 (5 samples"), `deep ${o}: hover on the deepest frame`);
+		// zoom into a frame 9,000 deep: its subtree and ancestors, the zoomed frame in view
+		await page.evaluate(() => window.scrollTo(0, 0));
+		const z = await page.evaluate(() => FG.tree().name.indexOf(FG.names().indexOf("deep_9000")));
+		await page.goto("file://" + file + "#z=" + z);
+		await page.reload();
+		await page.waitForFunction(() => window.FG && FG.ready);
+		df = await drawn(page);
+		const zf = df.find((f) => f.name === "deep_9000");
+		check(zf && zf.y >= 0 && zf.y < 900 && zf.w > 1000, `deep ${o}: #z= zooms into a frame 9,001 deep, drawn in the window`);
+		// search the deepest frame and step to it
+		await page.fill("#search", "^deep_9998$");
+		await page.press("#search", "Enter");
+		df = await drawn(page);
+		const hit = df.find((f) => f.name === "deep_9998");
+		check(hit && hit.y >= 0 && hit.y < 900 && /^rgb\(230,0,230\)$/.test(hit.fill) === false && (await text(page, "#matched")) === "Matched: 0.5%",
+			`deep ${o}: a search for the deepest frame brings it into the window (Matched ${await text(page, "#matched")})`);
+		const pxHit = await page.evaluate(([x, y]) => { const c = document.getElementById("c-graph"), r = c.getBoundingClientRect();
+			return Array.from(c.getContext("2d").getImageData(Math.round((x - r.left + 2) * devicePixelRatio), Math.round((y - r.top + 4) * devicePixelRatio), 1, 1).data); }, [hit.x, hit.y]);
+		check(pxHit[0] === 230 && pxHit[1] === 0 && pxHit[2] === 230, `deep ${o}: the match painted in the search colour (${pxHit})`);
+		await page.close();
+	}
 
 	// ---- timings on 100,004 frames (printed; bench/html/run.sh is where they are judged)
 	page = await open(big);

@@ -410,6 +410,18 @@ static void op_strip_hex(flame_tree *t, int spill, buf *b)
 	put_summary(b, t);
 }
 
+/* the call-tree transforms, one after the other */
+static void op_call_tree(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	put_rc(b, "merge", flame_merge_frames(t, "lib", &err), &err);
+	put_rc(b, "collapse", flame_collapse_recursion(t, &err), &err);
+	put_rc(b, "drop", flame_drop(t, "^f7$", &err), &err);
+	put_rc(b, "focus", flame_focus(t, "^f[1-5]", &err), &err);
+	put_summary(b, t);
+}
+
 /* --reverse: the stacks leaf-first, drawn so (data-reverse), and twice is the tree again */
 static void op_reverse(flame_tree *t, int spill, buf *b)
 {
@@ -688,6 +700,8 @@ static const struct op {
     {"weight", op_weight, 0, "flame_tree_weight"},
     {"filter", op_filter, 0, "flame_filter_stacks"},
     {"skip_after", op_skip_after, 0, "flame_skip_after"},
+    {"call_tree", op_call_tree, 0,
+     "flame_focus flame_drop flame_merge_frames flame_collapse_recursion"},
     {"strip_hex", op_strip_hex, 1, "flame_strip_hex"},
     {"reverse", op_reverse, 1, "flame_reverse_stacks"},
     {"merge", op_merge, 0, "flame_tree_merge"},
