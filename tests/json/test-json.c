@@ -134,12 +134,12 @@ static void test_batches(void)
 {
 	size_t n = 3 << 20, o = 0, count = 0;
 	char *s = malloc(n + 64);
-	int64_t want = 0, got_sum = 0;
+	uint64_t want = 0, got_sum = 0; /* sums modulo 2^64: they pass INT64_MAX */
 	s[o++] = '[';
 	for (int64_t k = 0; o < n; k++) {
 		int64_t v = k % 7 == 3 ? -k : k % 11 == 5 ? 123456789012345678LL : k;
 		o += (size_t)sprintf(s + o, k % 13 == 7 ? "%s %lld" : "%s%lld", k ? "," : "", (long long)v);
-		want += v;
+		want += (uint64_t)v;
 		count++;
 	}
 	s[o++] = ']';
@@ -151,7 +151,7 @@ static void test_batches(void)
 	size_t seen = 0;
 	while ((got = flame__json_array_ints(&j, v, 100, "x")) > 0)
 		for (long i = 0; i < got; i++, seen++)
-			got_sum += v[i];
+			got_sum += (uint64_t)v[i];
 	CHECK(got == 0 && seen == count && got_sum == want);
 	CHECK(flame__json_next(&j) == FLAME__JSON_EOF);
 	free(j.err);
