@@ -1081,6 +1081,22 @@ short_:
 	           "(0x%llx) says", n, (unsigned long long)st);
 }
 
+/* The attribute a sample belongs to: the only one, or the one its id names. */
+static int sample_attr(const flame__pd *r, const flame__pd_rec *rec, const flame__pd_attr **a,
+                       flame_err *err)
+{
+	*a = &r->attrs[0];
+	if (r->nattrs < 2)
+		return 0;
+	if (8 + 8 * (size_t)r->id_pos + 8 > rec->size)
+		return BAD(r, err, rec->off, "a sample of %zu bytes has no room for its id", rec->size);
+	uint64_t id = u64at(rec->p + 8 + 8 * r->id_pos);
+	if (!(*a = attr_by_id(r, id)))
+		return BAD(r, err, rec->off, "a sample of event id %llu, which no attribute in the "
+		           "header describes", (unsigned long long)id);
+	return 0;
+}
+
 int flame__pd_decode(const flame__pd *r, const flame__pd_rec *rec, flame__pd_sample *s,
                      flame_err *err)
 {
@@ -1088,16 +1104,9 @@ int flame__pd_decode(const flame__pd *r, const flame__pd_rec *rec, flame__pd_sam
 	const unsigned char *p = rec->p;
 	size_t n = rec->size, i = 8;
 	memset(s, 0, sizeof *s);
-	const flame__pd_attr *a = &r->attrs[0];
-	if (r->nattrs > 1) {
-		uint64_t id;
-		if (8 + 8 * (size_t)r->id_pos + 8 > n)
-			return BAD(r, err, rec->off, "a sample of %zu bytes has no room for its id", n);
-		id = u64at(p + 8 + 8 * r->id_pos);
-		if (!(a = attr_by_id(r, id)))
-			return BAD(r, err, rec->off, "a sample of event id %llu, which no attribute in the "
-			           "header describes", (unsigned long long)id);
-	}
+	const flame__pd_attr *a;
+	if ((rc = sample_attr(r, rec, &a, err)))
+		return rc;
 	s->attr = a;
 	uint64_t st = a->sample_type;
 #define TAKE(dst)                                                                            \
