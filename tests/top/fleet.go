@@ -2,7 +2,9 @@
 // tests. Goroutines serve requests under pprof.Do labels (service, endpoint, version; one
 // endpoint has a hostile value) and count them; main.hashOrder does four times the work
 // per request in version v2, everything else the same. Writes the profile and a line
-// "VERSION REQUESTS" per version (requests of service api).
+// "VERSION REQUESTS" per version (requests of service api). Each shard serves for SECONDS and
+// at least minRequests requests, so that a loaded machine (fewer CPU samples in the same
+// wall time) still gives the tests' statistics enough samples to see the regression.
 // Usage: go run fleet.go OUT.pb.gz COUNTS SECONDS
 package main
 
@@ -19,6 +21,8 @@ import (
 )
 
 var sink uint64
+
+const minRequests = 8000
 
 // Each function spins in a loop of its own, so its time is its self time.
 
@@ -104,7 +108,7 @@ func main() {
 			defer wg.Done()
 			labels := pprof.Labels("service", s.service, "endpoint", s.endpoint, "version", s.version)
 			pprof.Do(context.Background(), labels, func(context.Context) {
-				for time.Now().Before(deadline) {
+				for n := 0; n < minRequests || time.Now().Before(deadline); n++ {
 					handle(s.service, s.version)
 					runtime.Gosched() // yield between requests: no async preemption inside them
 					if s.service == "api" {
