@@ -8,8 +8,12 @@ A = [os.path.join(data, f"a{i}.folded") for i in range(1, na + 1)]
 B = [os.path.join(data, f"b{i}.folded") for i in range(1, nb + 1)]
 rng = random.Random(seed)
 
-def gate(before, after, limit=pct):
-    args = [fd, "-n", "--fail-above", str(limit), "--format", "folded", "-o", "/dev/null"]
+# the program's own frames: the kernel's (interrupts, context switches) merged into them,
+# as --merge's "only your code" does
+OWN = ["--merge", "^(?!(hot|warm|cold|main|_start|__libc_start_call_main|__libc_start_main.*|wl)$)"]
+
+def gate(before, after, limit=pct, extra=()):
+    args = [fd, "-n", "--fail-above", str(limit), "--format", "folded", "-o", "/dev/null", *extra]
     for p in before: args += ["--before", p]
     for p in after: args += ["--after", p]
     r = subprocess.run(args, capture_output=True, text=True)
@@ -18,11 +22,11 @@ def gate(before, after, limit=pct):
         sys.exit(r.stderr)
     return names
 
-def trials(label, draw, want=None, limit=pct, n=100):
+def trials(label, draw, want=None, limit=pct, n=100, extra=()):
     hits, named = 0, 0
     for _ in range(n):
         before, after = draw()
-        names = gate(before, after, limit)
+        names = gate(before, after, limit, extra)
         hits += bool(names)
         named += want in names if want else 0
     if want:
@@ -40,6 +44,9 @@ trials(f"hot() 5% slower, 5 runs a side, --fail-above {pct}", lambda: (rng.sampl
 trials(f"A/A, 1 run a side, --fail-above {pct}", lambda: tuple([p] for p in rng.sample(A, 2)))
 trials("A/A, 1 run a side, --fail-above 0", lambda: tuple([p] for p in rng.sample(A, 2)), limit=0)
 trials(f"hot() 5% slower, 1 run a side, --fail-above {pct}", lambda: ([rng.choice(A)], [rng.choice(B)]), "hot")
+trials(f"A/A, 1 run a side, --fail-above {pct}, the program's frames", lambda: tuple([p] for p in rng.sample(A, 2)), extra=OWN)
+trials("A/A, 1 run a side, --fail-above 0, the program's frames", lambda: tuple([p] for p in rng.sample(A, 2)), limit=0, extra=OWN)
+trials(f"hot() 5% slower, 1 run a side, --fail-above {pct}, the program's frames", lambda: ([rng.choice(A)], [rng.choice(B)]), "hot", extra=OWN)
 
 # the spread between runs of each function's total share, and what it takes to see less
 def shares(path):

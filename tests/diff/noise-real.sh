@@ -16,7 +16,7 @@ command -v perf >/dev/null || { echo "SKIP: perf is not installed"; exit 77; }
 command -v cc >/dev/null || { echo "SKIP: no C compiler"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cc -O1 -fno-omit-frame-pointer -fno-optimize-sibling-calls -o "$tmp/wl" "$src/tests/diff/noise-workload.c" || exit 1
+cc -O1 -fno-omit-frame-pointer -fno-optimize-sibling-calls -falign-functions=64 -falign-loops=64 -o "$tmp/wl" "$src/tests/diff/noise-workload.c" || exit 1
 record() { # NAME HOT_PER_MILLE
 	perf record -q -e cpu-clock -F 20000 -g -o "$tmp/$1.data" -- "$tmp/wl" "$2" 800 \
 		>/dev/null 2>"$tmp/perf.err" || { echo "SKIP: perf record failed: $(head -1 "$tmp/perf.err")"; exit 77; }

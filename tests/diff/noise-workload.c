@@ -1,7 +1,10 @@
 /* A CPU-bound workload for the noise tests (tests/diff/noise-real.sh) and the noise bench
  * (bench/diff-noise.sh): hot() takes about 60% of the time, warm() 25%, cold() 15%. The first
  * argument scales hot()'s work in per mille (1050: hot() 5% slower), the second the whole
- * run (per mille of about 0.25 s of CPU). */
+ * run (per mille of about 0.25 s of CPU). Built with -falign-functions=64 -falign-loops=64:
+ * unaligned, the three identical loops ran at different speeds when the other hardware thread
+ * of the core was busy, and cold()'s share moved by 4 points between runs (7 times its
+ * sampling noise) with the machine's load: noise of the workload, not of the sampling. */
 #include <stdlib.h>
 
 static volatile double sink;
