@@ -1,7 +1,9 @@
 /* Fuzz target for the perf script reader: any bytes must parse or fail with an error,
  * never crash, hang or allocate without bound; a parsed tree must build. Run once with
- * the defaults and once with every naming flag, an event filter and a time range, on two
- * threads so the reader's split of the input into blocks is exercised too. Built as a
+ * the defaults, once with every naming flag, an event filter and a time range on perf's
+ * clock, on two threads so the reader's split of the input into blocks is exercised too,
+ * and once keeping time with a range from the first sample (parse/time-range.c: the input
+ * into a tree of its own, cut, merged). Built as a
  * libFuzzer target with -Dfuzzing=enabled; otherwise (FLAME_FUZZ_MAIN) a plain program
  * that runs the target once per file named on the command line. */
 #include "fuzz.h"
@@ -19,6 +21,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.time_start = 0.5;
 	o.time_end = 1e9;
 	o.threads = 2;
+	flame_fuzz_parse(data, size, &o, 0);
+	o.time_range = FLAME_TIME_RANGE_RELATIVE;
+	o.time_start = 0.001;
+	o.time_end = 0.5;
+	o.keep_time_ns = 1000000;
+	o.threads = 1;
 	flame_fuzz_parse(data, size, &o, 0);
 	return 0;
 }
