@@ -179,6 +179,8 @@ typedef struct flame__jfr_chunk {
 	const char *src;
 	int compressed;
 	uint64_t ticks_per_sec;
+	int64_t start_nanos;  /* the chunk's start on the wall clock (ns since the epoch), */
+	uint64_t start_ticks; /* and in ticks: an event's startTime is on the tick clock */
 	/* metadata */
 	char *text;         /* metadata strings, each NUL-terminated */
 	size_t text_len, text_cap;

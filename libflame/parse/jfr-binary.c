@@ -106,6 +106,8 @@ static int chunk(reader *r, uint64_t off, flame_err *err)
 	r->c.base = off;
 	r->c.compressed = r->buf[67] & 1;
 	r->c.ticks_per_sec = be64(r->buf + 56);
+	r->c.start_nanos = (int64_t)be64(r->buf + 32);
+	r->c.start_ticks = be64(r->buf + 48);
 	if ((rc = flame__jfr_chunk_load(&r->c, meta, cpool, err)) ||
 	    (rc = flame__jfr_events_chunk(r->ev, &r->c, have, whole, err)))
 		return rc;

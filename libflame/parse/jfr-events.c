@@ -6,7 +6,9 @@
  * else one per event; here sizes and durations are exact where the text rounds them.
  * Stack traces and threads are named by jfr-names.c, once per chunk; a chunk's events are
  * summed per stack trace and thread, then kept per type until the end, when the chosen
- * type's go to the tree. */
+ * type's go to the tree. When the tree keeps time, each event's startTime is kept too, on
+ * the wall clock (the chunk header's start in ns and in ticks): the JFR text reader's
+ * times, to the nanosecond where jfr print gives milliseconds of the day. */
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
@@ -32,12 +34,19 @@ typedef struct plan {
 	int ty;              /* evtype index; NONE until made */
 	uint32_t nread;      /* fields read: up to the last of those below */
 	uint32_t stack, sampled, thread, weight; /* field index in the class, UINT32_MAX: none */
+	uint32_t start;      /* startTime, read only when the tree keeps time */
 } plan;
 
 typedef struct agg { /* the events of the chunk on one stack trace (and thread) so far */
 	uint32_t st, thread; /* the sent, the thread's name id (0 without --threads) */
 	uint64_t amount, count;
 } agg;
+
+typedef struct when { /* an event's time, when the tree keeps time */
+	uint32_t at;      /* its agg in the chunk, then (flush) its stack in loc */
+	int64_t ns;       /* wall clock */
+	uint64_t amount;  /* its bytes or nanoseconds (0: weighed by count) */
+} when;
 
 struct flame__jfr_events {
 	flame__sink k;
@@ -61,6 +70,12 @@ struct flame__jfr_events {
 	uint32_t *key;        /* scratch */
 	size_t key_cap;
 	flame__jfr_chunk *c;
+	/* time, when kept: the chunk's events (at: agg), then all (at: loc) */
+	int timed;
+	flame__array(when) pend;
+	flame__array(when) whens;
+	uint32_t *agg_at;     /* scratch: agg i's stack in loc, at flush */
+	size_t agg_at_cap;
 };
 
 int flame__jfr_events_new(flame__jfr_events **out, flame_tree *t, const flame_parse_opts *o,
@@ -74,6 +89,7 @@ int flame__jfr_events_new(flame__jfr_events **out, flame_tree *t, const flame_pa
 	e->flags = o->jfr_flags;
 	e->src = src;
 	e->want = e->exec = NONE;
+	e->timed = e->k.time != NULL;
 	flame__jfr_names_init(&e->nm, &e->k, e->flags);
 	flame__stacks_init(&e->loc);
 	*out = e;
@@ -93,6 +109,9 @@ void flame__jfr_events_free(flame__jfr_events *e)
 	free(e->agg);
 	free(e->plans);
 	free(e->key);
+	free(e->agg_at);
+	flame__array_free(e->pend);
+	flame__array_free(e->whens);
 	flame__stacks_free(&e->loc);
 	free(e);
 }
@@ -140,11 +159,12 @@ static int make_plan(flame__jfr_events *e, uint32_t cls, plan *p, flame_err *err
 	p->sampled = flame__jfr_field_of(c, cls, "sampledThread");
 	p->thread = flame__jfr_field_of(c, cls, "eventThread");
 	p->weight = flame__jfr_field_of(c, cls, t->kind == W_BYTES ? t->wfield : "duration");
+	p->start = e->timed ? flame__jfr_field_of(c, cls, "startTime") : UINT32_MAX;
 	if (t->kind != W_BYTES && p->weight != UINT32_MAX)
 		t->saw_duration = 1;
-	uint32_t *f[] = {&p->stack, &p->sampled, &p->thread, &p->weight};
+	uint32_t *f[] = {&p->stack, &p->sampled, &p->thread, &p->weight, &p->start};
 	p->nread = 0;
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 5; i++) {
 		if (*f[i] == UINT32_MAX)
 			continue;
 		const flame__jfr_field *fd = &c->fld[*f[i]];
@@ -164,7 +184,7 @@ static int make_plan(flame__jfr_events *e, uint32_t cls, plan *p, flame_err *err
 
 /* The fields of plan p of the event at cur: stack trace key, thread keys, weight. */
 typedef struct got {
-	uint64_t stack, thread, weight;
+	uint64_t stack, thread, weight, start;
 	int has_stack, has_thread;
 	uint32_t stack_cls, thread_cls;
 } got;
@@ -187,8 +207,8 @@ static int fields(flame__jfr_events *e, uint32_t cls, const plan *p, flame__jfr_
 			g->has_thread = 1;
 			g->thread_cls = f->type;
 			prio = i == p->sampled ? 2 : 1;
-		} else if (i == p->weight) {
-			g->weight = flame__jfr_field_int(c, f, cur->p, 0);
+		} else if (i == p->weight || i == p->start) {
+			*(i == p->weight ? &g->weight : &g->start) = flame__jfr_field_int(c, f, cur->p, 0);
 			if (flame__jfr_skip_field(c, cur, f))
 				return BAD;
 		} else if (flame__jfr_skip_field(c, cur, f)) {
@@ -210,11 +230,26 @@ static uint64_t nanos(const flame__jfr_chunk *c, uint64_t ticks)
 	return ns >= 1.8e19 ? UINT64_MAX / 2 : (uint64_t)ns;
 }
 
+/* The chunk's timed events, each now at its stack in loc (agg_at). */
+static int flush_times(flame__jfr_events *e, flame_err *err)
+{
+	for (size_t i = 0; i < e->pend.n; i++) {
+		when x = e->pend.v[i];
+		x.at = e->agg_at[x.at];
+		if (flame__array_push(e->whens, x))
+			return flame__err_nomem(err);
+	}
+	e->pend.n = 0;
+	return 0;
+}
+
 /* The chunk's events so far into the local table, one add per stack trace (and thread):
  * hashing the stack's ids once, not once an event. */
 static int flush(flame__jfr_events *e, flame_err *err)
 {
 	size_t lead = 1 + ((e->flags & FLAME_JFR_THREADS) != 0);
+	if (e->timed && flame__array_reserve_min(e->agg_at, e->agg_at_cap, e->nagg + 1, 256))
+		return flame__err_nomem(err);
 	for (size_t i = 0; i < e->nagg; i++) {
 		const agg *a = &e->agg[i];
 		const flame__jfr_sent *st = &e->nm.stk[a->st];
@@ -223,13 +258,19 @@ static int flush(flame__jfr_events *e, flame_err *err)
 		e->key[0] = (uint32_t)e->agg_ty;
 		e->key[1] = a->thread; /* overwritten by the frames without --threads */
 		memcpy(e->key + lead, e->nm.ids + st->off, st->n * sizeof *e->key);
-		int rc = flame__stacks_add(&e->loc, e->key, st->n + lead, a->amount, a->count);
+		size_t n = st->n + lead;
+		int rc = e->timed ? flame__stacks_add_at(&e->loc, e->key, n, flame__stacks_hash(e->key, n),
+		                                         a->amount, a->count, &e->agg_at[i])
+		                  : flame__stacks_add(&e->loc, e->key, n, a->amount, a->count);
 		if (rc == FLAME_ERANGE)
 			return flame__err(err, rc, e->src, 0, FLAME__NO_OFFSET,
 			                  "the total weight overflows 64 bits");
 		if (rc)
 			return flame__err_nomem(err);
 	}
+	int rc = e->timed ? flush_times(e, err) : 0;
+	if (rc)
+		return rc;
 	e->nagg = 0;
 	flame__jfr_map_clear(&e->amap);
 	return 0;
@@ -273,6 +314,15 @@ static int keep(flame__jfr_events *e, const plan *p, const got *g, flame_err *er
 		                  "the total weight overflows 64 bits");
 	a->amount += w;
 	a->count++;
+	if (p->start == UINT32_MAX)
+		return 0;
+	const flame__jfr_chunk *c = e->c; /* startTime in ticks, onto the wall clock */
+	double tps = c->ticks_per_sec ? (double)c->ticks_per_sec : 1e9;
+	double ns = (double)c->start_nanos + (double)(int64_t)(g->start - c->start_ticks) * (1e9 / tps);
+	if (!(ns > -9.2e18 && ns < 9.2e18))
+		return 0; /* no time to keep (a damaged field): the stack keeps its weight */
+	if (flame__array_push(e->pend, ((when){(uint32_t)i, (int64_t)ns, w})))
+		return flame__err_nomem(err);
 	return 0;
 }
 
@@ -371,6 +421,48 @@ static int chosen(flame__jfr_events *e)
 	return ty;
 }
 
+/* Each event of the chosen type at its time, weighed as its stack is (`at`: where the
+ * stacks of loc went in the tree). */
+static int put_times(flame__jfr_events *e, const evtype *t, const uint32_t *at, uint64_t mult,
+                     flame_err *err)
+{
+	for (size_t i = 0; i < e->whens.n; i++) {
+		const when *x = &e->whens.v[i];
+		if (at[x->at] == UINT32_MAX)
+			continue;
+		uint64_t w = t->kind == W_BYTES || t->saw_duration ? x->amount : 1;
+		int rc = flame__sink_time_put(&e->k, at[x->at], FLAME_CLOCK_WALL, x->ns, w * mult, 0, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The chosen type's stacks into the tree (their places into at[], when not NULL). */
+static int put_stacks(flame__jfr_events *e, int ty, uint64_t mult, uint32_t *at, flame_err *err)
+{
+	const evtype *t = &e->types[ty];
+	for (size_t i = 0; i < e->loc.count; i++) {
+		const flame__stack *st = &e->loc.v[i];
+		if (at)
+			at[i] = UINT32_MAX;
+		if (st->ids[0] != (uint32_t)ty)
+			continue;
+		uint64_t w = t->kind == W_BYTES || t->saw_duration ? st->w[0] : st->w[1];
+		if (w && w > UINT64_MAX / mult)
+			return flame__err(err, FLAME_ERANGE, e->src, 0, FLAME__NO_OFFSET,
+			                  "a weight overflows 64 bits");
+		int rc = flame__sink_add_at(&e->k, st->ids + 1, st->depth - 1, w * mult, 0,
+		                            at ? &at[i] : NULL, err);
+		if (rc == FLAME_ERANGE)
+			return flame__err(err, rc, e->src, 0, FLAME__NO_OFFSET,
+			                  "the total weight overflows 64 bits");
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int flame__jfr_events_finish(flame__jfr_events *e, flame_err *err)
 {
 	if (e->unknown)
@@ -388,20 +480,12 @@ int flame__jfr_events_finish(flame__jfr_events *e, flame_err *err)
 	static const uint64_t m10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
 	                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
 	uint64_t mult = m10[flame__sink_scale(&e->k)];
-	for (size_t i = 0; i < e->loc.count; i++) {
-		const flame__stack *st = &e->loc.v[i];
-		if (st->ids[0] != (uint32_t)ty)
-			continue;
-		uint64_t w = t->kind == W_BYTES || t->saw_duration ? st->w[0] : st->w[1];
-		if (w && w > UINT64_MAX / mult)
-			return flame__err(err, FLAME_ERANGE, e->src, 0, FLAME__NO_OFFSET,
-			                  "a weight overflows 64 bits");
-		rc = flame__sink_add(&e->k, st->ids + 1, st->depth - 1, w * mult, 0, err);
-		if (rc == FLAME_ERANGE)
-			return flame__err(err, rc, e->src, 0, FLAME__NO_OFFSET,
-			                  "the total weight overflows 64 bits");
-		if (rc)
-			return rc;
-	}
-	return 0;
+	uint32_t *at = e->whens.n ? malloc(e->loc.count * sizeof *at) : NULL;
+	if (e->whens.n && !at)
+		return flame__err_nomem(err);
+	rc = put_stacks(e, ty, mult, at, err);
+	if (!rc && at)
+		rc = put_times(e, t, at, mult, err);
+	free(at);
+	return rc;
 }

@@ -104,7 +104,8 @@ static int parse_range(flame_tree *t, flame_input *in, const struct flame__parse
  * can still spill, and streamed folded inputs still go in blocks. */
 static int gives_times(const struct flame__parser *p)
 {
-	return p == &flame__parser_perf || p == &flame__parser_pprof || p == &flame__parser_jfr
+	return p == &flame__parser_perf || p == &flame__parser_pprof || p == &flame__parser_jfr ||
+	       p == &flame__parser_jfr_binary
 #ifdef FLAME_HAVE_PERFDATA
 	       || p == &flame__parser_perfdata
 #endif
