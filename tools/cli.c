@@ -530,8 +530,8 @@ const cli_opt cli_input_opts[] = {
 	{"time", 0, CLI_ARG, CLI_IN_TIME, "START,END",
 	 "keep the samples from START to END seconds after each input's first sample (perf, "
 	 "perf.data, jfr, pprof; either end may be left out), or between two dates "
-	 "(2026-11-28T14:30:00Z, pprof's wall clock), or perf:START,END on perf's clock "
-	 "(seconds since boot, as perf script prints them)"},
+	 "(2026-11-28T14:30:00Z: the wall clock of pprof and .jfr files), or perf:START,END "
+	 "on perf's clock (seconds since boot, as perf script prints them)"},
 	{"srcline", 0, CLI_NOARG, CLI_IN_SRCLINE, NULL,
 	 "perf: accepted for compatibility: srcline lines are always recognized"},
 	{"event", 0, CLI_ARG, CLI_IN_JFR_EVENT, "NAME",
