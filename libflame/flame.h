@@ -875,7 +875,8 @@ FLAME_EXPORT int flame_diff_report_attribute(flame_diff_report *r, double limit,
  * is the variance between the side's runs over their number (with n - 1 degrees of
  * freedom), but never below the sampling variance, which is known (a side of one run has
  * only that): a sample of weight w (the period: a CPU
- * profile's counts are periods times samples; estimated per run as the 5th percentile of
+ * profile's counts are periods times samples; the profile's own period when it counted
+ * samples of one, as Go's CPU profiles do, else estimated per run as the 5th percentile of
  * its stack weights) makes a count c Poisson (variance w*c), a share binomial (w*c*(U-c)/U^3);
  * an absent function counts as one sample. The test is Welch's t on the two means
  * (Welch-Satterthwaite degrees of freedom; a side of one run has known variance, so one run

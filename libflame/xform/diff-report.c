@@ -370,9 +370,14 @@ int flame_diff_report_stats(flame_diff_report *rep, const flame_diff_opts *opts,
 	for (int c = 0; c < 2; c++) {
 		uint64_t u = 0;
 		run[c] = (flame__stat_run){rep->tree, c, 1, 0, (double)flame_tree_total(rep->tree, c), 0};
-		/* samples counted as they are: one weighs 1, times what normalized BEFORE */
+		/* samples counted as they are: one weighs 1 (or the profile's period, when it
+		 * counted samples of one), times what normalized BEFORE */
+		const flame__units *un = flame__tree_units(rep->tree);
+		double one = un->with_samples && un->period ? (double)un->period : 0;
 		if (flame__unit_kind_of(flame_tree_count_name(rep->tree), NULL) == FLAME__UNIT_COUNT)
-			run[c].w = c || !before_raw ? 1 : run[c].total / (double)before_raw;
+			one = 1;
+		if (one > 0)
+			run[c].w = one * (c || !before_raw ? 1 : run[c].total / (double)before_raw);
 		if (o.norm == FLAME_DIFF_NORM_TOTAL && run[c].total > 0)
 			run[c].unit = run[c].total, run[c].share = 1;
 		if (o.norm == FLAME_DIFF_NORM_FRAME && o.frame_regex) {

@@ -206,11 +206,20 @@ int flame__stat_sample_weight(flame_tree *t, int col, double *w, flame_err *err)
 	uint64_t *v = malloc((st->count ? st->count : 1) * sizeof *v);
 	if (!v)
 		return flame__err_nomem(err);
+	/* the profile's own period when it counted samples of one (Go's CPU profiles) and
+	 * every weight is a whole number of them: exact where the percentile is not (a profile
+	 * of a few stacks, each of many samples, would make a sample weigh ten) */
+	uint64_t period = flame__tree_units(t)->with_samples ? flame__tree_units(t)->period : 0;
 	size_t n = 0;
 	for (size_t k = 0; k < st->count; k++)
-		if (st->v[k].w[col])
+		if (st->v[k].w[col]) {
 			v[n++] = st->v[k].w[col];
-	if (n) {
+			if (period && v[n - 1] % period)
+				period = 0;
+		}
+	if (period) {
+		*w = (double)period;
+	} else if (n) {
 		qsort(v, n, sizeof *v, cmp_u64);
 		*w = (double)v[n / 20];
 	}

@@ -53,8 +53,9 @@ typedef struct flame__stat_run {
 int flame__diff_stats(flame_diff_report *rep, flame__stat_run *const run[2], const size_t n[2],
                       double alpha, flame_err *err);
 
-/** The weight of one sample in column `col` of `t`: the 5th percentile of its non-zero
- * stack weights (a stack seen once weighs one period); 1 when it has none. */
+/** The weight of one sample in column `col` of `t`: the profile's period when it counted
+ * samples of one and every weight is a whole number of periods, else the 5th percentile of
+ * its non-zero stack weights (a stack seen once weighs one period); 1 when it has none. */
 int flame__stat_sample_weight(flame_tree *t, int col, double *w, flame_err *err);
 
 /** Student's t with `df` degrees of freedom (df <= 0 or infinite: the normal): P(|T| >= t). */

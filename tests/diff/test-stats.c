@@ -1,10 +1,11 @@
 /* Unit tests for xform/diff-stats.c's distributions and procedures against textbook values:
  * Student's t quantiles and tail areas (any table, e.g. NIST/SEMATECH's), the normal's,
  * Welch-Satterthwaite's degrees of freedom on a worked example, Benjamini-Hochberg's
- * q-values worked by hand. (stats-reference.py checks a
+ * q-values worked by hand, and the weight of one sample. (stats-reference.py checks a
  * whole diff against the same numbers computed by Python's statistics module.) */
 #include <math.h>
 #include "harness.h"
+#include "../../libflame/core/tree.h"
 #include "../../libflame/xform/diff.h"
 
 static void near(double got, double want, double tol, const char *what)
@@ -77,8 +78,36 @@ static void test_bh(void)
 		near(p[i], want[i], 1e-9, "bh q in place");
 }
 
+/* A sample's weight: the profile's period when it counted samples of one, else the 5th
+ * percentile of the stack weights. A Go CPU profile of a few stacks, each of many samples,
+ * once got the percentile (ten samples' weight), and its noise ten times the variance. */
+static void test_sample_weight(void)
+{
+	const uint64_t period = 2500000, counts[] = {10, 14, 34, 60, 102, 141};
+	flame_tree *t = NULL;
+	flame_err err = {0};
+	CHECK(flame_tree_new(&t, &err) == 0);
+	for (size_t i = 0; i < 6; i++) {
+		char name[8] = {(char)('a' + i), 0};
+		flame_str f[2] = {{"main", 4}, {name, 1}};
+		CHECK(flame_tree_add(t, f, 2, 0, counts[i] * period, 0, &err) == 0);
+	}
+	double w = 0;
+	CHECK(flame__stat_sample_weight(t, 0, &w, &err) == 0);
+	near(w, 10.0 * period, 0, "no period known: the smallest stack's weight");
+	CHECK(flame__units_set_pprof(t, "cpu", "cpu", "nanoseconds", period, 1) == 0);
+	CHECK(flame__stat_sample_weight(t, 0, &w, &err) == 0);
+	near(w, (double)period, 0, "the profile's period");
+	flame_str odd[1] = {{"x", 1}}; /* a weight that is not a whole number of periods */
+	CHECK(flame_tree_add(t, odd, 1, 0, period / 2, 0, &err) == 0);
+	CHECK(flame__stat_sample_weight(t, 0, &w, &err) == 0);
+	near(w, period / 2.0, 0, "not whole periods: the percentile");
+	flame_tree_free(t);
+}
+
 int main(void)
 {
+	RUN(test_sample_weight);
 	RUN(test_quantiles);
 	RUN(test_tails);
 	RUN(test_welch);
