@@ -635,7 +635,8 @@ static int open_sample(worker *w, recbuf *out, sample *s, const flame__perf_even
 		if (o->perf_event_filter && !event_matches(o->perf_event_filter, ev->event, ev->event_len))
 			s->skip = 1; /* the aggregator drops it too; spare the tidying */
 	}
-	if (w->timed && ev->has_time) { /* SECS.USECS: microseconds exactly */
+	/* SECS.USECS: microseconds exactly; a time past 292 years has no ns (kept untimed) */
+	if (w->timed && ev->has_time && fabs(ev->time) < 9.2e9) {
 		s->flags |= S_TIMED;
 		s->time_ns = (int64_t)llround(ev->time * 1e6) * 1000;
 	}
