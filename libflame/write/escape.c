@@ -117,6 +117,26 @@ size_t flame__xml_escape(char *dst, const char *src, size_t n) { return gate(dst
 
 size_t flame__utf8_repair(char *dst, const char *src, size_t n) { return gate(dst, src, n, 0); }
 
+/* One byte inside a JSON string, the one escape both JSON writers use: '"' and '\\' get a
+ * backslash, control bytes and DEL become \u00XX; others pass. Returns the bytes written
+ * (at most 6). */
+static size_t json_byte(char *d, unsigned char c)
+{
+	if (c == '"' || c == '\\') {
+		d[0] = '\\';
+		d[1] = (char)c;
+		return 2;
+	}
+	if (c < 0x20 || c == 0x7f) {
+		memcpy(d, "\\u00", 4);
+		d[4] = "0123456789abcdef"[c >> 4];
+		d[5] = "0123456789abcdef"[c & 15];
+		return 6;
+	}
+	d[0] = (char)c;
+	return 1;
+}
+
 /* A field or string: CSV quotes it (RFC 4180), JSON escapes it, invalid UTF-8 as U+FFFD. */
 int flame__put_quoted(flame_text_fn fn, void *ud, const char *p, size_t n, int json)
 {
@@ -145,14 +165,11 @@ int flame__put_quoted(flame_text_fn fn, void *ud, const char *p, size_t n, int j
 				memcpy(buf + o, "\xef\xbf\xbd", 3);
 				o += 3;
 			}
+		} else if (json) {
+			o += json_byte(buf + o, ch);
 		} else if (ch == '"') {
-			memcpy(buf + o, json ? "\\\"" : "\"\"", 2);
+			memcpy(buf + o, "\"\"", 2);
 			o += 2;
-		} else if (json && ch == '\\') {
-			memcpy(buf + o, "\\\\", 2);
-			o += 2;
-		} else if (json && (ch < 0x20 || ch == 0x7f)) {
-			o += (size_t)snprintf(buf + o, sizeof buf - o, "\\u%04x", ch);
 		} else {
 			buf[o++] = (char)ch;
 		}
@@ -168,19 +185,7 @@ int flame__put_quoted(flame_text_fn fn, void *ud, const char *p, size_t n, int j
 size_t flame__json_escape(char *dst, const char *src, size_t n)
 {
 	char *d = dst;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)src[i];
-		if (c == '"' || c == '\\') {
-			*d++ = '\\';
-			*d++ = (char)c;
-		} else if (c < 0x20) {
-			memcpy(d, "\\u00", 4);
-			d[4] = "0123456789abcdef"[c >> 4];
-			d[5] = "0123456789abcdef"[c & 15];
-			d += 6;
-		} else {
-			*d++ = (char)c;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		d += json_byte(d, (unsigned char)src[i]);
 	return (size_t)(d - dst);
 }
