@@ -449,7 +449,7 @@ void flame__input_unmap(flame__map *m)
 	memset(m, 0, sizeof *m);
 }
 
-void flame__input_map_window(flame__map *m, size_t done, size_t from, size_t to)
+void flame__input_map_drop(flame__map *m, size_t done)
 {
 	if (!m->base)
 		return;
@@ -457,20 +457,12 @@ void flame__input_map_window(flame__map *m, size_t done, size_t from, size_t to)
 	long ps = sysconf(_SC_PAGESIZE);
 	if (ps > 0)
 		page = (size_t)ps;
-	/* whole pages only: the ones that hold bytes past `done` stay */
+	/* whole pages only: the one that holds bytes past `done` stays */
 	size_t end = (lead + done) / page * page;
 	if (end > m->len)
 		end = m->len / page * page;
 	if (end)
 		madvise(m->base, end, MADV_DONTNEED);
-#ifdef MADV_POPULATE_READ
-	size_t a = (lead + from) / page * page, b = lead + to < m->len ? lead + to : m->len;
-	if (a < b)
-		madvise((char *)m->base + a, b - a, MADV_POPULATE_READ); /* Linux 5.14; else faults */
-#else
-	(void)from;
-	(void)to;
-#endif
 }
 
 int flame__input_holds(flame_input *in, uint64_t end)

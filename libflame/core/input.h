@@ -60,10 +60,10 @@ typedef struct flame__map {
  * flame__input_holds as it goes. */
 int flame__input_map(flame_input *in, uint64_t off, uint64_t n, flame__map *m);
 void flame__input_unmap(flame__map *m);
-/** Ahead of reading m->p[from..to): its pages mapped in one go (fewer faults); and those
- * of m->p[0..done) let go, so a mapping read once costs the memory of a window, not of
- * the file (read again, they come back from the file). No-op for memory inputs. */
-void flame__input_map_window(flame__map *m, size_t done, size_t from, size_t to);
+/** The pages of m->p[0..done) let go, so a mapping read once costs the memory of what is
+ * still to be read, not of the file (read again, they come back from the file). No-op
+ * for memory inputs. */
+void flame__input_map_drop(flame__map *m, size_t done);
 /** 1 when the input still has at least `end` bytes (a regular file is asked again). */
 int flame__input_holds(flame_input *in, uint64_t end);
 

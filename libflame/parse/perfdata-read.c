@@ -17,10 +17,11 @@
  * bad input is an error naming the byte offset, never a read past a buffer or an
  * allocation larger than the input. Memory: the attributes and features, a read buffer
  * and the queue. A file's data section is mapped (read in place: no copy into a buffer,
- * and queued records are kept as their place in the mapping), else streamed (pread, or
- * read on a pipe); a mapped file is asked its size every CHECK_EVERY bytes, so one cut
- * short while read is an error rather than a fault on the lost pages (a window of a few
- * milliseconds of reading remains, as in perf's own reader). */
+ * and a queued record is kept as its place in the mapping; the pages read are let go as
+ * it goes, so memory stays flat), else streamed (pread, or read on a pipe). A mapped
+ * file is asked its size every CHECK_EVERY bytes, so one cut short while it is read is
+ * an error rather than a fault on the lost pages (a window of a few milliseconds of
+ * reading remains, as in perf's own reader). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@
 enum {
 	HDR_FILE = 104, HDR_PIPE = 16, BUF = 256 << 10, MAX_ATTRS = 4096, MAX_IDS = 1 << 22,
 	MAX_BUILD_IDS = 1 << 16,
-	QUEUE_MAX = 64 << 20, FEATURE_MAX = 64 << 20, SLURP_MAX = 1 << 30, CHECK_EVERY = 8 << 20,
+	QUEUE_MAX = 64 << 20, FEATURE_MAX = 64 << 20, SLURP_MAX = 1 << 30, CHECK_EVERY = 4 << 20,
 };
 
 /* perf's record types that the reader consumes itself */
@@ -1006,8 +1007,7 @@ static int still_there(flame__pd *r, flame_err *err)
 	for (size_t i = r->ready; i < r->qn; i++)
 		if (r->q[i].mapped && r->q[i].off < done)
 			done = (size_t)r->q[i].off;
-	size_t to = r->blen - r->bpos > CHECK_EVERY + 65536 ? r->bpos + CHECK_EVERY + 65536 : r->blen;
-	flame__input_map_window(&r->map, done, r->bpos, to);
+	flame__input_map_drop(&r->map, done);
 	return 0;
 }
 
