@@ -822,6 +822,8 @@ static void sort_runs(qent *v, qent *tmp, size_t n)
 			i = e;
 			runs++;
 		}
+		if (runs == 0) /* an empty queue (a round with nothing in it) */
+			return;
 		memcpy(v, tmp, n * sizeof *v);
 		if (runs == 1)
 			return;
