@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -414,6 +415,62 @@ int flame__input_rewind(flame_input *in)
 	in->peek_len = in->peek_pos = 0;
 	in->offset = 0;
 	return 0;
+}
+
+int flame__input_map(flame_input *in, uint64_t off, uint64_t n, flame__map *m)
+{
+	memset(m, 0, sizeof *m);
+	if (in->mem) {
+		if (off > in->mem_len || n > in->mem_len - off)
+			return -1;
+		m->p = in->mem + off;
+		m->len = (size_t)n;
+		return 0;
+	}
+	if (!n || in->gz || !regular_file(in) || !flame__input_holds(in, off + n) ||
+	    n > SIZE_MAX / 2)
+		return -1;
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t lead = off % (uint64_t)(page > 0 ? page : 4096);
+	void *b = mmap(NULL, (size_t)(n + lead), PROT_READ, MAP_PRIVATE, in->fd, (off_t)(off - lead));
+	if (b == MAP_FAILED)
+		return -1;
+	madvise(b, (size_t)(n + lead), MADV_SEQUENTIAL);
+	m->base = b;
+	m->len = (size_t)(n + lead);
+	m->p = (const unsigned char *)b + lead;
+	return 0;
+}
+
+void flame__input_unmap(flame__map *m)
+{
+	if (m->base)
+		munmap(m->base, m->len);
+	memset(m, 0, sizeof *m);
+}
+
+void flame__input_map_drop(flame__map *m, size_t done)
+{
+	if (!m->base)
+		return;
+	size_t lead = (size_t)(m->p - (const unsigned char *)m->base), page = 4096;
+	long ps = sysconf(_SC_PAGESIZE);
+	if (ps > 0)
+		page = (size_t)ps;
+	/* whole pages only: the one that holds bytes past `done` stays */
+	size_t end = (lead + done) / page * page;
+	if (end > m->len)
+		end = m->len / page * page;
+	if (end)
+		madvise(m->base, end, MADV_DONTNEED);
+}
+
+int flame__input_holds(flame_input *in, uint64_t end)
+{
+	struct stat st;
+	if (in->mem)
+		return end <= in->mem_len;
+	return fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= end;
 }
 
 uint64_t flame__input_offset(const flame_input *in) { return in->offset; }

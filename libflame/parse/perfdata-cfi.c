@@ -613,35 +613,39 @@ const flame__cfi_rule *flame__cfi_rule_at(flame__cfi *c, flame__cfi_file *f, uin
 
 /* ------------------------------------------------------------------ steps */
 
-static int reg_get(const flame__cfi_regs *in, unsigned reg, uint64_t *v)
+int flame__cfi_reg(const flame__cfi_regs *in, unsigned reg, flame__cfi_read rd, void *ctx,
+                   uint64_t *v)
 {
 	if (reg >= FLAME__CFI_NREGS || !(in->valid >> reg & 1))
 		return -1;
+	if (in->lazy >> reg & 1)
+		return rd(ctx, in->r[reg], v) ? -1 : 0;
 	*v = in->r[reg];
 	return 0;
 }
 
 /* The caller's registers: the SP is the CFA, the callee-saved ones restored as `saved`
- * says (a value that cannot be read is unknown, not an error: libunwind reads them only
- * when used), the rest kept. */
+ * says (one saved in memory as its address, read when used, as libunwind reads them: a
+ * value that cannot be read is then unknown, not an error), the rest kept. */
 int flame__cfi_apply(const flame__cfi_rule *rule, const flame__cfi_regs *in,
                      flame__cfi_read rd, void *ctx, flame__cfi_regs *out)
 {
 	uint64_t base, v;
 	if (rule->ra_undef)
 		return 0;
-	if (reg_get(in, rule->cfa_reg, &base))
+	if (flame__cfi_reg(in, rule->cfa_reg, rd, ctx, &base))
 		return -1;
 	uint64_t cfa = base + (uint64_t)(int64_t)rule->cfa_off;
 	*out = *in;
 	for (unsigned i = 0; i < rule->nsaved; i++) {
-		unsigned reg = rule->saved[i].reg;
+		unsigned reg = rule->saved[i].reg, how = rule->saved[i].how;
 		uint64_t a = cfa + (uint64_t)(int64_t)rule->saved[i].off;
-		int ok = rule->saved[i].how == FLAME__CFI_VAL ? (v = a, 0)
-		         : rule->saved[i].how == FLAME__CFI_AT ? rd(ctx, a, &v)
-		                                               : reg_get(in, (unsigned)rule->saved[i].off, &v);
+		int ok = how == FLAME__CFI_REG
+		             ? flame__cfi_reg(in, (unsigned)rule->saved[i].off, rd, ctx, &v)
+		             : (v = a, 0);
 		out->r[reg] = v;
 		out->valid = ok ? out->valid & ~(1u << reg) : out->valid | 1u << reg;
+		out->lazy = how == FLAME__CFI_AT ? out->lazy | 1u << reg : out->lazy & ~(1u << reg);
 	}
 	out->r[FLAME__CFI_SP] = cfa;
 	out->valid |= 1u << FLAME__CFI_SP;
@@ -649,6 +653,7 @@ int flame__cfi_apply(const flame__cfi_rule *rule, const flame__cfi_regs *in,
 		return -1;
 	out->r[FLAME__CFI_RA] = v;
 	out->valid |= 1u << FLAME__CFI_RA;
+	out->lazy &= ~(1u << FLAME__CFI_SP | 1u << FLAME__CFI_RA);
 	return 1;
 }
 
@@ -664,7 +669,8 @@ static size_t op_at(const Dwarf_Op *ops, size_t n, Dwarf_Word off)
 /* The value a register operator pushes (DW_OP_bregN/bregx: the register plus an offset;
  * DW_OP_regN/regx: the register itself, which makes the result a value). 0, or -1 when
  * the register is not known. */
-static int reg_op(const Dwarf_Op *op, const flame__cfi_regs *in, uint64_t *v, int *is_value)
+static int reg_op(const Dwarf_Op *op, const flame__cfi_regs *in, flame__cfi_read rd, void *ctx,
+                  uint64_t *v, int *is_value)
 {
 	uint8_t a = op->atom;
 	int breg = (a >= DW_OP_breg0 && a <= DW_OP_breg31) || a == DW_OP_bregx;
@@ -673,7 +679,7 @@ static int reg_op(const Dwarf_Op *op, const flame__cfi_regs *in, uint64_t *v, in
 	                                                      : (unsigned)op->number;
 	if (op->number > UINT32_MAX && !(a >= DW_OP_breg0 && a <= DW_OP_breg31))
 		return -1;
-	if (reg_get(in, reg, v))
+	if (flame__cfi_reg(in, reg, rd, ctx, v))
 		return -1;
 	if (breg)
 		*v += a == DW_OP_bregx ? op->number2 : op->number;
@@ -746,7 +752,7 @@ static int expr(const Dwarf_Op *ops, size_t n, const flame__cfi_regs *in, flame_
 			PUSH((uint64_t)(op - DW_OP_lit0));
 		} else if ((op >= DW_OP_breg0 && op <= DW_OP_breg31) || (op >= DW_OP_reg0 &&
 		           op <= DW_OP_reg31) || op == DW_OP_bregx || op == DW_OP_regx) {
-			if (reg_op(&ops[i], in, &a, is_value))
+			if (reg_op(&ops[i], in, rd, ctx, &a, is_value))
 				return -1;
 			PUSH(a);
 		} else switch (op) {
@@ -817,7 +823,7 @@ static int eval_reg(Dwarf_Frame *fr, int reg, const flame__cfi_regs *in, flame__
 	if (n == 0)
 		return ops ? 0 : -1;
 	if (n == 1 && ops[0].atom == DW_OP_regx) /* DW_CFA_register */
-		return reg_get(in, (unsigned)ops[0].number, v) ? 0 : 1;
+		return flame__cfi_reg(in, (unsigned)ops[0].number, rd, ctx, v) ? 0 : 1;
 	uint64_t a;
 	if (expr(ops, n, in, rd, ctx, 0, cfa, &a, &is_value))
 		return 0;
@@ -854,11 +860,13 @@ int flame__cfi_eval(flame__cfi *c, flame__cfi_file *f, uint64_t vaddr,
 		if (k == 1) {
 			out->r[reg] = v;
 			out->valid |= 1u << reg;
+			out->lazy &= ~(1u << reg);
 			ra |= reg == FLAME__CFI_RA;
 		}
 	}
 	out->r[FLAME__CFI_SP] = cfa;
 	out->valid |= 1u << FLAME__CFI_SP;
+	out->lazy &= ~(1u << FLAME__CFI_SP);
 	rc = ra ? 1 : -1;
 done:
 	free(fr);

@@ -19,6 +19,10 @@ enum { FLAME__CFI_SP = 7, FLAME__CFI_BP = 6, FLAME__CFI_RA = 16, FLAME__CFI_NREG
 typedef struct flame__cfi_regs {
 	uint64_t r[FLAME__CFI_NREGS];
 	uint32_t valid; /* a bit per register whose value is known */
+	/* a bit per register whose r[] is the address its value was saved at, read when used
+	 * (flame__cfi_reg): most saved registers are only carried up the stack, and reading
+	 * each at every step was a fifth of the unwinding. Never the SP or the return address. */
+	uint32_t lazy;
 } flame__cfi_regs;
 
 /* kinds of rule */
@@ -69,6 +73,11 @@ void *flame__cfi_debuginfo(flame__cfi_file *f);
 /** The rule for ELF address `vaddr` of `f` (NULL: a file with no CFI). Valid until the
  * next call. NULL only when out of memory. */
 const flame__cfi_rule *flame__cfi_rule_at(flame__cfi *c, flame__cfi_file *f, uint64_t vaddr);
+
+/** Register `reg` of `in`: 0 with *v, or -1 when it is not known (not valid, or saved
+ * where `rd` cannot read). */
+int flame__cfi_reg(const flame__cfi_regs *in, unsigned reg, flame__cfi_read rd, void *ctx,
+                   uint64_t *v);
 
 /** One step with a compact rule: the caller's registers from `in` (the frame's). 1 when
  * the caller's return address is in out->r[FLAME__CFI_RA], 0 at the end of the stack, -1

@@ -33,7 +33,8 @@ typedef struct flame__pd_attr {
 	size_t nids;       /* its ids (the reader keeps them in its index) */
 } flame__pd_attr;
 
-/* One record, as delivered: `p` points at its header (valid until the next call). */
+/* One record, as delivered: `p` points at its header (valid until the next call; a mapped
+ * file's records stay while the reader does, which nothing relies on). */
 typedef struct flame__pd_rec {
 	uint32_t type;
 	uint16_t misc;
@@ -68,8 +69,9 @@ typedef struct flame__pd_build_id {
 typedef struct flame__pd flame__pd;
 
 /** Read the header and attributes of `in` (file or pipe mode; the magic is PERFILE2).
- * 0, or a status with `err` naming the input and byte offset. */
-int flame__pd_open(flame__pd **out, flame_input *in, flame_err *err);
+ * `map`: read a file's data section in place where it can be (flame__input_map), else
+ * through a buffer. 0, or a status with `err` naming the input and byte offset. */
+int flame__pd_open(flame__pd **out, flame_input *in, int map, flame_err *err);
 void flame__pd_free(flame__pd *r);
 
 /** The next record to process: 1 (filled), 0 at the end, or a negative status. */

@@ -106,7 +106,7 @@ static int sample_regs(const flame__pd_sample *sm, flame__cfi_regs *r)
 static int fp_guess(const flame__cfi_regs *in, const dump *d, flame__cfi_regs *out)
 {
 	uint64_t bp, bp1, ra, sp = in->r[FLAME__CFI_SP];
-	if (!(in->valid >> FLAME__CFI_BP & 1) || (bp = in->r[FLAME__CFI_BP]) == 0)
+	if (flame__cfi_reg(in, FLAME__CFI_BP, dump_read, (void *)d, &bp) || bp == 0)
 		return 0;
 	if (dump_read((void *)d, bp, &bp1) || bp < sp || bp - sp > 0x4000 ||
 	    dump_read((void *)d, bp + 8, &ra))

@@ -291,7 +291,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 {
 	gen g;
 	memset(&g, 0, sizeof g);
-	int rc = flame__pd_open(&g.r, in, err);
+	int rc = flame__pd_open(&g.r, in, 1, err);
 	if (rc)
 		return rc;
 	const char *name = flame_input_name(in);

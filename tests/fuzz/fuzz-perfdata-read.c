@@ -4,8 +4,9 @@
  * reader hands on, whole (its header saying its type and size), found at the byte offset
  * it gives; each SAMPLE is decoded against a named event and its callchain must lie
  * inside the record; the accessors must give what perfdata.c relies on. The input is read
- * twice, from memory (random access) and gzipped (a stream, as from a pipe: read whole,
- * or record by record in pipe mode), and both must give the same records. Built as a
+ * three times, from memory in place (as a mapped file is), from memory through the read
+ * buffer (as a file that cannot be mapped), and gzipped (a stream, as from a pipe: read
+ * whole, or record by record in pipe mode), and all must give the same records. Built as a
  * libFuzzer target with -Dfuzzing=enabled; otherwise (FLAME_FUZZ_MAIN) a program that
  * runs the target once per file named on the command line. */
 #include <limits.h>
@@ -46,14 +47,15 @@ static size_t attr_index(const flame__pd *r, const flame__pd_attr *a)
 	abort();
 }
 
-/* Read `in` to its end: a digest of the records, samples and final status. `data`: the
- * bytes the records come from, `size` of them (NULL: unknown, a gzip input inflates). */
-static uint64_t run(flame_input *in, const uint8_t *data, size_t size)
+/* Read `in` to its end (`map`: in place where it can be): a digest of the records, samples
+ * and final status. `data`: the bytes the records come from, `size` of them (NULL:
+ * unknown, a gzip input inflates). */
+static uint64_t run(flame_input *in, int map, const uint8_t *data, size_t size)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 	flame_err err;
 	flame__pd *r = NULL;
-	int rc = flame__pd_open(&r, in, &err);
+	int rc = flame__pd_open(&r, in, map, &err);
 	MIX(&h, rc);
 	if (rc) {
 		CHECK(rc < 0 && !r);
@@ -169,8 +171,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int gz = size >= 2 && data[0] == 0x1f && data[1] == 0x8b;
 	if (flame_input_open_mem(&in, data, size, "fuzz", &err))
 		return 0;
-	uint64_t a = run(in, gz ? NULL : data, size);
+	uint64_t a = run(in, 1, gz ? NULL : data, size);
 	flame_input_free(in);
+	in = NULL;
+	if (flame_input_open_mem(&in, data, size, "fuzz", &err))
+		return 0;
+	uint64_t c = run(in, 0, gz ? NULL : data, size);
+	flame_input_free(in);
+	CHECK(a == c);
 	if (gz)
 		return 0;
 	size_t zn;
@@ -180,7 +188,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(z);
 		return 0;
 	}
-	uint64_t b = run(in, data, size);
+	uint64_t b = run(in, 1, data, size);
 	flame_input_free(in);
 	free(z);
 	CHECK(a == b);

@@ -71,7 +71,7 @@ static flame__pd *open_reader(uint8_t *b, int full)
 	flame__pd_rec rec;
 	/* the input stays open with the reader: both live as long as the process */
 	if (flame_input_open_mem(&in, b, n, "fuzz-perfdata-sym", &err) ||
-	    flame__pd_open(&r, in, &err) || flame__pd_next(r, &rec, &err) != 0)
+	    flame__pd_open(&r, in, 1, &err) || flame__pd_next(r, &rec, &err) != 0)
 		abort();
 	return r;
 }

@@ -101,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	flame_err err;
 	flame__pd *r = NULL;
 	CHECK(flame_input_open_mem(&in, pipe_hdr, sizeof pipe_hdr, "fuzz", &err) == 0);
-	CHECK(flame__pd_open(&r, in, &err) == 0);
+	CHECK(flame__pd_open(&r, in, 1, &err) == 0);
 	flame__pdsym *s = flame__pdsym_new(r);
 	CHECK(s);
 	CHECK(flame__pdsym_mmap(s, 1, BASE, SPAN, 0, 1, "/nonexistent/fuzz.so", 20, NULL, 0) == 0);

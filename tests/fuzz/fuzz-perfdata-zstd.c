@@ -81,7 +81,7 @@ static uint64_t run(const unsigned char *f, size_t n, int *status)
 	*status = -1;
 	if (flame_input_open_mem(&in, f, n, "fuzz", &err))
 		return h;
-	int rc = flame__pd_open(&r, in, &err);
+	int rc = flame__pd_open(&r, in, 1, &err);
 	if (!rc) {
 		flame__pd_rec rec;
 		while ((rc = flame__pd_next(r, &rec, &err)) == 1) {

@@ -3,9 +3,12 @@
  * counts of bytes up to the data's end, the file's size as the total), and so does a
  * pipe-mode one. The committed recording is small enough to be read whole at the first
  * look, so a copy is made with 1 MiB of FINISHED_ROUND records at the end of its data
- * section (its size and the feature sections' offsets moved to match).
+ * section (its size and the feature sections' offsets moved to match). A file cut short
+ * while it is read (from the progress callback: the data section is mapped, and a read
+ * of a lost page would fault) is an error naming it, not a crash.
  * Usage: test-perfdata FIXTURES_DIR */
 #include <stdint.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "harness.h"
@@ -100,6 +103,50 @@ static void check_file(const char *path, uint64_t data_end)
 	flame_input_free(in);
 }
 
+/* The progress callback that cuts the file to `to` bytes at its second call (the first is
+ * the format's detection; the second, the reading of the data section). */
+typedef struct cutter {
+	const char *path;
+	uint64_t to;
+	unsigned calls;
+} cutter;
+
+static void cut(void *ud, uint64_t done, uint64_t total, uint64_t stacks)
+{
+	cutter *c = ud;
+	(void)done, (void)total, (void)stacks;
+	if (c->calls++ == 1)
+		CHECK(truncate(c->path, (off_t)c->to) == 0);
+}
+
+/* `path` (a data section of 20 MiB) cut to 1 MiB past its start while it is read. */
+static void check_cut(const char *path)
+{
+	flame_err err;
+	flame_input *in = NULL;
+	CHECK(flame_input_open(&in, path, &err) == 0);
+	if (!in)
+		return;
+	cutter c = {path, 0, 0};
+	struct stat st;
+	CHECK(stat(path, &st) == 0);
+	c.to = (uint64_t)st.st_size / 20;
+	flame_input_set_progress(in, cut, &c);
+	flame_tree *t = test_tree_new();
+	flame_parse_opts o = FLAME_PARSE_OPTS_INIT;
+	o.format = FLAME_FORMAT_PERFDATA;
+	int rc = flame_parse(t, in, &o, &err);
+	char msg[512] = "";
+	flame_err_format(&err, msg, sizeof msg);
+	CHECK(c.calls > 1);
+	CHECK(rc == FLAME_EDATA);
+	if (!strstr(msg, "cut short while it was read"))
+		fprintf(stderr, "cut: %s\n", msg);
+	CHECK(strstr(msg, "cut short while it was read") != NULL);
+	flame_tree_free(t);
+	flame_input_free(in);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -116,6 +163,8 @@ int main(int argc, char **argv)
 	int fd = mkstemp(big);
 	CHECK(fd >= 0 && padded(path, big, 1 << 20, &end) == 0);
 	check_file(big, end);
+	CHECK(padded(path, big, 20 << 20, &end) == 0);
+	check_cut(big);
 	if (fd >= 0) {
 		close(fd);
 		unlink(big);
