@@ -506,21 +506,42 @@ long flame__json_array_ints(flame__json *j, int64_t *v, size_t cap, const char *
 	return rc;
 }
 
-int flame__json_peek_array_text(flame__json *j, const char **p, size_t *n)
+/* The next element of an array, from its `open` byte to the first `close` after it. */
+static int peek_text(flame__json *j, char open, char close, const char **p, size_t *n)
 {
 	if (!j->depth || j->open[j->depth - 1] != '[' ||
 	    (j->state != ST_VALUE_OR_END && j->state != ST_AFTER))
 		return 0;
 	size_t at = j->pos + (j->state == ST_AFTER);
-	if (at >= j->len || (j->state == ST_AFTER && j->buf[j->pos] != ',') || j->buf[at] != '[')
+	if (at >= j->len || (j->state == ST_AFTER && j->buf[j->pos] != ',') || j->buf[at] != open)
 		return 0;
-	const char *end = memchr(j->buf + at, ']', j->len - at);
+	const char *end = memchr(j->buf + at, close, j->len - at);
 	if (!end)
 		return 0;
 	j->peek_comma = j->state == ST_AFTER;
 	*p = j->buf + at;
 	*n = (size_t)(end + 1 - *p);
 	return 1;
+}
+
+int flame__json_peek_array_text(flame__json *j, const char **p, size_t *n)
+{
+	return peek_text(j, '[', ']', p, n);
+}
+
+int flame__json_peek_object_text(flame__json *j, const char **p, size_t *n)
+{
+	return peek_text(j, '{', '}', p, n);
+}
+
+int flame__json_number_token(flame__json *j, const char *p, size_t n)
+{
+	if (!n || !number_ok(p, n))
+		return -1;
+	j->s = p;
+	j->n = n;
+	j->at = j->base + (size_t)(p - j->buf);
+	return 0;
 }
 
 void flame__json_skip_text(flame__json *j, size_t n)
