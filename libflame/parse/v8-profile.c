@@ -197,25 +197,34 @@ static void add(uint64_t *w, uint64_t d)
 	*w = *w + d < *w ? UINT64_MAX : *w + d;
 }
 
-/* The next delta: the time since the previous sample, which lasted that long (the first
- * weighs nothing: no sample before it). */
-static void delta(flame__v8prof *p, int64_t d)
+/* n samples s[] with their deltas d[], weighed (in locals: the weights' stores could
+ * alias the profile's fields). */
+static void weigh(flame__v8prof *p, const uint32_t *s, const int64_t *d, size_t n)
 {
-	if (p->paired >= 1)
-		add(&p->w[p->prev], d > 0 ? (uint64_t)d : 0);
-	int64_t s;
-	if (!__builtin_add_overflow(p->sum, d, &s))
-		p->sum = s;
+	uint64_t *w = p->w;
+	uint32_t prev = p->prev;
+	int64_t sum = p->sum, t;
+	for (size_t k = 0; k < n; k++) {
+		if (p->paired || k) {
+			uint64_t x = d[k] > 0 ? (uint64_t)d[k] : 0, *at = &w[prev];
+			*at = *at + x < *at ? UINT64_MAX : *at + x;
+		}
+		if (!__builtin_add_overflow(sum, d[k], &t))
+			sum = t;
+		prev = s[k];
+	}
+	p->prev = prev;
+	p->sum = sum;
+	p->paired += n;
 }
 
 /* Samples and deltas read on both sides, weighed. */
 static void pair(flame__v8prof *p)
 {
-	while (p->qs_at < p->qs.n && p->qd_at < p->qd.n) {
-		delta(p, p->qd.v[p->qd_at++]);
-		p->prev = p->qs.v[p->qs_at++];
-		p->paired++;
-	}
+	size_t a = p->qs.n - p->qs_at, b = p->qd.n - p->qd_at, n = a < b ? a : b;
+	weigh(p, p->qs.v + p->qs_at, p->qd.v + p->qd_at, n);
+	p->qs_at += n;
+	p->qd_at += n;
 	if (p->qs_at == p->qs.n)
 		p->qs.n = p->qs_at = 0;
 	if (p->qd_at == p->qd.n)
@@ -247,11 +256,20 @@ int flame__v8prof_samples(flame__v8prof *p, flame__v8ctx *x, const int64_t *ids,
 int flame__v8prof_deltas(flame__v8prof *p, flame__v8ctx *x, const int64_t *d, size_t n)
 {
 	p->have_deltas = 1;
+	p->ndeltas += n;
+	if (p->qd_at == p->qd.n) { /* none waiting: pair with the samples waiting, then queue */
+		size_t k = p->qs.n - p->qs_at < n ? p->qs.n - p->qs_at : n;
+		weigh(p, p->qs.v + p->qs_at, d, k);
+		p->qs_at += k;
+		d += k;
+		n -= k;
+		if (p->qs_at == p->qs.n)
+			p->qs.n = p->qs_at = 0;
+	}
 	if (flame__array_reserve(p->qd.v, p->qd.cap, p->qd.n + n))
 		return flame__err_nomem(x->j->err);
 	flame__copy(p->qd.v + p->qd.n, d, n * sizeof *d);
 	p->qd.n += n;
-	p->ndeltas += n;
 	pair(p);
 	return 0;
 }
@@ -317,8 +335,11 @@ static void last_weights(flame__v8prof *p)
 		return;
 	}
 	for (size_t k = p->qd_at; k < p->qd.n; k++) {
-		delta(p, p->qd.v[k]);
-		p->paired = 0; /* only the first weighs the last sample: the others, the sum */
+		int64_t s;
+		if (p->paired && k == p->qd_at) /* the first weighs the last sample */
+			add(&p->w[p->prev], p->qd.v[k] > 0 ? (uint64_t)p->qd.v[k] : 0);
+		if (!__builtin_add_overflow(p->sum, p->qd.v[k], &s))
+			p->sum = s;
 	}
 	int64_t last, d;
 	if (p->have_start && p->have_end && p->nsamples && p->ndeltas == p->nsamples &&
