@@ -185,6 +185,8 @@ int flame__v8prof_node(flame__v8prof *p, flame__v8ctx *x, const flame__v8node *n
 
 int flame__v8prof_edges(flame__v8prof *p, flame__v8ctx *x, const flame__v8edge *e, size_t n)
 {
+	if (!n)
+		return 0; /* (e and the edges may be arrays not yet grown: NULL, no offset from it) */
 	if (flame__array_reserve(p->edges.v, p->edges.cap, p->edges.n + n))
 		return flame__err_nomem(x->j->err);
 	flame__copy(p->edges.v + p->edges.n, e, n * sizeof *e);
@@ -222,6 +224,8 @@ static void weigh(flame__v8prof *p, const uint32_t *s, const int64_t *d, size_t 
 static void pair(flame__v8prof *p)
 {
 	size_t a = p->qs.n - p->qs_at, b = p->qd.n - p->qd_at, n = a < b ? a : b;
+	if (!n)
+		return; /* (an array not yet grown is NULL: no offset from it) */
 	weigh(p, p->qs.v + p->qs_at, p->qd.v + p->qd_at, n);
 	p->qs_at += n;
 	p->qd_at += n;
@@ -256,8 +260,10 @@ int flame__v8prof_samples(flame__v8prof *p, flame__v8ctx *x, const int64_t *ids,
 int flame__v8prof_deltas(flame__v8prof *p, flame__v8ctx *x, const int64_t *d, size_t n)
 {
 	p->have_deltas = 1;
+	if (!n)
+		return 0; /* (as for edges) */
 	p->ndeltas += n;
-	if (p->qd_at == p->qd.n) { /* none waiting: pair with the samples waiting, then queue */
+	if (p->qd_at == p->qd.n && p->qs_at < p->qs.n) { /* pair with the samples waiting */
 		size_t k = p->qs.n - p->qs_at < n ? p->qs.n - p->qs_at : n;
 		weigh(p, p->qs.v + p->qs_at, d, k);
 		p->qs_at += k;
@@ -265,6 +271,8 @@ int flame__v8prof_deltas(flame__v8prof *p, flame__v8ctx *x, const int64_t *d, si
 		n -= k;
 		if (p->qs_at == p->qs.n)
 			p->qs.n = p->qs_at = 0;
+		if (!n)
+			return 0;
 	}
 	if (flame__array_reserve(p->qd.v, p->qd.cap, p->qd.n + n))
 		return flame__err_nomem(x->j->err);
