@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Large JSON profiles for bench/parsers/json.sh, shaped like the real tools' (node
---cpu-prof's .cpuprofile, py-spy's sampled speedscope file, an evented speedscope file),
+--cpu-prof's .cpuprofile, py-spy's sampled speedscope file, an evented speedscope file,
+Chromium's trace events with V8's sampled stacks),
 of about SIZE MB each, from a fixed seed so every run makes the same bytes.
 Usage: json-gen.py OUT_DIR [SIZE_MB (200)]"""
 import json, os, random, sys
@@ -104,10 +105,64 @@ def speedscope_evented(path):
     os.rename(tmp, path)
 
 
+def chrometrace(path):
+    # Chrome's trace events as Chromium writes them ("args" first, keys sorted): two
+    # renderer processes, each a profile of a 20,000-node tree whose nodes come with the
+    # chunks that first sample them, chunks of 100 samples with their timeDeltas and lines,
+    # a task event between chunks
+    procs = []
+    for pid in (4101, 4203):
+        parents = [0, 0] + [rnd.randint(max(1, i - 200), i - 1) for i in range(2, 20001)]
+        procs.append({"pid": pid, "tid": pid + 30, "parents": parents, "sent": {1}, "ts": 10 ** 9})
+
+    def node(i, par):
+        cf = {"codeType": "JS", "columnNumber": 4, "functionName": rnd.choice(funcs),
+              "lineNumber": rnd.randint(0, 900), "scriptId": 7, "url": rnd.choice(files)}
+        return json.dumps({"callFrame": cf, "id": i, "parent": par}, separators=(",", ":"))
+
+    def chunk(p):
+        samples, nodes = [], []
+        for _ in range(100):
+            leaf = rnd.randint(2, 20000)
+            samples.append(leaf)
+            path = []
+            while leaf not in p["sent"]:
+                path.append(leaf)
+                leaf = p["parents"][leaf]
+            for i in reversed(path):
+                p["sent"].add(i)
+                nodes.append(node(i, p["parents"][i]))
+        deltas = [rnd.randint(100, 1400) for _ in samples]
+        p["ts"] += sum(deltas)
+        cpu = ('{"nodes":[' + ",".join(nodes) + '],' if nodes else "{") + '"samples":[%s]}' % ",".join(map(str, samples))
+        ev = ('{"args":{"data":{"cpuProfile":%s,"lines":[%s],"timeDeltas":[%s]}},'
+              '"cat":"disabled-by-default-v8.cpu_profiler","id":"0x1","name":"ProfileChunk",'
+              '"ph":"P","pid":%d,"tid":%d,"ts":%d,"tts":%d}' %
+              (cpu, ",".join(str(rnd.randint(0, 900)) for _ in samples), ",".join(map(str, deltas)),
+               p["pid"], p["tid"], p["ts"], p["ts"] // 3))
+        task = ('{"args":{},"cat":"toplevel","dur":%d,"name":"ThreadControllerImpl::RunTask",'
+                '"ph":"X","pid":%d,"tid":%d,"ts":%d,"tdur":%d,"tts":%d}' %
+                (rnd.randint(5, 900), p["pid"], p["pid"], p["ts"] + 7, rnd.randint(5, 900), p["ts"] // 3))
+        return ev + ",\n" + task
+
+    with open(path + ".tmp", "w") as f:
+        n = f.write('{"traceEvents":[\n' + ",\n".join(
+            '{"args":{"data":{"source":"Internal","startTime":%d}},"cat":"disabled-by-default-v8.cpu_profiler",'
+            '"id":"0x1","name":"Profile","ph":"P","pid":%d,"tid":%d,"ts":%d,"tts":1}' %
+            (p["ts"], p["pid"], p["pid"], p["ts"]) for p in procs))
+        k = 0
+        while n < target:
+            n += f.write(",\n" + chunk(procs[k % 2]))
+            k += 1
+        f.write('],\n"metadata":{"command_line":"chromium --headless"}}\n')
+    os.rename(path + ".tmp", path)
+
+
 os.makedirs(out, exist_ok=True)
 for name, fn in [("cpuprofile-%dm.cpuprofile", cpuprofile),
                  ("sampled-%dm.speedscope.json", speedscope_sampled),
-                 ("evented-%dm.speedscope.json", speedscope_evented)]:
+                 ("evented-%dm.speedscope.json", speedscope_evented),
+                 ("chrometrace-%dm.trace.json", chrometrace)]:
     p = os.path.join(out, name % size)
     if not os.path.exists(p):
         fn(p)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Throughput and memory of the JSON readers (.cpuprofile, speedscope sampled and evented)
+# Throughput and memory of the JSON readers (.cpuprofile, speedscope sampled and evented,
+# Chrome trace events)
 # on ~SIZE MB inputs shaped like the real tools' (bench/parsers/json-gen.py, cached in
 # bench/data/), beside json-c's parse of the same file (bench/parsers/jsonc-parse.c: the
 # document built and freed, nothing done with it) and speedscope 1.25's own import of it
@@ -61,7 +62,7 @@ row() { # NAME MB stats...
 
 printf '%-34s %6s %18s %18s %8s %8s\n' "reader / input" MB "wall ms (min-max)" "cpu ms (min-max)" cpuMB/s RSS_MB
 for spec in "cpuprofile-${size}m.cpuprofile cpuprofile" "sampled-${size}m.speedscope.json speedscope" \
-            "evented-${size}m.speedscope.json speedscope"; do
+            "evented-${size}m.speedscope.json speedscope" "chrometrace-${size}m.trace.json chrometrace"; do
   set -- $spec
   [[ $1 =~ ${ONLY:-.} ]] || continue
   f=$data/$1

@@ -405,12 +405,17 @@ int flame__json_next(flame__json *j)
 	}
 }
 
+static long ints_in_buffer(flame__json *j, int64_t *v, size_t cap);
+
 int flame__json_skip(flame__json *j, int tok)
 {
 	if (tok != FLAME__JSON_OBJ && tok != FLAME__JSON_ARR)
 		return 0;
 	unsigned depth = j->depth - 1;
+	int64_t v[64];
 	for (;;) {
+		while (ints_in_buffer(j, v, 64) > 0) /* arrays of numbers ("lines") at a stride */
+			;
 		int t = flame__json_next(j);
 		if (t < 0)
 			return t;
@@ -470,7 +475,9 @@ slow:;
 	return t < 0 ? t : flame__json_bad(j, "%s should be a number", what);
 }
 
-long flame__json_array_ints(flame__json *j, int64_t *v, size_t cap, const char *what)
+/* The plain integers that follow in the current array, up to `cap` of them, read straight
+ * from the buffer into v[] (checked as number() would): how many (0: none here). */
+static long ints_in_buffer(flame__json *j, int64_t *v, size_t cap)
 {
 	size_t n = 0;
 	if (j->len - j->pos >= 32 && j->depth && j->open[j->depth - 1] == '[' &&
@@ -499,28 +506,53 @@ long flame__json_array_ints(flame__json *j, int64_t *v, size_t cap, const char *
 			j->at = j->base + (size_t)(p - j->buf);
 			j->pos = (size_t)(p - j->buf);
 			j->state = ST_AFTER;
-			return (long)n;
 		}
 	}
-	int rc = flame__json_array_int(j, v, what);
-	return rc;
+	return (long)n;
 }
 
-int flame__json_peek_array_text(flame__json *j, const char **p, size_t *n)
+long flame__json_array_ints(flame__json *j, int64_t *v, size_t cap, const char *what)
+{
+	long n = ints_in_buffer(j, v, cap);
+	return n ? n : flame__json_array_int(j, v, what);
+}
+
+/* The next element of an array, from its `open` byte to the first `close` after it. */
+static int peek_text(flame__json *j, char open, char close, const char **p, size_t *n)
 {
 	if (!j->depth || j->open[j->depth - 1] != '[' ||
 	    (j->state != ST_VALUE_OR_END && j->state != ST_AFTER))
 		return 0;
 	size_t at = j->pos + (j->state == ST_AFTER);
-	if (at >= j->len || (j->state == ST_AFTER && j->buf[j->pos] != ',') || j->buf[at] != '[')
+	if (at >= j->len || (j->state == ST_AFTER && j->buf[j->pos] != ',') || j->buf[at] != open)
 		return 0;
-	const char *end = memchr(j->buf + at, ']', j->len - at);
+	const char *end = memchr(j->buf + at, close, j->len - at);
 	if (!end)
 		return 0;
 	j->peek_comma = j->state == ST_AFTER;
 	*p = j->buf + at;
 	*n = (size_t)(end + 1 - *p);
 	return 1;
+}
+
+int flame__json_peek_array_text(flame__json *j, const char **p, size_t *n)
+{
+	return peek_text(j, '[', ']', p, n);
+}
+
+int flame__json_peek_object_text(flame__json *j, const char **p, size_t *n)
+{
+	return peek_text(j, '{', '}', p, n);
+}
+
+int flame__json_number_token(flame__json *j, const char *p, size_t n)
+{
+	if (!n || !number_ok(p, n))
+		return -1;
+	j->s = p;
+	j->n = n;
+	j->at = j->base + (size_t)(p - j->buf);
+	return 0;
 }
 
 void flame__json_skip_text(flame__json *j, size_t n)

@@ -77,8 +77,17 @@ long flame__json_array_ints(flame__json *j, int64_t *v, size_t cap, const char *
  * it holds and passes it with flame__json_skip_text; else it reads the element token by
  * token. (A cache of repeated stacks: speedscope's samples.) */
 int flame__json_peek_array_text(flame__json *j, const char **p, size_t *n);
-/** Pass the element whose text flame__json_peek_array_text gave, `n` bytes. */
+/** The same for an element that is an object, from its '{' to the first '}' after it: a
+ * reader that recognizes the whole text as a flat object of the shape it expects reads it
+ * from there (flame__json_number_token for its numbers) and passes it, else it reads the
+ * element token by token. (speedscope's events.) */
+int flame__json_peek_object_text(flame__json *j, const char **p, size_t *n);
+/** Pass the element whose text flame__json_peek_array_text or _object_text gave, `n` bytes. */
 void flame__json_skip_text(flame__json *j, size_t n);
+/** Make p[0..n), within a peeked element's text, the current NUM token (for
+ * flame__json_int and flame__json_decimal; messages name its offset): 0, or -1 when it is
+ * not a JSON number (nothing changed). */
+int flame__json_number_token(flame__json *j, const char *p, size_t n);
 
 /** The current NUM token as an integer: 0, or FLAME_EDATA naming `what` when it has a
  * fraction, an exponent or does not fit. */

@@ -29,6 +29,7 @@ static const char *const ext_html[] = {".html", ".htm", NULL};
 static const char *const ext_jfr_binary[] = {".jfr", NULL};
 static const char *const ext_cpuprofile[] = {".cpuprofile", NULL};
 static const char *const ext_speedscope[] = {".speedscope.json", NULL};
+static const char *const ext_chrometrace[] = {".trace.json", NULL};
 
 /* The input formats, indexed by flame_format (FLAME_FORMAT_AUTO, 0, is no format). */
 static const struct flame__format inputs[] = {
@@ -80,6 +81,10 @@ static const struct flame__format inputs[] = {
 	                              "speedscope JSON, sampled and evented profiles (py-spy, rbspy)",
 	                              FLAME_FORMAT_SPEEDSCOPE, 0},
 	                             &flame__parser_speedscope, NULL},
+	[FLAME_FORMAT_CHROMETRACE] = {{"chrometrace", ext_chrometrace,
+	                               "Chrome trace events with V8's sampled stacks (ProfileChunk)",
+	                               FLAME_FORMAT_CHROMETRACE, 0},
+	                              &flame__parser_chrometrace, NULL},
 };
 enum { NINPUTS = sizeof inputs / sizeof inputs[0] };
 
@@ -89,7 +94,7 @@ static const flame_format probe_order[] = {
 	FLAME_FORMAT_PERFDATA, FLAME_FORMAT_JFR_BINARY, FLAME_FORMAT_PPROF, FLAME_FORMAT_OFFCPU,
 	FLAME_FORMAT_JFR,
 	FLAME_FORMAT_SVG,      FLAME_FORMAT_HTML,     FLAME_FORMAT_BPFTRACE, FLAME_FORMAT_DTRACE,
-	FLAME_FORMAT_CPUPROFILE, FLAME_FORMAT_SPEEDSCOPE,
+	FLAME_FORMAT_CPUPROFILE, FLAME_FORMAT_SPEEDSCOPE, FLAME_FORMAT_CHROMETRACE,
 	FLAME_FORMAT_PERF,     FLAME_FORMAT_FOLDED,
 };
 _Static_assert(sizeof probe_order / sizeof probe_order[0] == NINPUTS - 1,
@@ -252,16 +257,12 @@ static int diagnose(const char *p, size_t n, const char *name, int binary_only, 
 				m = "a CPU profile in Chrome's old tree format (\"head\", before Chrome 61), "
 				    "which is not read here: load it in a newer Chrome or speedscope and save "
 				    "it again as .cpuprofile";
-			else if (has(s, k, "\"traceEvents\""))
-				m = "a Chrome trace (trace-event JSON), which is not read here: record "
-				    "a .cpuprofile instead (node --cpu-prof, DevTools' Performance panel: "
-				    "Save profile)";
 			else if (has(s, k, "\"recording\"") && has(s, k, "\"jdk."))
 				m = "JFR as JSON (jfr print --json), which is not read here: use the text "
 				    "of jfr print --stack-depth 64 instead";
 			else
-				m = "JSON of a kind no reader here takes (of JSON, .cpuprofile and speedscope "
-				    "files are read)";
+				m = "JSON of a kind no reader here takes (of JSON, .cpuprofile, speedscope "
+				    "and Chrome trace files are read)";
 		} else if (k >= 5 && (strncasecmp(s, "<!doctype html", k < 14 ? k : 14) == 0 ||
 		                      strncasecmp(s, "<html", 5) == 0)) {
 			m = "an HTML page other than flame-render's (an async-profiler flame graph?), "

@@ -372,6 +372,83 @@ static int open_frame(ssr *s, uint32_t f)
 	return flame__array_push(s->open, e) ? flame__err_nomem(s->j.err) : 0;
 }
 
+/* An event read: the time since the last one onto the open frames, then frame f opened or
+ * closed. */
+static int apply_event(ssr *s, int type, uint32_t f, dec at)
+{
+	uint64_t now;
+	int rc;
+	if ((rc = scaled(s, at, &now)) || (rc = elapse(s, now)))
+		return rc;
+	s->at = now > s->at || !s->have_at ? now : s->at;
+	s->have_at = 1;
+	if (type == 'O')
+		return open_frame(s, f);
+	if (!s->cur.n || s->cur.v[s->cur.n - 1] != f)
+		return flame__json_bad(&s->j, "an event closes frame %u, which is not the innermost open frame", f);
+	s->cur.n--;
+	s->open.n--;
+	return 0;
+}
+
+static int digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* p[0..n) as a JSON integer of at most `max` digits (no sign, no leading zero): 1 with its
+ * value in *v (the value json_int and json_decimal would give), else 0. */
+static int plain_int(const char *p, size_t n, size_t max, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (!n || n > max || (p[0] == '0' && n > 1))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!digit(p[i]))
+			return 0;
+		x = x * 10 + (uint64_t)(p[i] - '0');
+	}
+	*v = x;
+	return 1;
+}
+
+/* The next event when its text is exactly {"type":"O"|"C","frame":N,"at":T}, as speedscope
+ * and the tools write it: read from the buffer at once (1), or 0 for any other text, which
+ * event() then reads token by token; the same checks and messages either way. */
+static int event_text(ssr *s)
+{
+	const char *p;
+	size_t n, i = 20, f0 = 20;
+	if (!flame__json_peek_object_text(&s->j, &p, &n) || n < 29 ||
+	    memcmp(p, "{\"type\":\"", 9) || (p[9] != 'O' && p[9] != 'C') ||
+	    memcmp(p + 10, "\",\"frame\":", 10))
+		return 0;
+	while (i < n && digit(p[i]))
+		i++;
+	if (i == f0 || n - i < 8 || memcmp(p + i, ",\"at\":", 6))
+		return 0;
+	const char *a = p + i + 6;
+	size_t an = n - i - 7;
+	uint64_t fv;
+	dec at = {0, 0};
+	int fplain = plain_int(p + f0, i - f0, 9, &fv), aplain = plain_int(a, an, 18, &at.m), rc;
+	if ((!fplain && flame__json_number_token(&s->j, p + f0, i - f0)) ||
+	    (!aplain && flame__json_number_token(&s->j, a, an)))
+		return 0; /* not numbers: token by token, which says so */
+	uint32_t f = (uint32_t)fv; /* up to 9 digits: within a frame index's range */
+	if (!fplain && ((rc = flame__json_number_token(&s->j, p + f0, i - f0)) ||
+	                (rc = frame_index(s, &f))))
+		return rc;
+	if (!aplain && ((rc = flame__json_number_token(&s->j, a, an)) ||
+	                (rc = flame__json_decimal(&s->j, &at.m, &at.d, NULL, "an event's time"))))
+		return rc;
+	uint64_t close = s->j.base + (size_t)(p + n - 1 - s->j.buf); /* the '}', as event() */
+	flame__json_skip_text(&s->j, n);
+	s->j.at = close;
+	rc = apply_event(s, p[9], f, at);
+	return rc ? rc : 1;
+}
+
 /* One event object: {"type":"O"|"C","frame":N,"at":T}. */
 static int event(ssr *s)
 {
@@ -397,25 +474,20 @@ static int event(ssr *s)
 		return rc;
 	if ((type != 'O' && type != 'C') || !have_frame || !have_at)
 		return flame__json_bad(&s->j, "an event needs a type (\"O\" or \"C\"), a frame and a time");
-	uint64_t now;
-	if ((rc = scaled(s, at, &now)) || (rc = elapse(s, now)))
-		return rc;
-	s->at = now > s->at || !s->have_at ? now : s->at;
-	s->have_at = 1;
-	if (type == 'O')
-		return open_frame(s, f);
-	if (!s->cur.n || s->cur.v[s->cur.n - 1] != f)
-		return flame__json_bad(&s->j, "an event closes frame %u, which is not the innermost open frame", f);
-	s->cur.n--;
-	s->open.n--;
-	return 0;
+	return apply_event(s, type, f, at);
 }
 
 static int events(ssr *s)
 {
-	int rc = expect(s, FLAME__JSON_ARR, "events"), t;
-	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_OBJ)
-		rc = event(s);
+	int rc = expect(s, FLAME__JSON_ARR, "events"), t = 0;
+	while (!rc) {
+		while ((rc = event_text(s)) == 1)
+			;
+		if (rc || (t = flame__json_next(&s->j)) != FLAME__JSON_OBJ)
+			break;
+		if ((rc = event(s)))
+			break;
+	}
 	return rc ? rc : t == FLAME__JSON_ARR_END ? 0 : t < 0 ? t : flame__json_bad(&s->j, "an event should be an object");
 }
 

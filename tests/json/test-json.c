@@ -183,11 +183,81 @@ static void test_batches(void)
 	free(s);
 }
 
+/* Skip the value whose first token is the `skip`-th of s: its status, with the error's
+ * offset and message in *msg. */
+static int skip_in(const char *s, int skip, char *msg, size_t cap)
+{
+	flame__json j;
+	flame_input *in;
+	open_at(&j, &in, s, strlen(s), skip - 1);
+	int t = flame__json_next(&j), rc = t < 0 ? t : flame__json_skip(&j, t);
+	if (!rc)
+		rc = flame__json_next(&j) == FLAME__JSON_EOF ? 0 : 1;
+	snprintf(msg, cap, "%llu: %s", (unsigned long long)j.err->offset, rc < 0 ? j.err->msg : "");
+	free(j.err);
+	flame__json_free(&j);
+	flame_input_free(in);
+	return rc;
+}
+
+/* Skipping reads arrays of integers straight from the buffer (Chrome's "lines"): the same
+ * checks as token by token. */
+static void test_skip(void)
+{
+	char msg[600];
+	const char *ints = "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20";
+	char s[400];
+	snprintf(s, sizeof s, "{\"a\":%s],\"b\":[%s],-3]}", ints, ints);
+	CHECK(skip_in(s, 1, msg, sizeof msg) == 0);
+	snprintf(s, sizeof s, "[%s,,21]]", ints);
+	CHECK(skip_in(s, 1, msg, sizeof msg) < 0 && !strcmp(msg, "53: an unexpected ','"));
+	snprintf(s, sizeof s, "[%s,01,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19]]", ints);
+	CHECK(skip_in(s, 1, msg, sizeof msg) < 0 && !strcmp(msg, "53: a malformed number"));
+	snprintf(s, sizeof s, "[%s 21,22,23,24,25,26,27,28,29,30,31,32,33]]", ints);
+	CHECK(skip_in(s, 1, msg, sizeof msg) < 0 && !strcmp(msg, "53: a ',' or a closing bracket should come here"));
+	snprintf(s, sizeof s, "[%s,123456789012345678901234,1.5e3,-0,2,3,4,5,6,7,8,9,10,11,12]]", ints);
+	CHECK(skip_in(s, 1, msg, sizeof msg) == 0);
+}
+
+/* A flat object element's text, and numbers in it made the current token. */
+static void test_peek_object(void)
+{
+	const char *s = "[{\"a\":12},{\"b\":-3.5e1},{\"c\":[]},7]";
+	flame__json j;
+	flame_input *in;
+	const char *p;
+	size_t n;
+	int64_t v;
+	uint64_t m;
+	unsigned d;
+	open_at(&j, &in, s, strlen(s), 1);
+	CHECK(flame__json_peek_object_text(&j, &p, &n) == 1 && n == 8 && !memcmp(p, "{\"a\":12}", 8));
+	CHECK(flame__json_number_token(&j, p + 5, 2) == 0 && j.at == 6 &&
+	      flame__json_int(&j, &v, "x") == 0 && v == 12);
+	CHECK(flame__json_number_token(&j, p + 4, 3) == -1); /* ':12' */
+	flame__json_skip_text(&j, n);
+	CHECK(flame__json_peek_object_text(&j, &p, &n) == 1 && n == 12);
+	CHECK(flame__json_number_token(&j, p + 5, 6) == 0 &&
+	      flame__json_decimal(&j, &m, &d, NULL, "x") < 0); /* negative */
+	flame__json_skip_text(&j, n);
+	CHECK(flame__json_next(&j) == FLAME__JSON_OBJ); /* read token by token */
+	CHECK(flame__json_next(&j) == FLAME__JSON_KEY && flame__json_next(&j) == FLAME__JSON_ARR);
+	CHECK(flame__json_next(&j) == FLAME__JSON_ARR_END && flame__json_next(&j) == FLAME__JSON_OBJ_END);
+	CHECK(flame__json_peek_object_text(&j, &p, &n) == 0); /* 7: not an object */
+	CHECK(flame__json_next(&j) == FLAME__JSON_NUM && flame__json_next(&j) == FLAME__JSON_ARR_END);
+	CHECK(flame__json_next(&j) == FLAME__JSON_EOF);
+	free(j.err);
+	flame__json_free(&j);
+	flame_input_free(in);
+}
+
 int main(void)
 {
 	RUN(test_tokens);
 	RUN(test_errors);
 	RUN(test_numbers);
 	RUN(test_batches);
+	RUN(test_skip);
+	RUN(test_peek_object);
 	return harness_done();
 }

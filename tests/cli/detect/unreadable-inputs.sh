@@ -3,7 +3,7 @@
 # (perf.data: tests/perfdata/cli-off when built without -Dperfdata; read when built with it;
 # workload-head.jfr, the head of a JFR recording: read up to its metadata, which is cut off)
 for f in workload-head.jfr utf16.perf.txt sample.perf.txt.zst \
-         old-tree.cpuprofile chrome-trace.json perf-report.txt; do
+         old-tree.cpuprofile perf-report.txt; do
   cp "$FIXTURES/detect/$f" .
   flame-collapse "$f"; echo "exit $?"
 done
@@ -19,3 +19,6 @@ printf 'hello\nworld\n' | flame-collapse; echo "exit $?"
 # JSON profiles that are read are told from their content, whatever their name
 cp "$FIXTURES/detect/node.cpuprofile" a.json; cp "$FIXTURES/detect/py-spy.speedscope.json" b.json
 flame-collapse a.json | head -2; flame-collapse b.json | head -2
+# a Chrome trace is read too (its one sample has no time after it: no stack, no error)
+cp "$FIXTURES/detect/chrome-trace.json" c.json
+flame-collapse c.json; echo "exit $?"
