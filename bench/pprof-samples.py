@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""pprof-samples.py OUT.pb.gz [SAMPLES] [STACKS]: a synthetic profile.proto (for bench/pprof)
+"""pprof-samples.py OUT.pb.gz [SAMPLES] [STACKS] [lines]: a synthetic profile.proto (for bench/pprof)
 as continuous profilers write them: every event its own sample (SAMPLES, default 1 M)
 with labels (endpoint, tenant) over STACKS distinct stacks (default 20 000) of depth
-8..47 through 3000 functions. Deterministic."""
+8..47 through 3000 functions. Deterministic. With "lines", functions have a file and a start
+line, as Go writes them (what flame-merge keeps as sites)."""
 import gzip, random, sys
 
 def varint(v):
@@ -19,6 +20,7 @@ def packed(f, vals): return ld(f, b"".join(varint(v) for v in vals))
 
 out, nsamples, nstacks = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1000000, \
     int(sys.argv[3]) if len(sys.argv) > 3 else 20000
+with_lines = len(sys.argv) > 4 and sys.argv[4] == "lines"
 rnd = random.Random(11)
 strings = ["", "samples", "count", "cpu", "nanoseconds", "endpoint", "tenant"]
 def s(x):
@@ -28,11 +30,15 @@ endpoints = [s("/api/v1/e%d" % i) for i in range(40)]
 tenants = [s("tenant-%d" % i) for i in range(200)]
 nfunc = 3000
 fname = [s("pkg%d.(*T%d).fn%d" % (i % 30, i % 7, i)) for i in range(nfunc)]
+files = [s("example.com/pkg%d/file%d.go" % (i, j)) for i in range(30) for j in range(7)] if with_lines else []
 parts = []
 parts.append(ld(1, vi(1, 1) + vi(2, 2)))
 parts.append(ld(1, vi(1, 3) + vi(2, 4)))
 for i in range(nfunc):  # function and location ids 1..nfunc
-    parts.append(ld(5, vi(1, i + 1) + vi(2, fname[i])))
+    fields = vi(1, i + 1) + vi(2, fname[i])
+    if with_lines:
+        fields += vi(4, files[(i % 30) * 7 + i % 7]) + vi(5, 5 + i % 90)
+    parts.append(ld(5, fields))
     parts.append(ld(4, vi(1, i + 1) + vi(3, 0x400000 + 16 * i) + ld(4, vi(1, i + 1) + vi(2, 10 + i % 90))))
 stacks = []
 for k in range(nstacks):

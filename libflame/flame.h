@@ -169,7 +169,7 @@ typedef enum flame_format {
 #define FLAME_PPROF_LINES 0x04           /* append ` file:line` to each frame */
 #define FLAME_PPROF_SYSTEM_NAMES 0x08    /* Function.system_name (mangled) instead of name */
 
-#define FLAME_PARSE_OPTS_VERSION 2
+#define FLAME_PARSE_OPTS_VERSION 3
 
 /* time_range: what time_start and time_end are (version 2) */
 #define FLAME_TIME_RANGE_PERF 0     /* perf's clock, seconds since boot (perf script's times;
@@ -222,6 +222,11 @@ typedef struct flame_parse_opts {
 	                                 * "time-range-empty" naming the input's span */
 	uint64_t keep_time_ns;          /* > 0: the tree keeps time in buckets of this many ns
 	                                 * (flame_tree_keep_time) if it does not yet */
+
+	/* version 3 */
+	int keep_sites;                 /* 1: the tree keeps the frames' source sites
+	                                 * (flame_tree_keep_sites) when the input has them
+	                                 * (pprof) */
 } flame_parse_opts;
 
 #define FLAME_PARSE_OPTS_INIT {.version = FLAME_PARSE_OPTS_VERSION, .format = FLAME_FORMAT_AUTO}
@@ -433,6 +438,44 @@ FLAME_EXPORT int flame_tree_time_series(flame_tree *t, flame_node node, int col,
  * without time or start > end. */
 FLAME_EXPORT int flame_tree_time_cut(flame_tree *t, int64_t start_ns, int64_t end_ns,
                                      flame_err *err);
+
+/* ---- Sites: where an input says where its frames are (pprof's functions, lines and
+ * locations), the tree can keep it: for each frame its function, file, line, the
+ * function's start line, address, mapping, and whether it was inlined into the frame
+ * below it (its caller). Only when asked: a tree that keeps no sites costs what it costs
+ * without. With sites, frames of one name at two sites are two frames (two nodes of the
+ * built tree, two lines of folded text); merges match frames by name and site, and the
+ * pprof writer writes the sites back as Functions, Locations (inlined frames as several
+ * Lines of one Location) and Mappings. A tree that keeps sites never spills. */
+
+/** A mapping of the profile: the address range of an executable or library. */
+typedef struct flame_mapping {
+	uint64_t start, limit, offset;
+	flame_str file, build_id;
+} flame_mapping;
+
+/** A frame's site. Strings point into the tree; versions only add fields at the end. */
+typedef struct flame_site {
+	flame_str function;    /* the function's name (pprof's Function.name) */
+	flame_str system_name; /* its mangled name, if any */
+	flame_str file;
+	int64_t line;          /* 0: unknown */
+	int64_t start_line;    /* the function's first line; 0: unknown */
+	uint64_t address;      /* 0: unknown */
+	size_t mapping;        /* flame_tree_mapping's index; 0: none */
+	int inlined;           /* inlined into the frame below (shares its address) */
+} flame_site;
+
+/** Keep sites from now on (frames added before have none; runs spilled before are read
+ * back). */
+FLAME_EXPORT int flame_tree_keep_sites(flame_tree *t, flame_err *err);
+
+/** The site of node `n` of the built tree, or NULL (no site, or no sites kept). Valid until
+ * the tree changes. */
+FLAME_EXPORT const flame_site *flame_node_site(const flame_tree *t, flame_node n);
+
+/** Mapping `i` (1 ..) of the tree's sites, or NULL. */
+FLAME_EXPORT const flame_mapping *flame_tree_mapping(const flame_tree *t, size_t i);
 
 /* ================================================================ Transforms */
 

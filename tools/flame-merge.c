@@ -247,6 +247,7 @@ int main(int argc, char **argv)
 		flame_parse_opts po = cli_input_parse_opts(&a.inputs, &in[i].warn);
 		if (fmt == FLAME_OUTPUT_HTML) /* the page draws the inputs' timeline */
 			po.keep_time_ns = CLI_TIME_BUCKET_NS;
+		po.keep_sites = fmt == FLAME_OUTPUT_PPROF; /* pprof out keeps pprof's sites */
 		in[i].warn.defer = 1; /* inputs are read at once: their warnings print in order */
 		if (flame_merge_request_input(req, in[i].path, NULL, &po, in[i].num, in[i].dec, &err))
 			code = cli_report(&err);

@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "top-pgo.h"
 
 enum {
 	O_ROWS = 1, O_SORT, O_BY, O_OWNERS, O_FREQUENCY, O_WINDOW, O_CORE_PRICE, O_OUTPUT_FORMAT,
-	O_FAIL_ABOVE_SHARE, O_OUTPUT, O_JOBS, O_WITH_IDLE
+	O_FAIL_ABOVE_SHARE, O_OUTPUT, O_JOBS, O_WITH_IDLE, O_PGO
 };
 
 /* its own rows; the input options (cli_input_opts) follow them */
@@ -41,6 +42,10 @@ static const cli_opt own_options[] = {
 	 "PCT%; each is named on stderr"},
 	{"output", 'o', CLI_ARG, O_OUTPUT, "FILE", "write to FILE (atomically) instead of stdout"},
 	{"jobs", 'j', CLI_ARG, O_JOBS, "N", "parse N inputs at a time (default 2)"},
+	{"pgo", 0, CLI_ARG, O_PGO, "FILE",
+	 "say whether go build -pgo takes the pprof profile FILE and what it gives: the sample "
+	 "type used, the call edges, the hottest (-n) and their share; the reason when Go would "
+	 "refuse it (exit 1)"},
 	{NULL, 0, 0, 0, NULL, NULL},
 };
 
@@ -57,6 +62,7 @@ typedef struct args {
 	uint64_t jobs;
 	int by_owner;
 	int with_idle;
+	const char *pgo; /* --pgo FILE */
 	cli_input inputs;
 } args;
 
@@ -149,6 +155,7 @@ static int on_opt(void *ud, int id, const char *arg)
 			                       arg);
 		break;
 	case O_OUTPUT: a->output = arg; break;
+	case O_PGO: a->pgo = arg; break;
 	case O_JOBS:
 		if (cli_parse_u64(arg, &a->jobs) || a->jobs < 1 || a->jobs > 64)
 			return cli_usage_error("--jobs wants 1 to 64, got '%s'", arg);
@@ -328,6 +335,12 @@ int main(int argc, char **argv)
 	flame_owners *owners = NULL;
 	flame_tree *t = NULL;
 	int code = parse_args(&a, argc, argv, &first, &owners);
+	if (!code && a.pgo) {
+		code = top_pgo(a.pgo, a.co.rows, stdout);
+		flame_owners_free(owners);
+		cli_input_free(&a.inputs);
+		return code;
+	}
 	if (!code && !a.inputs.list_types)
 		code = read_inputs(&a, argv + first, argc - first, &t);
 	if (!code && !a.inputs.list_types)

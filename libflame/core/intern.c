@@ -57,3 +57,12 @@ uint32_t flame__intern_put(flame__intern *in, const char *p, size_t n)
 {
 	return flame__intern_put_hashed(in, p, n, flame__hash_bytes(p, n));
 }
+
+uint32_t flame__intern_dup(flame__intern *in, uint32_t id)
+{
+	if (in->count == UINT32_MAX - 1 ||
+	    flame__array_reserve_min(in->names, in->cap, in->count + 1, 1024))
+		return FLAME__ID_NONE;
+	in->names[in->count] = in->names[id]; /* the same bytes; the slots keep pointing at id */
+	return in->count++;
+}

@@ -31,6 +31,9 @@ void flame__intern_free(flame__intern *in);
 uint32_t flame__intern_put(flame__intern *in, const char *p, size_t n);
 /** Same, with a precomputed flame__hash_bytes(p, n). */
 uint32_t flame__intern_put_hashed(flame__intern *in, const char *p, size_t n, uint64_t h);
+/** A new id naming the bytes of `id` (lookups by bytes still give `id`): a frame of that
+ * name at another site (core/sites.c). FLAME__ID_NONE on out of memory. */
+uint32_t flame__intern_dup(flame__intern *in, uint32_t id);
 /** Id of an existing name, or FLAME__ID_NONE. */
 uint32_t flame__intern_find(const flame__intern *in, const char *p, size_t n);
 static inline const flame__name *flame__intern_get(const flame__intern *in, uint32_t id)

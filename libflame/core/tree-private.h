@@ -28,6 +28,7 @@ struct flame_tree {
 	uint64_t moved;        /* stacks spilled or drained so far (for progress reports) */
 	uint32_t *scratch;     /* reusable id buffer for flame_tree_add/merge */
 	struct flame__time *time; /* weights per time bucket (core/time.h), NULL unless kept */
+	struct flame__sites *sites; /* frames' source sites (core/sites.h), NULL unless kept */
 	size_t scratch_cap;
 };
 #endif

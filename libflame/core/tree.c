@@ -7,6 +7,7 @@
 #include <string.h>
 #include "array.h"
 #include "err.h"
+#include "sites.h"
 #include "spill.h"
 #include "time.h"
 #include "tree-private.h"
@@ -43,6 +44,7 @@ void flame_tree_free(flame_tree *t)
 	free(t->nodes);
 	free(t->scratch);
 	flame__time_free(t->time);
+	flame__sites_free(t->sites);
 	free(t);
 }
 
@@ -65,8 +67,9 @@ uint64_t flame__tree_stacks_seen(const flame_tree *t) { return t->moved + t->sta
 
 int flame__tree_maybe_spill(flame_tree *t, flame_err *err)
 {
-	/* time is keyed by the stacks' places in the table: a tree keeping it never spills */
-	if (!t->spill_limit || t->time || flame__stacks_bytes(&t->stacks) < t->spill_limit)
+	/* time is keyed by the stacks' places in the table, and a run spilled as text would
+	 * lose which frame of a name each is: a tree keeping either never spills */
+	if (!t->spill_limit || t->time || t->sites || flame__stacks_bytes(&t->stacks) < t->spill_limit)
 		return 0;
 	t->moved += t->stacks.count;
 	if (t->drain)
@@ -189,18 +192,29 @@ int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err)
 	return 0;
 }
 
-/* src's names in dst, map[id] (FLAME__ID_NONE until needed); 0 or FLAME_ENOMEM. */
+/* Frame `id` of src in dst: its name by its bytes, and its site (when src keeps sites) as
+ * a site of dst's, made when dst keeps none yet. FLAME__ID_NONE on out of memory. */
+static uint32_t map_frame(flame_tree *dst, const flame_tree *src, uint32_t id)
+{
+	const flame__name *nm = flame__intern_get(&src->names, id);
+	uint32_t name = flame__intern_put(&dst->names, nm->ptr, nm->len);
+	const flame__site *st = flame__sites_of(src->sites, id);
+	if (!st || name == FLAME__ID_NONE)
+		return name;
+	if (!dst->sites && !(dst->sites = flame__sites_new()))
+		return FLAME__ID_NONE;
+	uint32_t k = flame__sites_import(dst->sites, src->sites, (uint32_t)(st - src->sites->v.v));
+	return k == FLAME__ID_NONE ? k : flame__sites_frame(dst->sites, &dst->names, name, k);
+}
+
+/* src's frames in dst, map[id] (FLAME__ID_NONE until needed); 0 or FLAME_ENOMEM. */
 static int map_ids(flame_tree *dst, const flame_tree *src, uint32_t *map, const flame__stack *st,
                    uint32_t *ids)
 {
 	for (uint32_t i = 0; i < st->depth; i++) {
 		uint32_t id = st->ids[i];
-		if (map[id] == FLAME__ID_NONE) {
-			const flame__name *nm = flame__intern_get(&src->names, id);
-			map[id] = flame__intern_put(&dst->names, nm->ptr, nm->len);
-			if (map[id] == FLAME__ID_NONE)
-				return FLAME_ENOMEM;
-		}
+		if (map[id] == FLAME__ID_NONE && (map[id] = map_frame(dst, src, id)) == FLAME__ID_NONE)
+			return FLAME_ENOMEM;
 		ids[i] = map[id];
 	}
 	return 0;
@@ -275,6 +289,8 @@ int flame__tree_merge_at(flame_tree *dst, flame_tree *src, const flame__tree_at 
 	}
 	if (src->differential)
 		dst->differential = 1;
+	if (!rc && dst->sites && src->sites)
+		flame__sites_time(dst->sites, src->sites->time_nanos);
 	if (!rc && timed)
 		rc = merge_time(dst, src, at, m, ts, err);
 	free(map);
@@ -385,7 +401,7 @@ void flame__tree_sink_open(flame_tree *t, flame__intern **names, flame__stacks *
 	t->nodes_valid = 0;
 	*names = &t->names;
 	*stacks = &t->stacks;
-	*limit = t->time ? 0 : t->spill_limit;
+	*limit = t->time || t->sites ? 0 : t->spill_limit;
 }
 
 void flame__tree_set_differential(flame_tree *t)

@@ -158,6 +158,15 @@ int flame__tree_merge_at(flame_tree *dst, flame_tree *src, const flame__tree_at 
 int flame__tree_time_join(flame_tree *dst, const flame_tree *src, const uint32_t *at, uint64_t m,
                           flame_err *err);
 
+/* ---- sites (core/sites.h; the public side is core/tree-sites.c) */
+
+struct flame__sites;
+/** The site table of `t`, NULL when it keeps none (the pprof reader asks before naming
+ * frames with their sites). */
+struct flame__sites *flame__tree_sites(const flame_tree *t);
+/** The names of `t` for adding frames to (core/sites.c's flame__sites_frame). */
+flame__intern *flame__tree_names_mut(flame_tree *t);
+
 /** Replace the stacks of `t` by those of `fresh` (same name table), freeing the old ones:
  * how transforms that rewrite stacks re-aggregate. */
 void flame__tree_replace_stacks(flame_tree *t, flame__stacks *fresh);

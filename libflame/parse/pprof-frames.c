@@ -11,6 +11,8 @@
 #include "../core/err.h"
 #include "../core/prefetch.h"
 #include "../core/regex.h"
+#include "../core/sites.h"
+#include "../core/tree.h"
 #include "pprof.h"
 
 int flame__pp_intern(flame__sink *k, flame__pp_text *b, uint32_t *id)
@@ -234,9 +236,54 @@ static void look_ahead(const flame__pp *p, const flame__intern *in, fpos *a, uns
 	fpos_step(p, a);
 }
 
+/* A string of the profile in the site table's strings. */
+static uint32_t site_str(flame__sites *s, const flame__pp *p, uint32_t i)
+{
+	flame_str x = flame__pp_str(p, i);
+	return flame__sites_str(s, x.ptr, x.len);
+}
+
+/* The site table's mapping of the profile's mapping `m` (index + 1; 0: out of memory),
+ * cached in `cache` (one entry per mapping, 0 until made). */
+static uint32_t site_map(flame__sites *s, const flame__pp *p, uint32_t m, uint32_t *cache)
+{
+	if (cache[m])
+		return cache[m];
+	const flame__pp_mapping *pm = &p->maps.v[m];
+	flame__map x = {site_str(s, p, pm->file), site_str(s, p, pm->build_id),
+	                (uint32_t)(pm->has_functions | pm->has_filenames << 1 | pm->has_lines << 2 |
+	                           pm->has_inline << 3),
+	                {pm->start, pm->limit, pm->file_offset, {"", 0}, {"", 0}}};
+	if (x.file == FLAME__ID_NONE || x.build_id == FLAME__ID_NONE)
+		return 0;
+	return cache[m] = flame__sites_map(s, &x);
+}
+
+/* Frame `*id` (a name) at the site of line `ln` of location `l`: the frame of that name
+ * and site. 0 or FLAME_ENOMEM. */
+static int site_frame(flame__sink *k, const flame__pp *p, const flame__pp_loc *l,
+                      const flame__pp_line *ln, int inlined, uint32_t *cache, uint32_t *id)
+{
+	flame__sites *s = flame__tree_sites(k->t);
+	const flame__pp_func *fn = ln && ln->fidx != UINT32_MAX ? &p->fns.v[ln->fidx] : NULL;
+	flame__site_key key = {0, 0, 0, 0, ln ? ln->line : 0, fn ? fn->start_line : 0, l->addr,
+	                       inlined ? FLAME__SITE_INLINED : 0};
+	if (fn && ((key.fn = site_str(s, p, fn->name)) == FLAME__ID_NONE ||
+	           (key.sys = site_str(s, p, fn->sys)) == FLAME__ID_NONE ||
+	           (key.file = site_str(s, p, fn->file)) == FLAME__ID_NONE))
+		return FLAME_ENOMEM;
+	if (l->midx != UINT32_MAX && !(key.map = site_map(s, p, l->midx, cache)))
+		return FLAME_ENOMEM;
+	uint32_t site = flame__sites_put(s, &key);
+	if (site == FLAME__ID_NONE)
+		return FLAME_ENOMEM;
+	*id = flame__sites_frame(s, k->names, *id, site);
+	return *id == FLAME__ID_NONE ? FLAME_ENOMEM : 0;
+}
+
 /* Intern the frame at `c` (looked ahead as `x`) into p->frames. */
 static int intern_at(flame__sink *k, flame__pp *p, fpos *c, const ahead *x, unsigned flags,
-                     flame__pp_text *b)
+                     flame__pp_text *b, uint32_t *cache)
 {
 	flame__pp_loc *l = &p->locs.v[c->i];
 	uint32_t id = FLAME__ID_NONE;
@@ -250,6 +297,11 @@ static int intern_at(flame__sink *k, flame__pp *p, fpos *c, const ahead *x, unsi
 		int inl;
 		const flame__pp_line *ln = fpos_line(p, c, &inl);
 		r = frame_id(k, p, l, ln, inl, flags, b, &id);
+	}
+	if (!r && cache) {
+		int inl;
+		const flame__pp_line *ln = fpos_line(p, c, &inl);
+		r = site_frame(k, p, l, ln, inl, cache, &id);
 	}
 	p->frames[p->nframes++] = id;
 	if (fpos_step(p, c))
@@ -270,14 +322,19 @@ static int name_frames(flame__sink *k, flame__pp *p, unsigned flags, flame_err *
 	ahead ring[AHEAD];
 	flame__pp_text b = {0};
 	int r = 0;
+	/* with sites kept: the site table's mapping of each of the profile's */
+	uint32_t *cache = NULL;
+	if (flame__tree_sites(k->t) && !(cache = calloc(p->maps.n + 1, sizeof *cache)))
+		r = FLAME_ENOMEM;
 	fpos a = {0, 0}, c = {0, 0};
 	for (size_t g = 0; g < total + AHEAD && !r; g++) {
 		if (g >= AHEAD) /* frame g - AHEAD, at position c */
-			r = intern_at(k, p, &c, &ring[(g - AHEAD) % AHEAD], flags, &b);
+			r = intern_at(k, p, &c, &ring[(g - AHEAD) % AHEAD], flags, &b, cache);
 		if (g < total) /* frame g, at position a */
 			look_ahead(p, k->names, &a, flags, &ring[g % AHEAD]);
 	}
 	free(b.p);
+	free(cache);
 	return r ? flame__err_nomem(err) : 0;
 }
 

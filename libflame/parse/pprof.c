@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../core/sites.h"
+#include "../core/tree.h"
 #include "../core/units.h"
 #include "parser.h"
 #include "pprof.h"
@@ -219,6 +221,8 @@ static int read_profile(flame_tree *t, flame__sink *k, flame__pp *p, flame__pp_f
 	if (fl->split)
 		flame__sink_set_differential(k);
 	flame__units_set_duration(t, p->duration);
+	if (flame__tree_sites(t))
+		flame__sites_time(flame__tree_sites(t), p->time_nanos);
 	if ((r = flame__pp_frames(k, p, o->pprof_flags, err)))
 		return r;
 	return flame__pp_samples(k, p, fl, vidx, o, err);
@@ -239,6 +243,8 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 	flame_tree *own = flame__tree_time(t) ? flame__tree_new() : NULL;
 	if (flame__tree_time(t) && !own)
 		r = flame__err_nomem(err);
+	else if (own && flame__tree_sites(t))
+		r = flame_tree_keep_sites(own, err);
 	flame__sink_init(&k, own ? own : t);
 	if (len && !r) /* empty input: nothing to add, as for every format */
 		r = read_profile(own ? own : t, &k, &p, &fl, o, err);

@@ -116,6 +116,10 @@ int flame__parse_timed(flame_tree *t, flame_input *in, const struct flame__parse
                        const flame_parse_opts *o, flame_err *err)
 {
 	int rc = o->keep_time_ns && gives_times(parser) ? flame_tree_keep_time(t, o->keep_time_ns, err) : 0;
+	/* sites likewise, from the readers that give them (a tree with a table keeps its
+	 * frames apart by site, and never spills) */
+	if (!rc && o->keep_sites && parser == &flame__parser_pprof)
+		rc = flame_tree_keep_sites(t, err);
 	if (rc)
 		return rc;
 	if (o->has_time_range && o->time_range != FLAME_TIME_RANGE_PERF)

@@ -14,48 +14,13 @@
 #include "../core/array.h"
 #include "../core/err.h"
 #include "../core/gzip.h"
+#include "../core/sites.h"
 #include "../core/tree.h"
-
-typedef struct pb {
-	uint8_t *p;
-	size_t len, cap;
-} pb;
-
-static int pb_reserve(pb *b, size_t n)
-{
-	return flame__array_reserve_min(b->p, b->cap, b->len + n, 4096) ? FLAME_ENOMEM : 0;
-}
-
-static void put_varint(pb *b, uint64_t v)
-{
-	while (v >= 0x80) {
-		b->p[b->len++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	b->p[b->len++] = (uint8_t)v;
-}
-
-/* key + varint value; reserve 20 bytes first */
-static void put_uint(pb *b, unsigned field, uint64_t v)
-{
-	put_varint(b, (uint64_t)field << 3);
-	put_varint(b, v);
-}
-
-/* Emit `msg` as length-delimited field `field` of the top-level Profile. */
-static int emit(flame__gzip *z, unsigned field, const void *msg, size_t n, flame_err *err)
-{
-	uint8_t hdr[20];
-	pb h = {hdr, 0, sizeof hdr};
-	put_varint(&h, (uint64_t)field << 3 | 2);
-	put_varint(&h, n);
-	int rc = flame__gzip_write(z, hdr, h.len, err);
-	return rc ? rc : flame__gzip_write(z, msg, n, err);
-}
+#include "pprof.h"
 
 static int emit_string(flame__gzip *z, const char *s, size_t n, flame_err *err)
 {
-	return emit(z, 6, s, n, err);
+	return flame__pb_emit(z, 6, s, n, err);
 }
 
 static const char *const time_units[] = {"nanoseconds", "microseconds", "milliseconds",
@@ -138,15 +103,6 @@ static void make_head(const flame_tree *t, int diff, int samples, head *h)
 	}
 }
 
-/* Nest `m` as length-delimited field `field` of `b` (room reserved). */
-static void put_msg(pb *b, unsigned field, const pb *m)
-{
-	put_varint(b, (uint64_t)field << 3 | 2);
-	put_varint(b, m->len);
-	memcpy(b->p + b->len, m->p, m->len);
-	b->len += m->len;
-}
-
 /* One writing: the stacks, the strings they need, and the message being built. */
 typedef struct writer {
 	flame__gzip *z;
@@ -157,7 +113,10 @@ typedef struct writer {
 	head h;
 	uint32_t *str_of;     /* name id -> string index, 0 = unused */
 	uint32_t first, next; /* the names' string indexes: [first, next) */
-	pb b, ids;            /* a message, a sample's packed location ids */
+	flame__pb b, ids;            /* a message, a sample's packed location ids */
+	flame__pps *sites;    /* the tree keeps sites: its functions, locations, mappings */
+	int64_t time_nanos;   /* the profile's start, 0: none (kept with sites) */
+	uint64_t duration;
 } writer;
 
 /* Values are int64 in pprof. Whether samples/count is written beside the value: when the
@@ -200,21 +159,21 @@ static int write_header(writer *w, flame_err *err)
 	int rc = 0;
 	for (int c = 0; c < w->h.ntypes && !rc; c++) {
 		w->b.len = 0;
-		if (pb_reserve(&w->b, 64))
+		if (flame__pb_reserve(&w->b, 64))
 			return flame__err_nomem(err);
-		put_uint(&w->b, 1, w->h.type[c][0]);
-		put_uint(&w->b, 2, w->h.type[c][1]);
-		rc = emit(w->z, 1, w->b.p, w->b.len, err);
+		flame__pb_uint(&w->b, 1, w->h.type[c][0]);
+		flame__pb_uint(&w->b, 2, w->h.type[c][1]);
+		rc = flame__pb_emit(w->z, 1, w->b.p, w->b.len, err);
 	}
 	/* one mapping that says its functions are known, so pprof does not try to
-	 * symbolize the locations */
+	 * symbolize the locations (a tree with sites has its own mappings) */
 	w->b.len = 0;
-	if (pb_reserve(&w->b, 64))
+	if (flame__pb_reserve(&w->b, 64))
 		return flame__err_nomem(err);
-	put_uint(&w->b, 1, 1);
-	put_uint(&w->b, 7, 1);
-	if (!rc)
-		rc = emit(w->z, 3, w->b.p, w->b.len, err);
+	flame__pb_uint(&w->b, 1, 1);
+	flame__pb_uint(&w->b, 7, 1);
+	if (!rc && !w->sites)
+		rc = flame__pb_emit(w->z, 3, w->b.p, w->b.len, err);
 	for (uint32_t i = 0; i < w->h.n && !rc; i++) /* string table, in index order */
 		rc = emit_string(w->z, w->h.str[i], strlen(w->h.str[i]), err);
 	return rc;
@@ -245,21 +204,21 @@ static int write_functions(writer *w, flame_err *err)
 	for (uint32_t si = w->first; si < w->next && !rc; si++) {
 		uint64_t id = si - w->first + 1;
 		w->b.len = 0;
-		if (pb_reserve(&w->b, 64))
+		if (flame__pb_reserve(&w->b, 64))
 			return flame__err_nomem(err);
-		put_uint(&w->b, 1, id);
-		put_uint(&w->b, 2, si);
-		put_uint(&w->b, 3, si);
-		if ((rc = emit(w->z, 5, w->b.p, w->b.len, err)))
+		flame__pb_uint(&w->b, 1, id);
+		flame__pb_uint(&w->b, 2, si);
+		flame__pb_uint(&w->b, 3, si);
+		if ((rc = flame__pb_emit(w->z, 5, w->b.p, w->b.len, err)))
 			break;
 		w->b.len = 0;
-		put_uint(&w->b, 1, id);
-		put_uint(&w->b, 2, 1); /* mapping_id */
+		flame__pb_uint(&w->b, 1, id);
+		flame__pb_uint(&w->b, 2, 1); /* mapping_id */
 		uint8_t ln[12];
-		pb l = {ln, 0, sizeof ln};
-		put_uint(&l, 1, id); /* line { function_id } */
-		put_msg(&w->b, 4, &l);
-		rc = emit(w->z, 4, w->b.p, w->b.len, err);
+		flame__pb l = {ln, 0, sizeof ln};
+		flame__pb_uint(&l, 1, id); /* line { function_id } */
+		flame__pb_msg(&w->b, 4, &l);
+		rc = flame__pb_emit(w->z, 4, w->b.p, w->b.len, err);
 	}
 	return rc;
 }
@@ -268,43 +227,52 @@ static int write_functions(writer *w, flame_err *err)
 static int write_sample(writer *w, const flame__stack *s, flame_err *err)
 {
 	w->ids.len = 0;
-	if (pb_reserve(&w->ids, (size_t)s->depth * 10))
-		return flame__err_nomem(err);
-	for (uint32_t i = s->depth; i-- > 0;)
-		put_varint(&w->ids, w->str_of[s->ids[i]] - w->first + 1);
+	if (w->sites) {
+		if (flame__pps_sample(w->sites, s, &w->ids))
+			return flame__err_nomem(err);
+	} else {
+		if (flame__pb_reserve(&w->ids, (size_t)s->depth * 10))
+			return flame__err_nomem(err);
+		for (uint32_t i = s->depth; i-- > 0;)
+			flame__pb_varint(&w->ids, w->str_of[s->ids[i]] - w->first + 1);
+	}
 	w->b.len = 0;
-	if (pb_reserve(&w->b, w->ids.len + 64))
+	if (flame__pb_reserve(&w->b, w->ids.len + 64))
 		return flame__err_nomem(err);
-	put_msg(&w->b, 1, &w->ids);
+	flame__pb_msg(&w->b, 1, &w->ids);
 	uint8_t vals[32];
-	pb v = {vals, 0, sizeof vals};
+	flame__pb v = {vals, 0, sizeof vals};
 	if (w->h.samples)
-		put_varint(&v, s->w[0] / w->period);
-	put_varint(&v, s->w[0]);
+		flame__pb_varint(&v, s->w[0] / w->period);
+	flame__pb_varint(&v, s->w[0]);
 	if (w->diff)
-		put_varint(&v, s->w[1]);
-	put_msg(&w->b, 2, &v);
-	return emit(w->z, 2, w->b.p, w->b.len, err);
+		flame__pb_varint(&v, s->w[1]);
+	flame__pb_msg(&w->b, 2, &v);
+	return flame__pb_emit(w->z, 2, w->b.p, w->b.len, err);
 }
 
 /* period_type and period; default_sample_type = "after" when differential. */
 static int write_trailer(writer *w, flame_err *err)
 {
-	if (!w->diff && !w->h.ptype[0])
+	if (!w->diff && !w->h.ptype[0] && !w->sites)
 		return 0;
 	w->b.len = 0;
-	if (pb_reserve(&w->b, 64))
+	if (flame__pb_reserve(&w->b, 64))
 		return flame__err_nomem(err);
 	if (w->h.ptype[0]) {
 		uint8_t vt[24];
-		pb m = {vt, 0, sizeof vt};
-		put_uint(&m, 1, w->h.ptype[0]);
-		put_uint(&m, 2, w->h.ptype[1]);
-		put_msg(&w->b, 11, &m);
-		put_uint(&w->b, 12, w->period ? w->period : 1);
+		flame__pb m = {vt, 0, sizeof vt};
+		flame__pb_uint(&m, 1, w->h.ptype[0]);
+		flame__pb_uint(&m, 2, w->h.ptype[1]);
+		flame__pb_msg(&w->b, 11, &m);
+		flame__pb_uint(&w->b, 12, w->period ? w->period : 1);
 	}
 	if (w->diff)
-		put_uint(&w->b, 14, w->h.type[1][0]);
+		flame__pb_uint(&w->b, 14, w->h.type[1][0]);
+	if (w->time_nanos > 0)
+		flame__pb_uint(&w->b, 9, (uint64_t)w->time_nanos);
+	if (w->duration)
+		flame__pb_uint(&w->b, 10, w->duration);
 	return flame__gzip_write(w->z, w->b.p, w->b.len, err);
 }
 
@@ -312,8 +280,13 @@ static int write_trailer(writer *w, flame_err *err)
 static int write_profile(writer *w, flame_err *err)
 {
 	int rc;
-	if ((rc = write_header(w, err)) || (rc = write_names(w, err)) ||
-	    (rc = write_functions(w, err)))
+	if ((rc = write_header(w, err)))
+		return rc;
+	if (w->sites)
+		rc = flame__pps_write(w->sites, w->z, err);
+	else if (!(rc = write_names(w, err)))
+		rc = write_functions(w, err);
+	if (rc)
 		return rc;
 	for (size_t k = 0; k < w->st->count && !rc; k++) {
 		const flame__stack *s = &w->st->v[k];
@@ -341,7 +314,12 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 	            .period = flame__tree_units(t)->period};
 	if (!(rc = check_counts(&w, t, &samples, err))) {
 		make_head(t, w.diff, samples, &w.h);
-		if (number_names(&w))
+		const flame__sites *sites = flame__tree_sites(t);
+		if (sites) { /* the profile's own functions, locations, mappings, start, duration */
+			w.time_nanos = sites->time_nanos;
+			w.duration = flame_tree_duration(t);
+		}
+		if (sites ? flame__pps_plan(&w.sites, st, w.names, sites, w.h.n) : number_names(&w))
 			rc = flame__err_nomem(err);
 		else if (!(rc = flame__gzip_open(&w.z, o, err)))
 			rc = write_profile(&w, err);
@@ -350,5 +328,6 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 	free(w.b.p);
 	free(w.ids.p);
 	free(w.str_of);
+	flame__pps_free(w.sites);
 	return rc;
 }

@@ -669,6 +669,57 @@ static void op_time(flame_tree *t, int spill, buf *b)
 	flame_tree_free(before);
 }
 
+/* A Go CPU profile of the corpus, from flame.h's path (main sets it). */
+static char pprof_fixture[4096];
+
+/* Every node's site, and the first mapping. */
+static void put_sites(buf *b, flame_tree *t)
+{
+	flame_err err;
+	put_rc(b, "build", flame_tree_build(t, FLAME_ORDER_NAME, &err), &err);
+	size_t with = 0;
+	for (flame_node n = 0; n < flame_tree_node_count(t); n++) {
+		const flame_site *s = flame_node_site(t, n);
+		if (!s)
+			continue;
+		with++;
+		flame_str nm = flame_node_name(t, n);
+		put(b, "%.*s: %.*s %.*s:%lld start %lld addr %llx map %zu%s\n", (int)nm.len, nm.ptr,
+		    (int)s->function.len, s->function.ptr, (int)s->file.len, s->file.ptr,
+		    (long long)s->line, (long long)s->start_line, (unsigned long long)s->address,
+		    s->mapping, s->inlined ? " inlined" : "");
+	}
+	const flame_mapping *m = flame_tree_mapping(t, 1);
+	put(b, "%zu nodes with sites; mapping 1 %.*s %llx-%llx; mapping 0 %p\n", with,
+	    m ? (int)m->file.len : 0, m ? m->file.ptr : "", m ? (unsigned long long)m->start : 0,
+	    m ? (unsigned long long)m->limit : 0, (const void *)flame_tree_mapping(t, 0));
+	CHECK(with > 50 && m);
+}
+
+/* sites kept beside the frames (a tree that spilled reads its runs back to keep them):
+ * a pprof profile's functions, lines and locations, written back and read again */
+static void op_sites(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	put(b, "site before keeping: %p\n", (const void *)flame_node_site(t, 0));
+	put_rc(b, "keep sites", flame_tree_keep_sites(t, &err), &err);
+	flame_tree *p = NULL;
+	flame_input *in = NULL;
+	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+	po.keep_sites = 1;
+	CHECK(flame_tree_new(&p, &err) == 0);
+	CHECK(flame_input_open(&in, pprof_fixture, &err) == 0);
+	put_rc(b, "parse pprof", flame_parse(p, in, &po, &err), &err);
+	flame_input_free(in);
+	flame_tree_set_ignore_units(t, 1); /* samples and nanoseconds */
+	put_rc(b, "merge", flame_tree_merge(t, p, &err), &err);
+	flame_tree_free(p);
+	put_sites(b, t);
+	put_summary(b, t);
+	put_written(b, t, W_PPROF);
+}
+
 typedef void (*op_fn)(flame_tree *t, int spill, buf *b);
 
 static const struct op {
@@ -715,6 +766,7 @@ static const struct op {
     {"time", op_time, 0,
      "flame_tree_keep_time flame_tree_time_span flame_tree_time_bucket flame_tree_each_time "
      "flame_tree_time_series flame_tree_time_cut"},
+    {"sites", op_sites, 0, "flame_tree_keep_sites flame_node_site flame_tree_mapping"},
 };
 
 static void test_same_spilled_or_not(void)
@@ -902,6 +954,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: test-sealed FLAME_H\n");
 		return 2;
 	}
+	const char *slash = strrchr(argv[1], '/');
+	snprintf(pprof_fixture, sizeof pprof_fixture, "%.*s/../fixtures/corpus/pprof/go-cpu-labels.pb.gz",
+	         slash ? (int)(slash - argv[1]) : 1, slash ? argv[1] : ".");
 	RUN(test_iter_done_sticky);
 	RUN(test_node_checked);
 	RUN(test_io_failure);

@@ -1,0 +1,3 @@
+module pgohot
+
+go 1.21

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# pprof in, pprof out: flame-collapse --output-format pprof keeps a profile's functions,
+# start lines, locations with their lines and inlining, and mappings, so go tool pprof
+# gives the same -top, -lines and -traces on the original and the written profile (and
+# for profiles with labels, which are not kept yet, -traces summed by stack). The corpus's Go profiles and a fresh Go CPU profile of
+# tests/lines/pgo. Skips (77) without go tool pprof.
+# Usage: roundtrip.sh BUILD_DIR CORPUS_DIR
+set -euo pipefail
+build=$1
+corpus=$2
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/go-pprof.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+collapse=$build/tools/flame-collapse
+fail=0
+
+# compare VIEW ORIGINAL WRITTEN [FILTER]: go tool pprof's VIEW of both
+compare() {
+	local view=$1 a=$2 b=$3 filter=${4:-cat}
+	go_pprof $view "$a" 2>/dev/null | $filter >"$tmp/a.txt"
+	go_pprof $view "$b" 2>/dev/null | $filter >"$tmp/b.txt"
+	if [ ! -s "$tmp/a.txt" ]; then
+		echo "FAIL: go tool pprof $view $(basename "$a") printed nothing"
+		fail=1
+	elif ! diff -u "$tmp/a.txt" "$tmp/b.txt" >"$tmp/d.txt"; then
+		echo "FAIL: go tool pprof $view differs on $(basename "$a") written back:"
+		head -20 "$tmp/d.txt"
+		fail=1
+	else
+		echo "ok: $(basename "$a") $view"
+	fi
+}
+# -traces as folded stacks, equal ones summed: samples that differed only by their labels
+# are one stack of the written profile
+summed() { awk -f "$here/../pprof/pprof-traces2folded.awk" | LC_ALL=C sort; }
+
+profiles=("$corpus/pprof/go-block.pb.gz" "$corpus/pprof/go-goroutine.pb.gz"
+          "$corpus/pprof/go-cpu-labels.pb.gz")
+# a fresh Go CPU profile, with go when there is one of 1.21 or newer
+if (. "$here/lib-go.sh" >/dev/null && mkdir "$tmp/prog" && cp "$here"/pgo/* "$tmp/prog/" &&
+    cd "$tmp/prog" && "$GO" build -pgo=off -o "$tmp/hot" . && "$tmp/hot" -d 1s \
+    -cpuprofile "$tmp/fresh-cpu.pprof" >/dev/null); then
+	profiles+=("$tmp/fresh-cpu.pprof")
+fi
+for p in "${profiles[@]}"; do
+	out=$tmp/$(basename "$p").out.pb.gz
+	"$collapse" -q --output-format pprof -o "$out" "$p"
+	compare -top "$p" "$out"
+	compare -lines "$p" "$out"
+	compare "-lines -top" "$p" "$out"
+	if go_pprof -tags "$p" 2>/dev/null | grep -q ':'; then
+		compare "-traces -lines -unit=ns" "$p" "$out" summed
+	else
+		compare "-traces -lines" "$p" "$out"
+		compare -traces "$p" "$out"
+	fi
+done
+exit $fail
