@@ -417,7 +417,7 @@ int flame__input_rewind(flame_input *in)
 	return 0;
 }
 
-int flame__input_map(flame_input *in, uint64_t off, uint64_t n, flame__map *m)
+int flame__input_map(flame_input *in, uint64_t off, uint64_t n, flame__mapped *m)
 {
 	memset(m, 0, sizeof *m);
 	if (in->mem) {
@@ -442,14 +442,14 @@ int flame__input_map(flame_input *in, uint64_t off, uint64_t n, flame__map *m)
 	return 0;
 }
 
-void flame__input_unmap(flame__map *m)
+void flame__input_unmap(flame__mapped *m)
 {
 	if (m->base)
 		munmap(m->base, m->len);
 	memset(m, 0, sizeof *m);
 }
 
-void flame__input_map_drop(flame__map *m, size_t done)
+void flame__input_map_drop(flame__mapped *m, size_t done)
 {
 	if (!m->base)
 		return;

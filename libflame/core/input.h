@@ -46,11 +46,11 @@ uint64_t flame__input_size(const flame_input *in);
  * negative status. The reading position of flame__input_read does not move. */
 long flame__input_pread(flame_input *in, void *buf, size_t n, uint64_t off, flame_err *err);
 /** A span of an input in memory, without a copy (flame__input_map). */
-typedef struct flame__map {
+typedef struct flame__mapped {
 	const unsigned char *p; /* the first byte asked for */
 	void *base;             /* the mapping (NULL: the input's own memory) */
 	size_t len;
-} flame__map;
+} flame__mapped;
 
 /** The `n` bytes at `off` of a flame__input_plain input in memory, for a reader that
  * walks much of a large file once: a read-only private mapping of the file (advised
@@ -58,12 +58,12 @@ typedef struct flame__map {
  * range past the end, a pipe, a gzip input, mmap refused): read instead. A file that
  * shrinks below a mapped range faults when the lost bytes are read, so a reader checks
  * flame__input_holds as it goes. */
-int flame__input_map(flame_input *in, uint64_t off, uint64_t n, flame__map *m);
-void flame__input_unmap(flame__map *m);
+int flame__input_map(flame_input *in, uint64_t off, uint64_t n, flame__mapped *m);
+void flame__input_unmap(flame__mapped *m);
 /** The pages of m->p[0..done) let go, so a mapping read once costs the memory of what is
  * still to be read, not of the file (read again, they come back from the file). No-op
  * for memory inputs. */
-void flame__input_map_drop(flame__map *m, size_t done);
+void flame__input_map_drop(flame__mapped *m, size_t done);
 /** 1 when the input still has at least `end` bytes (a regular file is asked again). */
 int flame__input_holds(flame_input *in, uint64_t end);
 

@@ -90,7 +90,7 @@ struct flame__pd {
 	unsigned char *buf;
 	size_t bpos, blen;
 	int eof;
-	flame__map map;
+	flame__mapped map;
 	uint64_t next_check; /* mapped: where the file's size is asked again */
 	flame__pd_attr *attrs;
 	size_t nattrs;
