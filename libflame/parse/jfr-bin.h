@@ -196,6 +196,9 @@ typedef struct flame__jfr_chunk {
 	uint64_t budget;     /* values a skip may still visit (against crafted nesting) */
 	char *sbuf;          /* a string decoded out of its encoding */
 	size_t sbuf_cap;
+	/* the chunk read before, whole, or NULL: the recorder may write a constant an event
+	 * refers to there, around the switch to a new chunk (jfr-names.c looks there) */
+	struct flame__jfr_chunk *prev;
 } flame__jfr_chunk;
 
 /** An error naming the input byte of `p`: "damaged JFR recording: WHAT". */
