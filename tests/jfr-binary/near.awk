@@ -1,11 +1,11 @@
 # Usage: awk [-v tol=PCT] [-v extra=W] -f near.awk THEIRS.folded OURS.folded
-# The same stacks, each weight within tol% (1 unless told) of jfr print's: its text rounds
-# every size and duration (sizes from 1 KiB up to one decimal of kB/MB, so by up to 5%;
-# durations to 3 significant digits, so by up to 0.5%), and a sum of rounded values is off
-# by at most the largest relative rounding. `extra` (0 unless told): weight ours may have
-# beyond that in all, in stacks of jfr print's or new ones: the events our reader found
-# in the chunk before's constants, which jfr print shows without a stack trace (the
-# reader's jfr-previous-chunk warning says how much they weigh).
+# The same stacks, each weight within tol% (1 unless told; 0: exactly) of jfr print's:
+# its text rounds every size and duration (sizes from 1 KiB up to one decimal of kB/MB,
+# so by up to 5%; durations to 3 significant digits, so by up to 0.5%), and a sum of
+# rounded values is off by at most the largest relative rounding. `extra` (0 unless
+# told): weight ours may have beyond that in all, in stacks of jfr print's or new ones:
+# the events our reader found in the chunk before's constants, which jfr print shows
+# without a stack trace (the reader's jfr-previous-chunk warning says how much they weigh).
 function key(line) { return substr(line, 1, length(line) - length($NF) - 1) }
 BEGIN { if (tol == "") tol = 1; extra += 0 }
 FNR == NR { w[key($0)] = $NF; nref++; next }
@@ -16,7 +16,7 @@ FNR == NR { w[key($0)] = $NF; nref++; next }
 		over += $NF
 		next
 	}
-	slack = w[k] * tol / 100 + 1
+	slack = tol > 0 ? w[k] * tol / 100 + 1 : 0 # (+1: sizes are whole bytes, the text's tenths)
 	d = $NF - w[k]
 	if (d < -slack || (extra == 0 && d > slack)) { print "weight " $NF " vs " w[k] ": " k; failed = 1; exit 1 }
 	if (d > slack) over += d - slack
