@@ -174,9 +174,11 @@ static int fields(flame__jfr_events *e, uint32_t cls, const plan *p, flame__jfr_
                   got *g)
 {
 	flame__jfr_chunk *c = e->c;
+	memset(g, 0, sizeof *g);
+	if (p->nread == 0) /* (a metadata of no fields at all has no field array) */
+		return cur->bad ? BAD : 0;
 	const flame__jfr_field *f0 = &c->fld[c->cls[cls].field0];
 	int prio = 0;
-	memset(g, 0, sizeof *g);
 	for (uint32_t i = 0; i < p->nread; i++) {
 		const flame__jfr_field *f = &f0[i];
 		if (i == p->stack) {
