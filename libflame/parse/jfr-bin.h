@@ -168,6 +168,7 @@ typedef struct flame__jfr_class {
 	uint64_t id;
 	uint32_t name, nlen;      /* in the metadata's text */
 	uint32_t field0, nfields; /* its fields: fields[field0 ..] */
+	uint32_t nvarint;         /* nfields when each is FLAME__JFR_FAST_VARINT, else 0 */
 	uint8_t kind;             /* FLAME__JFR_* */
 } flame__jfr_class;
 
@@ -193,11 +194,17 @@ typedef struct flame__jfr_chunk {
 	flame__jfr_field *fld;
 	size_t nfld, fld_cap;
 	uint32_t string_cls; /* java.lang.String's class index (UINT32_MAX: none) */
+	uint8_t *meta;       /* the metadata event these classes were read from, kept: a */
+	size_t meta_len, meta_cap; /* chunk with the same one (the JDK's next) is not reread */
+	int meta_compressed;
 	/* constant pools: (class index, key) -> offset of the value in b */
 	flame__jfr_map pool;
 	uint64_t budget;     /* values a skip may still visit (against crafted nesting) */
 	char *sbuf;          /* a string decoded out of its encoding */
 	size_t sbuf_cap;
+	/* the chunk read before, whole, or NULL: the recorder may write a constant an event
+	 * refers to there, around the switch to a new chunk (jfr-names.c looks there) */
+	struct flame__jfr_chunk *prev;
 } flame__jfr_chunk;
 
 /** An error naming the input byte of `p`: "damaged JFR recording: WHAT". */

@@ -2,8 +2,9 @@
  * the reader (see jfr-bin.h). A recording is a run of chunks, each whole in itself: a
  * 68-byte header (magic `FLR\0`, version, size, where its last checkpoint and its
  * metadata are, its clock, a flags byte saying whether integers are LEB128), then events.
- * Chunks are read one at a time from the input (gzip undone), so memory follows the
- * largest chunk, not the recording. A recording still being written or cut short (a
+ * Chunks are read one at a time from the input (gzip undone), the one before kept beside
+ * it (its constants may be the ones an event refers to), so memory follows the two
+ * largest chunks, not the recording. A recording still being written or cut short (a
  * header with no metadata yet, a chunk running past the end) keeps what is whole, with
  * a warning; damage inside a chunk is an error naming the byte. */
 #include <stdlib.h>
@@ -42,8 +43,26 @@ typedef struct reader {
 	uint8_t *buf;
 	size_t cap;
 	flame__jfr_chunk c;
+	/* the chunk before, whole and loaded (has_prev), in its own buffer */
+	uint8_t *pbuf;
+	size_t pcap;
+	flame__jfr_chunk pc;
+	int has_prev;
 	flame__jfr_events *ev;
 } reader;
+
+/* The chunk just read becomes the one before: buffers and chunks swap, so the next
+ * chunk reuses the older one's memory. */
+static void keep_as_prev(reader *r)
+{
+	uint8_t *b = r->buf;
+	size_t cap = r->cap;
+	flame__jfr_chunk c = r->c;
+	r->buf = r->pbuf, r->cap = r->pcap, r->c = r->pc;
+	r->pbuf = b, r->pcap = cap, r->pc = c;
+	r->pc.prev = NULL; /* one chunk back, no further */
+	r->has_prev = 1;
+}
 
 /* The rest of a chunk of `size` bytes after its header: *have bytes of it in r->buf (the
  * buffer grows with what comes, not with what the header claims). */
@@ -108,16 +127,18 @@ static int chunk(reader *r, uint64_t off, flame_err *err)
 	r->c.ticks_per_sec = be64(r->buf + 56);
 	r->c.start_nanos = (int64_t)be64(r->buf + 32);
 	r->c.start_ticks = be64(r->buf + 48);
+	r->c.prev = r->has_prev ? &r->pc : NULL;
 	if ((rc = flame__jfr_chunk_load(&r->c, meta, cpool, err)) ||
 	    (rc = flame__jfr_events_chunk(r->ev, &r->c, have, whole, err)))
 		return rc;
+	keep_as_prev(r);
 	return whole;
 }
 
 /* Chunk after chunk to the end of the input. */
 static int chunks(reader *r, flame_err *err)
 {
-	for (uint64_t off = 0;; off += be64(r->buf + 8)) {
+	for (uint64_t off = 0, size = 0;; off += size) {
 		if (flame__array_reserve_min(r->buf, r->cap, FLAME__JFR_HEADER, 4096))
 			return flame__err_nomem(err);
 		long n = read_full(r->in, r->buf, FLAME__JFR_HEADER, err);
@@ -138,6 +159,7 @@ static int chunks(reader *r, flame_err *err)
 			return flame__err(err, FLAME_EDATA, r->src, 0, off + 4,
 			                  "JFR version %u.%u: only 2.x (JDK 11 and later, async-profiler) "
 			                  "is read", major, (unsigned)r->buf[6] << 8 | r->buf[7]);
+		size = be64(r->buf + 8); /* read now: the buffers swap after the chunk */
 		int rc = chunk(r, off, err);
 		if (rc <= 0)
 			return rc;
@@ -147,13 +169,15 @@ static int chunks(reader *r, flame_err *err)
 static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flame_err *err)
 {
 	reader r = {.in = in, .src = flame_input_name(in), .o = o};
-	r.c.src = r.src;
+	r.c.src = r.pc.src = r.src;
 	int rc = flame__jfr_events_new(&r.ev, t, o, r.src, err);
 	if (rc == 0 && (rc = chunks(&r, err)) == 0)
 		rc = flame__jfr_events_finish(r.ev, err);
 	flame__jfr_events_free(r.ev);
 	flame__jfr_chunk_free(&r.c);
+	flame__jfr_chunk_free(&r.pc);
 	free(r.buf);
+	free(r.pbuf);
 	return rc < 0 ? rc : 0;
 }
 

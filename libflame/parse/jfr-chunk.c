@@ -55,6 +55,7 @@ void flame__jfr_chunk_free(flame__jfr_chunk *c)
 	free(c->fld);
 	free(c->by_id);
 	free(c->sbuf);
+	free(c->meta);
 	flame__jfr_map_free(&c->pool);
 	memset(c, 0, sizeof *c);
 }
@@ -209,6 +210,22 @@ static int skip_one(flame__jfr_chunk *c, flame__jfr_cur *cur, const flame__jfr_f
 	return skip_value(c, cur, f->type, depth);
 }
 
+/* n LEB128 integers of 9 bytes at most (the 9th taken whole). */
+static int skip_varints(flame__jfr_cur *cur, uint64_t n)
+{
+	const uint8_t *p = cur->p, *end = cur->end;
+	for (uint64_t i = 0; i < n; i++) {
+		const uint8_t *stop = end - p > 8 ? p + 8 : end;
+		while (p < stop && (*p & 0x80))
+			p++;
+		if (p == end)
+			return cur->p = end, cur->bad = 1, -1;
+		p++;
+	}
+	cur->p = p;
+	return 0;
+}
+
 static int skip_in(flame__jfr_chunk *c, flame__jfr_cur *cur, const flame__jfr_field *f, int depth)
 {
 	if (!f->array)
@@ -216,6 +233,13 @@ static int skip_in(flame__jfr_chunk *c, flame__jfr_cur *cur, const flame__jfr_fi
 	uint64_t n = flame__jfr_int(cur);
 	if (cur->bad || n > flame__jfr_left(cur))
 		return cur->bad = 1, -1;
+	uint32_t nv = f->cp ? 0 : c->cls[f->type].nvarint;
+	if (nv) { /* structs of integers and keys (a stack trace's frames): no call each */
+		if (c->budget < n)
+			return -1;
+		c->budget -= n;
+		return skip_varints(cur, n * nv);
+	}
 	for (uint64_t i = 0; i < n; i++)
 		if (skip_one(c, cur, f, depth))
 			return -1;

@@ -24,9 +24,12 @@ typedef struct evtype {
 	char *name;
 	int kind;            /* W_BYTES: weighed by wfield; else by duration or one */
 	const char *wfield;
-	int saw_duration;    /* the type has a duration: weigh by it */
+	int saw_duration;    /* a duration jfr print shows (not 0): weigh by durations */
 	int has_stacks;
 	uint64_t events, truncated;
+	/* events whose stack trace or thread was found only in the chunk before, and their
+	 * weight; events whose stack trace is in neither, threads in neither */
+	uint64_t prev, prev_weight, lost, lost_threads;
 } evtype;
 
 /* What to read of an event of one class of the chunk: which of its fields. */
@@ -160,8 +163,6 @@ static int make_plan(flame__jfr_events *e, uint32_t cls, plan *p, flame_err *err
 	p->thread = flame__jfr_field_of(c, cls, "eventThread");
 	p->weight = flame__jfr_field_of(c, cls, t->kind == W_BYTES ? t->wfield : "duration");
 	p->start = e->timed ? flame__jfr_field_of(c, cls, "startTime") : UINT32_MAX;
-	if (t->kind != W_BYTES && p->weight != UINT32_MAX)
-		t->saw_duration = 1;
 	uint32_t *f[] = {&p->stack, &p->sampled, &p->thread, &p->weight, &p->start};
 	p->nread = 0;
 	for (size_t i = 0; i < 5; i++) {
@@ -193,9 +194,11 @@ static int fields(flame__jfr_events *e, uint32_t cls, const plan *p, flame__jfr_
                   got *g)
 {
 	flame__jfr_chunk *c = e->c;
+	memset(g, 0, sizeof *g);
+	if (p->nread == 0) /* (a metadata of no fields at all has no field array) */
+		return cur->bad ? BAD : 0;
 	const flame__jfr_field *f0 = &c->fld[c->cls[cls].field0];
 	int prio = 0;
-	memset(g, 0, sizeof *g);
 	for (uint32_t i = 0; i < p->nread; i++) {
 		const flame__jfr_field *f = &f0[i];
 		if (i == p->stack) {
@@ -281,19 +284,23 @@ static int keep(flame__jfr_events *e, const plan *p, const got *g, flame_err *er
 {
 	evtype *t = &e->types[p->ty];
 	t->events++;
+	if (t->kind != W_BYTES && p->weight != UINT32_MAX && g->weight != 0)
+		t->saw_duration = 1; /* jfr print leaves out a duration of 0 */
 	const flame__jfr_sent *st = NULL;
 	int rc = g->has_stack && g->stack
 	             ? flame__jfr_stack(&e->nm, g->stack_cls, g->stack, &st, err) : 0;
+	t->lost += st && st->from == FLAME__JFR_NONE;
 	if (rc || !st || st->n == 0)
 		return rc;
 	t->truncated += st->truncated;
 	t->has_stacks = 1;
-	uint32_t tid = 0;
+	uint32_t tid = 0, from = FLAME__JFR_OWN;
 	if (e->flags & FLAME_JFR_THREADS) {
-		tid = g->has_thread ? flame__jfr_thread(&e->nm, g->thread_cls, g->thread)
+		tid = g->has_thread ? flame__jfr_thread(&e->nm, g->thread_cls, g->thread, &from)
 		                    : flame__sink_intern(&e->k, "[unknown thread]", 16);
 		if (tid == FLAME__ID_NONE)
 			return flame__err_nomem(err);
+		t->lost_threads += from == FLAME__JFR_NONE;
 	}
 	if (e->agg_ty != p->ty && (rc = flush(e, err)))
 		return rc;
@@ -308,10 +315,14 @@ static int keep(flame__jfr_events *e, const plan *p, const got *g, flame_err *er
 		i = (int64_t)e->nagg++;
 	}
 	agg *a = &e->agg[i];
-	uint64_t w = t->kind == W_BYTES ? g->weight : t->saw_duration ? nanos(e->c, g->weight) : 0;
+	uint64_t w = t->kind == W_BYTES ? g->weight : nanos(e->c, g->weight);
 	if (a->amount + w < a->amount)
 		return flame__err(err, FLAME_ERANGE, e->src, 0, FLAME__NO_OFFSET,
 		                  "the total weight overflows 64 bits");
+	if (st->from == FLAME__JFR_PREV || from == FLAME__JFR_PREV) {
+		t->prev++;
+		t->prev_weight += t->prev_weight + w < t->prev_weight ? 0 : w;
+	}
 	a->amount += w;
 	a->count++;
 	if (p->start == UINT32_MAX)
@@ -463,6 +474,32 @@ static int put_stacks(flame__jfr_events *e, int ty, uint64_t mult, uint32_t *at,
 	return 0;
 }
 
+/* The events of the chosen type whose stack trace or thread the chunk's pools lack:
+ * found in the chunk before (jfr print's own reader looks in the chunk's pools only, so
+ * it shows such an event without them, unless the event before of its type had the same
+ * one: it keeps the last), or nowhere. */
+static void tell_lookups(const flame__jfr_events *e, const evtype *t, const char *unit)
+{
+	const flame_parse_opts *o = e->o;
+	if (t->prev)
+		flame__warn(o->warn, o->warn_ud, "jfr-previous-chunk", e->src, 0,
+		            "%llu of the %llu '%s' events (%llu %s) refer to stack traces or threads "
+		            "that the chunk before theirs holds, not their own (the recorder wrote them "
+		            "there around the switch to a new chunk): read from there (jfr print "
+		            "shows most such events without them)",
+		            (unsigned long long)t->prev, (unsigned long long)t->events, t->name,
+		            (unsigned long long)(t->kind == W_BYTES || t->saw_duration ? t->prev_weight
+		                                                                       : t->prev),
+		            unit);
+	if (t->lost || t->lost_threads)
+		flame__warn(o->warn, o->warn_ud, "jfr-missing-constant", e->src, 0,
+		            "%llu of the %llu '%s' events refer to stack traces, and %llu to threads, "
+		            "that neither their chunk nor the chunk before holds: those stacks left "
+		            "out, those threads named 'N/A'",
+		            (unsigned long long)t->lost, (unsigned long long)t->events, t->name,
+		            (unsigned long long)t->lost_threads);
+}
+
 int flame__jfr_events_finish(flame__jfr_events *e, flame_err *err)
 {
 	if (e->unknown)
@@ -474,6 +511,7 @@ int flame__jfr_events_finish(flame__jfr_events *e, flame_err *err)
 		return 0;
 	const evtype *t = &e->types[ty];
 	const char *cname = t->kind == W_BYTES ? "bytes" : t->saw_duration ? "nanoseconds" : "samples";
+	tell_lookups(e, t, cname);
 	int rc = flame__sink_units(&e->k, cname, NULL, e->src, err);
 	if (rc)
 		return rc;

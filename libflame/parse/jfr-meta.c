@@ -86,7 +86,7 @@ static int add(flame__jfr_chunk *c, const elem *e, uint32_t owner, uint32_t *cls
 		if (flame__array_reserve_min(c->cls, c->cls_cap, c->ncls + 1, 256))
 			return -1;
 		c->cls[c->ncls] = (flame__jfr_class){number(c->text + e->a_id), name,
-		                                     (uint32_t)strlen(c->text + name), 0, 0, 0};
+		                                     (uint32_t)strlen(c->text + name), 0, 0, 0, 0};
 		*cls = (uint32_t)c->ncls++;
 	} else if (strcmp(e->name, "field") == 0 && owner != UINT32_MAX && e->a_class != UINT32_MAX) {
 		if (flame__array_reserve_min(c->fld, c->fld_cap, c->nfld + 1, 1024))
@@ -197,6 +197,13 @@ static int shortcuts(flame__jfr_chunk *c, flame_err *err)
 		if (f->cp && f->fast == FLAME__JFR_FAST_BYTE)
 			f->fast = c->compressed ? FLAME__JFR_FAST_VARINT : FLAME__JFR_FAST_NONE;
 	}
+	for (size_t i = 0; i < c->ncls; i++) { /* (a stack trace's frames are such structs) */
+		flame__jfr_class *k = &c->cls[i];
+		k->nvarint = k->kind == FLAME__JFR_STRUCT ? k->nfields : 0;
+		for (uint32_t j = 0; j < k->nfields && k->nvarint; j++)
+			if (c->fld[k->field0 + j].fast != FLAME__JFR_FAST_VARINT)
+				k->nvarint = 0;
+	}
 	c->nby_id = 0;
 	uint64_t top = c->ncls ? c->cls[c->ncls - 1].id + 1 : 0;
 	if (top > 65536)
@@ -221,6 +228,10 @@ int flame__jfr_meta_read(flame__jfr_chunk *c, uint64_t meta, flame_err *err)
 	if (cur.bad || type != 0 || size < 2 || size > c->n - meta)
 		return flame__jfr_bad(c, at, err, "no metadata event where the chunk says it is");
 	cur.end = at + size;
+	if (c->meta_len == size && c->meta_compressed == c->compressed &&
+	    memcmp(c->meta, at, (size_t)size) == 0)
+		return 0; /* the classes read last time */
+	c->meta_len = 0;
 	flame__jfr_u64(&cur); /* start time */
 	flame__jfr_u64(&cur); /* duration */
 	flame__jfr_u64(&cur); /* metadata id */
@@ -234,5 +245,10 @@ int flame__jfr_meta_read(flame__jfr_chunk *c, uint64_t meta, flame_err *err)
 	for (size_t i = 0; i < c->ncls; i++)
 		if (c->cls[i].kind == FLAME__JFR_STRING)
 			c->string_cls = (uint32_t)i;
+	if (flame__array_reserve_min(c->meta, c->meta_cap, (size_t)size, 4096))
+		return flame__err_nomem(err);
+	memcpy(c->meta, at, (size_t)size);
+	c->meta_len = (size_t)size;
+	c->meta_compressed = c->compressed;
 	return 0;
 }

@@ -3,14 +3,20 @@
  * pkg.Class.method(Params), cut per --signatures, --lines, --annotate; hidden frames and
  * frames not Java left out, as jfr print leaves them), root first behind `[truncated]`
  * when the recorder cut it; a thread's Java name, else its OS name. Each stack trace,
- * method and thread is decoded once per chunk, its constants being the chunk's own. */
+ * method and thread is decoded once per chunk, its constants being the chunk's own; one
+ * the chunk's pools lack is looked for in the chunk before's (the recorder writes a stack
+ * trace there when the event that refers to it reaches the file after the switch to a
+ * new chunk) and decoded there, with that chunk's metadata and constants. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
 #include "jfr-names.h"
 
-enum { C_STACK = 0, C_THREAD = 1, C_METHOD = 2 }; /* the cache's key classes */
+enum { /* the cache's key classes */
+	C_STACK, C_METHOD, C_PMETHOD, /* a method of the chunk before */
+	C_THREAD, C_THREAD_PREV, C_THREAD_NONE /* a thread, by where it was found */
+};
 enum { BAD = 1 }; /* bad bytes, told by the caller who knows where */
 
 void flame__jfr_names_init(flame__jfr_names *e, flame__sink *k, unsigned flags)
@@ -19,6 +25,7 @@ void flame__jfr_names_init(flame__jfr_names *e, flame__sink *k, unsigned flags)
 	e->k = k;
 	e->flags = flags;
 	e->truncated_id = FLAME__ID_NONE;
+	e->mkind = C_METHOD;
 }
 
 void flame__jfr_names_free(flame__jfr_names *e)
@@ -187,7 +194,7 @@ static int mput_field(flame__jfr_names *e, const flame__jfr_field *f, const uint
 static int method(flame__jfr_names *e, uint32_t cls, uint64_t key,
                   const flame__jfr_ment **out, flame_err *err)
 {
-	int64_t got = flame__jfr_map_get(&e->cache, C_METHOD, key);
+	int64_t got = flame__jfr_map_get(&e->cache, e->mkind, key);
 	if (got >= 0)
 		return *out = &e->meth[got], 0;
 	flame__jfr_chunk *c = e->c;
@@ -219,7 +226,7 @@ static int method(flame__jfr_names *e, uint32_t cls, uint64_t key,
 	m.len = (uint32_t)(e->mlen - m.off);
 	m.hidden = at[3] && flame__jfr_field_int(c, &c->fld[f[3]], at[3], 0) != 0;
 	if (flame__array_reserve_min(e->meth, e->meth_cap, e->nmeth + 1, 256) ||
-	    flame__jfr_map_put(&e->cache, C_METHOD, key, (uint32_t)e->nmeth))
+	    flame__jfr_map_put(&e->cache, e->mkind, key, (uint32_t)e->nmeth))
 		return flame__err_nomem(err);
 	e->meth[e->nmeth] = m;
 	*out = &e->meth[e->nmeth++];
@@ -308,23 +315,38 @@ static int frame(flame__jfr_names *e, const flame__jfr_field *ff, flame__jfr_cur
 	return 0;
 }
 
-/* The stack trace constant `key` of class `cls`: its frames' ids, root first (behind a
- * `[truncated]` frame when the recorder cut it), in e->ids, as a sent. */
-int flame__jfr_stack(flame__jfr_names *e, uint32_t cls, uint64_t key,
-                     const flame__jfr_sent **out, flame_err *err)
+/* Where the constant `key` of class `cls` of the chunk is: its own pools, else the chunk
+ * before's when that has a class of the same id and name. The chunk holding it (NULL:
+ * neither), its class there in *kcls, a cursor at its value in *cur. */
+static flame__jfr_chunk *find(flame__jfr_names *e, uint32_t cls, uint64_t key, uint32_t *kcls,
+                              flame__jfr_cur *cur)
 {
-	int64_t got = flame__jfr_map_get(&e->cache, C_STACK, key);
-	if (got >= 0)
-		return *out = &e->stk[got], 0;
+	flame__jfr_chunk *c = e->c, *p = c->prev;
+	*kcls = cls;
+	if (!flame__jfr_constant(c, cls, key, cur))
+		return c;
+	if (!p)
+		return NULL;
+	uint32_t k = flame__jfr_class_of(p, c->cls[cls].id);
+	if (k == UINT32_MAX || p->cls[k].kind != c->cls[cls].kind ||
+	    strcmp(flame__jfr_name(p, p->cls[k].name), flame__jfr_name(c, c->cls[cls].name)) != 0 ||
+	    flame__jfr_constant(p, k, key, cur))
+		return NULL;
+	*kcls = k;
+	return p;
+}
+
+/* The frames of the stack trace of class `cls` at cur (of chunk e->c) onto e->frames,
+ * leaf first: how many in *nf, whether the recorder cut it in *truncated. */
+static int frames(flame__jfr_names *e, uint32_t cls, flame__jfr_cur cur, size_t *nf,
+                  uint32_t *truncated, flame_err *err)
+{
 	flame__jfr_chunk *c = e->c;
 	static const char *const names[] = {"truncated", "frames"};
 	const uint8_t *at[2] = {NULL, NULL};
 	uint32_t f[2] = {0, 0};
-	flame__jfr_cur cur;
-	size_t nf = 0;
 	int rc = 0;
-	if (!flame__jfr_constant(c, cls, key, &cur) && c->cls[cls].kind == FLAME__JFR_STRUCT &&
-	    locate(c, &cur, cls, names, 2, at, f))
+	if (c->cls[cls].kind == FLAME__JFR_STRUCT && locate(c, &cur, cls, names, 2, at, f))
 		return flame__jfr_bad(c, cur.p, err, "a stack trace runs past its constant pool");
 	const flame__jfr_field *ff = at[1] ? &c->fld[f[1]] : NULL;
 	if (ff && ff->array) {
@@ -333,14 +355,40 @@ int flame__jfr_stack(flame__jfr_names *e, uint32_t cls, uint64_t key,
 		if (n > flame__jfr_left(&cur))
 			cur.bad = 1, n = 0;
 		for (uint64_t i = 0; i < n && !rc; i++)
-			rc = frame(e, ff, &cur, &nf, err);
+			rc = frame(e, ff, &cur, nf, err);
 		if (rc == BAD || cur.bad)
 			return flame__jfr_bad(c, at[1], err, "a stack trace's frames are damaged");
 		if (rc)
 			return rc;
 	}
-	flame__jfr_sent s = {(uint32_t)e->nids, 0,
-	                     at[0] && flame__jfr_field_int(c, &c->fld[f[0]], at[0], 0) != 0};
+	*truncated = at[0] && flame__jfr_field_int(c, &c->fld[f[0]], at[0], 0) != 0;
+	return 0;
+}
+
+/* The stack trace constant `key` of class `cls`: its frames' ids, root first (behind a
+ * `[truncated]` frame when the recorder cut it), in e->ids, as a sent. */
+int flame__jfr_stack(flame__jfr_names *e, uint32_t cls, uint64_t key,
+                     const flame__jfr_sent **out, flame_err *err)
+{
+	int64_t got = flame__jfr_map_get(&e->cache, C_STACK, key);
+	if (got >= 0)
+		return *out = &e->stk[got], 0;
+	flame__jfr_chunk *own = e->c;
+	flame__jfr_cur cur;
+	uint32_t kcls;
+	flame__jfr_chunk *in = find(e, cls, key, &kcls, &cur);
+	flame__jfr_sent s = {(uint32_t)e->nids, 0, 0,
+	                     !in ? FLAME__JFR_NONE : in == own ? FLAME__JFR_OWN : FLAME__JFR_PREV};
+	size_t nf = 0;
+	if (in) { /* decoded in the chunk that holds it, its methods cached apart */
+		e->c = in;
+		e->mkind = in == own ? C_METHOD : C_PMETHOD;
+		int rc = frames(e, kcls, cur, &nf, &s.truncated, err);
+		e->c = own;
+		e->mkind = C_METHOD;
+		if (rc)
+			return rc;
+	}
 	if (s.truncated && nf) {
 		if (e->truncated_id == FLAME__ID_NONE &&
 		    (e->truncated_id = flame__sink_intern(e->k, "[truncated]", 11)) == FLAME__ID_NONE)
@@ -360,29 +408,41 @@ int flame__jfr_stack(flame__jfr_names *e, uint32_t cls, uint64_t key,
 	return 0;
 }
 
-/* The thread constant `key` of class `cls` by the name jfr print shows: the Java name
- * for a Java thread, else the OS one; "N/A" when there is none. */
-uint32_t flame__jfr_thread(flame__jfr_names *e, uint32_t cls, uint64_t key)
+/* The name of the thread of class `cls` at cur in chunk c, as jfr print shows it: the
+ * Java name for a Java thread, else the OS one. */
+static void thread_name(flame__jfr_chunk *c, uint32_t cls, flame__jfr_cur cur, const char **p,
+                        size_t *n)
 {
-	int64_t got = flame__jfr_map_get(&e->cache, C_THREAD, key);
-	if (got >= 0)
-		return (uint32_t)got;
-	flame__jfr_chunk *c = e->c;
 	static const char *const names[] = {"javaName", "javaThreadId", "osName"};
 	const uint8_t *at[3] = {NULL, NULL, NULL};
 	uint32_t f[3];
+	if (c->cls[cls].kind != FLAME__JFR_STRUCT || locate(c, &cur, cls, names, 3, at, f))
+		return;
+	int java = at[1] && flame__jfr_field_int(c, &c->fld[f[1]], at[1], 0) > 0;
+	int k = java ? 0 : 2;
+	if (!at[k] || field_string(c, &c->fld[f[k]], at[k], p, n) <= 0)
+		*p = "null", *n = 4;
+}
+
+/* The thread constant `key` of class `cls` by the name jfr print shows; "N/A" when there
+ * is none. */
+uint32_t flame__jfr_thread(flame__jfr_names *e, uint32_t cls, uint64_t key, uint32_t *from)
+{
+	for (uint32_t k = C_THREAD; k <= C_THREAD_NONE; k++) {
+		int64_t got = flame__jfr_map_get(&e->cache, k, key);
+		if (got >= 0)
+			return *from = k - C_THREAD, (uint32_t)got;
+	}
 	flame__jfr_cur cur;
+	uint32_t kcls;
+	flame__jfr_chunk *in = find(e, cls, key, &kcls, &cur);
 	const char *p = "N/A";
 	size_t n = 3;
-	if (!flame__jfr_constant(c, cls, key, &cur) && c->cls[cls].kind == FLAME__JFR_STRUCT &&
-	    !locate(c, &cur, cls, names, 3, at, f)) {
-		int java = at[1] && flame__jfr_field_int(c, &c->fld[f[1]], at[1], 0) > 0;
-		int k = java ? 0 : 2;
-		if (!at[k] || field_string(c, &c->fld[f[k]], at[k], &p, &n) <= 0)
-			p = "null", n = 4;
-	}
+	if (in)
+		thread_name(in, kcls, cur, &p, &n);
+	*from = !in ? FLAME__JFR_NONE : in == e->c ? FLAME__JFR_OWN : FLAME__JFR_PREV;
 	uint32_t id = flame__sink_intern(e->k, p, n);
-	if (id != FLAME__ID_NONE && flame__jfr_map_put(&e->cache, C_THREAD, key, id))
+	if (id != FLAME__ID_NONE && flame__jfr_map_put(&e->cache, C_THREAD + *from, key, id))
 		return FLAME__ID_NONE;
 	return id;
 }

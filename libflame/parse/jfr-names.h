@@ -6,8 +6,13 @@
 #include "../core/sink.h"
 #include "jfr-bin.h"
 
+/* Where a stack trace or thread was found: the chunk's own pools, the chunk before's
+ * (written there around the switch to a new chunk), neither. */
+enum { FLAME__JFR_OWN, FLAME__JFR_PREV, FLAME__JFR_NONE };
+
 typedef struct flame__jfr_sent { /* a stack trace of the chunk: ids[off..off+n), root first */
 	uint32_t off, n, truncated;
+	uint32_t from; /* FLAME__JFR_OWN, _PREV or _NONE */
 } flame__jfr_sent;
 
 typedef struct flame__jfr_ment { /* a method of the chunk: its jfr print text at mtext + off */
@@ -32,6 +37,7 @@ typedef struct flame__jfr_names {
 	char *name;            /* scratch: a frame's name */
 	size_t name_cap;
 	uint32_t truncated_id; /* "[truncated]", FLAME__ID_NONE until needed */
+	uint32_t mkind;        /* the cache's class for methods of the chunk decoded from */
 } flame__jfr_names;
 
 void flame__jfr_names_init(flame__jfr_names *e, flame__sink *k, unsigned flags);
@@ -39,13 +45,15 @@ void flame__jfr_names_free(flame__jfr_names *e);
 /** Forget the last chunk's names: those of chunk `c` follow. */
 void flame__jfr_names_chunk(flame__jfr_names *e, flame__jfr_chunk *c);
 
-/** The stack trace constant `key` of class `cls` into *out (empty when the pool has
- * none); an error naming the byte when its frames are damaged. */
+/** The stack trace constant `key` of class `cls` into *out (empty when neither the
+ * chunk's pools nor the chunk before's have it: see its `from`); an error naming the
+ * byte when its frames are damaged. */
 int flame__jfr_stack(flame__jfr_names *e, uint32_t cls, uint64_t key,
                      const flame__jfr_sent **out, flame_err *err);
-/** The name id of the thread constant `key` of class `cls` ("N/A" when the pool has
- * none), or FLAME__ID_NONE out of memory. */
-uint32_t flame__jfr_thread(flame__jfr_names *e, uint32_t cls, uint64_t key);
+/** The name id of the thread constant `key` of class `cls` ("N/A" when neither the
+ * chunk's pools nor the chunk before's have it), or FLAME__ID_NONE out of memory; *from
+ * says where it was found. */
+uint32_t flame__jfr_thread(flame__jfr_names *e, uint32_t cls, uint64_t key, uint32_t *from);
 /** An integer field's value at `at` (`dflt` when absent or not an integer). */
 int64_t flame__jfr_field_int(flame__jfr_chunk *c, const flame__jfr_field *f, const uint8_t *at,
                              int64_t dflt);

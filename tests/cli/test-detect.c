@@ -42,6 +42,7 @@ static const struct rule fixture_rules[] = {
 	{"offcpu/*.txt", FLAME_FORMAT_OFFCPU},
 	{"jfr/*.txt", FLAME_FORMAT_JFR},
 	{"jfr-binary/*.jfr", FLAME_FORMAT_JFR_BINARY},
+	{"jfr-binary/*-print.txt", FLAME_FORMAT_JFR}, /* jfr print's text of one */
 	{"*", ANY_OTHER},
 };
 static const struct rule *cur_rules = rules;

@@ -4,11 +4,12 @@ writes only in large files: integers not compressed (the header's flag), every s
 encoding (null, empty, a String constant, UTF-8, UTF-16 chars with a surrogate pair,
 Latin-1), a field a newer JDK might add (skipped by its declared type), a type in two
 checkpoint events of one chunk, hidden and truncated frames, two chunks with their own
-ids, and damaged files (cut short, a metadata event lying about its size, checkpoint
+ids, a second chunk whose events refer to stack traces only the first one holds, and
+damaged files (cut short, a metadata event lying about its size, checkpoint
 events linked in a cycle, an event running past its chunk, junk after a chunk).
 
 Usage: mkjfr.py KIND OUT.jfr
-  KIND: good, plain (integers not compressed), twochunks, cut, meta-lies, cyclic,
+  KIND: good, plain (integers not compressed), twochunks, prevpool, cut, meta-lies, cyclic,
         event-past, junk-after, being-written
 """
 import struct
@@ -273,6 +274,12 @@ def chunk(compressed, variant='', shift=0):
     ev(ALLOC, [L(1000), L(1), L(k + 1), L(1), L(123456)])
     ev(ALLOC, [L(1000), L(2), L(k + 1), L(1), L(1000)])
     ev(999, [L(1), L(2)])  # a type the metadata does not declare
+    if variant == 'prevpool':
+        # keys only the chunk before holds (as the JDK writes a stack trace around the
+        # switch to a new chunk), and one no chunk holds
+        ev(EXEC, [L(1000), fut, L(2), L(1), L(1)])
+        ev(PARK, [L(1000), L(7000000), L(1), L(2), L(0)])
+        ev(EXEC, [L(1000), fut, L(1), L(999), L(1)])
     if variant == 'event-past':
         body = W(compressed)
         body.long(EXEC)
@@ -332,6 +339,8 @@ def main():
         data = chunk(False)
     elif kind == 'twochunks':
         data = chunk(True) + chunk(True, shift=100)
+    elif kind == 'prevpool':
+        data = chunk(True) + chunk(True, 'prevpool', shift=100)
     elif kind == 'cut':
         data = (chunk(True) + chunk(True, shift=100))
         data = data[:len(data) - 40]

@@ -2,8 +2,10 @@
 # Recordings made here with the JDK (skipped, exit 77, without java, javac and jfr): the
 # folded stacks read from the .jfr equal those of `jfr print --stack-depth 1024 --events
 # TYPE FILE | flame-collapse --input-format jfr` for every event type and option of the
-# text reader; counts exactly, sizes and durations (which the text rounds to ~3 digits)
-# each within 1% (near.awk).
+# text reader: counts exactly, sizes and durations within the rounding of jfr print's text
+# (near.awk: up to 5% for sizes, 0.5% for durations). Beyond that, only the weight of the
+# events whose stack trace or thread the reader found in the chunk before (its
+# jfr-previous-chunk warning says how much), which jfr print mostly shows without one.
 # Recordings: CPU, allocation (TLAB and sampled), monitor contention and parking in
 # several threads, in chunks (Hot.java starts a second chunk midway); deep recursion at
 # stackdepth=256; both files as one (jfr assemble's way: chunks one after the other).
@@ -42,27 +44,22 @@ else
 fi
 
 compare() { # FILE EVENT
-	local f=$1 ev=$2 exact=1
-	case $ev in *Allocation* | *MonitorEnter | *ThreadPark) exact=0 ;; esac
+	local f=$1 ev=$2 tol=0 extra
+	case $ev in *Allocation*) tol=5 ;; *MonitorEnter | *ThreadPark) tol=0.5 ;; esac
 	jfr print --stack-depth 1024 --events "$ev" "$f" >text || { echo "FAIL jfr print $f $ev"; fail=1; return; }
 	for opts in "" "--threads" "--signatures" "--lines --annotate"; do
 		# shellcheck disable=SC2086
-		"$fc" -q --event "$ev" $opts "$f" | grep -v '^#' >ours
+		"$fc" --event "$ev" $opts "$f" 2>warn | grep -v '^#' >ours
 		# shellcheck disable=SC2086
 		"$fc" -q --input-format jfr --event "$ev" $opts text | grep -v '^#' >theirs
+		# the jfr-previous-chunk warning: "N of the M 'TYPE' events (W UNIT) refer to ..."
+		extra=$(sed -n 's/.* events (\([0-9]*\) [a-z]*) refer to stack traces or threads that the chunk before.*/\1/p' warn)
 		if [ ! -s theirs ]; then
 			continue # no such event in this recording
-		elif [ $exact = 1 ] && cmp -s ours theirs; then
-			echo "ok   $f $ev $opts: $(wc -l <ours) stacks, the same"
-		elif [ $exact = 0 ] && r=$(awk -f "$here/near.awk" theirs ours); then
+		elif r=$(awk -v tol=$tol -v extra="${extra:-0}" -f "$here/near.awk" theirs ours); then
 			echo "ok   $f $ev $opts: $r"
-		elif [ $exact = 0 ] && cmp -s <(sed 's/ [0-9]*$//' ours) <(sed 's/ [0-9]*$//' theirs); then
-			# reported, not failed: jfr print's text rounds small sizes far past 1% (1,072
-			# bytes print as 1.0 kB), and an open question: in some fresh recordings one
-			# thread's JavaMonitorEnter durations sum to 6-11% less than jfr print's
-			echo "KNOWN $f $ev $opts: same stacks, weights off by more than 1%: $r"
 		else
-			echo "FAIL $f $ev $opts"; diff ours theirs | head -20; fail=1
+			echo "FAIL $f $ev $opts: $r"; cat warn; diff ours theirs | head -20; fail=1
 		fi
 	done
 }
