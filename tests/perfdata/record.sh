@@ -199,8 +199,9 @@ fi
 
 # perf record -z: one zstd stream across COMPRESSED records, read as the uncompressed
 # file would be; in pipe mode too; and the stream cut again into COMPRESSED2 records of
-# 333 bytes (tests/perfdata/recompress.py: records straddle them), against perf script's
-# text of the recording it was cut from (perf 6.1 reads no COMPRESSED2)
+# 333 bytes (tests/perfdata/recompress.py: records straddle them), against our reading of
+# the recording it was cut from (perf 6.1 reads no COMPRESSED2; that recording is compared
+# with perf script's text above, where a PLT stub perf names wrongly is allowed for)
 if [ "${FLAME_ZSTD:-1}" = 1 ]; then
 rec z.data -z -e cpu-clock -F 999 -g
 rec z9.data -z --compression-level=9 -e cpu-clock -e page-faults -F 999 -g
@@ -220,7 +221,7 @@ checks=$((checks + 1))
 has z.data --all '^pd-user;.*pd_lib_spin'
 python3 "$src/tests/perfdata/recompress.py" z.data z2.data 333
 for o in "" --all; do
-	perf script -F $fields -i z.data 2>/dev/null | "$fc" $o > want
+	"$fc" $o z.data > want
 	"$fc" $o z2.data > got 2>got.err
 	checks=$((checks + 1))
 	cmp -s got want || { echo "FAIL: COMPRESSED2 records ($o): $(head -c 200 got.err)"; diff want got | head -5; fail=1; }
