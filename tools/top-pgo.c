@@ -148,7 +148,10 @@ int top_pgo(const char *path, unsigned rows, FILE *out)
 	flame_err err = {0};
 	flame_input *in = NULL;
 	types ty = {.dflt = -1};
-	if (flame_input_open(&in, path, &err) || flame_pprof_sample_types(in, on_type, &ty, &err))
+	int bad = flame_input_open(&in, path, &err) || flame_pprof_sample_types(in, on_type, &ty, &err);
+	flame_input_free(in); /* read again below, from its start */
+	in = NULL;
+	if (bad)
 		return refuse(path, err.msg[0] ? err.msg : "not a pprof profile");
 	if (!ty.all) {
 		fprintf(out, "%s: Go takes it, but it holds no samples: it changes nothing\n", path);

@@ -384,8 +384,11 @@ static void file_setup(flame__cfi_file *f, const flame__pd_map *m)
 		nph = 0;
 	for (size_t i = 0; i < nph && f->nseg < MAX_SEGS; i++) {
 		GElf_Phdr ph;
-		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-			f->seg[f->nseg++] = (typeof(f->seg[0])){ph.p_offset, ph.p_vaddr, ph.p_memsz};
+		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
+			f->seg[f->nseg].off = ph.p_offset;
+			f->seg[f->nseg].vaddr = ph.p_vaddr;
+			f->seg[f->nseg++].size = ph.p_memsz;
+		}
 	}
 	if (has_section(f->elf, ".eh_frame_hdr") && cfi_sane(section(f->elf, ".eh_frame"), 1))
 		f->eh = dwarf_getcfi_elf(f->elf);
@@ -564,8 +567,11 @@ static void compile(flame__cfi_file *f, uint64_t vaddr, flame__cfi_rule *r)
 		how = reg_how(fr, reg, &off);
 		if (how == -2 || (how > 0 && r->nsaved == sizeof r->saved / sizeof r->saved[0]))
 			goto done;
-		if (how > 0)
-			r->saved[r->nsaved++] = (typeof(r->saved[0])){(uint8_t)reg, (uint8_t)how, off};
+		if (how > 0) {
+			r->saved[r->nsaved].reg = (uint8_t)reg;
+			r->saved[r->nsaved].how = (uint8_t)how;
+			r->saved[r->nsaved++].off = off;
+		}
 	}
 	r->kind = FLAME__CFI_RULE;
 done:
