@@ -536,16 +536,16 @@ static flame_parse_opts parse_opts(const args *a, cli_warnings *w)
 	return po;
 }
 
-/* --before-tag / --after-tag: every operand is read once (summed when several), each sample
- * going to BEFORE, AFTER or both by its labels; then the diff's normalizations. */
-static int diff_by_tags(args *a, char **paths, int n, flame_output_format fmt, int draw,
-                        int main_out)
+/* Every operand read into one tree *t (pprof labels going to BEFORE, AFTER or both as
+ * --before-tag/--after-tag say, through the parse options; with keep_time_ns > 0 the tree
+ * keeps time): the read both diffs of one input share. Returns the exit code. */
+static int read_operands(args *a, char **paths, int n, uint64_t keep_time_ns, flame_tree **t)
 {
 	flame_err err = {0};
 	flame_merge_request *req = NULL;
-	flame_tree *t = NULL;
 	cli_warnings *w = calloc((size_t)n, sizeof *w);
-	int code = 0, rc = 0, stdin_seen = 0;
+	int code = 0, stdin_seen = 0;
+	*t = NULL;
 	if (!w || flame_merge_request_new(&req, &err)) {
 		fprintf(stderr, "%s: out of memory\n", cli_prog());
 		free(w);
@@ -557,6 +557,7 @@ static int diff_by_tags(args *a, char **paths, int n, flame_output_format fmt, i
 			break;
 		}
 		flame_parse_opts po = parse_opts(a, &w[i]);
+		po.keep_time_ns = keep_time_ns;
 		if (flame_merge_request_input(req, paths[i], NULL, &po, 0, 0, &err))
 			code = cli_report(&err);
 	}
@@ -565,13 +566,26 @@ static int diff_by_tags(args *a, char **paths, int n, flame_output_format fmt, i
 		flame_merge_request_ignore_units(req, a->inputs.ignore_units);
 		flame_merge_request_limit(req, a->inputs.max_inflate);
 		flame_merge_request_progress(req, cli_progress, &a->inputs.progress);
-		rc = flame_merge_request_tree(req, &t, &err);
+		int rc = flame_merge_request_tree(req, t, &err);
 		cli_progress_finish(&a->inputs.progress);
 		for (int i = 0; i < n; i++)
 			cli_warnings_finish(&w[i]);
 		if (rc)
 			code = cli_report(&err);
 	}
+	flame_merge_request_free(req);
+	free(w);
+	return code;
+}
+
+/* --before-tag / --after-tag: every operand is read once (summed when several), each sample
+ * going to BEFORE, AFTER or both by its labels; then the diff's normalizations. */
+static int diff_by_tags(args *a, char **paths, int n, flame_output_format fmt, int draw,
+                        int main_out)
+{
+	flame_err err = {0};
+	flame_tree *t = NULL;
+	int code = read_operands(a, paths, n, 0, &t);
 	if (!code && !flame_tree_is_differential(t)) {
 		fprintf(stderr, "%s: --before-tag and --after-tag read pprof labels: the inputs are not "
 		        "pprof profiles\n", cli_prog());
@@ -583,8 +597,6 @@ static int diff_by_tags(args *a, char **paths, int n, flame_output_format fmt, i
 	if (!code)
 		code = write_tree(a, NULL, t, before_raw, fmt, draw, main_out);
 	flame_tree_free(t);
-	flame_merge_request_free(req);
-	free(w);
 	return code;
 }
 
@@ -615,38 +627,12 @@ static int diff_by_time(args *a, char **paths, int n, flame_output_format fmt, i
                         int main_out)
 {
 	flame_err err = {0};
-	flame_merge_request *req = NULL;
 	flame_tree *t = NULL, *before = NULL;
-	cli_warnings *w = calloc((size_t)n, sizeof *w);
-	int code = 0, stdin_seen = 0;
-	if (!w || flame_merge_request_new(&req, &err) || flame_tree_new(&before, &err)) {
+	if (flame_tree_new(&before, &err)) {
 		fprintf(stderr, "%s: out of memory\n", cli_prog());
-		flame_merge_request_free(req);
-		free(w);
 		return 1;
 	}
-	for (int i = 0; i < n && !code; i++) {
-		if (!strcmp(paths[i], "-") && stdin_seen++) {
-			code = cli_usage_error("'-' (stdin) can be given only once");
-			break;
-		}
-		flame_parse_opts po = parse_opts(a, &w[i]);
-		po.keep_time_ns = CLI_TIME_BUCKET_NS;
-		if (flame_merge_request_input(req, paths[i], NULL, &po, 0, 0, &err))
-			code = cli_report(&err);
-	}
-	if (!code) {
-		flame_merge_request_threads(req, (unsigned)a->jobs);
-		flame_merge_request_ignore_units(req, a->inputs.ignore_units);
-		flame_merge_request_limit(req, a->inputs.max_inflate);
-		flame_merge_request_progress(req, cli_progress, &a->inputs.progress);
-		int rc = flame_merge_request_tree(req, &t, &err);
-		cli_progress_finish(&a->inputs.progress);
-		for (int i = 0; i < n; i++)
-			cli_warnings_finish(&w[i]);
-		if (rc)
-			code = cli_report(&err);
-	}
+	int code = read_operands(a, paths, n, CLI_TIME_BUCKET_NS, &t);
 	if (!code && flame_tree_time_span(t, NULL, NULL) == FLAME_CLOCK_NONE) {
 		fprintf(stderr, "%s: --before-time and --after-time want inputs with sample times (perf, "
 		        "perf.data, jfr, pprof with time_nanos): %s has none\n", cli_prog(), a->what);
@@ -665,8 +651,6 @@ static int diff_by_time(args *a, char **paths, int n, flame_output_format fmt, i
 		code = write_tree(a, NULL, before, before_raw, fmt, draw, main_out);
 	flame_tree_free(t);
 	flame_tree_free(before);
-	flame_merge_request_free(req);
-	free(w);
 	return code;
 }
 

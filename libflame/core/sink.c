@@ -16,14 +16,8 @@ int flame__sink_time_put(flame__sink *k, uint32_t at, flame_clock clock, int64_t
                          uint64_t w1, flame_err *err)
 {
 	int rc = flame__time_put(k->time, at, clock, ns, w0, w1);
-	if (rc == FLAME_EDATA)
-		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
-		                  "inputs on different clocks (perf's, the wall clock, jfr print's time of "
-		                  "day) cannot share one timeline");
-	if (rc == FLAME_ERANGE)
-		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
-		                  "the samples' times span more than 2^31 buckets of %llu ns",
-		                  (unsigned long long)k->time->bucket_ns);
+	if (rc == FLAME_EDATA || rc == FLAME_ERANGE)
+		return flame__time_err(err, rc, k->time);
 	return rc ? flame__sink_fail(err, rc) : 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "array.h"
+#include "err.h"
 #include "stacks.h"
 #include "time.h"
 #include "u128.h"
@@ -200,5 +201,18 @@ int flame__time_spread(flame__time *tm, const flame__stacks *s, const uint32_t *
 				rc = flame__time_put(tm, at[k], clock, start_ns + (int64_t)(i * step), w0, w1);
 		}
 	}
+	return rc;
+}
+
+int flame__time_err(flame_err *err, int rc, const flame__time *tm)
+{
+	if (rc == FLAME_EDATA)
+		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
+		                  "inputs on different clocks (perf's, the wall clock, jfr print's time of "
+		                  "day) cannot share one timeline");
+	if (rc == FLAME_ERANGE)
+		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
+		                  "the samples' times span more than 2^31 buckets of %llu ns",
+		                  (unsigned long long)tm->bucket_ns);
 	return rc;
 }

@@ -36,6 +36,10 @@ void flame__time_free(flame__time *tm);
  * (another clock than the table's), FLAME_ERANGE (a span past 2^31 buckets). */
 int flame__time_put(flame__time *tm, uint32_t stack, flame_clock clock, int64_t ns,
                     uint64_t w0, uint64_t w1);
+/** The message of a status the table's functions return: FLAME_EDATA (inputs on different
+ * clocks) and FLAME_ERANGE (a span past 2^31 buckets) into `err`; returns `rc`, any other
+ * status untold (the caller's to tell). */
+int flame__time_err(flame_err *err, int rc, const flame__time *tm);
 /** Widen the span to `ns` with no weight (the end of a pprof profile). */
 int flame__time_reach(flame__time *tm, flame_clock clock, int64_t ns);
 

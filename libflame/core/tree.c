@@ -233,14 +233,8 @@ static int merge_time(flame_tree *dst, const flame_tree *src, const uint32_t *at
 		rc = flame__time_spread(dst->time, &src->stacks, at, ts->clock, ts->start_ns, ts->end_ns);
 	else if (src->time && dst->time)
 		rc = flame__time_add(dst->time, src->time, at, m, 0);
-	if (rc == FLAME_EDATA)
-		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
-		                  "inputs on different clocks (perf's, the wall clock, jfr print's time of "
-		                  "day) cannot share one timeline");
-	if (rc == FLAME_ERANGE)
-		return flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
-		                  "the inputs' times span more than 2^31 buckets of %llu ns",
-		                  (unsigned long long)dst->time->bucket_ns);
+	if (rc == FLAME_EDATA || rc == FLAME_ERANGE)
+		return flame__time_err(err, rc, dst->time);
 	return rc ? status_err(err, rc) : 0;
 }
 

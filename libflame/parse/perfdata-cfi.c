@@ -24,6 +24,7 @@
 #include "../core/hash.h"
 #include "../core/slots.h"
 #include "perfdata-cfi.h"
+#include "perfdata-elf.h"
 
 enum { MAX_SEGS = 16, CACHE_MAX = 1 << 20, EXPR_STEPS = 256, EXPR_STACK = 64 };
 
@@ -293,23 +294,6 @@ static int cfi_sane(Elf_Scn *scn, int eh)
 	return 1;
 }
 
-static Elf *open_elf(const char *path, int *fd)
-{
-	elf_version(EV_CURRENT);
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (*fd < 0)
-		return NULL;
-	Elf *e = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF) {
-		if (e)
-			elf_end(e);
-		close(*fd);
-		*fd = -1;
-		return NULL;
-	}
-	return e;
-}
-
 static void hex(char *b, const uint8_t *id, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -326,13 +310,13 @@ static Elf *open_data(const flame__cfi *c, const flame__pd_map *m, int *fd)
 		hex(h, m->bid, m->bidlen);
 		snprintf(path, sizeof path, "%s/.build-id/%.2s/%s/%s", c->debug_dir, h, h + 2,
 		         strncmp(m->file, "[vdso", 5) == 0 ? "vdso" : "elf");
-		Elf *e = exists(path) ? open_elf(path, fd) : NULL;
+		Elf *e = exists(path) ? flame__elf_open(path, fd) : NULL;
 		if (e)
 			return e;
 	}
 	if (m->file[0] != '/')
 		return NULL;
-	Elf *e = open_elf(m->file, fd);
+	Elf *e = flame__elf_open(m->file, fd);
 	if (e && m->bidlen) {
 		const void *id;
 		ssize_t k = dwelf_elf_gnu_build_id(e, &id);
@@ -354,7 +338,7 @@ static Elf *open_debug(const flame__pd_map *m, Elf *elf, int *fd)
 	if (m->bidlen) {
 		hex(h, m->bid, m->bidlen);
 		snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%.2s/%s.debug", h, h + 2);
-		Elf *e = exists(path) ? open_elf(path, fd) : NULL;
+		Elf *e = exists(path) ? flame__elf_open(path, fd) : NULL;
 		if (e)
 			return e;
 	}
@@ -367,7 +351,7 @@ static Elf *open_debug(const flame__pd_map *m, Elf *elf, int *fd)
 	const char *fmt[] = {"%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s"};
 	for (size_t i = 0; i < 3; i++) {
 		snprintf(path, sizeof path, fmt[i], dl, m->file, link);
-		Elf *e = strcmp(path, m->file) && exists(path) ? open_elf(path, fd) : NULL;
+		Elf *e = strcmp(path, m->file) && exists(path) ? flame__elf_open(path, fd) : NULL;
 		if (e)
 			return e;
 	}

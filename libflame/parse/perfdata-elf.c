@@ -142,8 +142,9 @@ const flame__sym *flame__symtab_find(const flame__symtab *t, uint64_t addr)
 
 /* ------------------------------------------------------------------ ELF */
 
-static Elf *open_elf(const char *path, int *fd)
+Elf *flame__elf_open(const char *path, int *fd)
 {
+	elf_version(EV_CURRENT);
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0)
 		return NULL;
@@ -198,7 +199,7 @@ static size_t ask_elf(const char *path, int symtab, uint8_t id[20])
 	int fd;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return 0;
-	Elf *e = open_elf(path, &fd);
+	Elf *e = flame__elf_open(path, &fd);
 	if (!e)
 		return 0;
 	size_t n = symtab ? section_of(e, SHT_SYMTAB) != NULL : build_id(e, id);
@@ -393,11 +394,11 @@ int flame__elf_symbols_path(const char *syms, const char *runtime, flame__symtab
 	int fd, rfd = -1;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -1;
-	Elf *e = open_elf(syms, &fd), *rt = NULL;
+	Elf *e = flame__elf_open(syms, &fd), *rt = NULL;
 	if (!e)
 		return -1;
 	if (runtime && strcmp(runtime, syms) != 0)
-		rt = open_elf(runtime, &rfd);
+		rt = flame__elf_open(runtime, &rfd);
 	int rc = read_symbols(e, rt ? rt : e, t);
 	if (rt) {
 		elf_end(rt);

@@ -34,6 +34,10 @@ static inline const char *flame__sym_name(const flame__symtab *t, const flame__s
 	return t->strs + s->name;
 }
 
+struct Elf;
+/** `path` opened as an ELF file read through a mapping (libelf's Elf, its descriptor in
+ * *fd for the caller to close after elf_end), or NULL (*fd -1) when it is not one. */
+struct Elf *flame__elf_open(const char *path, int *fd);
 /** The GNU build-id of the ELF file at `path` into id[20]: its length, or 0 if none. */
 size_t flame__elf_build_id_path(const char *path, uint8_t id[20]);
 
