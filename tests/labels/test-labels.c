@@ -6,8 +6,6 @@
  * AFTER's sets; a pprof profile's labels are read. */
 #include <stdint.h>
 #include "core/labels.h"
-#include "core/stacks.h"
-#include "core/tree-private.h" /* white-box: the stack table */
 #include "harness.h"
 #include "util.h"
 
