@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # pprof in, pprof out: flame-collapse --output-format pprof keeps a profile's functions,
-# start lines, locations with their lines and inlining, mappings and samples' labels, so go
-# tool pprof gives the same -top, -lines, -traces and -tags on the original and the written
-# profile (for profiles with labels, -traces with each sample's labels, samples of one stack
+# start lines, locations with their lines and inlining, mappings, samples' labels, period
+# type, period, time and duration, so go tool pprof gives the same -top, -lines, -traces,
+# -tags and -raw header on the original and the written profile (for profiles with labels, -traces with each sample's labels, samples of one stack
 # and label set summed: the written profile holds one sample for them). The corpus's Go
 # profiles and a fresh Go CPU profile of tests/lines/pgo. Skips (77) without go tool pprof.
 # Usage: roundtrip.sh BUILD_DIR CORPUS_DIR
@@ -36,6 +36,8 @@ compare() {
 labelled() { awk -f "$here/traces-labelled.awk" | LC_ALL=C sort; }
 # -tags without the values of no weight (samples whose value is 0 are not stacks)
 weighed() { grep -v '^ *0 ( *0%):'; }
+# -raw's header: period type, period, time and duration (the sample types follow it)
+header() { sed -n '/^Samples:/q;p'; }
 
 profiles=("$corpus/pprof/go-block.pb.gz" "$corpus/pprof/go-goroutine.pb.gz"
           "$corpus/pprof/go-cpu-labels.pb.gz" "$corpus/pprof/go-heap.pb.gz")
@@ -49,6 +51,7 @@ for p in "${profiles[@]}"; do
 	out=$tmp/$(basename "$p").out.pb.gz
 	"$collapse" -q --output-format pprof -o "$out" "$p"
 	compare -top "$p" "$out"
+	compare -raw "$p" "$out" header
 	compare -lines "$p" "$out"
 	compare "-lines -top" "$p" "$out"
 	if go_pprof -tags "$p" 2>/dev/null | grep -q ':'; then
