@@ -94,6 +94,8 @@ int flame__ppl_write_strings(const flame__ppl *w, flame__gzip *z, flame_err *err
 int flame__ppl_sample(const flame__ppl *w, uint32_t set, flame__pb *b)
 {
 	size_t n = w->at[set + 1] - w->at[set];
+	if (!n) /* (no label at all: no messages buffer either) */
+		return 0;
 	if (flame__pb_reserve(b, n))
 		return FLAME_ENOMEM;
 	flame__copy(b->p + b->len, w->msgs.p + w->at[set], n);

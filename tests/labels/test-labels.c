@@ -3,7 +3,7 @@
  * any string may hold come back; the same frames under two sets are two stacks and one
  * node; a tree keeping labels from the middle gives the earlier stacks the empty set; merges
  * match sets by value; transforms and time cuts keep sets and sum equal stacks; a diff keeps
- * AFTER's sets; a pprof profile's labels are read. */
+ * AFTER's sets; a pprof profile's labels are read, and perf's comm and thread. */
 #include <stdint.h>
 #include "core/labels.h"
 #include "harness.h"
@@ -174,11 +174,42 @@ static void test_time(void)
 	flame_tree_free(t);
 }
 
+/* perf script text: comm and thread (PID/TID, or TID alone) per sample, on one thread and
+ * through the block parsers on two (the same sets and weights either way) */
+static void test_perf(void)
+{
+	const char *text = "web 7/8 [000] 100.000000: 10000000 cpu-clock:\n\t1 A (/x)\n\t2 main (/x)\n\n"
+	                   "web 7/9 [000] 100.010000: 10000000 cpu-clock:\n\t1 A (/x)\n\t2 main (/x)\n\n"
+	                   "db x 12 [000] 101.000000: 10000000 cpu-clock:\n\t1 B (/x)\n\t2 main (/x)\n\n"
+	                   "\t3 orphan (/x)\n\n"
+	                   "web 7/8 [000] 101.500000: 10000000 cpu-clock:\n\t1 A (/x)\n\t2 main (/x)\n\n";
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		flame_err err;
+		flame_tree *t = NULL;
+		flame_input *in = NULL;
+		flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+		po.keep_labels = 1;
+		po.threads = threads;
+		CHECK(flame_tree_new(&t, &err) == 0);
+		CHECK(flame_input_open_mem(&in, text, strlen(text), "perf", &err) == 0);
+		CHECK(flame_parse(t, in, &po, &err) == 0);
+		flame_input_free(in);
+		CHECK_EQ_U64(flame_tree_label_sets(t), 4); /* empty, 7/8, 7/9, 12 */
+		CHECK_EQ_U64(slice(t, "comm", "web"), 30000000);
+		CHECK_EQ_U64(slice(t, "comm", "db x"), 10000000);
+		CHECK_EQ_U64(slice(t, "thread", "7/8"), 20000000);
+		CHECK_EQ_U64(slice(t, "thread", "12"), 10000000);
+		CHECK_EQ_U64(node_total(t, "A"), 30000000);
+		flame_tree_free(t);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	fixtures_dir_arg = argc > 1 ? argv[1] : "fixtures";
 	RUN(test_table);
 	RUN(test_tree);
 	RUN(test_time);
+	RUN(test_perf);
 	return harness_done();
 }
