@@ -226,7 +226,7 @@ int flame__stacks_append_ref(flame__stacks *s, const uint32_t *ids, size_t n, ui
 int flame__stacks_append_sorted(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0,
                                 uint64_t w1)
 {
-	if (!s->sorted || s->labelled)
+	if (!s->sorted) /* (a labelled table never is: its stacks may share their text) */
 		return flame__stacks_add(s, ids, n, w0, w1);
 	if (n > UINT32_MAX || s->total[0] + w0 < w0 || s->total[1] + w1 < w1)
 		return FLAME_ERANGE;

@@ -29,7 +29,8 @@ typedef struct flame__stacks {
 	int sorted;
 	/* 1 when the tree keeps labels (core/labels.h): a stack's key is its ids and its label
 	 * set, kept after them (ids[depth], outside depth); adds and finds key on `label`, the
-	 * set of the stacks added next. A labelled table is never appended to by reference. */
+	 * set of the stacks added next. A labelled table is never `sorted` (whoever sets
+	 * `labelled` clears it), so it is never appended to by reference. */
 	uint32_t labelled, label;
 } flame__stacks;
 

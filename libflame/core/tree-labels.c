@@ -15,6 +15,7 @@ static int make_labelled(flame__stacks *s)
 	flame__stacks fresh;
 	flame__stacks_init(&fresh);
 	fresh.labelled = 1;
+	fresh.sorted = 0; /* two stacks may have the same text from now on */
 	for (size_t k = 0; k < s->count; k++) {
 		const flame__stack *st = &s->v[k];
 		if (flame__stacks_add(&fresh, st->ids, st->depth, st->w[0], st->w[1])) {
@@ -22,7 +23,6 @@ static int make_labelled(flame__stacks *s)
 			return FLAME_ENOMEM;
 		}
 	}
-	fresh.sorted = 0; /* two stacks may have the same text from now on */
 	flame__stacks_free(s);
 	*s = fresh;
 	return 0;

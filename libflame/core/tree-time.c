@@ -146,6 +146,7 @@ static int reweigh(flame_tree *t, const uint64_t *w, flame_err *err)
 	flame__stacks fresh;
 	flame__stacks_init(&fresh);
 	fresh.labelled = s->labelled;
+	fresh.sorted = !s->labelled;
 	int rc = at ? 0 : FLAME_ENOMEM;
 	for (size_t k = 0; k < s->count && !rc; k++) {
 		const flame__stack *st = &s->v[k];
@@ -166,7 +167,6 @@ static int reweigh(flame_tree *t, const uint64_t *w, flame_err *err)
 	flame__time_remap(t->time, at, s->count);
 	free(at);
 	fresh.label = 0;
-	fresh.sorted &= !fresh.labelled;
 	flame__tree_replace_stacks(t, &fresh);
 	return 0;
 }

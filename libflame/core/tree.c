@@ -483,6 +483,7 @@ int flame__tree_rewrite(flame_tree *t, flame__rewrite_fn fn, void *ud, int flags
 	flame__stacks fresh;
 	flame__stacks_init(&fresh);
 	fresh.labelled = s->labelled; /* a stack keeps its set, stacks equal in both summed */
+	fresh.sorted = !s->labelled;
 	if (!out || (t->time && !at)) {
 		free(out);
 		free(at);
@@ -511,7 +512,6 @@ int flame__tree_rewrite(flame_tree *t, flame__rewrite_fn fn, void *ud, int flags
 		flame__time_remap(t->time, at, s->count);
 	free(at);
 	fresh.label = 0;
-	fresh.sorted &= !fresh.labelled;
 	flame__tree_replace_stacks(t, &fresh);
 	return 0;
 }

@@ -71,6 +71,7 @@ enum {
 	                        * sample's time (ns on perf's clock) in two words */
 	S_LABELLED = 0x8000,   /* the tree keeps labels: then (after the time) the name id of
 	                        * the sample's "COMM\x1fTHREAD" (comm and thread labels) */
+	S_EXTRA = S_TIMED | S_LABELLED, /* words after the frame ids (extra_words) */
 	TYPE_MASK = 0xff
 };
 
@@ -361,6 +362,20 @@ static int announce(recbuf *out, flame__intern *tab, uint32_t *done, int type)
 	return 0;
 }
 
+/* The words a sample record carries after its frame ids (S_EXTRA): its time, its labels. */
+static inline size_t extra_words(uint32_t flags)
+{
+	return (flags & S_TIMED ? 2 : 0) + (flags & S_LABELLED ? 1 : 0);
+}
+
+static void put_extra(uint32_t *p, const sample *s)
+{
+	if (s->flags & S_TIMED)
+		memcpy(p, &s->time_ns, sizeof s->time_ns);
+	if (s->flags & S_LABELLED)
+		p[extra_words(s->flags) - 1] = s->label;
+}
+
 static int finish(worker *w, recbuf *out, sample *s)
 {
 	if (!s->open)
@@ -373,7 +388,7 @@ static int finish(worker *w, recbuf *out, sample *s)
 		return rc;
 	if ((rc = announce(out, &w->events, &w->events_announced, R_EVENTS)))
 		return rc;
-	size_t n = s->skip ? 0 : w->nids, extra = (s->flags & S_TIMED ? 2 : 0) + !!(s->flags & S_LABELLED);
+	size_t n = s->skip ? 0 : w->nids, extra = s->flags & S_EXTRA ? extra_words(s->flags) : 0;
 	uint32_t *ids = rb_rec(out, (rec){R_SAMPLE | s->flags, (uint32_t)n, s->line, s->weight,
 	                                  s->root, s->event},
 	                       (n + extra) * sizeof *ids);
@@ -381,10 +396,8 @@ static int finish(worker *w, recbuf *out, sample *s)
 		return FLAME_ENOMEM;
 	for (size_t i = 0; i < n; i++) /* perf prints the leaf first */
 		ids[i] = w->ids[n - 1 - i];
-	if (s->flags & S_TIMED)
-		memcpy(ids + n, &s->time_ns, sizeof s->time_ns);
-	if (s->flags & S_LABELLED)
-		ids[n + extra - 1] = s->label;
+	if (extra)
+		put_extra(ids + n, s);
 	w->nids = 0;
 	return 0;
 }
@@ -917,6 +930,7 @@ typedef struct agg {
 	int at_byte;           /* places are byte offsets (samples fed from perf.data) */
 	uint32_t *ids;
 	size_t cap;
+	int labelled;          /* the tree keeps labels (samples carry S_LABELLED) */
 	uint32_t *set_of;      /* with labels: name id of a "COMM\x1fTHREAD" -> its set + 1 */
 	size_t set_cap, set_len;
 } agg;
@@ -1044,14 +1058,16 @@ static int settle_event(agg *a, int keep, flame_err *err)
 	return rc;
 }
 
-/* The label set (comm, thread) of the sample whose labels name is `local` (a worker's
- * id), for the stacks added next; each name's set made once. */
-static int label_set(agg *a, worker *w, uint32_t local, flame_err *err)
+/* The label set (comm, thread) of a sample whose labels name is *local (a worker's id; NULL:
+ * an orphan's frames, no labels), for the stacks added next; each name's set made once. */
+static int label_set(agg *a, worker *w, const uint32_t *local, flame_err *err)
 {
-	uint32_t id = w->announce ? w->map[local] : local;
 	struct flame__labels *l = flame__tree_labels(a->k.t);
-	if (!l) /* (a tree keeping no labels gets no labelled sample) */
+	if (!local) {
+		flame__sink_label(&a->k, 0);
 		return 0;
+	}
+	uint32_t id = w->announce ? w->map[*local] : *local;
 	if (flame__array_reserve_min(a->set_of, a->set_cap, (size_t)id + 1, 1024))
 		return flame__err_nomem(err);
 	if (a->set_cap > a->set_len) {
@@ -1138,10 +1154,9 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 	when tm = {(flags & S_TIMED) != 0, 0};
 	if (tm.timed)
 		memcpy(&tm.ns, fr + r->n, sizeof tm.ns);
-	if ((flags & S_LABELLED) && (rc = label_set(a, w, fr[r->n + (tm.timed ? 2 : 0)], err)))
+	if (a->labelled &&
+	    (rc = label_set(a, w, flags & S_LABELLED ? fr + r->n + (tm.timed ? 2 : 0) : NULL, err)))
 		return rc;
-	if (!(flags & S_LABELLED) && a->set_of) /* (an orphan's frames: no labels) */
-		flame__sink_label(&a->k, 0);
 	return put_stack(a, a->ids, n, r->weight, a->base + r->line, tm, err);
 }
 
@@ -1196,7 +1211,7 @@ static int aggregate(agg *a, worker *w, const recbuf *b, flame_err *err)
 			bytes = 0;
 			break;
 		case R_SAMPLE:
-			bytes = (r->n + (r->type & S_TIMED ? 2 : 0) + !!(r->type & S_LABELLED)) * sizeof(uint32_t);
+			bytes = (r->n + (r->type & S_EXTRA ? extra_words(r->type) : 0)) * sizeof(uint32_t);
 			if ((rc = add_sample(a, w, r, pay, err)))
 				return rc;
 			break;
@@ -1376,7 +1391,7 @@ static int run_parallel(agg *a, reader *rd, job *first, unsigned nw, flame_err *
 		return flame__err_nomem(err);
 	}
 	for (unsigned i = 0; i <= nw; i++)
-		worker_init(&ws[i], a->o, NULL, a->k.time != NULL, flame__tree_labels(a->k.t) != NULL);
+		worker_init(&ws[i], a->o, NULL, a->k.time != NULL, a->labelled);
 	jobs[0] = *first;
 	memset(first, 0, sizeof *first);
 	for (int have = 1;;) {
@@ -1452,6 +1467,7 @@ static void agg_init(agg *a, flame_tree *t, const flame_parse_opts *o, const cha
 {
 	memset(a, 0, sizeof *a);
 	flame__sink_init(&a->k, t);
+	a->labelled = flame__tree_labels(t) != NULL;
 	a->o = o;
 	a->src = src;
 	a->filter = a->orphan_root = a->kept = FLAME__ID_NONE;
@@ -1483,7 +1499,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	job j0;
 	memset(&j0, 0, sizeof j0);
 	worker w;
-	worker_init(&w, o, a.k.names, a.k.time != NULL, flame__tree_labels(a.k.t) != NULL);
+	worker_init(&w, o, a.k.names, a.k.time != NULL, a.labelled);
 	j0.w = &w;
 	unsigned nw = thread_count(o);
 	int rc = fill(&rd, &j0, err);
@@ -1531,7 +1547,7 @@ int flame__perf_feed_new(flame__perf_feed **out, flame_tree *t, const flame_pars
 		return flame__err_nomem(err);
 	agg_init(&f->a, t, o, src);
 	f->a.at_byte = 1;
-	worker_init(&f->w, o, f->a.k.names, f->a.k.time != NULL, flame__tree_labels(f->a.k.t) != NULL);
+	worker_init(&f->w, o, f->a.k.names, f->a.k.time != NULL, f->a.labelled);
 	*out = f;
 	return 0;
 }

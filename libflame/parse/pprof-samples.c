@@ -440,6 +440,7 @@ static int drop_empty(flame_tree *t, const flame__stacks *ts, flame_err *err)
 	flame__stacks fresh;
 	flame__stacks_init(&fresh);
 	fresh.labelled = ts->labelled;
+	fresh.sorted = !ts->labelled;
 	for (size_t k = 0; k < ts->count; k++) {
 		const flame__stack *x = &ts->v[k];
 		fresh.label = flame__stack_label(ts, x);
@@ -450,7 +451,6 @@ static int drop_empty(flame_tree *t, const flame__stacks *ts, flame_err *err)
 		}
 	}
 	fresh.label = 0;
-	fresh.sorted &= !fresh.labelled;
 	flame__tree_replace_stacks(t, &fresh);
 	flame__stacks_free(&fresh);
 	return 0;
@@ -532,6 +532,7 @@ int flame__pp_samples(flame__sink *k, const flame__pp *p, const flame__pp_filter
 	flame__stacks_init(&s.neg);
 	s.sets = flame__tree_labels(k->t);
 	s.neg.labelled = s.sets != NULL;
+	s.neg.sorted = !s.neg.labelled;
 	int r = pass_samples(&s, err);
 	flame__sink_label(k, 0);
 	if (!r)
