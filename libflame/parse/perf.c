@@ -1484,6 +1484,8 @@ static int agg_end(agg *a, flame_err *err)
 
 static void agg_free(agg *a)
 {
+	if (a->labelled) /* the tree's next stacks (another input's) have none of these labels */
+		flame__sink_label(&a->k, 0);
 	free(a->pend);
 	free(a->set_of);
 	free(a->keep);

@@ -114,10 +114,11 @@ static int gives_times(const struct flame__parser *p)
 	    ;
 }
 
-/* The readers that give samples labels: pprof's own, perf's comm and thread. */
+/* The readers that give samples labels: pprof's own, perf's comm and thread, binary JFR's
+ * thread. */
 static int gives_labels(const struct flame__parser *p)
 {
-	return p == &flame__parser_pprof || p == &flame__parser_perf
+	return p == &flame__parser_pprof || p == &flame__parser_perf || p == &flame__parser_jfr_binary
 #ifdef FLAME_HAVE_PERFDATA
 	       || p == &flame__parser_perfdata
 #endif

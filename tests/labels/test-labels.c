@@ -3,7 +3,8 @@
  * any string may hold come back; the same frames under two sets are two stacks and one
  * node; a tree keeping labels from the middle gives the earlier stacks the empty set; merges
  * match sets by value; transforms and time cuts keep sets and sum equal stacks; a diff keeps
- * AFTER's sets; a pprof profile's labels are read, and perf's comm and thread. */
+ * AFTER's sets; a pprof profile's labels are read, perf's comm and thread, binary JFR's
+ * thread. */
 #include <stdint.h>
 #include "core/labels.h"
 #include "harness.h"
@@ -204,6 +205,32 @@ static void test_perf(void)
 	}
 }
 
+/* binary JFR: the thread of each event as its label, with or without --threads (which
+ * also makes it the root frame) */
+static void test_jfr(void)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/jfr-binary/synthetic-good.jfr", fixtures_dir_arg);
+	for (int threads = 0; threads < 2; threads++) {
+		flame_err err;
+		flame_tree *t = NULL;
+		flame_input *in = NULL;
+		flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+		po.keep_labels = 1;
+		po.jfr_flags = threads ? FLAME_JFR_THREADS : 0;
+		CHECK(flame_tree_new(&t, &err) == 0);
+		CHECK(flame_input_open(&in, path, &err) == 0);
+		CHECK(flame_parse(t, in, &po, &err) == 0);
+		flame_input_free(in);
+		CHECK_EQ_U64(slice(t, "thread", "main"), 2);
+		CHECK_EQ_U64(slice(t, "thread", "gc-thread"), 1);
+		CHECK_EQ_U64(slice(t, "thread", "w\xc3\xa9rker \xf0\x9f\x98\x80"), 1);
+		CHECK_EQ_U64(node_total(t, "main"), threads ? 2 : 0); /* a root frame only then */
+		CHECK_EQ_U64(flame_tree_total(t, 0), 5);
+		flame_tree_free(t);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	fixtures_dir_arg = argc > 1 ? argv[1] : "fixtures";
@@ -211,5 +238,6 @@ int main(int argc, char **argv)
 	RUN(test_tree);
 	RUN(test_time);
 	RUN(test_perf);
+	RUN(test_jfr);
 	return harness_done();
 }
