@@ -1,7 +1,7 @@
 // Browser test of the page's label selector (templates/page-labels.js) in headless Chromium:
 // four one-second pprof profiles with labels (endpoint, region, a numeric one; an endpoint
 // whose value is hostile markup) merged by flame-merge -o x.html, so the page has labels and
-// a timeline. Clicking a value shows that slice; values of one key are any of them, of two
+// a timeline (and a hostile key). Clicking a value shows that slice; values of one key are any of them, of two
 // keys all; shift-click picks a second slice and the graph becomes the diff of the two
 // (BEFORE scaled to AFTER's total); a slice and a time range combine; the URL round trip
 // reopens the same slices; hostile keys and values stay text; a page without labels has no
@@ -27,7 +27,7 @@ const varint = (v) => { const o = []; v = BigInt(v); do { let b = Number(v & 127
 const key = (f, wt) => varint(f * 8 + wt);
 const num = (f, v) => [...key(f, 0), ...varint(v)];
 const msg = (f, bytes) => [...key(f, 2), ...varint(bytes.length), ...bytes];
-const HOSTILE = "/pay<img src=x onerror=alert(1)>\"'&";
+const HOSTILE = "/pay<img src=x onerror=alert(1)>\"'&", HOSTILE_KEY = "<svg onload=alert(2)>";
 function profile(k, samples) {
 	const strs = [""], str = (s) => { let i = strs.indexOf(s); if (i < 0) { i = strs.length; strs.push(s); } return i; };
 	const out = [];
@@ -55,7 +55,7 @@ const files = [
 	profile(0, [[["main", "A"], 100, [cart, eu, ["bytes", 512, "bytes"]]], [["main", "B"], 50, [pay, us]]]),
 	profile(1, [[["main", "A"], 100, [cart, eu]], [["main", "B"], 50, [pay, us]]]),
 	profile(2, [[["main", "A"], 10, [cart, us]], [["main", "B"], 200, [pay, eu]]]),
-	profile(3, [[["main", "A"], 100, [cart, eu]]]),
+	profile(3, [[["main", "A"], 100, [cart, eu, [HOSTILE_KEY, "\"'"]]]]),
 ];
 const file = path.join(tmp, "labels.html"), plain = path.join(tmp, "plain.html");
 execFileSync(tool("flame-merge"), ["-q", "-o", file, ...files]);
@@ -95,12 +95,16 @@ const same = (w, a, b) => w.A[0] === a[0] && w.A[1] === a[1] && w.B[0] === b[0] 
 try {
 	let page = await open(file);
 	const keys = await page.evaluate(() => Array.from(document.querySelectorAll("#labels .lkey")).map((e) => e.textContent));
-	check(JSON.stringify(keys) === JSON.stringify(["bytes", "endpoint", "region"]), `a row per key (${keys})`);
+	check(JSON.stringify(keys) === JSON.stringify([HOSTILE_KEY, "bytes", "endpoint", "region"]), `a row per key (${keys})`);
 	const values = await page.evaluate(() => Array.from(document.querySelectorAll("#labels button.lv")).map((b) => b.textContent));
 	check(values.includes("512 bytes (100)") && values.includes("/cart (310)") && values.includes(HOSTILE + " (300)") &&
 		values.includes("eu (500)") && values.includes("us (110)"), `values with their weights (${values.join(" | ")})`);
-	check(await page.evaluate(() => !document.querySelector("#v-labels img") && !!document.querySelector("#v-time")),
-		"the hostile value is no markup; the heatmap is there too");
+	check(await page.evaluate(() => !document.querySelector("#v-labels img, #v-labels svg") && !!document.querySelector("#v-time")),
+		"the hostile key and value are no markup; the heatmap is there too");
+	// the hostile key's slice, through a click and the URL
+	await click(page, HOSTILE_KEY, "\"'");
+	check(same(await widths(page), [100, null], [0, null]), "the hostile key's slice: A's 100");
+	await page.click("#b-labels-clear");
 	check(same(await widths(page), [310, null], [300, null]), "the whole profile");
 	// one slice
 	await click(page, "endpoint", "/cart");
