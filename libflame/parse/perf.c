@@ -70,7 +70,7 @@ enum {
 	S_TIMED = 0x4000,      /* the tree keeps time: the frame ids are followed by the
 	                        * sample's time (ns on perf's clock) in two words */
 	S_LABELLED = 0x8000,   /* the tree keeps labels: then (after the time) the name id of
-	                        * the sample's "COMM\x1fTHREAD" (comm and thread labels) */
+	                        * the sample's "COMM\x1fTID" (comm and thread labels) */
 	S_EXTRA = S_TIMED | S_LABELLED, /* words after the frame ids (extra_words) */
 	TYPE_MASK = 0xff
 };
@@ -589,22 +589,18 @@ static uint32_t intern_recent(flame__intern *tab, uint32_t *recent, const char *
 	return id;
 }
 
-/* The sample's labels as one name, "COMM\x1fTHREAD", THREAD as perf prints it (PID/TID, or
- * TID alone): the aggregator makes it a label set (label_set). */
+/* The sample's labels as one name, "COMM\x1fTID": the thread as its id alone, as perf script
+ * prints it by default, so a recording and its text agree whether or not the text has the
+ * PID (-F pid,tid). The aggregator makes it a label set (label_set). */
 static int labels_name(worker *w, const flame__perf_event *ev, uint32_t *id)
 {
-	size_t need = ev->comm_len + ev->pid_len + ev->tid_len + 3;
+	size_t need = ev->comm_len + ev->tid_len + 2;
 	if (flame__array_reserve_min(w->root, w->root_cap, need, 256))
 		return FLAME_ENOMEM;
 	char *r = w->root;
 	size_t n = ev->comm_len;
 	memcpy(r, ev->comm, n);
 	r[n++] = '\x1f';
-	if (ev->pid) {
-		memcpy(r + n, ev->pid, ev->pid_len);
-		n += ev->pid_len;
-		r[n++] = '/';
-	}
 	flame__copy(r + n, ev->tid, ev->tid_len);
 	n += ev->tid_len;
 	*id = flame__intern_put(w->names, r, n);
@@ -931,7 +927,7 @@ typedef struct agg {
 	uint32_t *ids;
 	size_t cap;
 	int labelled;          /* the tree keeps labels (samples carry S_LABELLED) */
-	uint32_t *set_of;      /* with labels: name id of a "COMM\x1fTHREAD" -> its set + 1 */
+	uint32_t *set_of;      /* with labels: name id of a "COMM\x1fTID" -> its set + 1 */
 	size_t set_cap, set_len;
 } agg;
 
