@@ -169,7 +169,7 @@ typedef enum flame_format {
 #define FLAME_PPROF_LINES 0x04           /* append ` file:line` to each frame */
 #define FLAME_PPROF_SYSTEM_NAMES 0x08    /* Function.system_name (mangled) instead of name */
 
-#define FLAME_PARSE_OPTS_VERSION 3
+#define FLAME_PARSE_OPTS_VERSION 4
 
 /* time_range: what time_start and time_end are (version 2) */
 #define FLAME_TIME_RANGE_PERF 0     /* perf's clock, seconds since boot (perf script's times;
@@ -227,6 +227,12 @@ typedef struct flame_parse_opts {
 	int keep_sites;                 /* 1: the tree keeps the frames' source sites
 	                                 * (flame_tree_keep_sites) when the input has them
 	                                 * (pprof) */
+
+	/* version 4 */
+	int keep_labels;                /* 1: the tree keeps each sample's labels
+	                                 * (flame_tree_keep_labels) when the input has them
+	                                 * (pprof's labels; perf's comm and thread; binary
+	                                 * JFR's thread) */
 } flame_parse_opts;
 
 #define FLAME_PARSE_OPTS_INIT {.version = FLAME_PARSE_OPTS_VERSION, .format = FLAME_FORMAT_AUTO}
@@ -476,6 +482,49 @@ FLAME_EXPORT const flame_site *flame_node_site(const flame_tree *t, flame_node n
 
 /** Mapping `i` (1 ..) of the tree's sites, or NULL. */
 FLAME_EXPORT const flame_mapping *flame_tree_mapping(const flame_tree *t, size_t i);
+
+/* ---- Labels: where an input gives its samples labels (pprof's string and numeric labels,
+ * perf's comm and thread, binary JFR's thread), the tree can keep them: each sample's labels as one label set,
+ * and each stack with its set, so samples of the same frames under other labels are other
+ * stacks (in the built tree they merge by name as always; flame_tree_each_stack and folded
+ * text see one stack per set). Only when asked: a tree that keeps no labels costs what it
+ * costs without. Merges match sets by value; transforms keep them; time, kept per stack,
+ * splits by set with the stacks; the pprof writer writes them back. Set 0 is the empty set;
+ * a tree that keeps labels never spills. */
+
+/** A label: a key and a string, or a number with its unit. Strings point into the tree
+ * (or the caller's memory when adding); versions only add fields at the end. */
+typedef struct flame_label {
+	flame_str key;
+	flame_str str;  /* a string label's value */
+	int64_t num;    /* a numeric label's value */
+	flame_str unit; /* its unit ("": none) */
+	int is_num;
+} flame_label;
+
+/** Keep labels from now on (stacks added before have the empty set; runs spilled before are
+ * read back). */
+FLAME_EXPORT int flame_tree_keep_labels(flame_tree *t, flame_err *err);
+
+/** flame_tree_add with the stack's labels (any order; kept only when the tree keeps labels). */
+FLAME_EXPORT int flame_tree_add_labelled(flame_tree *t, const flame_str *frames, size_t n,
+                                         int leaf_first, const flame_label *labels,
+                                         size_t nlabels, uint64_t w0, uint64_t w1,
+                                         flame_err *err);
+
+/** The number of label sets (set 0 included; 0 when the tree keeps none). */
+FLAME_EXPORT size_t flame_tree_label_sets(const flame_tree *t);
+
+/** The labels of set `set` into out[0..cap), sorted by key then value: how many the set
+ * holds (when more than `cap`, only `cap` are written). Valid until the tree changes. */
+FLAME_EXPORT size_t flame_tree_label_set(const flame_tree *t, size_t set, flame_label *out,
+                                         size_t cap);
+
+/** Visit every stack with its label set, as flame_tree_each_stack. */
+typedef int (*flame_labelled_fn)(void *ud, const flame_str *frames, size_t n, size_t set,
+                                 uint64_t w0, uint64_t w1);
+FLAME_EXPORT int flame_tree_each_labelled(flame_tree *t, flame_labelled_fn fn, void *ud,
+                                          flame_err *err);
 
 /* ================================================================ Transforms */
 

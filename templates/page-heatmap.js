@@ -8,10 +8,13 @@
 // through a frame the search matches. The ranges and the choice are kept in the URL
 // (t=A,B d=C,D in seconds, hm=1). It reaches the page only through FG's hooks (timeData,
 // baseTree, matchedNames, useSelf, onSaveState, openedHash: the fragment as opened, which
-// the page has rewritten by the time this script runs).
+// the page has rewritten by the time this script runs). With labels (page-labels.js), a
+// "LAB1" section comes first and entries name units (a leaf node under one label set):
+// FGLabels draws the graph of a range and a label slice together.
 var FGTime = (function () {
 	var MAX_COLUMNS = 1200, MIN_SECONDS = 3, HEIGHT = 150;
-	var api = { ready: false, ranges: function () { return ranges.slice(); }, select: select, clear: clear, cells: null };
+	var api = { ready: false, ranges: function () { return ranges.slice(); }, select: select, clear: clear, cells: null,
+		entries: function () { return { node: node, cell: cell, weight: weight, cellNs: cellNs }; } };
 	// per stack (leaf node): its weight per cellNs; the heatmap's own cells: the whole
 	// profile's weight per heatNs (finer than cellNs when the page keeps ranges coarse)
 	var cellNs = 0, spanNs = 0, node = null, cell = null, weight = null, base = null;
@@ -26,7 +29,8 @@ var FGTime = (function () {
 			do { c = b[p++]; x += (c & 127) * mul; mul *= 128; } while (c & 128);
 			return x;
 		};
-		if (String.fromCharCode(b[0], b[1], b[2], b[3]) !== "TIM1") return false;
+		if (String.fromCharCode(b[0], b[1], b[2], b[3]) === "LAB1") { p = 4; var skip = varint(); b = b.subarray(p + skip); p = 0; }
+		if (b.length < 4 || String.fromCharCode(b[0], b[1], b[2], b[3]) !== "TIM1") return false;
 		p = 4;
 		cellNs = varint(); spanNs = varint();
 		var n = varint(), i;
@@ -57,7 +61,8 @@ var FGTime = (function () {
 		if (!onlyMatches || !m) return null;
 		var out = new Uint8Array(base.n);
 		for (var i = 1; i < base.n; i++) out[i] = m[base.name[i]] || out[base.parent[i]];
-		return out;
+		var units = labelled() ? FGLabels.unitNode() : null; // entries name units: their nodes'
+		return units ? Array.prototype.map.call(units, function (nd) { return out[nd]; }) : out;
 	}
 
 	// the weight per grid place (column-major, as drawn)
@@ -159,7 +164,9 @@ var FGTime = (function () {
 
 	// the graph of the ranges: one, the graph of it; two, their diff (the first scaled to
 	// the second's total, rounded down, as difffolded.pl -n)
+	function labelled() { return typeof FGLabels !== "undefined" && FGLabels.present(); }
 	function apply() {
+		if (labelled()) { FGLabels.apply(); describe(); draw(); return; }
 		if (!ranges.length) { FG.useSelf(null); describe(); draw(); FG.saveState(); return; }
 		var s0 = selfOf(ranges[0]);
 		if (ranges.length > 1) {
@@ -264,6 +271,9 @@ var FGTime = (function () {
 	function boot() {
 		if (!FG.ready) { setTimeout(boot, 5); return; }
 		var bytes = FG.timeData();
+		// with labels, entries name units: wait for page-labels.js (the next script)
+		if (bytes && bytes.length > 4 && String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]) === "LAB1" &&
+			typeof FGLabels === "undefined") { setTimeout(boot, 5); return; }
 		base = FG.baseTree();
 		if (!bytes || !base || !decode(bytes)) { api.ready = true; return; }
 		var t0 = performance.now();

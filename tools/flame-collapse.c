@@ -98,6 +98,7 @@ static int read_inputs(args *a, flame_tree *t, char **paths, int n, cli_warnings
 	flame_parse_opts po = cli_input_parse_opts(&a->in, w);
 	po.threads = a->threads;
 	po.keep_sites = a->out == FLAME_OUTPUT_PPROF; /* pprof out keeps pprof's sites */
+	po.keep_labels = a->out == FLAME_OUTPUT_PPROF; /* and the samples' labels */
 	return cli_input_read(&a->in, t, paths, n, &po, flame_parse, err);
 }
 

@@ -41,6 +41,7 @@ typedef struct args {
 	const char *output;
 	flame_output_format format;
 	int keep_time;
+	int keep_labels;
 } args;
 
 static int on_opt(void *ud, int id, const char *arg)
@@ -106,6 +107,7 @@ static int read_inputs(args *a, warn_state *ws, flame_tree *t, char **paths, int
 	po.warn_ud = ws;
 	if (a->keep_time) /* --heatmap, or the page, which draws one */
 		po.keep_time_ns = CLI_TIME_BUCKET_NS;
+	po.keep_labels = a->keep_labels; /* the page's label slices */
 	int rc = cli_input_read(&a->in, t, paths, n, &po, parse_input, err);
 	int had = flame_tree_total(t, 0) || flame_tree_total(t, 1);
 	if (!rc)
@@ -171,6 +173,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	a.keep_time = (a.r.ro.flags & FLAME_RENDER_HEATMAP) || fmt == FLAME_OUTPUT_HTML;
+	a.keep_labels = fmt == FLAME_OUTPUT_HTML;
 	warn_state ws = {.w = {.quiet = a.in.quiet}};
 	a.r.ro.warn = on_warn;
 	a.r.ro.warn_ud = &ws;

@@ -206,9 +206,9 @@ static void place_stacks(flame__stacks *d, const flame__stacks *s, const uint32_
 int flame__tree_join_sorted(flame_tree *dst, const flame_tree *src, uint64_t m, int flags,
                             flame_err *err)
 {
-	if (dst->time || src->time || dst->sites || src->sites)
+	if (dst->time || src->time || dst->sites || src->sites || dst->labels || src->labels)
 		return 1; /* the join moves stacks: time keyed by their places, and frames that
-		           * differ by site only, go the long way */
+		           * differ by site only, or stacks by labels, go the long way */
 	flame__stacks *d = &dst->stacks;
 	const flame__stacks *s = &src->stacks;
 	int to_after = flags & FLAME__JOIN_TO_AFTER;

@@ -88,6 +88,10 @@ int flame__sink_add_at(flame__sink *k, const uint32_t *ids, size_t n, uint64_t w
 int flame__sink_time_put(flame__sink *k, uint32_t at, flame_clock clock, int64_t ns, uint64_t w0,
                          uint64_t w1, flame_err *err);
 
+/** The label set (core/labels.h) of the stacks added next, when the tree keeps labels
+ * (flame__tree_labels); 0 (none) until set. */
+static inline void flame__sink_label(flame__sink *k, uint32_t set) { k->stacks->label = set; }
+
 /** Unique stacks in memory now (a spill empties the table). */
 static inline size_t flame__sink_count(const flame__sink *k) { return k->stacks->count; }
 

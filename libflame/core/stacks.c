@@ -31,6 +31,12 @@ uint64_t flame__stacks_hash(const uint32_t *ids, size_t n)
 	return flame__hash_bytes(ids, n * sizeof *ids);
 }
 
+/* A labelled stack's hash: its ids' hash with its label set mixed in. */
+static inline uint32_t label_hash(uint64_t hash, uint32_t label)
+{
+	return (uint32_t)flame__mix64(hash + (uint64_t)label * FLAME__HASH_SEED);
+}
+
 static inline int never_eq(const void *ctx, uint32_t k)
 {
 	(void)ctx, (void)k;
@@ -49,7 +55,8 @@ static int index_rest(flame__stacks *s)
 		return FLAME_ENOMEM;
 	for (size_t k = s->indexed; k < s->count; k++) {
 		flame__stack *st = &s->v[k];
-		st->hash32 = (uint32_t)flame__stacks_hash(st->ids, st->depth);
+		uint64_t h = flame__stacks_hash(st->ids, st->depth);
+		st->hash32 = s->labelled ? label_hash(h, st->ids[st->depth]) : (uint32_t)h;
 		/* a stack of the table is unlike every other: its place is the first free slot */
 		s->slots[flame__slots_probe(s->slots, s->mask, st->hash32, never_eq, NULL)] =
 		    flame__slot_make(st->hash32, (uint32_t)k);
@@ -70,6 +77,18 @@ static inline int stack_eq(const void *ctx, uint32_t k)
 	const stack_key *key = ctx;
 	const flame__stack *st = &key->v[k];
 	return st->depth == key->n && memcmp(st->ids, key->ids, key->n * sizeof *key->ids) == 0;
+}
+
+/* The same in a labelled table: the label set kept after the ids too. */
+typedef struct stack_lkey {
+	stack_key k;
+	uint32_t label;
+} stack_lkey;
+
+static inline int stack_eq_labelled(const void *ctx, uint32_t k)
+{
+	const stack_lkey *key = ctx;
+	return stack_eq(&key->k, k) && key->k.v[k].ids[key->k.n] == key->label;
 }
 
 static int add_weights(flame__stacks *s, flame__stack *st, uint64_t w0, uint64_t w1)
@@ -95,10 +114,12 @@ static flame__stack *append(flame__stacks *s, const uint32_t *ids, size_t n, uin
 {
 	if (grow_v(s))
 		return NULL;
-	uint32_t *copy = flame__arena_alloc(&s->arena, n * sizeof *ids);
-	if (!copy && n)
+	uint32_t *copy = flame__arena_alloc(&s->arena, (n + s->labelled) * sizeof *ids);
+	if (!copy && n + s->labelled)
 		return NULL;
 	flame__copy(copy, ids, n * sizeof *ids);
+	if (s->labelled)
+		copy[n] = s->label;
 	flame__stack *st = &s->v[s->count];
 	*st = (flame__stack){copy, (uint32_t)n, h, {0, 0}};
 	return st;
@@ -113,17 +134,25 @@ int flame__stacks_find(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t
 		if (rc)
 			return rc;
 	}
-	stack_key key = {s->v, ids, n};
-	uint64_t sl = s->slots[flame__slots_probe(s->slots, s->mask, (uint32_t)hash, stack_eq, &key)];
+	uint64_t sl;
+	if (s->labelled) {
+		stack_lkey lk = {{s->v, ids, n}, s->label};
+		sl = s->slots[flame__slots_probe(s->slots, s->mask, label_hash(hash, s->label),
+		                                 stack_eq_labelled, &lk)];
+	} else {
+		stack_key key = {s->v, ids, n};
+		sl = s->slots[flame__slots_probe(s->slots, s->mask, (uint32_t)hash, stack_eq, &key)];
+	}
 	if (sl)
 		*out = &s->v[flame__slot_entry(sl)];
 	return 0;
 }
 
 /* The add, with the stack's index into *at when `at` is not NULL (inlined into both
- * callers, so the plain add keeps its code). */
-static inline int add_at(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
-                         uint64_t w0, uint64_t w1, uint32_t *at)
+ * callers, so the plain add keeps its code); `labelled` a constant, so a table without
+ * labels runs the code it ran before there were any. */
+static inline int add_key(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
+                          uint64_t w0, uint64_t w1, uint32_t *at, const int labelled)
 {
 	if (n > UINT32_MAX)
 		return FLAME_ERANGE;
@@ -132,9 +161,10 @@ static inline int add_at(flame__stacks *s, const uint32_t *ids, size_t n, uint64
 		if (rc)
 			return rc;
 	}
-	uint32_t h = (uint32_t)hash;
-	stack_key key = {s->v, ids, n};
-	size_t i = flame__slots_probe(s->slots, s->mask, h, stack_eq, &key);
+	uint32_t h = labelled ? label_hash(hash, s->label) : (uint32_t)hash;
+	stack_lkey lk = {{s->v, ids, n}, s->label};
+	size_t i = labelled ? flame__slots_probe(s->slots, s->mask, h, stack_eq_labelled, &lk)
+	                    : flame__slots_probe(s->slots, s->mask, h, stack_eq, &lk.k);
 	if (s->slots[i]) {
 		uint32_t e = flame__slot_entry(s->slots[i]);
 		if (at)
@@ -154,6 +184,13 @@ static inline int add_at(flame__stacks *s, const uint32_t *ids, size_t n, uint64
 	s->slots[i] = flame__slot_make(h, (uint32_t)s->count++);
 	s->indexed = s->count;
 	return 0;
+}
+
+static inline int add_at(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
+                         uint64_t w0, uint64_t w1, uint32_t *at)
+{
+	return s->labelled ? add_key(s, ids, n, hash, w0, w1, at, 1)
+	                   : add_key(s, ids, n, hash, w0, w1, at, 0);
 }
 
 int flame__stacks_add_hashed(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t hash,
@@ -189,7 +226,7 @@ int flame__stacks_append_ref(flame__stacks *s, const uint32_t *ids, size_t n, ui
 int flame__stacks_append_sorted(flame__stacks *s, const uint32_t *ids, size_t n, uint64_t w0,
                                 uint64_t w1)
 {
-	if (!s->sorted)
+	if (!s->sorted) /* (a labelled table never is: its stacks may share their text) */
 		return flame__stacks_add(s, ids, n, w0, w1);
 	if (n > UINT32_MAX || s->total[0] + w0 < w0 || s->total[1] + w1 < w1)
 		return FLAME_ERANGE;

@@ -27,7 +27,18 @@ typedef struct flame__stacks {
 	 * flame__stacks_add clears it (unless the table was empty); only
 	 * flame__stacks_append_sorted keeps it. Weight changes keep it. */
 	int sorted;
+	/* 1 when the tree keeps labels (core/labels.h): a stack's key is its ids and its label
+	 * set, kept after them (ids[depth], outside depth); adds and finds key on `label`, the
+	 * set of the stacks added next. A labelled table is never `sorted` (whoever sets
+	 * `labelled` clears it), so it is never appended to by reference. */
+	uint32_t labelled, label;
 } flame__stacks;
+
+/** The label set of stack `st` of `s` (0: none, or a table without labels). */
+static inline uint32_t flame__stack_label(const flame__stacks *s, const flame__stack *st)
+{
+	return s->labelled ? st->ids[st->depth] : 0;
+}
 
 /** A visitor of stacks (root-first ids and the two weights); non-zero stops. */
 typedef int (*flame__emit_fn)(void *ud, const uint32_t *ids, uint32_t depth, uint64_t w0,

@@ -29,6 +29,7 @@ struct flame_tree {
 	uint32_t *scratch;     /* reusable id buffer for flame_tree_add/merge */
 	struct flame__time *time; /* weights per time bucket (core/time.h), NULL unless kept */
 	struct flame__sites *sites; /* frames' source sites (core/sites.h), NULL unless kept */
+	struct flame__labels *labels; /* stacks' label sets (core/labels.h), NULL unless kept */
 	size_t scratch_cap;
 };
 #endif

@@ -145,10 +145,13 @@ static int reweigh(flame_tree *t, const uint64_t *w, flame_err *err)
 	uint32_t *at = malloc((s->count ? s->count : 1) * sizeof *at);
 	flame__stacks fresh;
 	flame__stacks_init(&fresh);
+	fresh.labelled = s->labelled;
+	fresh.sorted = !s->labelled;
 	int rc = at ? 0 : FLAME_ENOMEM;
 	for (size_t k = 0; k < s->count && !rc; k++) {
 		const flame__stack *st = &s->v[k];
 		at[k] = UINT32_MAX;
+		fresh.label = flame__stack_label(s, st);
 		if (w[2 * k] || w[2 * k + 1])
 			rc = flame__stacks_add_at(&fresh, st->ids, st->depth,
 			                          flame__stacks_hash(st->ids, st->depth), w[2 * k],
@@ -163,6 +166,7 @@ static int reweigh(flame_tree *t, const uint64_t *w, flame_err *err)
 	}
 	flame__time_remap(t->time, at, s->count);
 	free(at);
+	fresh.label = 0;
 	flame__tree_replace_stacks(t, &fresh);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "array.h"
 #include "err.h"
+#include "labels.h"
 #include "sites.h"
 #include "spill.h"
 #include "time.h"
@@ -45,6 +46,7 @@ void flame_tree_free(flame_tree *t)
 	free(t->scratch);
 	flame__time_free(t->time);
 	flame__sites_free(t->sites);
+	flame__labels_free(t->labels);
 	free(t);
 }
 
@@ -68,8 +70,10 @@ uint64_t flame__tree_stacks_seen(const flame_tree *t) { return t->moved + t->sta
 int flame__tree_maybe_spill(flame_tree *t, flame_err *err)
 {
 	/* time is keyed by the stacks' places in the table, and a run spilled as text would
-	 * lose which frame of a name each is: a tree keeping either never spills */
-	if (!t->spill_limit || t->time || t->sites || flame__stacks_bytes(&t->stacks) < t->spill_limit)
+	 * lose which frame of a name each is, and each stack's labels: a tree keeping any of
+	 * them never spills */
+	if (!t->spill_limit || t->time || t->sites || t->labels ||
+	    flame__stacks_bytes(&t->stacks) < t->spill_limit)
 		return 0;
 	t->moved += t->stacks.count;
 	if (t->drain)
@@ -251,12 +255,16 @@ int flame__tree_merge_at(flame_tree *dst, flame_tree *src, const flame__tree_at 
 		return rc;
 	uint64_t m = flame__pow10[dst->scale - src->scale];
 	int timed = (ts && dst->time) || src->time;
+	uint32_t *lmap; /* src's label sets in dst (dst keeps labels when src does) */
+	if ((rc = flame__tree_label_map(dst, src, &lmap, err)))
+		return rc;
 	uint32_t *map = malloc((size_t)src->names.count * sizeof *map);
 	uint32_t *at = timed ? malloc((src->stacks.count ? src->stacks.count : 1) * sizeof *at) : NULL;
 	uint32_t *ids = scratch_ids(dst, max_depth(&src->stacks));
 	if ((!map && src->names.count) || (timed && !at) || !ids) {
 		free(map);
 		free(at);
+		free(lmap);
 		return flame__err_nomem(err);
 	}
 	for (uint32_t i = 0; i < src->names.count; i++)
@@ -273,6 +281,7 @@ int flame__tree_merge_at(flame_tree *dst, flame_tree *src, const flame__tree_at 
 			rc = status_err(err, FLAME_ERANGE);
 			break;
 		}
+		dst->stacks.label = lmap ? lmap[flame__stack_label(&src->stacks, st)] : 0;
 		if (at) {
 			rc = flame__stacks_add_at(&dst->stacks, ids, st->depth,
 			                          flame__stacks_hash(ids, st->depth), w0 * m, w1 * m, &at[k]);
@@ -281,6 +290,8 @@ int flame__tree_merge_at(flame_tree *dst, flame_tree *src, const flame__tree_at 
 			rc = flame__tree_add_ids(dst, ids, st->depth, w0 * m, w1 * m, err);
 		}
 	}
+	dst->stacks.label = 0;
+	free(lmap);
 	if (src->differential)
 		dst->differential = 1;
 	if (!rc && dst->sites && src->sites)
@@ -395,7 +406,7 @@ void flame__tree_sink_open(flame_tree *t, flame__intern **names, flame__stacks *
 	t->nodes_valid = 0;
 	*names = &t->names;
 	*stacks = &t->stacks;
-	*limit = t->time || t->sites ? 0 : t->spill_limit;
+	*limit = t->time || t->sites || t->labels ? 0 : t->spill_limit;
 }
 
 void flame__tree_set_differential(flame_tree *t)
@@ -471,6 +482,8 @@ int flame__tree_rewrite(flame_tree *t, flame__rewrite_fn fn, void *ud, int flags
 	uint32_t *at = t->time ? malloc((s->count ? s->count : 1) * sizeof *at) : NULL;
 	flame__stacks fresh;
 	flame__stacks_init(&fresh);
+	fresh.labelled = s->labelled; /* a stack keeps its set, stacks equal in both summed */
+	fresh.sorted = !s->labelled;
 	if (!out || (t->time && !at)) {
 		free(out);
 		free(at);
@@ -482,6 +495,7 @@ int flame__tree_rewrite(flame_tree *t, flame__rewrite_fn fn, void *ud, int flags
 		int d = fn(ud, st->ids, st->depth, out, w);
 		if (at)
 			at[k] = UINT32_MAX;
+		fresh.label = flame__stack_label(s, st);
 		if (d > 0)
 			d = flame__stacks_add_at(&fresh, out, (size_t)d, flame__stacks_hash(out, (size_t)d),
 			                         w[0], w[1], at ? &at[k] : NULL);
@@ -497,6 +511,7 @@ int flame__tree_rewrite(flame_tree *t, flame__rewrite_fn fn, void *ud, int flags
 	if (at)
 		flame__time_remap(t->time, at, s->count);
 	free(at);
+	fresh.label = 0;
 	flame__tree_replace_stacks(t, &fresh);
 	return 0;
 }

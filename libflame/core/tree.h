@@ -167,6 +167,18 @@ struct flame__sites *flame__tree_sites(const flame_tree *t);
 /** The names of `t` for adding frames to (core/sites.c's flame__sites_frame). */
 flame__intern *flame__tree_names_mut(flame_tree *t);
 
+/* ---- labels (core/labels.h; the public side is core/tree-labels.c) */
+
+struct flame__labels;
+/** The label-set table of `t`, NULL when it keeps none (parsers ask before labelling
+ * samples; the set of the stacks added next is the table's `label`, core/stacks.h). */
+struct flame__labels *flame__tree_labels(const flame_tree *t);
+/** Where the label sets of `src` are in `dst` (made to keep labels when src keeps some):
+ * `*map` (to free) indexed by src's set ids, NULL when src keeps none. 0 or FLAME_ENOMEM
+ * with `err` filled. */
+int flame__tree_label_map(flame_tree *dst, const flame_tree *src, uint32_t **map,
+                          flame_err *err);
+
 /** Replace the stacks of `t` by those of `fresh` (same name table), freeing the old ones:
  * how transforms that rewrite stacks re-aggregate. */
 void flame__tree_replace_stacks(flame_tree *t, flame__stacks *fresh);

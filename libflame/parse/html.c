@@ -222,9 +222,10 @@ static int read_nodes(rd *r, flame__sink *k, const meta *m, const uint32_t *ids,
 		return flame__err_nomem(r->err);
 	for (int c = 0; c < ncol && !rc; c++)
 		rc = column(r, col + (size_t)c * n, (size_t)n);
-	/* a page whose profile kept time goes on with its "TIM1" section (write/html.c), which
-	 * the stacks do not need */
-	if (!rc && r->p != r->end && !(r->end - r->p >= 4 && memcmp(r->p, "TIM1", 4) == 0))
+	/* a page whose profile kept labels or time goes on with its "LAB1" or "TIM1" section
+	 * (write/html.c), which the stacks do not need */
+	if (!rc && r->p != r->end &&
+	    !(r->end - r->p >= 4 && (memcmp(r->p, "TIM1", 4) == 0 || memcmp(r->p, "LAB1", 4) == 0)))
 		rc = bad(r, "bytes after the last column");
 	for (size_t i = 0; i < n && !rc; i++) {
 		uint64_t up = col[i], name = col[n + i], w[2] = {0, 0};

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "../core/array.h"
 #include "../core/hash.h"
+#include "../core/labels.h"
 #include "../core/stacks.h"
 #include "jfr-names.h"
 #include "parser.h"
@@ -57,6 +58,10 @@ struct flame__jfr_events {
 	unsigned flags;
 	const char *src;
 	flame__stacks loc; /* [type, (thread), frames root first] -> (amount, count) */
+	int threaded;      /* loc's keys hold the thread: --threads, or labels kept */
+	struct flame__labels *labels; /* the tree's, when it keeps them: {thread} per stack */
+	uint32_t *set_of;  /* a thread's name id -> its label set + 1 */
+	size_t set_cap;
 	evtype *types;
 	size_t ntypes, types_cap;
 	flame__jfr_map names; /* hash of an event type's name -> its evtype */
@@ -93,6 +98,8 @@ int flame__jfr_events_new(flame__jfr_events **out, flame_tree *t, const flame_pa
 	e->src = src;
 	e->want = e->exec = NONE;
 	e->timed = e->k.time != NULL;
+	e->labels = flame__tree_labels(t);
+	e->threaded = (e->flags & FLAME_JFR_THREADS) || e->labels;
 	flame__jfr_names_init(&e->nm, &e->k, e->flags);
 	flame__stacks_init(&e->loc);
 	*out = e;
@@ -116,6 +123,7 @@ void flame__jfr_events_free(flame__jfr_events *e)
 	flame__array_free(e->pend);
 	flame__array_free(e->whens);
 	flame__stacks_free(&e->loc);
+	free(e->set_of);
 	free(e);
 }
 
@@ -250,7 +258,7 @@ static int flush_times(flame__jfr_events *e, flame_err *err)
  * hashing the stack's ids once, not once an event. */
 static int flush(flame__jfr_events *e, flame_err *err)
 {
-	size_t lead = 1 + ((e->flags & FLAME_JFR_THREADS) != 0);
+	size_t lead = 1 + (e->threaded != 0);
 	if (e->timed && flame__array_reserve_min(e->agg_at, e->agg_at_cap, e->nagg + 1, 256))
 		return flame__err_nomem(err);
 	for (size_t i = 0; i < e->nagg; i++) {
@@ -295,7 +303,7 @@ static int keep(flame__jfr_events *e, const plan *p, const got *g, flame_err *er
 	t->truncated += st->truncated;
 	t->has_stacks = 1;
 	uint32_t tid = 0, from = FLAME__JFR_OWN;
-	if (e->flags & FLAME_JFR_THREADS) {
+	if (e->threaded) {
 		tid = g->has_thread ? flame__jfr_thread(&e->nm, g->thread_cls, g->thread, &from)
 		                    : flame__sink_intern(&e->k, "[unknown thread]", 16);
 		if (tid == FLAME__ID_NONE)
@@ -449,9 +457,33 @@ static int put_times(flame__jfr_events *e, const evtype *t, const uint32_t *at, 
 	return 0;
 }
 
+/* With labels, the stacks added next have the thread (name id `tid`) as their label set:
+ * each thread's set made once. */
+static int label_thread(flame__jfr_events *e, uint32_t tid, flame_err *err)
+{
+	if (tid >= e->set_cap) {
+		size_t old = e->set_cap;
+		if (flame__array_reserve_min(e->set_of, e->set_cap, (size_t)tid + 1, 256))
+			return flame__err_nomem(err);
+		memset(e->set_of + old, 0, (e->set_cap - old) * sizeof *e->set_of);
+	}
+	if (!e->set_of[tid]) {
+		const flame__name *nm = flame__intern_get(e->k.names, tid);
+		flame_label lb = {{"thread", 6}, {nm->ptr, nm->len}, 0, {"", 0}, 0};
+		uint32_t set = flame__labels_put(e->labels, &lb, 1);
+		if (set == FLAME__ID_NONE)
+			return flame__err_nomem(err);
+		e->set_of[tid] = set + 1;
+	}
+	flame__sink_label(&e->k, e->set_of[tid] - 1);
+	return 0;
+}
+
 /* The chosen type's stacks into the tree (their places into at[], when not NULL). */
 static int put_stacks(flame__jfr_events *e, int ty, uint64_t mult, uint32_t *at, flame_err *err)
 {
+	/* the frames: past the type, and past the thread unless --threads made it the root */
+	size_t skip = 1 + (e->threaded && !(e->flags & FLAME_JFR_THREADS));
 	const evtype *t = &e->types[ty];
 	for (size_t i = 0; i < e->loc.count; i++) {
 		const flame__stack *st = &e->loc.v[i];
@@ -463,8 +495,10 @@ static int put_stacks(flame__jfr_events *e, int ty, uint64_t mult, uint32_t *at,
 		if (w && w > UINT64_MAX / mult)
 			return flame__err(err, FLAME_ERANGE, e->src, 0, FLAME__NO_OFFSET,
 			                  "a weight overflows 64 bits");
-		int rc = flame__sink_add_at(&e->k, st->ids + 1, st->depth - 1, w * mult, 0,
-		                            at ? &at[i] : NULL, err);
+		int rc = e->labels ? label_thread(e, st->ids[1], err) : 0;
+		if (!rc)
+			rc = flame__sink_add_at(&e->k, st->ids + skip, st->depth - skip, w * mult, 0,
+			                        at ? &at[i] : NULL, err);
 		if (rc == FLAME_ERANGE)
 			return flame__err(err, rc, e->src, 0, FLAME__NO_OFFSET,
 			                  "the total weight overflows 64 bits");
@@ -522,6 +556,7 @@ int flame__jfr_events_finish(flame__jfr_events *e, flame_err *err)
 	if (e->whens.n && !at)
 		return flame__err_nomem(err);
 	rc = put_stacks(e, ty, mult, at, err);
+	flame__sink_label(&e->k, 0); /* (another input's stacks have none of these labels) */
 	if (!rc && at)
 		rc = put_times(e, t, at, mult, err);
 	free(at);

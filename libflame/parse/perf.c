@@ -39,6 +39,7 @@
 #include <unistd.h>
 #include "../core/array.h"
 #include "../core/hash.h"
+#include "../core/labels.h"
 #include "../core/pool.h"
 #include "../core/prefetch.h"
 #include "../core/slots.h"
@@ -68,6 +69,9 @@ enum {
 	S_PERIOD = 0x1000,     /* the weight is the event's period (nanoseconds for cpu-clock) */
 	S_TIMED = 0x4000,      /* the tree keeps time: the frame ids are followed by the
 	                        * sample's time (ns on perf's clock) in two words */
+	S_LABELLED = 0x8000,   /* the tree keeps labels: then (after the time) the name id of
+	                        * the sample's "COMM\x1fTID" (comm and thread labels) */
+	S_EXTRA = S_TIMED | S_LABELLED, /* words after the frame ids (extra_words) */
 	TYPE_MASK = 0xff
 };
 
@@ -262,6 +266,7 @@ typedef struct worker {
 	flame__intern own;
 	int announce;          /* several workers: report new names in the stream */
 	int timed;             /* the tree keeps time: samples carry theirs */
+	int labelled;          /* the tree keeps labels: samples carry their comm and thread */
 	uint32_t announced, events_announced;
 	flame__intern events;
 	/* frame line (after its indent) -> its names: most lines repeat, so each distinct
@@ -288,6 +293,7 @@ typedef struct sample {
 	uint32_t flags;
 	uint64_t line, weight;
 	int64_t time_ns;       /* with S_TIMED */
+	uint32_t label;        /* with S_LABELLED */
 	uint32_t root, event;
 	int skip;
 	unsigned tidy;
@@ -356,6 +362,20 @@ static int announce(recbuf *out, flame__intern *tab, uint32_t *done, int type)
 	return 0;
 }
 
+/* The words a sample record carries after its frame ids (S_EXTRA): its time, its labels. */
+static inline size_t extra_words(uint32_t flags)
+{
+	return (flags & S_TIMED ? 2 : 0) + (flags & S_LABELLED ? 1 : 0);
+}
+
+static void put_extra(uint32_t *p, const sample *s)
+{
+	if (s->flags & S_TIMED)
+		memcpy(p, &s->time_ns, sizeof s->time_ns);
+	if (s->flags & S_LABELLED)
+		p[extra_words(s->flags) - 1] = s->label;
+}
+
 static int finish(worker *w, recbuf *out, sample *s)
 {
 	if (!s->open)
@@ -368,7 +388,7 @@ static int finish(worker *w, recbuf *out, sample *s)
 		return rc;
 	if ((rc = announce(out, &w->events, &w->events_announced, R_EVENTS)))
 		return rc;
-	size_t n = s->skip ? 0 : w->nids, extra = s->flags & S_TIMED ? 2 : 0;
+	size_t n = s->skip ? 0 : w->nids, extra = s->flags & S_EXTRA ? extra_words(s->flags) : 0;
 	uint32_t *ids = rb_rec(out, (rec){R_SAMPLE | s->flags, (uint32_t)n, s->line, s->weight,
 	                                  s->root, s->event},
 	                       (n + extra) * sizeof *ids);
@@ -377,7 +397,7 @@ static int finish(worker *w, recbuf *out, sample *s)
 	for (size_t i = 0; i < n; i++) /* perf prints the leaf first */
 		ids[i] = w->ids[n - 1 - i];
 	if (extra)
-		memcpy(ids + n, &s->time_ns, sizeof s->time_ns);
+		put_extra(ids + n, s);
 	w->nids = 0;
 	return 0;
 }
@@ -569,6 +589,24 @@ static uint32_t intern_recent(flame__intern *tab, uint32_t *recent, const char *
 	return id;
 }
 
+/* The sample's labels as one name, "COMM\x1fTID": the thread as its id alone, as perf script
+ * prints it by default, so a recording and its text agree whether or not the text has the
+ * PID (-F pid,tid). The aggregator makes it a label set (label_set). */
+static int labels_name(worker *w, const flame__perf_event *ev, uint32_t *id)
+{
+	size_t need = ev->comm_len + ev->tid_len + 2;
+	if (flame__array_reserve_min(w->root, w->root_cap, need, 256))
+		return FLAME_ENOMEM;
+	char *r = w->root;
+	size_t n = ev->comm_len;
+	memcpy(r, ev->comm, n);
+	r[n++] = '\x1f';
+	flame__copy(r + n, ev->tid, ev->tid_len);
+	n += ev->tid_len;
+	*id = flame__intern_put(w->names, r, n);
+	return *id == FLAME__ID_NONE ? FLAME_ENOMEM : 0;
+}
+
 /* The process frame: comm, comm-PID or comm-PID/TID, spaces made '_' (Perl: a tid of
  * "0" or none moves the number to the tid and the pid becomes "?"). */
 static int root_name(worker *w, const flame__perf_event *ev, uint32_t *id, int *java)
@@ -644,6 +682,10 @@ static int open_sample(worker *w, recbuf *out, sample *s, const flame__perf_even
 	    (!ev->has_time || ev->time < o->time_start || ev->time > o->time_end)) {
 		s->flags |= S_OUT_OF_TIME;
 		s->skip = 1;
+	}
+	if (w->labelled && !s->skip) {
+		s->flags |= S_LABELLED;
+		return labels_name(w, ev, &s->label);
 	}
 	return 0;
 }
@@ -873,8 +915,8 @@ typedef struct agg {
 	 * then, the end of the input, or PEND_MAX bytes, when it is kept for good. */
 	int provisional;
 	uint32_t pend_event;   /* the provisional event */
-	uint32_t *pend;        /* per sample: line (2 words), weight (2), timed, time (2), n,
-	                        * ids[n] */
+	uint32_t *pend;        /* per sample: line (2 words), weight (2), timed | label set
+	                        * << 1, time (2), n, ids[n] */
 	size_t pend_len, pend_cap;
 	uint32_t kept;         /* the event of the first sample kept, or FLAME__ID_NONE */
 	int periods;           /* kept samples: 1 some weighed by a period, 2 some by 1 */
@@ -884,6 +926,9 @@ typedef struct agg {
 	int at_byte;           /* places are byte offsets (samples fed from perf.data) */
 	uint32_t *ids;
 	size_t cap;
+	int labelled;          /* the tree keeps labels (samples carry S_LABELLED) */
+	uint32_t *set_of;      /* with labels: name id of a "COMM\x1fTID" -> its set + 1 */
+	size_t set_cap, set_len;
 } agg;
 
 static int push_map(uint32_t **v, size_t *len, size_t *cap, uint32_t id)
@@ -965,7 +1010,7 @@ static int pend_stack(agg *a, const uint32_t *ids, size_t n, uint64_t weight, ui
 	p[1] = (uint32_t)(line >> 32);
 	p[2] = (uint32_t)weight;
 	p[3] = (uint32_t)(weight >> 32);
-	p[4] = (uint32_t)tm.timed;
+	p[4] = (uint32_t)tm.timed | a->k.stacks->label << 1;
 	memcpy(p + 5, &tm.ns, sizeof tm.ns);
 	p[7] = (uint32_t)n;
 	memcpy(p + 8, ids, n * sizeof *ids);
@@ -996,8 +1041,9 @@ static int settle_event(agg *a, int keep, flame_err *err)
 	for (size_t i = 0; i < a->pend_len && !rc;) {
 		const uint32_t *p = a->pend + i;
 		uint64_t line = p[0] | (uint64_t)p[1] << 32, weight = p[2] | (uint64_t)p[3] << 32;
-		when tm = {(int)p[4], 0};
+		when tm = {(int)(p[4] & 1), 0};
 		memcpy(&tm.ns, p + 5, sizeof tm.ns);
+		flame__sink_label(&a->k, p[4] >> 1);
 		if (keep)
 			rc = put_stack(a, p + 8, p[7], weight, line, tm, err);
 		else
@@ -1006,6 +1052,37 @@ static int settle_event(agg *a, int keep, flame_err *err)
 	}
 	a->pend_len = 0;
 	return rc;
+}
+
+/* The label set (comm, thread) of a sample whose labels name is *local (a worker's id; NULL:
+ * an orphan's frames, no labels), for the stacks added next; each name's set made once. */
+static int label_set(agg *a, worker *w, const uint32_t *local, flame_err *err)
+{
+	struct flame__labels *l = flame__tree_labels(a->k.t);
+	if (!local) {
+		flame__sink_label(&a->k, 0);
+		return 0;
+	}
+	uint32_t id = w->announce ? w->map[*local] : *local;
+	if (flame__array_reserve_min(a->set_of, a->set_cap, (size_t)id + 1, 1024))
+		return flame__err_nomem(err);
+	if (a->set_cap > a->set_len) {
+		memset(a->set_of + a->set_len, 0, (a->set_cap - a->set_len) * sizeof *a->set_of);
+		a->set_len = a->set_cap;
+	}
+	if (!a->set_of[id]) {
+		const flame__name *nm = flame__intern_get(a->k.names, id);
+		const char *us = memchr(nm->ptr, '\x1f', nm->len);
+		size_t cl = us ? (size_t)(us - nm->ptr) : nm->len;
+		flame_label v[2] = {{{"comm", 4}, {nm->ptr, cl}, 0, {"", 0}, 0},
+		                    {{"thread", 6}, {nm->ptr + cl + 1, us ? nm->len - cl - 1 : 0}, 0, {"", 0}, 0}};
+		uint32_t set = flame__labels_put(l, v, 2);
+		if (set == FLAME__ID_NONE)
+			return flame__err_nomem(err);
+		a->set_of[id] = set + 1;
+	}
+	flame__sink_label(&a->k, a->set_of[id] - 1);
+	return 0;
 }
 
 static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame_err *err)
@@ -1073,6 +1150,9 @@ static int add_sample(agg *a, worker *w, const rec *r, const uint32_t *fr, flame
 	when tm = {(flags & S_TIMED) != 0, 0};
 	if (tm.timed)
 		memcpy(&tm.ns, fr + r->n, sizeof tm.ns);
+	if (a->labelled &&
+	    (rc = label_set(a, w, flags & S_LABELLED ? fr + r->n + (tm.timed ? 2 : 0) : NULL, err)))
+		return rc;
 	return put_stack(a, a->ids, n, r->weight, a->base + r->line, tm, err);
 }
 
@@ -1127,7 +1207,7 @@ static int aggregate(agg *a, worker *w, const recbuf *b, flame_err *err)
 			bytes = 0;
 			break;
 		case R_SAMPLE:
-			bytes = (r->n + (r->type & S_TIMED ? 2 : 0)) * sizeof(uint32_t);
+			bytes = (r->n + (r->type & S_EXTRA ? extra_words(r->type) : 0)) * sizeof(uint32_t);
 			if ((rc = add_sample(a, w, r, pay, err)))
 				return rc;
 			break;
@@ -1246,7 +1326,8 @@ static void parse_job(void *arg, unsigned thread)
 	j->rc = parse_block(j->w, j->buf + j->off, j->len, &j->out); /* errors travel as records */
 }
 
-static void worker_init(worker *w, const flame_parse_opts *o, flame__intern *names, int timed)
+static void worker_init(worker *w, const flame_parse_opts *o, flame__intern *names, int timed,
+                        int labelled)
 {
 	memset(w, 0, sizeof *w);
 	w->o = o;
@@ -1256,6 +1337,7 @@ static void worker_init(worker *w, const flame_parse_opts *o, flame__intern *nam
 	w->names = names ? names : &w->own;
 	w->announce = names == NULL;
 	w->timed = timed;
+	w->labelled = labelled;
 }
 
 static void worker_free(worker *w)
@@ -1305,7 +1387,7 @@ static int run_parallel(agg *a, reader *rd, job *first, unsigned nw, flame_err *
 		return flame__err_nomem(err);
 	}
 	for (unsigned i = 0; i <= nw; i++)
-		worker_init(&ws[i], a->o, NULL, a->k.time != NULL);
+		worker_init(&ws[i], a->o, NULL, a->k.time != NULL, a->labelled);
 	jobs[0] = *first;
 	memset(first, 0, sizeof *first);
 	for (int have = 1;;) {
@@ -1381,6 +1463,7 @@ static void agg_init(agg *a, flame_tree *t, const flame_parse_opts *o, const cha
 {
 	memset(a, 0, sizeof *a);
 	flame__sink_init(&a->k, t);
+	a->labelled = flame__tree_labels(t) != NULL;
 	a->o = o;
 	a->src = src;
 	a->filter = a->orphan_root = a->kept = FLAME__ID_NONE;
@@ -1397,7 +1480,10 @@ static int agg_end(agg *a, flame_err *err)
 
 static void agg_free(agg *a)
 {
+	if (a->labelled) /* the tree's next stacks (another input's) have none of these labels */
+		flame__sink_label(&a->k, 0);
 	free(a->pend);
+	free(a->set_of);
 	free(a->keep);
 	free(a->ids);
 	flame__intern_free(&a->events);
@@ -1411,7 +1497,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	job j0;
 	memset(&j0, 0, sizeof j0);
 	worker w;
-	worker_init(&w, o, a.k.names, a.k.time != NULL);
+	worker_init(&w, o, a.k.names, a.k.time != NULL, a.labelled);
 	j0.w = &w;
 	unsigned nw = thread_count(o);
 	int rc = fill(&rd, &j0, err);
@@ -1459,7 +1545,7 @@ int flame__perf_feed_new(flame__perf_feed **out, flame_tree *t, const flame_pars
 		return flame__err_nomem(err);
 	agg_init(&f->a, t, o, src);
 	f->a.at_byte = 1;
-	worker_init(&f->w, o, f->a.k.names, f->a.k.time != NULL);
+	worker_init(&f->w, o, f->a.k.names, f->a.k.time != NULL, f->a.labelled);
 	*out = f;
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include "../core/err.h"
+#include "../core/labels.h"
 #include "../core/prefetch.h"
 #include "../core/tree.h"
 #include "pprof.h"
@@ -33,6 +34,9 @@ typedef struct sampler {
 	uint64_t *locids; /* the sample's location ids, then their indexes or frames */
 	size_t nloc, caploc;
 	flame__array(flame__pp_label) labels;
+	struct flame__labels *sets; /* the tree keeps labels: each sample's set */
+	flame_label *lv;            /* a sample's labels as the set table takes them */
+	size_t caplv;
 	uint32_t *ids;
 	size_t capids;
 	flame__pp_text nb;
@@ -102,7 +106,7 @@ static int decode_sample(sampler *s, const flame__pbuf *b, const flame__pfield *
 	flame__pbuf sb;
 	flame__pfield g;
 	int r;
-	int want_labels = flame__pp_filters_any(s->fl);
+	int want_labels = flame__pp_filters_any(s->fl) || s->sets;
 	size_t nvals = 0;
 	*v = 0;
 	s->nloc = s->labels.n = 0;
@@ -171,6 +175,24 @@ static int sample_stack(sampler *s, const flame__pfield *f, size_t *depth, flame
 	return 0;
 }
 
+/* The decoded sample's label set (s->sets) for the stacks added next. */
+static int label_sample(sampler *s, flame_err *err)
+{
+	if (flame__array_reserve(s->lv, s->caplv, s->labels.n))
+		return flame__err_nomem(err);
+	for (size_t i = 0; i < s->labels.n; i++) {
+		const flame__pp_label *lb = &s->labels.v[i];
+		s->lv[i] = (flame_label){flame__pp_str(s->p, lb->key), flame__pp_str(s->p, lb->str),
+		                         lb->num, flame__pp_str(s->p, lb->unit), lb->is_num};
+	}
+	uint32_t set = flame__labels_put(s->sets, s->lv, s->labels.n);
+	if (set == FLAME__ID_NONE)
+		return flame__err_nomem(err);
+	flame__sink_label(s->k, set);
+	s->neg.label = set;
+	return 0;
+}
+
 /* The sample `f` read by the general reader, filtered and added. */
 static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, flame_err *err)
 {
@@ -185,6 +207,8 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 	if (flame__pp_filters_any(s->fl))
 		flame__pp_filters_columns(s->fl, s->p, s->labels.v, s->labels.n, &s->nb, in);
 	if ((!in[0] && !in[1]) || (r = sample_stack(s, f, &d, err)) || d == 0)
+		return r;
+	if (s->sets && (r = label_sample(s, err)))
 		return r;
 	/* positive values go straight to the tree; negative ones are subtracted at the end */
 	uint64_t mag = v > 0 ? (uint64_t)v : (uint64_t)0 - (uint64_t)v;
@@ -415,14 +439,18 @@ static int drop_empty(flame_tree *t, const flame__stacks *ts, flame_err *err)
 {
 	flame__stacks fresh;
 	flame__stacks_init(&fresh);
+	fresh.labelled = ts->labelled;
+	fresh.sorted = !ts->labelled;
 	for (size_t k = 0; k < ts->count; k++) {
 		const flame__stack *x = &ts->v[k];
+		fresh.label = flame__stack_label(ts, x);
 		if ((x->w[0] || x->w[1]) &&
-		    flame__stacks_add_hashed(&fresh, x->ids, x->depth, x->hash32, x->w[0], x->w[1])) {
+		    flame__stacks_add(&fresh, x->ids, x->depth, x->w[0], x->w[1])) {
 			flame__stacks_free(&fresh);
 			return flame__err_nomem(err);
 		}
 	}
+	fresh.label = 0;
 	flame__tree_replace_stacks(t, &fresh);
 	flame__stacks_free(&fresh);
 	return 0;
@@ -443,7 +471,9 @@ static int subtract_negative(sampler *s, flame_err *err)
 	for (size_t k = 0; k < s->neg.count; k++) {
 		const flame__stack *n = &s->neg.v[k];
 		flame__stack *x;
-		if (flame__stacks_find(ts, n->ids, n->depth, n->hash32, &x))
+		ts->label = flame__stack_label(&s->neg, n);
+		if (flame__stacks_find(ts, n->ids, n->depth,
+		                       ts->labelled ? flame__stacks_hash(n->ids, n->depth) : n->hash32, &x))
 			return flame__err_nomem(err);
 		int short_of = 0;
 		for (int c = 0; c < 2; c++) { /* column 1 only with --before/--after-tag */
@@ -458,6 +488,7 @@ static int subtract_negative(sampler *s, flame_err *err)
 		dropped += (uint64_t)short_of;
 		emptied |= x && x->w[0] == 0 && x->w[1] == 0;
 	}
+	ts->label = 0;
 	if (emptied && (rc = drop_empty(s->k->t, ts, err)))
 		return rc;
 	if (dropped)
@@ -472,7 +503,7 @@ static int pass_samples(sampler *s, flame_err *err)
 	flame__pbuf b;
 	flame__pfield f;
 	int r = 0;
-	int fast = !flame__pp_filters_any(s->fl);
+	int fast = !flame__pp_filters_any(s->fl) && !s->sets;
 	for (size_t run = 0; run < p->sruns.n && r >= 0; run++) {
 		/* a run holds nothing but samples, as pass 1 read it */
 		flame__pbuf_init(&b, p->buf, p->sruns.v[run].end, p->src);
@@ -499,11 +530,16 @@ int flame__pp_samples(flame__sink *k, const flame__pp *p, const flame__pp_filter
 	             .frame_budget = (uint64_t)p->len * FLAME__PP_FRAMES_PER_BYTE +
 	                             FLAME__PP_MAX_DEPTH};
 	flame__stacks_init(&s.neg);
+	s.sets = flame__tree_labels(k->t);
+	s.neg.labelled = s.sets != NULL;
+	s.neg.sorted = !s.neg.labelled;
 	int r = pass_samples(&s, err);
+	flame__sink_label(k, 0);
 	if (!r)
 		r = subtract_negative(&s, err);
 	free(s.locids);
 	flame__array_free(s.labels);
+	free(s.lv);
 	free(s.ids);
 	for (size_t i = 0; i < PIPE; i++)
 		free(s.pend[i].ids);

@@ -245,6 +245,8 @@ static int parse_pprof(flame_tree *t, flame_input *in, const flame_parse_opts *o
 		r = flame__err_nomem(err);
 	else if (own && flame__tree_sites(t))
 		r = flame_tree_keep_sites(own, err);
+	if (!r && own && flame__tree_labels(t))
+		r = flame_tree_keep_labels(own, err);
 	flame__sink_init(&k, own ? own : t);
 	if (len && !r) /* empty input: nothing to add, as for every format */
 		r = read_profile(own ? own : t, &k, &p, &fl, o, err);

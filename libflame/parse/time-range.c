@@ -78,6 +78,8 @@ static int parse_range(flame_tree *t, flame_input *in, const struct flame__parse
 	if (!r)
 		return flame__err_nomem(err);
 	int rc = flame_tree_keep_time(r, b ? b : o->keep_time_ns ? o->keep_time_ns : RANGE_BUCKET_NS, err);
+	if (!rc && flame__tree_labels(t))
+		rc = flame_tree_keep_labels(r, err);
 	if (!rc) {
 		flame__input_watch(in, r);
 		rc = parser->parse(r, in, &inner, err);
@@ -112,6 +114,17 @@ static int gives_times(const struct flame__parser *p)
 	    ;
 }
 
+/* The readers that give samples labels: pprof's own, perf's comm and thread, binary JFR's
+ * thread. */
+static int gives_labels(const struct flame__parser *p)
+{
+	return p == &flame__parser_pprof || p == &flame__parser_perf || p == &flame__parser_jfr_binary
+#ifdef FLAME_HAVE_PERFDATA
+	       || p == &flame__parser_perfdata
+#endif
+	    ;
+}
+
 int flame__parse_timed(flame_tree *t, flame_input *in, const struct flame__parser *parser,
                        const flame_parse_opts *o, flame_err *err)
 {
@@ -120,6 +133,9 @@ int flame__parse_timed(flame_tree *t, flame_input *in, const struct flame__parse
 	 * frames apart by site, and never spills) */
 	if (!rc && o->keep_sites && parser == &flame__parser_pprof)
 		rc = flame_tree_keep_sites(t, err);
+	/* and labels, from the readers that give them */
+	if (!rc && o->keep_labels && gives_labels(parser))
+		rc = flame_tree_keep_labels(t, err);
 	if (rc)
 		return rc;
 	if (o->has_time_range && o->time_range != FLAME_TIME_RANGE_PERF)

@@ -514,7 +514,7 @@ static int add_tree(flame_tree *t, flame_tree *u, flame_err *err)
 {
 	if (!flame__tree_stacks_sorted(t) || !flame__tree_stacks_sorted(u) || semicolon_names(t) ||
 	    semicolon_names(u) || flame__tree_time(t) || flame__tree_time(u) || flame__tree_sites(t) ||
-	    flame__tree_sites(u))
+	    flame__tree_sites(u) || flame__tree_labels(t) || flame__tree_labels(u))
 		return flame_tree_merge(t, u, err);
 	int rc = flame__units_join(t, u, err);
 	if (!rc)

@@ -27,6 +27,15 @@
  * so time costs a bounded part of the page: a long recording of many stacks keeps its
  * heatmap fine and its ranges coarse.
  *
+ * When the tree keeps labels (and is not differential) and some stack has any, a "LAB1"
+ * section comes first: varint B, the bytes of the section after it (so a reader can skip
+ * it), then varint S and the S label sets a stack uses, each a varint L and L pairs of
+ * strings (key, value: a number as its decimal text, then a space and its unit if any); then
+ * varint U and U units, a unit being a leaf node under one set, as three columns of
+ * varints sorted by node then set: node (the delta from the unit before), set, weight
+ * (column 0). With labels, TIM1's entries name units instead of nodes, so a time range and
+ * a label slice combine.
+ *
  * A string is a varint byte length and its bytes as they are (the page decodes them as
  * UTF-8, or as --encoding says). Totals are sums of selves, computed by the page. The
  * columns are filled in one pass (no node tree is built for the usual order by name) and
@@ -38,6 +47,7 @@
 #include "../core/diff-report.h"
 #include "../core/err.h"
 #include "../core/gzip.h"
+#include "../core/labels.h"
 #include "../core/numfmt.h"
 #include "../core/output.h"
 #include "../core/time.h"
@@ -313,7 +323,9 @@ typedef struct cols {
 	size_t nodes;
 	uint32_t depth; /* of the node added last */
 	int nomem;
-	uint32_t *leaf; /* the tree keeps time: each stack's leaf node (its place in the table) */
+	uint32_t *leaf; /* the tree keeps time or labels: each stack's leaf node (its place in
+	                 * the table), or its unit once the labels are written (put_labels) */
+	int labelled;   /* the stacks have labels: a stack repeats under other sets */
 } cols;
 
 static inline void col_varint(cols *c, int k, uint64_t v)
@@ -362,6 +374,19 @@ static int cols_from_tree(cols *c, flame_tree *t, flame_order order, flame_err *
 	return 0;
 }
 
+/* Whether stack `k` of frame order `fo` has the frames of `st` (a stack under another
+ * label set). */
+static int same_frames(const flame__stacks *s, const flame__frame_order *fo, size_t k,
+                       const flame__stack *st)
+{
+	const flame__stack *o = &s->v[fo->idx ? fo->idx[k] : k];
+	if (o->depth != st->depth)
+		return 0;
+	if (fo->lcp)
+		return fo->lcp[k] >= st->depth;
+	return memcmp(o->ids, st->ids, st->depth * sizeof *st->ids) == 0;
+}
+
 /* By name, as the SVG's flow layout does (write/layout.c): the unique stacks in
  * frame-by-frame name order are the depth-first order of the tree, a shorter stack
  * before its extensions, so each stack adds the nodes past the prefix it shares with
@@ -376,7 +401,8 @@ static int cols_from_stacks(cols *c, flame_tree *t, flame_err *err, int *repeate
 	flame__frame_order fo = {NULL, NULL, NULL};
 	if (flame__tree_frame_order(t, &fo))
 		return flame__err_nomem(err);
-	if (flame__tree_time(t) && !flame_tree_is_differential(t) &&
+	c->labelled = s->labelled && !flame_tree_is_differential(t);
+	if ((flame__tree_time(t) || c->labelled) && !flame_tree_is_differential(t) &&
 	    (c->leaf = calloc(s->count ? s->count : 1, sizeof *c->leaf)) == NULL) {
 		flame__frame_order_free(&fo);
 		return flame__err_nomem(err);
@@ -405,12 +431,23 @@ static int cols_from_stacks(cols *c, flame_tree *t, flame_err *err, int *repeate
 			*repeated = 1;
 			break;
 		}
+		/* with labels, the stacks of these frames under other sets follow: one node */
+		size_t run = 1;
+		uint64_t w0 = st->w[0], w1 = st->w[1];
+		while (c->labelled && k + run < s->count &&
+		       same_frames(s, &fo, k + run, st)) {
+			const flame__stack *o = &s->v[fo.idx ? fo.idx[k + run] : k + run];
+			w0 += o->w[0];
+			w1 += o->w[1];
+			run++;
+		}
 		for (uint32_t d = same; d < st->depth; d++) {
 			int leaf = d + 1 == st->depth;
-			col_node(c, d + 1, st->ids[d], leaf ? st->w[0] : 0, leaf ? st->w[1] : 0);
+			col_node(c, d + 1, st->ids[d], leaf ? w0 : 0, leaf ? w1 : 0);
 		}
-		if (c->leaf)
-			c->leaf[fo.idx ? fo.idx[k] : k] = (uint32_t)(c->nodes - 1);
+		for (size_t j = k; c->leaf && j < k + run; j++)
+			c->leaf[fo.idx ? fo.idx[j] : j] = (uint32_t)(c->nodes - 1);
+		k += run - 1;
 		prev = st;
 	}
 	flame__frame_order_free(&fo);
@@ -537,6 +574,124 @@ static void put_time(hw *w, const cols *c)
 	cols_free(&tc);
 }
 
+/* ---- labels: the sets the stacks use, and each leaf node's weight per set */
+
+typedef struct unit {
+	uint32_t node, set;
+	uint32_t stack;
+	uint64_t w;
+} unit;
+
+static int cmp_unit(const void *a, const void *b)
+{
+	const unit *x = a, *y = b;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	if (x->set != y->set)
+		return x->set < y->set ? -1 : 1;
+	return (x->stack > y->stack) - (x->stack < y->stack);
+}
+
+/* One set's labels as strings into `tc` column 0 (a number as its text and unit). */
+static void put_set(cols *tc, const flame__labels *l, uint32_t set, flame_label *v, size_t cap)
+{
+	size_t n = flame__labels_get(l, set, v, cap);
+	n = n < cap ? n : cap;
+	col_varint(tc, 0, n);
+	for (size_t i = 0; i < n && !tc->nomem; i++) {
+		char num[64];
+		flame_str val = v[i].str;
+		if (v[i].is_num) {
+			int k = snprintf(num, sizeof num, "%lld%s%.*s", (long long)v[i].num,
+			                 v[i].unit.len ? " " : "", (int)(v[i].unit.len < 40 ? v[i].unit.len : 40),
+			                 v[i].unit.ptr);
+			val = (flame_str){num, (size_t)k};
+		}
+		flame_str kv[2] = {v[i].key, val};
+		for (int j = 0; j < 2 && !tc->nomem; j++) {
+			col_varint(tc, 0, kv[j].len);
+			if (flame__array_reserve_min(tc->v[0], tc->cap[0], tc->n[0] + kv[j].len, 1 << 12)) {
+				tc->nomem = 1;
+				break;
+			}
+			flame__copy(tc->v[0] + tc->n[0], kv[j].ptr, kv[j].len);
+			tc->n[0] += kv[j].len;
+		}
+	}
+}
+
+/* The units (leaf node, set) of the stacks, sorted; c->leaf becomes each stack's unit.
+ * `*dense` maps a set to its place among the sets used (+ 1). Units in `*out` (to free). */
+static size_t make_units(cols *c, const flame__stacks *s, uint32_t nsets, uint32_t *dense,
+                         unit **out)
+{
+	unit *u = malloc((s->count ? s->count : 1) * sizeof *u);
+	size_t n = 0, units = 0;
+	if (!(*out = u))
+		return 0;
+	for (size_t k = 0; k < s->count; k++)
+		if (s->v[k].depth)
+			u[n++] = (unit){c->leaf[k], flame__stack_label(s, &s->v[k]), (uint32_t)k, s->v[k].w[0]};
+	flame__sort(u, n, sizeof *u, cmp_unit);
+	for (size_t i = 0; i < n; i++) {
+		if (u[i].set < nsets)
+			dense[u[i].set] = 1;
+		if (!i || u[i].node != u[units - 1].node || u[i].set != u[units - 1].set) {
+			uint32_t stack = u[i].stack;
+			u[units++] = u[i];
+			c->leaf[stack] = (uint32_t)(units - 1);
+		} else {
+			u[units - 1].w += u[i].w;
+			c->leaf[u[i].stack] = (uint32_t)(units - 1);
+		}
+	}
+	return units;
+}
+
+static void put_labels(hw *w, cols *c)
+{
+	const flame__labels *l = flame__tree_labels(w->t);
+	flame__stacks *s;
+	if (!l || !c->leaf || !c->labelled || flame__tree_stacks(w->t, &s, w->err))
+		return;
+	uint32_t nsets = flame__labels_count(l), used = 0;
+	for (size_t k = 0; k < s->count && !used; k++)
+		used = flame__stack_label(s, &s->v[k]) != 0;
+	if (!used) /* no stack has a label: no section, the page as without labels */
+		return;
+	uint32_t *dense = calloc(nsets, sizeof *dense);
+	flame_label v[256];
+	unit *u = NULL;
+	size_t n = dense ? make_units(c, s, nsets, dense, &u) : 0;
+	cols tc;
+	memset(&tc, 0, sizeof tc);
+	uint32_t nused = 0;
+	for (uint32_t i = 0; dense && i < nsets; i++)
+		if (dense[i])
+			dense[i] = ++nused;
+	col_varint(&tc, 0, nused);
+	for (uint32_t i = 0; dense && i < nsets; i++)
+		if (dense[i])
+			put_set(&tc, l, i, v, sizeof v / sizeof *v);
+	col_varint(&tc, 0, n);
+	for (size_t i = 0; i < n; i++) {
+		col_varint(&tc, 1, i ? u[i].node - u[i - 1].node : u[i].node);
+		col_varint(&tc, 2, dense[u[i].set] - 1);
+		col_varint(&tc, 3, u[i].w);
+	}
+	if (!dense || !u || tc.nomem) {
+		w->rc = flame__err_nomem(w->err);
+	} else {
+		raw_put(w, "LAB1", 4);
+		put_varint(w, tc.n[0] + tc.n[1] + tc.n[2] + tc.n[3]);
+		for (int k = 0; k < 4; k++)
+			raw_put(w, tc.v[k], tc.n[k]);
+	}
+	free(dense);
+	free(u);
+	cols_free(&tc);
+}
+
 static void put_data(hw *w)
 {
 	cols c;
@@ -558,6 +713,7 @@ static void put_data(hw *w)
 		int ncols = flame_tree_is_differential(w->t) ? NCOLS : COL_SELF1;
 		for (int k = 0; k < ncols; k++)
 			raw_put(w, c.v[k], c.n[k]);
+		put_labels(w, &c);
 		put_time(w, &c);
 		raw_flush(w);
 	}
@@ -576,6 +732,20 @@ static int on_literal(void *ud, const char *p, size_t n)
 	hw *w = ud;
 	out_put(w, p, n);
 	return w->rc;
+}
+
+/* Whether the page gets a LAB1 section: a tree that keeps labels, not differential, with
+ * some stack under a set (put_labels). */
+static int page_labelled(flame_tree *t)
+{
+	flame__stacks *s;
+	if (!flame__tree_labels(t) || flame_tree_is_differential(t) ||
+	    flame__tree_stacks(t, &s, NULL))
+		return 0;
+	for (size_t k = 0; k < s->count; k++)
+		if (flame__stack_label(s, &s->v[k]))
+			return 1;
+	return 0;
 }
 
 static int on_key(void *ud, const char *k, size_t n)
@@ -598,6 +768,13 @@ static int on_key(void *ud, const char *k, size_t n)
 		    flame_tree_time_span(w->t, NULL, NULL) != FLAME_CLOCK_NONE) {
 			out_put(w, "<script>\n", 9);
 			out_put(w, flame__tpl_page_heatmap_js, flame__tpl_page_heatmap_js_len);
+			out_put(w, "</script>\n", 10);
+		}
+	} else if (key_is(k, n, "labelsjs")) {
+		/* the label selector's script, only in a page whose stacks have labels */
+		if (page_labelled(w->t)) {
+			out_put(w, "<script>\n", 9);
+			out_put(w, flame__tpl_page_labels_js, flame__tpl_page_labels_js_len);
 			out_put(w, "</script>\n", 10);
 		}
 	} else if (key_is(k, n, "data")) {

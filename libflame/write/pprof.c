@@ -14,6 +14,7 @@
 #include "../core/array.h"
 #include "../core/err.h"
 #include "../core/gzip.h"
+#include "../core/labels.h"
 #include "../core/sites.h"
 #include "../core/tree.h"
 #include "pprof.h"
@@ -115,6 +116,7 @@ typedef struct writer {
 	uint32_t first, next; /* the names' string indexes: [first, next) */
 	flame__pb b, ids;            /* a message, a sample's packed location ids */
 	flame__pps *sites;    /* the tree keeps sites: its functions, locations, mappings */
+	flame__ppl *labels;   /* the tree keeps labels: each set's strings and messages */
 	int64_t time_nanos;   /* the profile's start, 0: none (kept with sites) */
 	uint64_t duration;
 } writer;
@@ -143,7 +145,7 @@ static int number_names(writer *w)
 	size_t nn = w->names->count;
 	if (!(w->str_of = calloc(nn ? nn : 1, sizeof *w->str_of)))
 		return FLAME_ENOMEM;
-	w->first = w->next = w->h.n;
+	w->first = w->next = w->h.n + flame__ppl_strings(w->labels);
 	for (size_t k = 0; k < w->st->count; k++) {
 		const flame__stack *s = &w->st->v[k];
 		for (uint32_t i = 0; i < s->depth; i++)
@@ -176,7 +178,7 @@ static int write_header(writer *w, flame_err *err)
 		rc = flame__pb_emit(w->z, 3, w->b.p, w->b.len, err);
 	for (uint32_t i = 0; i < w->h.n && !rc; i++) /* string table, in index order */
 		rc = emit_string(w->z, w->h.str[i], strlen(w->h.str[i]), err);
-	return rc;
+	return rc ? rc : flame__ppl_write_strings(w->labels, w->z, err); /* then the labels' */
 }
 
 /* The names' strings, in string index order. */
@@ -248,6 +250,8 @@ static int write_sample(writer *w, const flame__stack *s, flame_err *err)
 	if (w->diff)
 		flame__pb_varint(&v, s->w[1]);
 	flame__pb_msg(&w->b, 2, &v);
+	if (w->labels && flame__ppl_sample(w->labels, flame__stack_label(w->st, s), &w->b))
+		return flame__err_nomem(err);
 	return flame__pb_emit(w->z, 2, w->b.p, w->b.len, err);
 }
 
@@ -319,7 +323,11 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 			w.time_nanos = sites->time_nanos;
 			w.duration = flame_tree_duration(t);
 		}
-		if (sites ? flame__pps_plan(&w.sites, st, w.names, sites, w.h.n) : number_names(&w))
+		const struct flame__labels *labels = flame__tree_labels(t);
+		if ((labels && flame__ppl_plan(&w.labels, labels, w.h.n)) ||
+		    (sites ? flame__pps_plan(&w.sites, st, w.names, sites,
+		                             w.h.n + flame__ppl_strings(w.labels))
+		           : number_names(&w)))
 			rc = flame__err_nomem(err);
 		else if (!(rc = flame__gzip_open(&w.z, o, err)))
 			rc = write_profile(&w, err);
@@ -329,5 +337,6 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 	free(w.ids.p);
 	free(w.str_of);
 	flame__pps_free(w.sites);
+	flame__ppl_free(w.labels);
 	return rc;
 }

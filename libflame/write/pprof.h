@@ -1,7 +1,7 @@
-/* What the pprof writer's two files share (write/): the protobuf encoding of a message
+/* What the pprof writer's three files share (write/): the protobuf encoding of a message
  * being built (flame__pb), and the top-level fields streamed to the gzip output. pprof.c writes
  * a profile; pprof-sites.c the functions, locations and mappings of a tree that keeps
- * sites. */
+ * sites; pprof-labels.c the samples' labels of a tree that keeps labels. */
 #ifndef FLAME_WRITE_PPROF_H
 #define FLAME_WRITE_PPROF_H
 #include <stdint.h>
@@ -69,4 +69,18 @@ int flame__pps_write(flame__pps *w, flame__gzip *z, flame_err *err);
  * FLAME_ENOMEM. */
 int flame__pps_sample(flame__pps *w, const flame__stack *st, flame__pb *ids);
 void flame__pps_free(flame__pps *w);
+
+struct flame__labels;
+/* The labels' part of one writing (pprof-labels.c). */
+typedef struct flame__ppl flame__ppl;
+/** Plan the strings (from index `first`) and each set's Label messages of the label sets
+ * `l`. 0 or FLAME_ENOMEM (`*out` is the caller's to free either way). */
+int flame__ppl_plan(flame__ppl **out, const struct flame__labels *l, uint32_t first);
+/** How many strings the labels add (0 for NULL). */
+uint32_t flame__ppl_strings(const flame__ppl *w);
+/** Write those strings, in index order (nothing for NULL). */
+int flame__ppl_write_strings(const flame__ppl *w, flame__gzip *z, flame_err *err);
+/** Append set `set`'s Label messages to the sample being built in `b`. */
+int flame__ppl_sample(const flame__ppl *w, uint32_t set, flame__pb *b);
+void flame__ppl_free(flame__ppl *w);
 #endif

@@ -11,6 +11,8 @@ extern const size_t flame__tpl_page_html_len, flame__tpl_page_js_len, flame__tpl
 /* the time heatmap of the page (page-heatmap.js), put in only when the profile keeps time */
 extern const char flame__tpl_page_heatmap_js[];
 extern const size_t flame__tpl_page_heatmap_js_len;
+extern const char flame__tpl_page_labels_js[];
+extern const size_t flame__tpl_page_labels_js_len;
 
 /* Called for literal text and for each {{key}} in order; return non-zero to stop. */
 typedef struct flame__tpl_cb {

@@ -246,10 +246,11 @@ int flame_diff_normalize(flame_tree *t, const flame_diff_opts *opts, flame_err *
 /* AFTER's stacks (names through `map`) into column 1 of BEFORE's table, times `m`; where
  * each went into at[k] when `at` is not NULL. */
 static int add_after(flame__stacks *bs, const flame__stacks *as, const uint32_t *map, uint32_t *ids,
-                     uint64_t m, uint32_t *at, flame_err *err)
+                     uint64_t m, uint32_t *at, const uint32_t *lmap, flame_err *err)
 {
 	for (size_t k = 0; k < as->count; k++) {
 		const flame__stack *s = &as->v[k];
+		bs->label = lmap ? lmap[flame__stack_label(as, s)] : 0;
 		for (uint32_t i = 0; i < s->depth; i++)
 			ids[i] = map[s->ids[i]];
 		uint64_t w = s->w[0];
@@ -292,7 +293,7 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opt
 	if ((rc = flame__tree_rescale(before, flame_tree_decimals(after), err)))
 		return rc;
 	uint64_t m = flame__pow10[flame_tree_decimals(before) - flame_tree_decimals(after)];
-	uint32_t *map = NULL, *ids = NULL, *at = NULL;
+	uint32_t *map = NULL, *ids = NULL, *at = NULL, *lmap = NULL;
 	flame__namefix *f = NULL;
 	/* sorted sides (sorted folded files): one merge-join, no hashing */
 	if (!fix && flame__tree_stacks_sorted(before) && flame__tree_stacks_sorted(after)) {
@@ -315,9 +316,12 @@ int flame_diff(flame_tree *before, flame_tree *after, const flame_diff_opts *opt
 		rc = flame__err_nomem(err);
 		goto done;
 	}
-	if ((rc = flame__namefix_new(&f, o, err)) || (rc = flame__namefix_map(before, after, f, map, err)))
+	if ((rc = flame__namefix_new(&f, o, err)) || (rc = flame__namefix_map(before, after, f, map, err)) ||
+	    (rc = flame__tree_label_map(before, after, &lmap, err)))
 		goto done;
-	if ((rc = add_after(bs, as, map, ids, m, at, err)) ||
+	rc = add_after(bs, as, map, ids, m, at, lmap, err);
+	bs->label = 0;
+	if (rc ||
 	    (at && (rc = flame__tree_time_join(before, after, at, m, err))))
 		goto done;
 joined:
@@ -328,5 +332,6 @@ done:
 	free(map);
 	free(ids);
 	free(at);
+	free(lmap);
 	return rc;
 }

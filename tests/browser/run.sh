@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Run a browser test in headless Chromium: the SVG's (svg.test.mjs, the default), the HTML
-# page's (html.test.mjs), its time heatmap (time.test.mjs) or the README's picture of the page
+# page's (html.test.mjs), its time heatmap (time.test.mjs), its label selector
+# (labels.test.mjs) or the README's picture of the page
 # (gallery.mjs). Without
 # chromium, node or tests/browser/node_modules (npm ci), the test is skipped (exit 77) when
 # the browser_tests option is auto and fails when it is enabled.
-# Usage: run.sh BUILD_DIR auto|required [svg|html|time|gallery]
+# Usage: run.sh BUILD_DIR auto|required [svg|html|time|labels|gallery]
 set -u
 build=$(cd "$1" && pwd)
 mode=${2:-auto}
@@ -24,6 +25,7 @@ export FONTCONFIG_FILE=${FONTCONFIG_FILE:-$here/../../templates/fonts.conf}
 case ${3:-svg} in
   html) exec node "$here/html.test.mjs" "$build" "$here/../../fixtures" ;;
   time) exec node "$here/time.test.mjs" "$build" ;;
+  labels) exec node "$here/labels.test.mjs" "$build" ;;
   gallery) exec node "$here/gallery.mjs" "$build" "$here/../.." ;;
 esac
 exec node "$here/svg.test.mjs" "$build/tools/flame-render" "$here/../../fixtures/render"

@@ -720,6 +720,69 @@ static void op_sites(flame_tree *t, int spill, buf *b)
 	put_written(b, t, W_PPROF);
 }
 
+/* Every label set of `t`, as "set: key=value ..." lines. */
+static void put_sets(buf *b, const flame_tree *t)
+{
+	flame_label v[8];
+	for (size_t set = 0; set < flame_tree_label_sets(t); set++) {
+		size_t n = flame_tree_label_set(t, set, v, 8);
+		put(b, "set %zu:", set);
+		for (size_t i = 0; i < n && i < 8; i++)
+			if (v[i].is_num)
+				put(b, " %.*s=%lld %.*s", (int)v[i].key.len, v[i].key.ptr, (long long)v[i].num,
+				    (int)v[i].unit.len, v[i].unit.ptr);
+			else
+				put(b, " %.*s=%.*s", (int)v[i].key.len, v[i].key.ptr, (int)v[i].str.len,
+				    v[i].str.ptr);
+		put(b, "\n");
+	}
+}
+
+static int put_labelled(void *ud, const flame_str *frames, size_t n, size_t set, uint64_t w0,
+                        uint64_t w1)
+{
+	buf *b = ud;
+	for (size_t i = 0; i < n; i++)
+		put(b, "%s%.*s", i ? ";" : "", (int)frames[i].len, frames[i].ptr);
+	put(b, " [%zu] %llu %llu\n", set, (unsigned long long)w0, (unsigned long long)w1);
+	return 0;
+}
+
+/* labels kept beside the stacks (a tree that spilled reads its runs back to keep them):
+ * stacks of the same frames under other labels are other stacks, merged by name in the
+ * node tree; a pprof profile's labels merged in by value; a filter keeps them */
+static void op_labels(flame_tree *t, int spill, buf *b)
+{
+	(void)spill;
+	flame_err err;
+	put(b, "sets before keeping: %zu\n", flame_tree_label_sets(t));
+	put_rc(b, "keep labels", flame_tree_keep_labels(t, &err), &err);
+	flame_str fr[2] = {{"main", 4}, {"work", 4}};
+	flame_label l1[2] = {{{"thread", 6}, {"<img src=x onerror=alert(1)>", 28}, 0, {"", 0}, 0},
+	                     {{"bytes", 5}, {"", 0}, -512, {"bytes", 5}, 1}};
+	flame_label l2[2] = {l1[1], l1[0]}; /* the same set, another order */
+	put_rc(b, "add 1", flame_tree_add_labelled(t, fr, 2, 0, l1, 2, 5, 0, &err), &err);
+	put_rc(b, "add 2", flame_tree_add_labelled(t, fr, 2, 0, l2, 2, 6, 0, &err), &err);
+	put_rc(b, "add 3", flame_tree_add_labelled(t, fr, 2, 0, l1, 1, 7, 0, &err), &err);
+	put_rc(b, "add 4", flame_tree_add_labelled(t, fr, 2, 0, NULL, 0, 1, 0, &err), &err);
+	flame_tree *p = NULL;
+	flame_input *in = NULL;
+	flame_parse_opts po = FLAME_PARSE_OPTS_INIT;
+	po.keep_labels = 1;
+	CHECK(flame_tree_new(&p, &err) == 0);
+	CHECK(flame_input_open(&in, pprof_fixture, &err) == 0);
+	put_rc(b, "parse pprof", flame_parse(p, in, &po, &err), &err);
+	flame_input_free(in);
+	flame_tree_set_ignore_units(t, 1);
+	put_rc(b, "merge", flame_tree_merge(t, p, &err), &err);
+	flame_tree_free(p);
+	put_rc(b, "filter", flame_filter_stacks(t, "main|work", NULL, &err), &err);
+	put_sets(b, t);
+	put_rc(b, "each labelled", flame_tree_each_labelled(t, put_labelled, b, &err), &err);
+	put_summary(b, t);
+	put_written(b, t, W_PPROF);
+}
+
 typedef void (*op_fn)(flame_tree *t, int spill, buf *b);
 
 static const struct op {
@@ -767,6 +830,9 @@ static const struct op {
      "flame_tree_keep_time flame_tree_time_span flame_tree_time_bucket flame_tree_each_time "
      "flame_tree_time_series flame_tree_time_cut"},
     {"sites", op_sites, 0, "flame_tree_keep_sites flame_node_site flame_tree_mapping"},
+    {"labels", op_labels, 0,
+     "flame_tree_keep_labels flame_tree_add_labelled flame_tree_label_sets flame_tree_label_set "
+     "flame_tree_each_labelled"},
 };
 
 static void test_same_spilled_or_not(void)

@@ -2,8 +2,9 @@
  * never crash, hang or allocate without bound; a parsed tree must build. Run once with
  * the defaults, once with every naming flag, an event filter and a time range on perf's
  * clock, on two threads so the reader's split of the input into blocks is exercised too,
- * and once keeping time with a range from the first sample (parse/time-range.c: the input
- * into a tree of its own, cut, merged). Built as a
+ * once keeping time with a range from the first sample (parse/time-range.c: the input
+ * into a tree of its own, cut, merged), and keeping comm and thread as labels on one thread
+ * and on two. Built as a
  * libFuzzer target with -Dfuzzing=enabled; otherwise (FLAME_FUZZ_MAIN) a plain program
  * that runs the target once per file named on the command line. */
 #include "fuzz.h"
@@ -27,6 +28,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.time_end = 0.5;
 	o.keep_time_ns = 1000000;
 	o.threads = 1;
+	flame_fuzz_parse(data, size, &o, 0);
+	/* comm and thread kept as labels, on one thread and through the block parsers */
+	o.has_time_range = 0;
+	o.keep_labels = 1;
+	flame_fuzz_parse(data, size, &o, 0);
+	o.threads = 2;
 	flame_fuzz_parse(data, size, &o, 0);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* Fuzz target for the pprof reader (protobuf wire decoder and gzip included): any bytes
  * must parse or fail with an error, never crash, hang or allocate without bound; parsed
- * with its sites kept, it is written back as pprof. Built as
+ * with its sites and labels kept, it is written back as pprof, and with labels and time as
+ * the HTML page (its label and time sections). Built as
  * a libFuzzer target with -Dfuzzing=enabled; otherwise (FLAME_FUZZ_MAIN) a plain program
  * that runs the target once per file named on the command line (the corpus replay the
  * test suite does with any compiler). */
@@ -9,6 +10,12 @@
 static int write_pprof(void *t, flame_output *out, flame_err *err)
 {
 	return flame_write_pprof(t, out, err);
+}
+
+static int write_html(void *t, flame_output *out, flame_err *err)
+{
+	flame_render_opts ro = FLAME_RENDER_OPTS_INIT;
+	return flame_write_html(t, &ro, out, err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -26,9 +33,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	flame_parse_opts so = FLAME_PARSE_OPTS_INIT;
 	so.format = FLAME_FORMAT_PPROF;
 	so.keep_sites = 1;
+	so.keep_labels = 1;
 	flame_tree *t = flame_fuzz_parse(data, size, &so, 1);
 	if (t)
 		flame_fuzz_write_null(write_pprof, t);
+	flame_tree_free(t);
+	/* labels and time kept (the profile spread over its time_nanos), to the page */
+	flame_parse_opts lo = FLAME_PARSE_OPTS_INIT;
+	lo.format = FLAME_FORMAT_PPROF;
+	lo.keep_labels = 1;
+	lo.keep_time_ns = 1000000;
+	if ((t = flame_fuzz_parse(data, size, &lo, 1)))
+		flame_fuzz_write_null(write_html, t);
 	flame_tree_free(t);
 	return 0;
 }

@@ -1,6 +1,7 @@
 """Reads back the profile an HTML page of flame-render carries (libflame/write/html.c):
 the base64 of the gzip of the "FLP1" stream, into the header, the name table with each
-name's colour, and the nodes in depth-first order with their depth and counts. Used by
+name's colour, and the nodes in depth-first order with their depth and counts (and the
+label and time sections, checked against them). Used by
 tests/html/encoder.py; also a small tool: decode.py PAGE prints the page's stacks as
 folded text."""
 import base64
@@ -61,8 +62,27 @@ def decode(page):
     self0 = [r.varint() for _ in range(n)]
     diff = meta["differential"] == b"1"
     self1 = [r.varint() for _ in range(n)] if diff else None
+    labels = None
+    if raw[r.p:r.p + 4] == b"LAB1":  # the stacks had labels: per leaf node, per label set
+        r.p += 4
+        end = r.varint() + r.p
+        sets = []
+        for _ in range(r.varint()):
+            sets.append([(r.string(), r.string()) for _ in range(r.varint())])
+        u = r.varint()
+        node, lset, weight = [r.varint() for _ in range(u)], [r.varint() for _ in range(u)], [r.varint() for _ in range(u)]
+        for i in range(1, u):
+            node[i] += node[i - 1]
+        if r.p != end:
+            raise ValueError("the label section's length is wrong")
+        per = {}
+        for k, w in zip(node, weight):
+            per[k] = per.get(k, 0) + w
+        if any(self0[k] != w for k, w in per.items()):
+            raise ValueError("the label units do not sum to their nodes' self counts")
+        labels = {"sets": sets, "units": list(zip(node, lset, weight))}
     time = None
-    if raw[r.p:r.p + 4] == b"TIM1":  # the profile kept time: per leaf node, per cell
+    if raw[r.p:r.p + 4] == b"TIM1":  # the profile kept time: per leaf node (unit), per cell
         r.p += 4
         time = {"cell": r.varint(), "span": r.varint()}
         e = r.varint()
@@ -74,6 +94,8 @@ def decode(page):
                 cell[i] += cell[i - 1]
         time["heat"] = r.varint()
         time["totals"] = [r.varint() for _ in range(r.varint())]
+        if labels:  # entries name units: their nodes
+            node = [labels["units"][k][0] for k in node]
         per = {}
         for k, w in zip(node, weight):
             per[k] = per.get(k, 0) + w
@@ -90,7 +112,7 @@ def decode(page):
     for i, u in enumerate(up):
         d = 0 if i == 0 else d + 1 - u
         depth.append(d)
-    return {"time": time, "meta": meta, "names": names, "colors": colors, "depth": depth, "name": name,
+    return {"time": time, "labels": labels, "meta": meta, "names": names, "colors": colors, "depth": depth, "name": name,
             "self0": self0, "self1": self1}
 
 
