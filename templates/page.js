@@ -5,7 +5,9 @@
 // one function (callers merged over every place it appears, above it; callees below); the
 // table of every function; the frames found only in BEFORE of a differential profile.
 // Names are data: they reach the page only as canvas text and textContent. FG.start(), at
-// the end, runs it.
+// the end, runs it: it draws a large page's preview (the first screen's nodes, a block
+// before the script) while the browser parses the data block after the script, then the
+// whole tree.
 "use strict";
 var FG = (function () {
 	var $ = function (id) { return document.getElementById(id); };
@@ -1192,6 +1194,9 @@ var FG = (function () {
 	async function start() {
 		var t0 = performance.now();
 		if ("scrollRestoration" in history) history.scrollRestoration = "manual"; // the link says what shows, not a reload's scroll
+		await preview($("flame-preview"), t0);
+		// the script comes before the data block, so the preview shows while it is parsed
+		if (document.readyState === "loading") await new Promise(function (r) { document.addEventListener("DOMContentLoaded", r); });
 		try {
 			tree = baseTree = readTree = await load($("flame-data"));
 			api.times.inflate = performance.now() - t0 - api.times.decode; // base64 and gzip, and waiting on them
@@ -1220,6 +1225,8 @@ var FG = (function () {
 		if (state.view === "graph" || state.view === "removed") revealZoom(); // a tall flame graph opens on its root
 		api.times.draw = performance.now() - t1;
 		api.loadMs = performance.now() - t0;
+		if (!api.times.firstPaint) painted();
+		$("details").textContent = "\u00a0";
 		// the per-function totals (the table's, the sandwich's head) once the page is idle: a
 		// pass over every frame, taken before the first click needs it
 		(window.requestIdleCallback || setTimeout)(function () { functions(); });
@@ -1234,6 +1241,36 @@ var FG = (function () {
 			},
 			literal: function (text) { search(text); api.ready = true; }
 		});
+	}
+	// A large page's preview (write/html.c: the nodes the first screen can show, the rest of
+	// each subtree folded into one node), drawn while the browser parses the data block;
+	// only when the link asks for no more than an orientation. The whole tree replaces it.
+	async function preview(el, t0) {
+		var hash = location.hash.replace(/^#/, "");
+		if (!el || (hash && !/^o=(icicle|flame)$/.test(hash))) return;
+		try {
+			tree = await load(el);
+		} catch (e) {
+			return; // the data block says what is wrong with the page
+		}
+		readOptions();
+		if (/^o=/.test(hash)) state.icicle = hash === "o=icicle";
+		document.title = $("title").textContent = meta.title || (state.icicle ? "Icicle Graph" : "Flame Graph");
+		$("subtitle").textContent = meta.subtitle || "";
+		if (!(tree.width[0] > 0)) return;
+		graphView = new View($("c-graph"), state.icicle);
+		graphView.draw(tree, 0);
+		graphView.reveal(0);
+		graphView.paint();
+		$("details").textContent = "Reading the whole profile\u2026";
+		api.times.preview = performance.now() - t0;
+		painted();
+		api.previewed = api.drawn();
+		tree = null; // nothing acts on the preview's nodes
+	}
+	// the time of the first frame drawn (FG.times.firstPaint, from navigation)
+	function painted() {
+		requestAnimationFrame(function () { requestAnimationFrame(function () { if (!api.times.firstPaint) api.times.firstPaint = performance.now(); }); });
 	}
 	// the header's options: how amounts read, fonts, colours, orientation
 	function readOptions() {

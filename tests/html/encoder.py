@@ -92,6 +92,58 @@ same_stacks("20,000 stacks (no --minwidth pruning)", html,
             run([tool("flame-merge"), "--format", "folded", big]))
 
 # colours: each name's is the SVG's, in the default mode and with --hash and a palette
+def paths_totals(d):
+    """Each node's path of names and total, in the tree's order."""
+    out, path, tot, parent, stack = [], [], [], [], []
+    for i, dep in enumerate(d["depth"]):
+        del path[dep:]
+        del stack[dep:]
+        path.append(d["names"][d["name"][i]])
+        parent.append(stack[-1] if stack else -1)
+        stack.append(i)
+        out.append(tuple(path))
+        tot.append(d["self0"][i])
+    for i in range(len(tot) - 1, 0, -1):
+        tot[parent[i]] += tot[i]
+    return out, tot, parent
+
+
+def check_preview():
+    """A page of 262,144 nodes or more carries a preview: the nodes under every node at
+    least 1/16384 of the root wide, in the tree's order, each with its subtree's total;
+    the names it uses with their colours. A smaller page has none."""
+    import random
+    rnd = random.Random(29)
+    vocab = ["fn_%d" % k for k in range(3000)]
+    lines = ["main;hot;loop %d" % 500000]
+    for k in range(20000):
+        tail = ";".join(rnd.choice(vocab) for _ in range(14))
+        lines.append("main;mod_%d;%s %d" % (k % 40, tail, 1 + rnd.randrange(30)))
+    src = os.path.join(tmp, "preview.folded")
+    with open(src, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    html = page("preview", [tool("flame-render"), src])
+    full, pv = decode.decode(html), decode.decode(html, decode.PREVIEW_RE)
+    fp, ft, fparent = paths_totals(full)
+    pp, pt, _ = paths_totals(pv)
+    root = ft[0]
+    want = [i for i in range(len(fp)) if i == 0 or ft[fparent[i]] * 16384 >= root]
+    check(len(fp) >= 262144 and len(pp) < len(fp) // 10, "preview: %d of %d nodes" % (len(pp), len(fp)))
+    check(pp == [fp[i] for i in want], "preview: the nodes under the wide ones, in the tree's order")
+    check(pt == [ft[i] for i in want], "preview: each node's total is its subtree's")
+    colors = dict(zip(full["names"], full["colors"]))
+    check(sorted(pv["names"]) == sorted(set(n for p in pp for n in p[-1:])) and
+          all(colors[n] == c for n, c in zip(pv["names"], pv["colors"])) and pv["meta"] == full["meta"],
+          "preview: the header, and the names it uses with their colours")
+    small = page("no-preview", [tool("flame-render"), r("java.folded")])
+    check(b"id=\"flame-preview\"" not in small and b"id=\"flame-preview\"" not in page("diff-no-preview", [tool("flame-diff"), src, src]),
+          "no preview in a small page nor in a diff")
+    got = run([tool("flame-collapse"), os.path.join(tmp, "preview.html")])
+    check(sorted(got.split(b"\n")) == sorted(run([tool("flame-merge"), src]).split(b"\n")),
+          "the page with a preview reads back as its stacks")
+
+
+check_preview()
 for opts in [[], ["--hash"], ["--colors", "java"]]:
     html = page("colours", [tool("flame-render")] + opts + [r("java.folded")])
     svg = run([tool("flame-render"), "--minwidth", "0"] + opts + [r("java.folded")])
