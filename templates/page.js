@@ -26,7 +26,7 @@ var FG = (function () {
 	// search: the names that match (null: no search), the frames that match, the one shown
 	// (currentMatch: the frame outlined, -1 for none; the next one is looked for from it)
 	var matchedNames = null, anyMatch = false, currentMatch = -1, matchedPercent = null;
-	var graphView = null, callersView = null, calleesView = null;
+	var graphView = null, callersView = null, calleesView = null, previewView = null;
 	var sandwichTrees = null, removedTree = null;
 	// the time section after the tree (page-heatmap.js reads it), the tree as read (the
 	// heatmap's nodes), what else saves its state in the URL (the heatmap's ranges), and
@@ -1233,7 +1233,11 @@ var FG = (function () {
 	async function start() {
 		var t0 = performance.now();
 		if ("scrollRestoration" in history) history.scrollRestoration = "manual"; // the link says what shows, not a reload's scroll
-		await preview($("flame-preview"), t0);
+		try {
+			await preview($("flame-preview"), t0);
+		} catch (e) {
+			tree = null; // the whole tree follows, and says what is wrong with the page
+		}
 		// the script comes before the data block, so the preview shows while it is parsed
 		if (document.readyState === "loading") await new Promise(function (r) { document.addEventListener("DOMContentLoaded", r); });
 		try {
@@ -1268,8 +1272,13 @@ var FG = (function () {
 		$("details").textContent = "\u00a0";
 		// the per-function totals (the table's, the sandwich's head) once the page is idle: a
 		// pass over every frame, taken before the first click needs it
-		var idle = window.requestIdleCallback || setTimeout;
-		idle(function () { functions(); idle(function () { rankNames(); idle(byName); }); });
+		// (FG.times.idle: their time; FG.settled once done)
+		var idle = window.requestIdleCallback || setTimeout, work = [functions, rankNames, byName];
+		api.times.idle = 0;
+		(function next() {
+			if (!work.length) { api.settled = true; return; }
+			idle(function () { var t = performance.now(); work.shift()(); api.times.idle += performance.now() - t; next(); });
+		})();
 		if (term === undefined || term === "") { api.ready = true; return; }
 		searchBounded(term, state.ignoreCase, shownNames, {
 			found: function (hits) { search(term, hits); api.ready = true; },
@@ -1288,11 +1297,7 @@ var FG = (function () {
 	async function preview(el, t0) {
 		var hash = location.hash.replace(/^#/, "");
 		if (!el || (hash && !/^o=(icicle|flame)$/.test(hash))) return;
-		try {
-			tree = await load(el);
-		} catch (e) {
-			return; // the data block says what is wrong with the page
-		}
+		tree = await load(el);
 		readOptions();
 		if (/^o=/.test(hash)) state.icicle = hash === "o=icicle";
 		document.title = $("title").textContent = meta.title || (state.icicle ? "Icicle Graph" : "Flame Graph");
@@ -1304,7 +1309,7 @@ var FG = (function () {
 		$("details").textContent = "Reading the whole profile\u2026";
 		api.times.preview = performance.now() - t0;
 		painted();
-		api.previewed = api.drawn();
+		previewView = { view: graphView, tree: tree, names: names, shownNames: shownNames, nameColors: nameColors };
 		tree = null; // nothing acts on the preview's nodes
 	}
 	// the time of the first frame drawn (FG.times.firstPaint, from navigation)
@@ -1335,12 +1340,19 @@ var FG = (function () {
 	}
 
 	var api = {
-		ready: false, start: start, times: {}, loadMs: 0,
+		ready: false, settled: false, start: start, times: {}, loadMs: 0,
 		// for tests and benchmarks: the state and the drawn frames, read-only
 		state: function () { return JSON.parse(JSON.stringify(state)); },
 		tree: function () { return tree; }, names: function () { return names; }, meta: function () { return meta; },
+		// the preview's frames as drawn (as drawn() gives the graph's), undefined without one
+		previewed: function () {
+			if (!previewView) return undefined;
+			var p = previewView, keep = [tree, names, shownNames, nameColors];
+			tree = p.tree; names = p.names; shownNames = p.shownNames; nameColors = p.nameColors; // as it was drawn
+			try { return api.drawn(p.view); } finally { tree = keep[0]; names = keep[1]; shownNames = keep[2]; nameColors = keep[3]; }
+		},
 		drawn: function (which) {
-			var view = which === "callers" ? callersView : which === "callees" ? calleesView : graphView;
+			var view = which instanceof View ? which : which === "callers" ? callersView : which === "callees" ? calleesView : graphView;
 			if (!view || !view.layout) return [];
 			// the frames laid out in the rows the window shows
 			var lay = view.layout, r = view.canvas.getBoundingClientRect(), out = [], rows = view.shownRows();

@@ -533,7 +533,7 @@ try {
 		const pv = pageOf("preview", "flame-render", [], pl.join("\n") + "\n");
 		for (const hash of ["", "#o=icicle"]) {
 			const pp = await open(pv, hash);
-			const r = await pp.evaluate(() => ({ pre: FG.previewed, now: FG.drawn(), times: FG.times, n: FG.tree().n }));
+			const r = await pp.evaluate(() => ({ pre: FG.previewed(), now: FG.drawn(), times: FG.times, n: FG.tree().n }));
 			const key = (f) => [f.i === 0 ? "" : f.name, f.x.toFixed(2), f.w.toFixed(2), f.y.toFixed(2), f.info, f.fill].join("|");
 			const same = r.pre && r.pre.length === r.now.length && r.pre.map(key).sort().join("\n") === r.now.map(key).sort().join("\n");
 			check(r.n > 262144 && r.pre && r.pre.length > 20 && same && r.times.firstPaint > 0,
@@ -541,7 +541,7 @@ try {
 			await pp.close();
 		}
 		const pz = await open(pv, "#z=3");
-		check((await pz.evaluate(() => FG.previewed)) === undefined && (await state(pz)).zoom === 3, "preview: not drawn for a link that zooms");
+		check((await pz.evaluate(() => FG.previewed())) === undefined && (await state(pz)).zoom === 3, "preview: not drawn for a link that zooms");
 		await pz.close();
 	}
 
