@@ -540,6 +540,26 @@ try {
 				`preview ${hash || "flame"}: ${r.pre && r.pre.length} frames drawn first, as the whole tree of ${r.n} nodes draws them`);
 			await pp.close();
 		}
+		// a million nodes and more: the sandwich finds a function's frames through the nodes
+		// by name (built when idle) as the pass over every node found them (at the start)
+		const ml = [];
+		for (let k = 0; k < 78000; k++) {
+			const tail = Array.from({ length: 15 }, () => `fn_${rnd(400)}`);
+			if (k % 7 === 0) tail.splice(3, 0, "fn_7", `fn_${rnd(400)}`, "fn_7"); // recursion
+			ml.push(`main;m_${k % 30};` + tail.join(";") + ` ${1 + rnd(9)}`);
+		}
+		const mp = pageOf("million", "flame-render", [], ml.join("\n") + "\n");
+		const pm = await open(mp, "#v=sandwich&f=fn_7");
+		const flat = () => { const t = FG.sandwichTrees(), o = []; for (const tr of [t.up, t.down]) for (let i = 0; i < tr.n; i++) o.push(tr.depth[i] + " " + FG.names()[tr.name[i]] + " " + tr.self0[i]); return o.join("\n"); };
+		const scanned = await pm.evaluate(flat);
+		await pm.waitForFunction(() => FG.settled, null, { timeout: 60000 });
+		await pm.fill("#search", "^fn_7$");
+		await pm.press("#search", "Enter");
+		await pm.click("#b-table");
+		await pm.click(".row >> text=fn_7");
+		const indexed = await pm.evaluate(flat), n = await pm.evaluate(() => FG.tree().n);
+		check(n >= 1 << 20 && scanned.length > 1000 && indexed === scanned, `sandwich on ${n} nodes: the same trees through the nodes by name (${scanned.split("\n").length} nodes)`);
+		await pm.close();
 		const pz = await open(pv, "#z=3");
 		check((await pz.evaluate(() => FG.previewed())) === undefined && (await state(pz)).zoom === 3, "preview: not drawn for a link that zooms");
 		await pz.close();
