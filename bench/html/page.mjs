@@ -49,7 +49,6 @@ async function ours() {
 	await page.waitForFunction(() => window.FG && FG.ready, null, { timeout: 120000 });
 	const ready = await page.evaluate(async () => { await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); return performance.now(); });
 	const c = await cpu(cdp0);
-	const idleMs = (await page.evaluate(() => FG.times.idle)) || 0; // the page's idle work, when it came first
 	const heap = await heapMB(page);
 	const nodes = await page.evaluate(() => FG.tree().n);
 	// the first frame drawn: a large page's preview, else the whole tree (older pages)
@@ -77,7 +76,7 @@ async function ours() {
 	});
 	await ctx.close();
 	fs.rmSync(dir, { recursive: true, force: true });
-	return { paint, ready, heap, nodes, idleMs, ...t, cpuProc: c.proc, cpuThread: c.thread, inflate: times.inflate, decode: times.decode, draw: times.draw };
+	return { paint, ready, heap, nodes, ...t, cpuProc: c.proc, cpuThread: c.thread, inflate: times.inflate, decode: times.decode, draw: times.draw };
 }
 
 async function speedscope() {
@@ -111,7 +110,7 @@ const col = (a, k) => a.map((r) => r[k]);
 console.log(`page: ${path.basename(pagePath)}, ${R[0].nodes} nodes; medians of ${runs} runs (range)`);
 console.log(`  ours:       first paint ${fmt(col(R, "paint"), "ms")} (base64 and gzip ${fmt(col(R, "inflate"), "ms")}, decoding ${fmt(col(R, "decode"), "ms")}, ` +
 	`first draw ${fmt(col(R, "draw"), "ms")}), the whole tree drawn ${fmt(col(R, "ready"), "ms")}, JS heap ${fmt(col(R, "heap"), "MB")}, renderer CPU to first paint ${fmt(col(R, "cpuProc"), "ms")} ` +
-	`(main thread ${fmt(col(R, "cpuThread"), "ms")}; both to the whole tree, with the ${fmt(col(R, "idleMs"), "ms")} of idle work that came before the reading)`);
+	`(main thread ${fmt(col(R, "cpuThread"), "ms")}; both to the whole tree drawn)`);
 if (S.length) {
 	console.log(`  speedscope: first paint ${fmt(col(S, "paint"), "ms")}, JS heap ${fmt(col(S, "heap"), "MB")}, renderer CPU to first paint ${fmt(col(S, "cpuProc"), "ms")} ` +
 		`(main thread ${fmt(col(S, "cpuThread"), "ms")})`);
