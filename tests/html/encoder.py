@@ -3,7 +3,9 @@ the page carries (decoded by decode.py) equal the folded text flame-merge (flame
 two sides) prints for the same input, byte for byte; each name's colour is the SVG's fill
 for a frame of that name; title, subtitle, notes and countname come back as given; and no
 input text reaches the markup outside the escaped <title>: the data block is base64 alone
-and the page has no script end but its own two.
+and the page has no script end but its own two; a large tree's preview block holds the
+nodes its first screen shows, with their subtrees' totals; pages of this layout and of the
+one before (data block first) are detected and read back.
 Usage: encoder.py BUILD_DIR FIXTURES_DIR"""
 import os
 import re
@@ -143,6 +145,30 @@ def check_preview():
           "the page with a preview reads back as its stacks")
 
 
+
+def check_layouts():
+    """Both layouts are read back as pages: this one (the data block after the script, past
+    the first 64 KiB, the head's generator tag) and the one before it (the block before the
+    script, within 64 KiB, no tag); a page with neither is not taken for one."""
+    src = r("java.folded")
+    html = page("layout", [tool("flame-render"), src])
+    block = decode.DATA_RE.search(html).group(0)
+    gen = b'<meta name="generator" content="flame-render">\n'
+    check(html.index(block) > 65536 and gen in html, "the data block after the script, the generator tag in the head")
+    older = html.replace(gen, b"").replace(block + b"\n", b"").replace(b'<div id="tip" hidden></div>\n',
+                                                                    b'<div id="tip" hidden></div>\n' + block + b"\n")
+    neither = html.replace(gen, b"")
+    want = run([tool("flame-merge"), src])
+    for name, text in (("older", older), ("neither", neither)):
+        with open(os.path.join(tmp, name + ".html"), "wb") as f:
+            f.write(text)
+    check(older.index(block) < 65536 and run([tool("flame-collapse"), os.path.join(tmp, "older.html")]) == want,
+          "a page of the layout before (the block first, no generator tag) reads back")
+    r2 = subprocess.run([tool("flame-collapse"), os.path.join(tmp, "neither.html")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check(r2.returncode != 0 or r2.stdout != want, "a page with neither the tag nor the block in its head is not read as one")
+
+
+check_layouts()
 check_preview()
 for opts in [[], ["--hash"], ["--colors", "java"]]:
     html = page("colours", [tool("flame-render")] + opts + [r("java.folded")])
