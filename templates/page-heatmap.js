@@ -271,9 +271,10 @@ var FGTime = (function () {
 	function boot() {
 		if (!FG.ready) { setTimeout(boot, 5); return; }
 		var bytes = FG.timeData();
-		// with labels, entries name units: wait for page-labels.js (the next script)
+		// with labels, entries name units: wait for page-labels.js (the next script) to have
+		// booted, its panel built (FG.ready may come after both scripts have run)
 		if (bytes && bytes.length > 4 && String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]) === "LAB1" &&
-			typeof FGLabels === "undefined") { setTimeout(boot, 5); return; }
+			(typeof FGLabels === "undefined" || !FGLabels.ready)) { setTimeout(boot, 5); return; }
 		base = FG.baseTree();
 		if (!bytes || !base || !decode(bytes)) { api.ready = true; return; }
 		var t0 = performance.now();

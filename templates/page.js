@@ -5,7 +5,9 @@
 // one function (callers merged over every place it appears, above it; callees below); the
 // table of every function; the frames found only in BEFORE of a differential profile.
 // Names are data: they reach the page only as canvas text and textContent. FG.start(), at
-// the end, runs it.
+// the end, runs it: it draws a large page's preview (the first screen's nodes, a block
+// before the script) while the browser parses the data block after the script, then the
+// whole tree.
 "use strict";
 var FG = (function () {
 	var $ = function (id) { return document.getElementById(id); };
@@ -18,12 +20,13 @@ var FG = (function () {
 	var fontSize = 12, fontWidth = 0.59, frameHeight = 16, font = "12px Verdana, sans-serif";
 	var palette = null;         // background top and bottom, the root, search matches
 	var functionTotals = null;  // per function: self0, self1, total0, total1
+	var nodesByName = null;     // per function, its nodes (byName)
 	// what the URL carries (saveState)
 	var state = { view: "graph", icicle: false, zoom: 0, search: null, ignoreCase: false, selected: -1, sort: "tot", ascending: false, xf: [] };
 	// search: the names that match (null: no search), the frames that match, the one shown
 	// (currentMatch: the frame outlined, -1 for none; the next one is looked for from it)
 	var matchedNames = null, anyMatch = false, currentMatch = -1, matchedPercent = null;
-	var graphView = null, callersView = null, calleesView = null;
+	var graphView = null, callersView = null, calleesView = null, previewView = null;
 	var sandwichTrees = null, removedTree = null;
 	// the time section after the tree (page-heatmap.js reads it), the tree as read (the
 	// heatmap's nodes), what else saves its state in the URL (the heatmap's ranges), and
@@ -161,11 +164,12 @@ var FG = (function () {
 	}
 
 	// The columns of n varints each (depth steps, names, self counts), decoded a chunk at a
-	// time: a varint cut by the chunk's end carries over. out[0] holds depths.
+	// time: a varint cut by the chunk's end carries over. out[0] holds depths. Self counts
+	// start in 16 bits (most nodes of a large tree have none or a few).
 	function Columns(n, diff, nameCount) {
 		this.n = n; this.col = 0; this.i = 0; this.x = 0; this.mul = 1;
-		this.out = [new Uint16Array(n), nameCount <= 65536 ? new Uint16Array(n) : new Int32Array(n), new Uint32Array(n)];
-		if (diff) this.out.push(new Uint32Array(n));
+		this.out = [new Uint16Array(n), nameCount <= 65536 ? new Uint16Array(n) : new Int32Array(n), new Uint16Array(n)];
+		if (diff) this.out.push(new Uint16Array(n));
 		if (!n) this.col = this.out.length;
 	}
 	Columns.prototype.feed = function (b) {
@@ -179,7 +183,11 @@ var FG = (function () {
 				x += (c & 127) * mul;
 				if (c & 128) { mul *= 128; continue; }
 				if (isDepth) x = i ? out[i - 1] + 1 - x : 0; // depth from the step up
-				if (x > limit && !wide) { out = this.widen(out, i); wide = true; }
+				while (x > limit && !wide) {
+					out = this.widen(out, i);
+					wide = out instanceof Float64Array || out instanceof Int32Array;
+					limit = out instanceof Uint16Array ? 65535 : 4294967295;
+				}
 				out[i++] = x;
 				x = 0; mul = 1;
 				if (i === n) break;
@@ -189,9 +197,11 @@ var FG = (function () {
 		}
 		return p;
 	};
-	// column `col`'s array made wide enough for any value, the first `i` kept
+	// column `col`'s array made wider (counts: 16 bits, then 32, then doubles), the first
+	// `i` kept
 	Columns.prototype.widen = function (out, i) {
-		var wide = this.col === 2 || this.col === 3 ? new Float64Array(this.n) : new Int32Array(this.n);
+		var counts = this.col === 2 || this.col === 3;
+		var wide = !counts ? new Int32Array(this.n) : out instanceof Uint16Array ? new Uint32Array(this.n) : new Float64Array(this.n);
 		wide.set(out.subarray(0, i));
 		this.out[this.col] = wide;
 		return wide;
@@ -463,15 +473,17 @@ var FG = (function () {
 		g.strokeRect(lay.x[k] + 0.5, this.rowY(lay.tree.depth[i]) - this.top + 0.5, Math.max(lay.width[k] - 1, 0.5), frameHeight - 2);
 	};
 	// scroll the window so row `d` shows: at the bottom of the window in a flame graph (its
-	// callees above it), at the top in an icicle
+	// callees above it), at the top in an icicle. True when it scrolled (then paint again)
 	View.prototype.reveal = function (d) {
-		if (!this.layout) return;
+		if (!this.layout) return false;
 		var boxTop = this.space.getBoundingClientRect().top + window.scrollY, y = this.rowY(d);
 		var inView = window.innerHeight || 900, slack = 2 * frameHeight;
 		var target = this.icicle ? boxTop + y - slack : boxTop + y + frameHeight + slack - inView;
-		if (!this.icicle && this.height + boxTop <= inView) return; // all of it shows from the top
-		if (y + boxTop >= window.scrollY && y + boxTop + frameHeight <= window.scrollY + inView - slack) return;
+		if (!this.icicle && this.height + boxTop <= inView) return false; // all of it shows from the top
+		if (y + boxTop >= window.scrollY && y + boxTop + frameHeight <= window.scrollY + inView - slack) return false;
+		var from = window.scrollY;
 		window.scrollTo(window.scrollX, Math.max(0, target));
+		return window.scrollY !== from;
 	};
 	// the frame under the mouse: the row by y, then a binary search by x in it; -1 for none
 	View.prototype.frameAt = function (e) {
@@ -557,8 +569,7 @@ var FG = (function () {
 	// the zoomed frame (the root, unzoomed) in the window
 	function revealZoom() {
 		var tr = graphTree();
-		graphView.reveal(tr.depth[state.zoom < tr.n ? state.zoom : 0]);
-		graphView.paint();
+		if (graphView.reveal(tr.depth[state.zoom < tr.n ? state.zoom : 0])) graphView.paint();
 	}
 
 	// The frames found only in BEFORE (AFTER is 0) on the path of their callers, widths by
@@ -584,8 +595,9 @@ var FG = (function () {
 	function compile(term) {
 		try { return new RegExp(term, state.ignoreCase ? "i" : ""); } catch (e) { return null; }
 	}
-	// `term` searched for, or its matches given (`hits`: name indices, from the worker)
-	function search(term, hits) {
+	// `term` searched for, or its matches given (`hits`: name indices, from the worker);
+	// `quiet`: not drawn (a step to the first match follows)
+	function search(term, hits, quiet) {
 		if (term === null || term === "") { clearSearch(); return true; }
 		var marked = new Uint8Array(names.length);
 		if (hits) {
@@ -609,6 +621,7 @@ var FG = (function () {
 		currentMatch = -1;
 		if ($("search").value !== term) $("search").value = term;
 		$("matched").textContent = "Matched: " + matchedPercent + "%";
+		if (quiet) return true;
 		redraw();
 		saveState();
 		return true;
@@ -639,8 +652,7 @@ var FG = (function () {
 		if (!inZoom || tree.width[i] * pxPer < 0.5) state.zoom = inZoom ? tree.parent[i] : 0;
 		if (tree.width[i] * width / tree.width[state.zoom] < 0.5) state.zoom = i;
 		drawGraph();
-		graphView.reveal(tree.depth[i]); // the match in the window
-		graphView.paint();
+		if (graphView.reveal(tree.depth[i])) graphView.paint(); // the match in the window
 		details(info(tree, i));
 		saveState();
 	}
@@ -655,12 +667,13 @@ var FG = (function () {
 		var count = names.length, n = tree.n;
 		var self0 = new Float64Array(count), self1 = new Float64Array(count), total0 = new Float64Array(count), total1 = new Float64Array(count);
 		var onStack = new Int32Array(count), open = new Int32Array(tree.maxDepth + 2), sp = 0;
+		var depth = tree.depth, nameOf = tree.name, s0 = tree.self0, t0 = tree.total0, s1 = tree.self1, t1 = tree.total1;
 		for (var i = 1; i < n; i++) {
-			var d = tree.depth[i], name = tree.name[i];
-			while (sp >= d) onStack[tree.name[open[--sp]]]--;
-			self0[name] += tree.self0[i];
-			if (differential) self1[name] += tree.self1[i];
-			if (!onStack[name]) { total0[name] += tree.total0[i]; if (differential) total1[name] += tree.total1[i]; }
+			var d = depth[i], name = nameOf[i];
+			while (sp >= d) onStack[nameOf[open[--sp]]]--;
+			self0[name] += s0[i];
+			if (s1) self1[name] += s1[i];
+			if (!onStack[name]) { total0[name] += t0[i]; if (t1) total1[name] += t1[i]; }
 			onStack[name]++;
 			open[sp++] = i;
 		}
@@ -676,12 +689,34 @@ var FG = (function () {
 		for (var i = 0; i < depth.length; i++) depth[i] -= base;
 		return makeTree(tree.name.slice(o, e), depth, tree.self0.slice(o, e), differential ? tree.self1.slice(o, e) : null);
 	}
+	// the frames of function `f` not inside another of its frames, in the tree's order
 	function occurrences(f) {
-		var found = [];
-		for (var i = 1; i < tree.n;) {
-			if (tree.name[i] === f) { found.push(i); i = tree.end[i] + 1; } else i++;
+		var found = [], name = tree.name, end = tree.end, n = tree.n, at = nodesByName;
+		if (at) {
+			for (var k = at.first[f], last = -1; k < at.first[f + 1]; k++) {
+				var o = at.node[k];
+				if (o > last && o > 0) { found.push(o); last = end[o]; }
+			}
+			return found;
+		}
+		for (var i = 1; i < n;) {
+			if (name[i] === f) { found.push(i); i = end[i] + 1; } else i++;
 		}
 		return found;
+	}
+	// The nodes of each name in the tree's order (node[first[f]] to node[first[f + 1] - 1]),
+	// by a counting sort of the name column: built when the page is idle, for the tree as
+	// read when it has a million nodes or more (where a pass over every node takes longer
+	// than a click may)
+	function byName() {
+		if (nodesByName || tree.n < 1 << 20) return nodesByName;
+		var K = names.length, n = tree.n, name = tree.name, first = new Int32Array(K + 1), node = new Int32Array(n), i;
+		for (i = 0; i < n; i++) first[name[i] + 1]++;
+		for (i = 0; i < K; i++) first[i + 1] += first[i];
+		var at = first.slice(0, K);
+		for (i = 0; i < n; i++) node[at[name[i]]++] = i;
+		nodesByName = { first: first, node: node };
+		return nodesByName;
 	}
 	function sandwich(f) {
 		var occ = occurrences(f), up = new Builder(64, f), down = new Builder(64, f);
@@ -881,12 +916,7 @@ var FG = (function () {
 	// keys, so each parent's children come together in name order (siblings' names differ)
 	Builder.prototype.tree = function () {
 		var n = this.n, first = new Int32Array(n + 1), kids = new Int32Array(n), v, k, K = names.length;
-		if (!nameRank) {
-			var byName = names.map(function (_, f) { return f; }).sort(function (a, b) { return names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0; });
-			nameRank = new Int32Array(K);
-			nameOfRank = new Int32Array(byName);
-			byName.forEach(function (f, r) { nameRank[f] = r; });
-		}
+		rankNames();
 		var keys = new Float64Array(n - 1), nm = this.name;
 		for (v = 1; v < n; v++) keys[v - 1] = this.parent[v] * K + nameRank[nm[v]];
 		keys.sort();
@@ -909,6 +939,15 @@ var FG = (function () {
 		}
 		return makeTree(name, depth, self0, self1);
 	};
+
+	// each name's place in name order (a sort of every name: done once, when the page is idle)
+	function rankNames() {
+		if (nameRank) return;
+		var K = names.length, byName = names.map(function (_, f) { return f; }).sort(function (a, b) { return names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0; });
+		nameRank = new Int32Array(K);
+		nameOfRank = new Int32Array(byName);
+		byName.forEach(function (f, r) { nameRank[f] = r; });
+	}
 
 	var PENDING = -2, GONE = -1;
 	// one step on `src`: a new tree
@@ -958,7 +997,7 @@ var FG = (function () {
 		for (var k = 0; k < state.xf.length; k++) t = transformOnce(t, state.xf[k]);
 		tree = t;
 		tree.paintRoot = true;
-		functionTotals = null; sandwichTrees = null; removedTree = null;
+		functionTotals = null; sandwichTrees = null; removedTree = null; nodesByName = null;
 		showTransforms();
 	}
 	// a step added by the bar (or removed, or undone): the tree again, zoom reset, search kept
@@ -1121,8 +1160,10 @@ var FG = (function () {
 		$("search").addEventListener("keydown", function (e) {
 			if (e.key === "Enter") {
 				clearTimeout(typed);
-				search(this.value);
-				if (anyMatch && state.view === "graph") step(e.shiftKey ? -1 : 1);
+				var stepping = state.view === "graph";
+				search(this.value, null, stepping);
+				if (anyMatch && stepping) step(e.shiftKey ? -1 : 1);
+				else if (stepping) { redraw(); saveState(); }
 			}
 		});
 		$("t-scroll").addEventListener("scroll", paintRows);
@@ -1193,6 +1234,13 @@ var FG = (function () {
 		var t0 = performance.now();
 		if ("scrollRestoration" in history) history.scrollRestoration = "manual"; // the link says what shows, not a reload's scroll
 		try {
+			await preview($("flame-preview"), t0);
+		} catch (e) {
+			tree = null; // the whole tree follows, and says what is wrong with the page
+		}
+		// the script comes before the data block, so the preview shows while it is parsed
+		if (document.readyState === "loading") await new Promise(function (r) { document.addEventListener("DOMContentLoaded", r); });
+		try {
 			tree = baseTree = readTree = await load($("flame-data"));
 			api.times.inflate = performance.now() - t0 - api.times.decode; // base64 and gzip, and waiting on them
 		} catch (e) {
@@ -1220,9 +1268,17 @@ var FG = (function () {
 		if (state.view === "graph" || state.view === "removed") revealZoom(); // a tall flame graph opens on its root
 		api.times.draw = performance.now() - t1;
 		api.loadMs = performance.now() - t0;
+		if (!api.times.firstPaint) painted();
+		$("details").textContent = "\u00a0";
 		// the per-function totals (the table's, the sandwich's head) once the page is idle: a
 		// pass over every frame, taken before the first click needs it
-		(window.requestIdleCallback || setTimeout)(function () { functions(); });
+		// (FG.times.idle: their time; FG.settled once done)
+		var idle = window.requestIdleCallback || setTimeout, work = [functions, rankNames, byName];
+		api.times.idle = 0;
+		(function next() {
+			if (!work.length) { api.settled = true; return; }
+			idle(function () { var t = performance.now(); work.shift()(); api.times.idle += performance.now() - t; next(); });
+		})();
 		if (term === undefined || term === "") { api.ready = true; return; }
 		searchBounded(term, state.ignoreCase, shownNames, {
 			found: function (hits) { search(term, hits); api.ready = true; },
@@ -1234,6 +1290,31 @@ var FG = (function () {
 			},
 			literal: function (text) { search(text); api.ready = true; }
 		});
+	}
+	// A large page's preview (write/html.c: the nodes the first screen can show, the rest of
+	// each subtree folded into one node), drawn while the browser parses the data block;
+	// only when the link asks for no more than an orientation. The whole tree replaces it.
+	async function preview(el, t0) {
+		var hash = location.hash.replace(/^#/, "");
+		if (!el || (hash && !/^o=(icicle|flame)$/.test(hash))) return;
+		tree = await load(el);
+		readOptions();
+		if (/^o=/.test(hash)) state.icicle = hash === "o=icicle";
+		document.title = $("title").textContent = meta.title || (state.icicle ? "Icicle Graph" : "Flame Graph");
+		$("subtitle").textContent = meta.subtitle || "";
+		if (!(tree.width[0] > 0)) return;
+		graphView = new View($("c-graph"), state.icicle);
+		graphView.draw(tree, 0);
+		if (graphView.reveal(0)) graphView.paint();
+		$("details").textContent = "Reading the whole profile\u2026";
+		api.times.preview = performance.now() - t0;
+		painted();
+		previewView = { view: graphView, tree: tree, names: names, shownNames: shownNames, nameColors: nameColors };
+		tree = null; // nothing acts on the preview's nodes
+	}
+	// the time of the first frame drawn (FG.times.firstPaint, from navigation)
+	function painted() {
+		requestAnimationFrame(function () { requestAnimationFrame(function () { if (!api.times.firstPaint) api.times.firstPaint = performance.now(); }); });
 	}
 	// the header's options: how amounts read, fonts, colours, orientation
 	function readOptions() {
@@ -1259,12 +1340,19 @@ var FG = (function () {
 	}
 
 	var api = {
-		ready: false, start: start, times: {}, loadMs: 0,
+		ready: false, settled: false, start: start, times: {}, loadMs: 0,
 		// for tests and benchmarks: the state and the drawn frames, read-only
 		state: function () { return JSON.parse(JSON.stringify(state)); },
 		tree: function () { return tree; }, names: function () { return names; }, meta: function () { return meta; },
+		// the preview's frames as drawn (as drawn() gives the graph's), undefined without one
+		previewed: function () {
+			if (!previewView) return undefined;
+			var p = previewView, keep = [tree, names, shownNames, nameColors];
+			tree = p.tree; names = p.names; shownNames = p.shownNames; nameColors = p.nameColors; // as it was drawn
+			try { return api.drawn(p.view); } finally { tree = keep[0]; names = keep[1]; shownNames = keep[2]; nameColors = keep[3]; }
+		},
 		drawn: function (which) {
-			var view = which === "callers" ? callersView : which === "callees" ? calleesView : graphView;
+			var view = which instanceof View ? which : which === "callers" ? callersView : which === "callees" ? calleesView : graphView;
 			if (!view || !view.layout) return [];
 			// the frames laid out in the rows the window shows
 			var lay = view.layout, r = view.canvas.getBoundingClientRect(), out = [], rows = view.shownRows();

@@ -16,6 +16,9 @@
 #include "parser.h"
 
 #define MARK "<script type=\"application/octet-stream\" id=\"flame-data\">"
+/* in the head of pages whose data block comes after the script (past the 64 KiB a format
+ * is detected by) */
+#define GENERATOR "<meta name=\"generator\" content=\"flame-render\">"
 enum { MAX_PAGE = 1u << 30 }; /* bytes of page, and of inflated data, unless --max-inflate */
 
 /* The start of the data block within p[0..n), or NULL. */
@@ -27,7 +30,8 @@ static const char *find_mark(const char *p, size_t n)
 static int probe(const char *buf, size_t len)
 {
 	size_t k = len < 64 * 1024 ? len : 64 * 1024;
-	return k >= 15 && !memcmp(buf, "<!DOCTYPE html>", 15) && find_mark(buf, k) != NULL;
+	return k >= 15 && !memcmp(buf, "<!DOCTYPE html>", 15) &&
+	       (find_mark(buf, k) != NULL || memmem(buf, k < 1024 ? k : 1024, GENERATOR, sizeof GENERATOR - 1));
 }
 
 /* ---- base64, as the writer encodes it (the standard alphabet, '=' padding) */

@@ -2,7 +2,10 @@
  * that holds the whole tree, with no --minwidth pruning, for the canvas viewer of page.js.
  *
  * The data is one byte stream, gzip-compressed and base64-encoded into a script block of
- * type application/octet-stream (base64 has no '<', so no name can close the block):
+ * type application/octet-stream (base64 has no '<', so no name can close the block). The
+ * block comes after the page's script, so a large tree's preview (put_preview: a block of
+ * the same form, before the script) is drawn while the browser parses it; the head's
+ * generator tag is how parse/html.c knows the page within the bytes formats are told by.
  *
  *   "FLP1"
  *   pairs of strings (key, value) up to an empty key: title, subtitle, notes, countname,
@@ -73,6 +76,7 @@ typedef struct hw {
 	size_t ncarry;
 	flame_tree *t;
 	const flame_render_opts *o;
+	struct cols *c; /* the node columns, built for the first block that needs them */
 } hw;
 
 /* ---- page text */
@@ -291,20 +295,23 @@ static void put_header(hw *w)
 	put_str(w, "", 0); /* the end of the pairs */
 }
 
-/* The name table and each name's colour, as layout.c colours a frame of that name. */
-static void put_names(hw *w)
+/* The name table and each name's colour, as layout.c colours a frame of that name: every
+ * name, or the `count` names of `only` (the preview's). */
+static void put_names(hw *w, const uint32_t *only, uint32_t count)
 {
 	const flame__intern *names = flame__tree_names(w->t);
 	const flame_render_opts *o = w->o;
-	put_varint(w, names->count);
-	for (uint32_t i = 0; i < names->count && !w->rc; i++) {
-		const flame__name *nm = flame__intern_get(names, i);
+	if (!only)
+		count = names->count;
+	put_varint(w, count);
+	for (uint32_t i = 0; i < count && !w->rc; i++) {
+		const flame__name *nm = flame__intern_get(names, only ? only[i] : i);
 		put_str(w, nm->ptr, nm->len);
 	}
 	flame__colorer cr;
 	flame__colorer_init(&cr, o->colors, o->flags, o->seed, o->palette);
-	for (uint32_t i = 0; i < names->count && !w->rc; i++) {
-		const flame__name *nm = flame__intern_get(names, i);
+	for (uint32_t i = 0; i < count && !w->rc; i++) {
+		const flame__name *nm = flame__intern_get(names, only ? only[i] : i);
 		flame__rgb c;
 		if (flame__color_name(&cr, nm->ptr, nm->len, &c))
 			w->rc = flame__err_nomem(w->err);
@@ -692,32 +699,194 @@ static void put_labels(hw *w, cols *c)
 	cols_free(&tc);
 }
 
-static void put_data(hw *w)
+/* The node columns in w->c, built once (the preview and the data block both read them). */
+static int get_cols(hw *w)
 {
-	cols c;
-	memset(&c, 0, sizeof c);
+	if (w->c || w->rc)
+		return w->rc;
+	cols *c = w->c = calloc(1, sizeof *c);
+	if (!c)
+		return w->rc = flame__err_nomem(w->err);
 	int repeated = 0;
 	if (w->o->sort == FLAME_ORDER_NAME)
-		w->rc = cols_from_stacks(&c, w->t, w->err, &repeated);
+		w->rc = cols_from_stacks(c, w->t, w->err, &repeated);
 	if (!w->rc && (w->o->sort != FLAME_ORDER_NAME || repeated)) {
-		cols_free(&c);
-		memset(&c, 0, sizeof c);
-		w->rc = cols_from_tree(&c, w->t, w->o->sort, w->err);
+		cols_free(c);
+		memset(c, 0, sizeof *c);
+		w->rc = cols_from_tree(c, w->t, w->o->sort, w->err);
 	}
-	if (!w->rc && c.nomem)
+	if (!w->rc && c->nomem)
 		w->rc = flame__err_nomem(w->err);
+	return w->rc;
+}
+
+static void put_data(hw *w)
+{
+	if (get_cols(w))
+		return;
+	cols *c = w->c;
+	put_header(w);
+	put_names(w, NULL, 0);
+	put_varint(w, c->nodes);
+	int ncols = flame_tree_is_differential(w->t) ? NCOLS : COL_SELF1;
+	for (int k = 0; k < ncols; k++)
+		raw_put(w, c->v[k], c->n[k]);
+	put_labels(w, c);
+	put_time(w, c);
+	raw_flush(w);
+}
+
+/* ---- the preview: what the first screen of a large tree shows, before the whole data
+ * block is parsed (the page draws it while the browser is still reading the rest). The
+ * same "FLP1" stream: the header, the names it uses, then the nodes under which a frame
+ * can be seen at any width up to PREVIEW_PX pixels (parent total >= root / PREVIEW_PX),
+ * each in the tree's order; a node narrower than that stands for its whole subtree (its
+ * self count is the subtree's total), so every frame laid out over half a pixel wide is
+ * where the whole tree puts it. Only for trees of PREVIEW_MIN nodes or more, not diffs. */
+
+enum { PREVIEW_MIN = 1 << 18 };
+#define PREVIEW_PX 16384.0
+
+static inline uint64_t get_varint(const unsigned char **p)
+{
+	const unsigned char *q = *p;
+	uint64_t v = 0;
+	int shift = 0;
+	while (*q & 0x80) {
+		v |= (uint64_t)(*q++ & 0x7f) << shift;
+		shift += 7;
+	}
+	v |= (uint64_t)*q++ << shift;
+	*p = q;
+	return v;
+}
+
+/* open[i / 8] bit i % 8: node i is wide enough for its children to show */
+static int preview_open(const cols *c, unsigned char *open, uint64_t root)
+{
+	uint64_t *tot = malloc(64 * sizeof *tot);
+	size_t *idx = malloc(64 * sizeof *idx), cap = 64, sp = 0, capi = 64, d = 0;
+	const unsigned char *pu = c->v[COL_UP], *ps = c->v[COL_SELF0];
+	int nomem = !tot || !idx;
+	for (size_t i = 0; i <= c->nodes && !nomem; i++) {
+		uint64_t up = i < c->nodes ? get_varint(&pu) : d + 1, self = i < c->nodes ? get_varint(&ps) : 0;
+		d = i ? d + 1 - (size_t)up : 0; /* the end: depth 0, closing every node */
+		for (; sp > d || (i == c->nodes && sp); sp--) {
+			if ((double)tot[sp - 1] * PREVIEW_PX >= (double)root || idx[sp - 1] == 0)
+				open[idx[sp - 1] / 8] |= (unsigned char)(1u << idx[sp - 1] % 8);
+			if (sp > 1)
+				tot[sp - 2] += tot[sp - 1];
+		}
+		if (i == c->nodes)
+			break;
+		if (flame__array_reserve_min(tot, cap, sp + 1, 64) ||
+		    flame__array_reserve_min(idx, capi, sp + 1, 64)) {
+			nomem = 1;
+			break;
+		}
+		tot[sp] = self;
+		idx[sp++] = i;
+	}
+	free(tot);
+	free(idx);
+	return nomem;
+}
+
+typedef struct pv {
+	cols out;
+	uint32_t *id, *used, nused; /* tree name id -> preview id (UINT32_MAX: none); the used */
+} pv;
+
+static void pv_node(pv *p, uint32_t depth, uint32_t name, uint64_t self)
+{
+	if (p->id[name] == UINT32_MAX) {
+		p->id[name] = p->nused;
+		p->used[p->nused++] = name;
+	}
+	col_node(&p->out, depth, p->id[name], self, 0);
+}
+
+/* The preview's nodes, from the columns and the open bits: a closed node gathers the self
+ * counts of its subtree and is written when the subtree ends. */
+static void preview_nodes(pv *p, const cols *c, const unsigned char *open)
+{
+	const unsigned char *pu = c->v[COL_UP], *pn = c->v[COL_NAME], *ps = c->v[COL_SELF0];
+	size_t d = 0, cd = 0; /* depth; a closed node's depth */
+	uint32_t cname = 0;
+	uint64_t acc = 0;
+	int closed = 0;
+	for (size_t i = 0; i < c->nodes; i++) {
+		uint64_t up = get_varint(&pu), self = get_varint(&ps);
+		uint32_t name = (uint32_t)get_varint(&pn);
+		d = i ? d + 1 - (size_t)up : 0;
+		if (closed && d > cd) {
+			acc += self;
+			continue;
+		}
+		if (closed)
+			pv_node(p, (uint32_t)cd, cname, acc);
+		closed = !(open[i / 8] >> i % 8 & 1);
+		if (closed) {
+			cd = d;
+			cname = name;
+			acc = self;
+		} else {
+			pv_node(p, (uint32_t)d, name, self);
+		}
+	}
+	if (closed)
+		pv_node(p, (uint32_t)cd, cname, acc);
+}
+
+static void put_preview(hw *w)
+{
+	if (get_cols(w))
+		return;
+	const cols *c = w->c;
+	uint32_t nnames = flame__tree_names(w->t)->count;
+	uint64_t root = 0;
+	const unsigned char *ps = c->v[COL_SELF0];
+	for (size_t i = 0; i < c->nodes; i++)
+		root += get_varint(&ps);
+	pv p;
+	memset(&p, 0, sizeof p);
+	unsigned char *open = calloc(c->nodes / 8 + 1, 1);
+	p.id = malloc((nnames ? nnames : 1) * sizeof *p.id);
+	p.used = malloc((nnames ? nnames : 1) * sizeof *p.used);
+	if (!open || !p.id || !p.used || preview_open(c, open, root)) {
+		w->rc = flame__err_nomem(w->err);
+	} else {
+		memset(p.id, 0xff, nnames * sizeof *p.id);
+		preview_nodes(&p, c, open);
+		if (p.out.nomem)
+			w->rc = flame__err_nomem(w->err);
+	}
 	if (!w->rc) {
 		put_header(w);
-		put_names(w);
-		put_varint(w, c.nodes);
-		int ncols = flame_tree_is_differential(w->t) ? NCOLS : COL_SELF1;
-		for (int k = 0; k < ncols; k++)
-			raw_put(w, c.v[k], c.n[k]);
-		put_labels(w, &c);
-		put_time(w, &c);
+		put_names(w, p.used, p.nused);
+		put_varint(w, p.out.nodes);
+		for (int k = 0; k < COL_SELF1; k++)
+			raw_put(w, p.out.v[k], p.out.n[k]);
 		raw_flush(w);
 	}
-	cols_free(&c);
+	free(open);
+	free(p.id);
+	free(p.used);
+	cols_free(&p.out);
+}
+
+/* A gzip+base64 block of the stream `put` writes, into the page text. */
+static void put_block(hw *w, void (*put)(hw *))
+{
+	if (!w->rc)
+		w->rc = flame__gzip_open_sink(&w->gz, b64_sink, w, HTML_ZLEVEL, w->err);
+	if (!w->rc)
+		put(w);
+	if (!w->rc) {
+		w->rc = flame__gzip_finish(w->gz, w->err);
+		w->gz = NULL;
+	}
+	b64_finish(w);
 }
 
 /* ---- the page */
@@ -778,15 +947,15 @@ static int on_key(void *ud, const char *k, size_t n)
 			out_put(w, "</script>\n", 10);
 		}
 	} else if (key_is(k, n, "data")) {
-		if (!w->rc)
-			w->rc = flame__gzip_open_sink(&w->gz, b64_sink, w, HTML_ZLEVEL, w->err);
-		if (!w->rc)
-			put_data(w);
-		if (!w->rc) {
-			w->rc = flame__gzip_finish(w->gz, w->err);
-			w->gz = NULL;
+		put_block(w, put_data);
+	} else if (key_is(k, n, "preview")) {
+		/* the preview's own block (a different id: the data block stays the only one) */
+		if (!get_cols(w) && w->c->nodes >= PREVIEW_MIN && !flame_tree_is_differential(w->t)) {
+			static const char open[] = "<script type=\"application/octet-stream\" id=\"flame-preview\">";
+			out_put(w, open, sizeof open - 1);
+			put_block(w, put_preview);
+			out_put(w, "</script>\n", 10);
 		}
-		b64_finish(w);
 	} else {
 		return flame__err(w->err, FLAME_EUSAGE, "template", 0, FLAME__NO_OFFSET,
 		                  "unknown placeholder {{%.*s}}", (int)n, k);
@@ -814,10 +983,14 @@ int flame_write_html(flame_tree *t, const flame_render_opts *o, flame_output *ou
 	w->nraw = w->ncarry = 0;
 	w->t = t;
 	w->o = o;
+	w->c = NULL;
 	flame__tpl_cb cb = {on_literal, on_key, w};
 	rc = flame__template_expand(flame__tpl_page_html, flame__tpl_page_html_len, &cb);
 	rc = rc ? rc : w->rc;
 	flame__gzip_free(w->gz);
+	if (w->c)
+		cols_free(w->c);
+	free(w->c);
 	free(w);
 	return rc;
 }

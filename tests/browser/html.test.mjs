@@ -10,7 +10,8 @@
 // BEFORE), the transforms (each one's stacks as flame-collapse's --focus, --drop, --merge,
 // --collapse-recursion give them, and --reverse's for invert; the bar's buttons, chips,
 // undo and the link round trip), stacks 10,000 frames deep in both orientations, and the
-// timings on a 100,000-frame profile (printed, not asserted: bench/html checks them).
+// timings on a 100,000-frame profile (printed, not asserted: bench/html checks them), and
+// a large page's preview, drawn first, the same as the whole tree's first screen.
 // Usage: node html.test.mjs BUILD_DIR FIXTURES_DIR
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
@@ -520,6 +521,49 @@ try {
 	console.log(`timings (100,004 frames, best of 3, to the second frame after): load ${load.toFixed(0)} ms, zoom ${tz.toFixed(1)} ms, ` +
 		`search ${ts.toFixed(1)} ms, icicle toggle ${tv.toFixed(1)} ms, sandwich and back ${tw.toFixed(1)} ms, table ${tt.toFixed(1)} ms`);
 	await page.close();
+
+	// ---- a large page's preview (278,000 nodes): drawn before the data block is read, the
+	// same frames, places, tooltips and colours as the whole tree's first screen
+	{
+		let x = 29;
+		const rnd = (n) => { x = (Math.imul(x, 1103515245) + 12345) >>> 0; return (x >>> 8) % n; };
+		const pl = ["main;hot;loop 500000"];
+		for (let k = 0; k < 20000; k++)
+			pl.push(`main;mod_${k % 40};` + Array.from({ length: 14 }, () => `fn_${rnd(3000)}`).join(";") + ` ${1 + rnd(30)}`);
+		const pv = pageOf("preview", "flame-render", [], pl.join("\n") + "\n");
+		for (const hash of ["", "#o=icicle"]) {
+			const pp = await open(pv, hash);
+			const r = await pp.evaluate(() => ({ pre: FG.previewed(), now: FG.drawn(), times: FG.times, n: FG.tree().n }));
+			const key = (f) => [f.i === 0 ? "" : f.name, f.x.toFixed(2), f.w.toFixed(2), f.y.toFixed(2), f.info, f.fill].join("|");
+			const same = r.pre && r.pre.length === r.now.length && r.pre.map(key).sort().join("\n") === r.now.map(key).sort().join("\n");
+			check(r.n > 262144 && r.pre && r.pre.length > 20 && same && r.times.firstPaint > 0,
+				`preview ${hash || "flame"}: ${r.pre && r.pre.length} frames drawn first, as the whole tree of ${r.n} nodes draws them`);
+			await pp.close();
+		}
+		// a million nodes and more: the sandwich finds a function's frames through the nodes
+		// by name (built when idle) as the pass over every node found them (at the start)
+		const ml = [];
+		for (let k = 0; k < 78000; k++) {
+			const tail = Array.from({ length: 15 }, () => `fn_${rnd(400)}`);
+			if (k % 7 === 0) tail.splice(3, 0, "fn_7", `fn_${rnd(400)}`, "fn_7"); // recursion
+			ml.push(`main;m_${k % 30};` + tail.join(";") + ` ${1 + rnd(9)}`);
+		}
+		const mp = pageOf("million", "flame-render", [], ml.join("\n") + "\n");
+		const pm = await open(mp, "#v=sandwich&f=fn_7");
+		const flat = () => { const t = FG.sandwichTrees(), o = []; for (const tr of [t.up, t.down]) for (let i = 0; i < tr.n; i++) o.push(tr.depth[i] + " " + FG.names()[tr.name[i]] + " " + tr.self0[i]); return o.join("\n"); };
+		const scanned = await pm.evaluate(flat);
+		await pm.waitForFunction(() => FG.settled, null, { timeout: 60000 });
+		await pm.fill("#search", "^fn_7$");
+		await pm.press("#search", "Enter");
+		await pm.click("#b-table");
+		await pm.click(".row >> text=fn_7");
+		const indexed = await pm.evaluate(flat), n = await pm.evaluate(() => FG.tree().n);
+		check(n >= 1 << 20 && scanned.length > 1000 && indexed === scanned, `sandwich on ${n} nodes: the same trees through the nodes by name (${scanned.split("\n").length} nodes)`);
+		await pm.close();
+		const pz = await open(pv, "#z=3");
+		check((await pz.evaluate(() => FG.previewed())) === undefined && (await state(pz)).zoom === 3, "preview: not drawn for a link that zooms");
+		await pz.close();
+	}
 
 	check(errors.length === 0, `no console errors (${errors.join(" | ")})`);
 	check(requests.length === 0, `no network requests (${requests.join(" ")})`);

@@ -10,6 +10,8 @@ import re
 import sys
 
 DATA_RE = re.compile(rb'<script type="application/octet-stream" id="flame-data">([^<]*)</script>')
+# a large page's preview: the same stream, of the nodes its first screen can show
+PREVIEW_RE = re.compile(rb'<script type="application/octet-stream" id="flame-preview">([^<]*)</script>')
 
 
 class Reader:
@@ -35,16 +37,17 @@ class Reader:
         return self.bytes(self.varint())
 
 
-def data_of(page):
-    """The base64 text of the page's data block (the page must hold exactly one)."""
-    found = DATA_RE.findall(page)
+def data_of(page, block=DATA_RE):
+    """The base64 text of the page's data block (the page must hold exactly one), or of
+    its preview (block=PREVIEW_RE)."""
+    found = block.findall(page)
     if len(found) != 1:
         raise ValueError("expected one data block, found %d" % len(found))
     return found[0]
 
 
-def decode(page):
-    raw = gzip.decompress(base64.b64decode(data_of(page), validate=True))
+def decode(page, block=DATA_RE):
+    raw = gzip.decompress(base64.b64decode(data_of(page, block), validate=True))
     r = Reader(raw)
     if r.bytes(4) != b"FLP1":
         raise ValueError("bad magic")

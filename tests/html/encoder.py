@@ -3,7 +3,9 @@ the page carries (decoded by decode.py) equal the folded text flame-merge (flame
 two sides) prints for the same input, byte for byte; each name's colour is the SVG's fill
 for a frame of that name; title, subtitle, notes and countname come back as given; and no
 input text reaches the markup outside the escaped <title>: the data block is base64 alone
-and the page has no script end but its own two.
+and the page has no script end but its own two; a large tree's preview block holds the
+nodes its first screen shows, with their subtrees' totals; pages of this layout and of the
+one before (data block first) are detected and read back.
 Usage: encoder.py BUILD_DIR FIXTURES_DIR"""
 import os
 import re
@@ -92,6 +94,82 @@ same_stacks("20,000 stacks (no --minwidth pruning)", html,
             run([tool("flame-merge"), "--format", "folded", big]))
 
 # colours: each name's is the SVG's, in the default mode and with --hash and a palette
+def paths_totals(d):
+    """Each node's path of names and total, in the tree's order."""
+    out, path, tot, parent, stack = [], [], [], [], []
+    for i, dep in enumerate(d["depth"]):
+        del path[dep:]
+        del stack[dep:]
+        path.append(d["names"][d["name"][i]])
+        parent.append(stack[-1] if stack else -1)
+        stack.append(i)
+        out.append(tuple(path))
+        tot.append(d["self0"][i])
+    for i in range(len(tot) - 1, 0, -1):
+        tot[parent[i]] += tot[i]
+    return out, tot, parent
+
+
+def check_preview():
+    """A page of 262,144 nodes or more carries a preview: the nodes under every node at
+    least 1/16384 of the root wide, in the tree's order, each with its subtree's total;
+    the names it uses with their colours. A smaller page has none."""
+    import random
+    rnd = random.Random(29)
+    vocab = ["fn_%d" % k for k in range(3000)]
+    lines = ["main;hot;loop %d" % 500000]
+    for k in range(20000):
+        tail = ";".join(rnd.choice(vocab) for _ in range(14))
+        lines.append("main;mod_%d;%s %d" % (k % 40, tail, 1 + rnd.randrange(30)))
+    src = os.path.join(tmp, "preview.folded")
+    with open(src, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    html = page("preview", [tool("flame-render"), src])
+    full, pv = decode.decode(html), decode.decode(html, decode.PREVIEW_RE)
+    fp, ft, fparent = paths_totals(full)
+    pp, pt, _ = paths_totals(pv)
+    root = ft[0]
+    want = [i for i in range(len(fp)) if i == 0 or ft[fparent[i]] * 16384 >= root]
+    check(len(fp) >= 262144 and len(pp) < len(fp) // 10, "preview: %d of %d nodes" % (len(pp), len(fp)))
+    check(pp == [fp[i] for i in want], "preview: the nodes under the wide ones, in the tree's order")
+    check(pt == [ft[i] for i in want], "preview: each node's total is its subtree's")
+    colors = dict(zip(full["names"], full["colors"]))
+    check(sorted(pv["names"]) == sorted(set(n for p in pp for n in p[-1:])) and
+          all(colors[n] == c for n, c in zip(pv["names"], pv["colors"])) and pv["meta"] == full["meta"],
+          "preview: the header, and the names it uses with their colours")
+    small = page("no-preview", [tool("flame-render"), r("java.folded")])
+    check(b"id=\"flame-preview\"" not in small and b"id=\"flame-preview\"" not in page("diff-no-preview", [tool("flame-diff"), src, src]),
+          "no preview in a small page nor in a diff")
+    got = run([tool("flame-collapse"), os.path.join(tmp, "preview.html")])
+    check(sorted(got.split(b"\n")) == sorted(run([tool("flame-merge"), src]).split(b"\n")),
+          "the page with a preview reads back as its stacks")
+
+
+
+def check_layouts():
+    """Both layouts are read back as pages: this one (the data block after the script, past
+    the first 64 KiB, the head's generator tag) and the one before it (the block before the
+    script, within 64 KiB, no tag); a page with neither is not taken for one."""
+    src = r("java.folded")
+    html = page("layout", [tool("flame-render"), src])
+    block = decode.DATA_RE.search(html).group(0)
+    gen = b'<meta name="generator" content="flame-render">\n'
+    check(html.index(block) > 65536 and gen in html, "the data block after the script, the generator tag in the head")
+    older = html.replace(gen, b"").replace(block + b"\n", b"").replace(b'<div id="tip" hidden></div>\n',
+                                                                    b'<div id="tip" hidden></div>\n' + block + b"\n")
+    neither = html.replace(gen, b"")
+    want = run([tool("flame-merge"), src])
+    for name, text in (("older", older), ("neither", neither)):
+        with open(os.path.join(tmp, name + ".html"), "wb") as f:
+            f.write(text)
+    check(older.index(block) < 65536 and run([tool("flame-collapse"), os.path.join(tmp, "older.html")]) == want,
+          "a page of the layout before (the block first, no generator tag) reads back")
+    r2 = subprocess.run([tool("flame-collapse"), os.path.join(tmp, "neither.html")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check(r2.returncode != 0 or r2.stdout != want, "a page with neither the tag nor the block in its head is not read as one")
+
+
+check_layouts()
+check_preview()
 for opts in [[], ["--hash"], ["--colors", "java"]]:
     html = page("colours", [tool("flame-render")] + opts + [r("java.folded")])
     svg = run([tool("flame-render"), "--minwidth", "0"] + opts + [r("java.folded")])
