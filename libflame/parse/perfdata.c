@@ -28,7 +28,9 @@
 #include "perfdata-sym.h"
 #ifdef FLAME_HAVE_DWARF
 #include <stdlib.h>
+#include "../core/tree.h"
 #include "perfdata-inline.h"
+#include "perfdata-sites.h"
 #include "perfdata-unwind.h"
 #endif
 
@@ -46,6 +48,8 @@ typedef struct gen {
 #ifdef FLAME_HAVE_DWARF
 	flame__unwind *u; /* NULL unless the recording has user stacks to unwind */
 	flame__inl *inl;  /* NULL with FLAME_PERF_NO_INLINE */
+	flame__pdsites *ps; /* NULL unless the tree keeps sites: user frames go through it */
+	flame__cfi *cfi;  /* the files' reader for the sites, when there is no unwinder */
 	flame__uframe uf[MAX_STACK];
 	flame__inl_frame inl_fr[64];
 #endif
@@ -134,7 +138,12 @@ static int user_frames(gen *g, const flame__pd_sample *sm, flame_err *err)
 	size_t pn = 0;
 	uint64_t *memo = NULL;
 	int k = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && g->ps; i++) { /* sites kept: lines, inline frames and all */
+		int rc = flame__pdsites_frame(g->ps, g->f, sm->pid, g->uf[i].ip, g->uf[i].ip, err);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < n && !g->ps; i++) {
 		const flame__uframe *fr = &g->uf[i];
 		struct sym_ctx sc = {g, sm->pid, fr->ip};
 		/* a recursion repeats its frame: its inline frames, text and memo are the last
@@ -199,14 +208,19 @@ static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 	if (!sm.has_chain) {
 		int mode = (rec->misc & 7) == 1 ? FLAME__PD_KERNEL
 		           : (rec->misc & 7) == 3 ? FLAME__PD_HV : FLAME__PD_USER;
+#ifdef FLAME_HAVE_DWARF
+		if (g->ps && mode == FLAME__PD_USER)
+			return flame__pdsites_frame(g->ps, g->f, sm.pid, sm.ip, sm.ip, err);
+#endif
 		return frame(g, sm.pid, mode, 1, sm.ip, err);
 	}
 	int mode = FLAME__PD_USER;
-	size_t frames = 0;
+	size_t frames = 0, ctx_first = 1; /* the first frame of a context is where it was */
 	for (uint64_t i = 0; i < sm.nchain && frames < MAX_STACK; i++) {
 		uint64_t ip;
 		memcpy(&ip, sm.chain + 8 * i, 8);
 		if (ip >= CTX_MAX) {
+			ctx_first = frames + 1;
 			if (ip == CTX_HV)
 				mode = FLAME__PD_HV;
 			else if (ip == CTX_KERNEL)
@@ -220,6 +234,16 @@ static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 			continue;
 		}
 		frames++;
+#ifdef FLAME_HAVE_DWARF
+		/* with sites: a return address's line is its call's, at ip - 1; the first user
+		 * frame is the interrupted one's (or the syscall's, whose line it keeps) */
+		if (g->ps && mode == FLAME__PD_USER) {
+			uint64_t at = frames > ctx_first ? ip - 1 : ip;
+			if ((rc = flame__pdsites_frame(g->ps, g->f, sm.pid, ip, at, err)))
+				return rc;
+			continue;
+		}
+#endif
 		if ((rc = frame(g, sm.pid, mode, 0, ip, err)))
 			return rc;
 	}
@@ -316,6 +340,14 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 			                name[0] == '<' ? "FILE" : name);
 			goto done;
 		}
+#ifdef FLAME_HAVE_DWARF
+	flame__sites *st = flame__tree_sites(t);
+	if (st && ((!g.u && !(g.cfi = flame__cfi_new(flame__pdsym_debug_dir(g.s)))) ||
+	           !(g.ps = flame__pdsites_new(st, g.s, g.u ? flame__unwind_cfi(g.u) : g.cfi)))) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+#endif
 	if ((rc = flame__perf_feed_new(&g.f, t, o, name, err)))
 		goto done;
 	for (;;) {
@@ -345,6 +377,8 @@ done:
 		        (unsigned long long)hits, (unsigned long long)misses,
 		        hits + misses ? 100.0 * (double)hits / (double)(hits + misses) : 0.0);
 	}
+	flame__pdsites_free(g.ps);
+	flame__cfi_free(g.cfi);
 	flame__inl_free(g.inl);
 	flame__unwind_free(g.u);
 #endif
