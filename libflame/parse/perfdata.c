@@ -115,6 +115,21 @@ static int choose_event(gen *g, flame_err *err)
 	return 0;
 }
 
+/* A callchain's context marker: the space of the frames after it into *mode; 0 for one
+ * perf does not know. */
+static inline int context(uint64_t ip, int *mode)
+{
+	if (ip == CTX_HV)
+		*mode = FLAME__PD_HV;
+	else if (ip == CTX_KERNEL)
+		*mode = FLAME__PD_KERNEL;
+	else if (ip == CTX_USER)
+		*mode = FLAME__PD_USER;
+	else
+		return 0;
+	return 1;
+}
+
 #ifdef FLAME_HAVE_DWARF
 struct sym_ctx {
 	gen *g;
@@ -170,6 +185,37 @@ static int user_frames(gen *g, const flame__pd_sample *sm, flame_err *err)
 }
 #endif
 
+#ifdef FLAME_HAVE_DWARF
+/* The callchain of a sample (and its unwound user frames) when the tree keeps sites: the
+ * frames sample() feeds, user frames through perfdata-sites.c. A return address's line is
+ * its call's, at ip - 1; the first frame of a context is where it was (the interrupted
+ * instruction, or the syscall's, whose line it keeps). */
+static int chain_sites(gen *g, const flame__pd_sample *sm, flame_err *err)
+{
+	int mode = FLAME__PD_USER, rc;
+	size_t frames = 0, first = 1;
+	for (uint64_t i = 0; i < sm->nchain && frames < MAX_STACK; i++) {
+		uint64_t ip;
+		memcpy(&ip, sm->chain + 8 * i, 8);
+		if (ip >= CTX_MAX) {
+			first = frames + 1;
+			if (!context(ip, &mode)) {
+				flame__perf_feed_drop_frames(g->f);
+				break;
+			}
+			continue;
+		}
+		frames++;
+		rc = mode == FLAME__PD_USER
+		     ? flame__pdsites_frame(g->ps, g->f, sm->pid, ip, frames > first ? ip - 1 : ip, err)
+		     : frame(g, sm->pid, mode, 0, ip, err);
+		if (rc)
+			return rc;
+	}
+	return g->u ? user_frames(g, sm, err) : 0;
+}
+#endif
+
 static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 {
 	flame__pd_sample sm;
@@ -214,36 +260,23 @@ static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 #endif
 		return frame(g, sm.pid, mode, 1, sm.ip, err);
 	}
+#ifdef FLAME_HAVE_DWARF
+	if (g->ps)
+		return chain_sites(g, &sm, err);
+#endif
 	int mode = FLAME__PD_USER;
-	size_t frames = 0, ctx_first = 1; /* the first frame of a context is where it was */
+	size_t frames = 0;
 	for (uint64_t i = 0; i < sm.nchain && frames < MAX_STACK; i++) {
 		uint64_t ip;
 		memcpy(&ip, sm.chain + 8 * i, 8);
 		if (ip >= CTX_MAX) {
-			ctx_first = frames + 1;
-			if (ip == CTX_HV)
-				mode = FLAME__PD_HV;
-			else if (ip == CTX_KERNEL)
-				mode = FLAME__PD_KERNEL;
-			else if (ip == CTX_USER)
-				mode = FLAME__PD_USER;
-			else {
+			if (!context(ip, &mode)) {
 				flame__perf_feed_drop_frames(g->f); /* perf drops a chain with a context it does not know */
 				break;
 			}
 			continue;
 		}
 		frames++;
-#ifdef FLAME_HAVE_DWARF
-		/* with sites: a return address's line is its call's, at ip - 1; the first user
-		 * frame is the interrupted one's (or the syscall's, whose line it keeps) */
-		if (g->ps && mode == FLAME__PD_USER) {
-			uint64_t at = frames > ctx_first ? ip - 1 : ip;
-			if ((rc = flame__pdsites_frame(g->ps, g->f, sm.pid, ip, at, err)))
-				return rc;
-			continue;
-		}
-#endif
 		if ((rc = frame(g, sm.pid, mode, 0, ip, err)))
 			return rc;
 	}
