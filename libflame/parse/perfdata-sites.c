@@ -3,14 +3,13 @@
  * made the frame of that name at its site (core/sites.h). The site of a line is kept in
  * the line's memo word with its mapping, so a frame seen before costs two lookups: the
  * mapping and the frame. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/err.h"
 #include "perfdata-lines.h"
 #include "perfdata-sites.h"
 
-enum { MAX_LINES = 64 };
+enum { MAX_LINES = 64, MAPS = 8 };
 
 struct flame__pdsites {
 	flame__sites *s;
@@ -18,8 +17,11 @@ struct flame__pdsites {
 	flame__cfi *cfi;
 	flame__pdlines *lines;
 	flame__pdline fr[MAX_LINES];
-	flame__pd_map last;   /* the last mapping asked for, and its index + 1 in s */
-	uint32_t last_map;
+	struct {               /* the last mappings asked for, and their index + 1 in s */
+		flame__pd_map m;
+		uint32_t map;
+	} last[MAPS];
+	unsigned next;         /* the entry replaced next */
 };
 
 flame__pdsites *flame__pdsites_new(flame__sites *s, flame__pdsym *sym, flame__cfi *cfi)
@@ -50,21 +52,25 @@ void flame__pdsites_free(flame__pdsites *ps)
  * frames when the file has DWARF). */
 static uint32_t map_of(flame__pdsites *ps, const flame__pd_map *m, flame__cfi_file *f)
 {
-	if (ps->last_map && m->id == ps->last.id && m->start == ps->last.start &&
-	    m->end == ps->last.end && m->pgoff == ps->last.pgoff)
-		return ps->last_map;
+	for (unsigned i = 0; i < MAPS; i++)
+		if (ps->last[i].map && m->id == ps->last[i].m.id && m->start == ps->last[i].m.start &&
+		    m->end == ps->last[i].m.end && m->pgoff == ps->last[i].m.pgoff)
+			return ps->last[i].map;
 	char hex[41];
 	size_t nb = m->bidlen > 20 ? 20 : m->bidlen;
-	for (size_t i = 0; i < nb; i++)
-		snprintf(hex + 2 * i, 3, "%02x", m->bid[i]);
+	for (size_t i = 0; i < nb; i++) {
+		hex[2 * i] = "0123456789abcdef"[m->bid[i] >> 4];
+		hex[2 * i + 1] = "0123456789abcdef"[m->bid[i] & 15];
+	}
 	flame__map x = {flame__sites_str(ps->s, m->file, strlen(m->file)),
 	                flame__sites_str(ps->s, hex, 2 * nb),
 	                f && flame__cfi_debuginfo(f) ? 15u : 1u,
 	                {m->start, m->end, m->pgoff, {"", 0}, {"", 0}}};
 	if (x.file == FLAME__ID_NONE || x.build_id == FLAME__ID_NONE)
 		return 0;
-	ps->last = *m;
-	return ps->last_map = flame__sites_map(ps->s, &x);
+	unsigned k = ps->next++ % MAPS;
+	ps->last[k].m = *m;
+	return ps->last[k].map = flame__sites_map(ps->s, &x);
 }
 
 /* The site of line `ln` (NULL: none known; the function is the frame's name `nm`) at
