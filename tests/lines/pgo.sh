@@ -86,6 +86,16 @@ echo "$ftop"
 reason='does not contain a sample index with value/type'
 grep -qF "$reason" <<<"$gobuild" && grep -qF "$reason" <<<"$ftop" ||
 	{ echo "FAIL: flame-top --pgo does not give go build's reason for a heap profile" >&2; exit 1; }
+# a profile with no samples, of a type Go does not weigh by: go build takes it (it looks at
+# the samples first), and flame-top --pgo says so
+cp "$here/../../fixtures/corpus/pprof/go-mutex-empty.pb.gz" "$tmp/empty.pgo"
+(cd "$tmp/prog" && "$GO" build -pgo="$tmp/empty.pgo" -o /dev/null .) ||
+	{ echo "FAIL: go build refused a profile with no samples" >&2; exit 1; }
+ftop=$("$build/tools/flame-top" --pgo "$tmp/empty.pgo") ||
+	{ echo "FAIL: flame-top --pgo refused a profile with no samples" >&2; exit 1; }
+echo "$ftop"
+grep -qF 'Go takes it, but it holds no samples' <<<"$ftop" ||
+	{ echo "FAIL: flame-top --pgo on a profile with no samples" >&2; exit 1; }
 echo "PASS: flame-top --pgo takes and refuses what go build does"
 
 # the edges Go reads, recursion included: flame-top --pgo against go tool preprofile
