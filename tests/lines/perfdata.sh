@@ -24,7 +24,8 @@ grep -qw 'perfdata' <<<"$help" ||
 	{ echo "flame-collapse built without perf.data: skipped"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp # perf record's build-id cache
+GOCACHE=$("$GO" env GOCACHE) # the user's build cache stays where it is
+export GOCACHE HOME=$tmp     # perf record's build-id cache
 if ! perf record -q -e cpu-clock -g -o "$tmp/probe.data" true >/dev/null 2>&1; then
 	echo "perf record cannot sample here (perf_event_paranoid, containers): skipped"
 	exit 77
