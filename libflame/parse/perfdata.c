@@ -18,7 +18,10 @@
  * Recordings with user stacks to unwind (--call-graph dwarf) have them unwound by
  * perfdata-unwind.c (-Ddwarf; without it they are refused with a message that names perf
  * script): the kernel's part of the callchain as above, then the user frames, each with
- * the functions inlined there (perfdata-inline.c) as perf script prints them. */
+ * the functions inlined there (perfdata-inline.c) as perf script prints them.
+ * A tree that keeps sites (-Ddwarf) gets each user frame, of either kind of recording,
+ * through perfdata-sites.c: the same frame, after the functions inlined at its address,
+ * each at its site (function, file, line, start line, address, mapping). */
 #include <stdio.h>
 #include <string.h>
 #include "../core/numfmt.h"
