@@ -168,6 +168,7 @@ typedef enum flame_format {
 #define FLAME_PPROF_ADDRESSES 0x02       /* `mapping+0xADDR` / `0xADDR` for code with no function */
 #define FLAME_PPROF_LINES 0x04           /* append ` file:line` to each frame */
 #define FLAME_PPROF_SYSTEM_NAMES 0x08    /* Function.system_name (mangled) instead of name */
+#define FLAME_PPROF_NO_PRUNE 0x10        /* keep the frames drop_frames cuts (Go's PGO does) */
 
 #define FLAME_PARSE_OPTS_VERSION 4
 

@@ -5,6 +5,7 @@
 #ifndef FLAME_PARSE_PERF_FEED_H
 #define FLAME_PARSE_PERF_FEED_H
 #include "../flame.h"
+#include "../core/intern.h"
 #include "perf-name.h"
 
 typedef struct flame__perf_feed flame__perf_feed;
@@ -21,6 +22,13 @@ int flame__perf_feed_sample(flame__perf_feed *f, const flame__perf_event *ev, ui
  * first; the feed fills it, and the next time skips the text's lookup while it holds. */
 int flame__perf_feed_frame(flame__perf_feed *f, const char *p, size_t n, uint64_t *memo,
                            flame_err *err);
+/** The frames of the current sample so far, leaf first (ids of the tree's names, `*n` of
+ * them), for a caller that puts a site on the ones a frame added (perfdata-sites.c): it
+ * may replace an id by a frame of the same name (core/sites.h). Valid until the next
+ * call into the feed. */
+uint32_t *flame__perf_feed_frames(flame__perf_feed *f, size_t *n);
+/** The tree's names the frames are ids of. */
+flame__intern *flame__perf_feed_names(flame__perf_feed *f);
 /** The event kept when no --event-filter is given, before any sample: a perf.data names
  * its events in order, so its first sampling event is known, where text keeps the first
  * one seen. 0, or FLAME_ENOMEM. */

@@ -1594,6 +1594,17 @@ int flame__perf_feed_frame(flame__perf_feed *f, const char *p, size_t n, uint64_
 	return feed_flush(f, rc, err);
 }
 
+uint32_t *flame__perf_feed_frames(flame__perf_feed *f, size_t *n)
+{
+	*n = f->s.open && !f->s.skip ? f->w.nids : 0;
+	return f->w.ids;
+}
+
+flame__intern *flame__perf_feed_names(flame__perf_feed *f)
+{
+	return f->w.names;
+}
+
 int flame__perf_feed_default_event(flame__perf_feed *f, const char *name, size_t n)
 {
 	if (f->a.o->perf_event_filter || f->a.filter != FLAME__ID_NONE)

@@ -15,7 +15,7 @@
 #include "../core/slots.h"
 #include "perfdata-inline.h"
 
-enum { MAX_DEPTH = 64, MAX_DIES = 1 << 20, CACHE_MAX = 1 << 20, POOL_MAX = 64 << 20 };
+enum { MAX_DEPTH = FLAME__INL_DEPTH, MAX_DIES = 1 << 20, CACHE_MAX = 1 << 20, POOL_MAX = 64 << 20 };
 
 typedef struct ientry {
 	uint64_t addr;
@@ -96,12 +96,11 @@ static uint64_t extent(Dwarf_Die *d)
 	                                                                      : UINT64_MAX;
 }
 
-/* The path of DIEs holding addr below `cu`, outermost first, into path[]: its length.
- * Out-of-line definitions sit at the unit's top level (C++'s through DW_AT_specification),
+/* (see perfdata-inline.h) Out-of-line definitions sit at the unit's top level (C++'s through DW_AT_specification),
  * so only functions, inlined calls and lexical blocks are entered. Where several hold
  * addr (an assembler file's aliases: __clone3, __GI___clone3, clone3), binutils takes
  * the smallest, the last of equals. */
-static int walk(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *path)
+int flame__inl_path(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *path)
 {
 	Dwarf_Die cur = *cu, child, best;
 	int depth = 0;
@@ -142,7 +141,7 @@ static int lookup(flame__inl *l, flame__cfi_file *f, uint64_t vaddr, flame__inl_
 	if (!dw || !dwarf_addrdie(dw, vaddr, &cu))
 		return 0;
 	const char *sym = symf(ctx);
-	int n = sym ? walk(&cu, vaddr, path) : 0;
+	int n = sym ? flame__inl_path(&cu, vaddr, path) : 0;
 	for (int i = n - 1; i >= 0; i--)
 		if (add_frame(l, die_name(&path[i]), sym))
 			return -1;

@@ -6,6 +6,7 @@
 #define FLAME_PARSE_PERFDATA_INLINE_H
 #include <stddef.h>
 #include <stdint.h>
+#include <elfutils/libdw.h>
 #include "perfdata-cfi.h"
 
 typedef struct flame__inl flame__inl;
@@ -23,6 +24,14 @@ typedef struct flame__inl_frame {
 /* The name of the symbol holding ELF address vaddr, asked only on a miss (NULL: none,
  * and perf then adds no inline frame). */
 typedef const char *(*flame__inl_sym)(void *ctx);
+
+enum { FLAME__INL_DEPTH = 64 };
+
+/** The DIEs holding `addr` below compilation unit `cu`, outermost first, into
+ * path[0..FLAME__INL_DEPTH): the subprogram and the inlined subroutines down to the
+ * innermost (lexical blocks passed through), as addr2line -i finds them; their count.
+ * Bounded in depth and DIEs. The source lines of sites walk it too (perfdata-lines.c). */
+int flame__inl_path(Dwarf_Die *cu, uint64_t addr, Dwarf_Die *path);
 
 /** NULL when out of memory. */
 flame__inl *flame__inl_new(void);

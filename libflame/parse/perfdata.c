@@ -18,7 +18,10 @@
  * Recordings with user stacks to unwind (--call-graph dwarf) have them unwound by
  * perfdata-unwind.c (-Ddwarf; without it they are refused with a message that names perf
  * script): the kernel's part of the callchain as above, then the user frames, each with
- * the functions inlined there (perfdata-inline.c) as perf script prints them. */
+ * the functions inlined there (perfdata-inline.c) as perf script prints them.
+ * A tree that keeps sites (-Ddwarf) gets each user frame, of either kind of recording,
+ * through perfdata-sites.c: the same frame, after the functions inlined at its address,
+ * each at its site (function, file, line, start line, address, mapping). */
 #include <stdio.h>
 #include <string.h>
 #include "../core/numfmt.h"
@@ -28,7 +31,9 @@
 #include "perfdata-sym.h"
 #ifdef FLAME_HAVE_DWARF
 #include <stdlib.h>
+#include "../core/tree.h"
 #include "perfdata-inline.h"
+#include "perfdata-sites.h"
 #include "perfdata-unwind.h"
 #endif
 
@@ -46,6 +51,8 @@ typedef struct gen {
 #ifdef FLAME_HAVE_DWARF
 	flame__unwind *u; /* NULL unless the recording has user stacks to unwind */
 	flame__inl *inl;  /* NULL with FLAME_PERF_NO_INLINE */
+	flame__pdsites *ps; /* NULL unless the tree keeps sites: user frames go through it */
+	flame__cfi *cfi;  /* the files' reader for the sites, when there is no unwinder */
 	flame__uframe uf[MAX_STACK];
 	flame__inl_frame inl_fr[64];
 #endif
@@ -111,6 +118,21 @@ static int choose_event(gen *g, flame_err *err)
 	return 0;
 }
 
+/* A callchain's context marker: the space of the frames after it into *mode; 0 for one
+ * perf does not know. */
+static inline int context(uint64_t ip, int *mode)
+{
+	if (ip == CTX_HV)
+		*mode = FLAME__PD_HV;
+	else if (ip == CTX_KERNEL)
+		*mode = FLAME__PD_KERNEL;
+	else if (ip == CTX_USER)
+		*mode = FLAME__PD_USER;
+	else
+		return 0;
+	return 1;
+}
+
 #ifdef FLAME_HAVE_DWARF
 struct sym_ctx {
 	gen *g;
@@ -134,7 +156,12 @@ static int user_frames(gen *g, const flame__pd_sample *sm, flame_err *err)
 	size_t pn = 0;
 	uint64_t *memo = NULL;
 	int k = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && g->ps; i++) { /* sites kept: lines, inline frames and all */
+		int rc = flame__pdsites_frame(g->ps, g->f, sm->pid, g->uf[i].ip, g->uf[i].ip, err);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < n && !g->ps; i++) {
 		const flame__uframe *fr = &g->uf[i];
 		struct sym_ctx sc = {g, sm->pid, fr->ip};
 		/* a recursion repeats its frame: its inline frames, text and memo are the last
@@ -158,6 +185,37 @@ static int user_frames(gen *g, const flame__pd_sample *sm, flame_err *err)
 			return rc;
 	}
 	return 0;
+}
+#endif
+
+#ifdef FLAME_HAVE_DWARF
+/* The callchain of a sample (and its unwound user frames) when the tree keeps sites: the
+ * frames sample() feeds, user frames through perfdata-sites.c. A return address's line is
+ * its call's, at ip - 1; the first frame of a context is where it was (the interrupted
+ * instruction, or the syscall's, whose line it keeps). */
+static int chain_sites(gen *g, const flame__pd_sample *sm, flame_err *err)
+{
+	int mode = FLAME__PD_USER, rc;
+	size_t frames = 0, first = 1;
+	for (uint64_t i = 0; i < sm->nchain && frames < MAX_STACK; i++) {
+		uint64_t ip;
+		memcpy(&ip, sm->chain + 8 * i, 8);
+		if (ip >= CTX_MAX) {
+			first = frames + 1;
+			if (!context(ip, &mode)) {
+				flame__perf_feed_drop_frames(g->f);
+				break;
+			}
+			continue;
+		}
+		frames++;
+		rc = mode == FLAME__PD_USER
+		     ? flame__pdsites_frame(g->ps, g->f, sm->pid, ip, frames > first ? ip - 1 : ip, err)
+		     : frame(g, sm->pid, mode, 0, ip, err);
+		if (rc)
+			return rc;
+	}
+	return g->u ? user_frames(g, sm, err) : 0;
 }
 #endif
 
@@ -199,21 +257,23 @@ static int sample(gen *g, const flame__pd_rec *rec, flame_err *err)
 	if (!sm.has_chain) {
 		int mode = (rec->misc & 7) == 1 ? FLAME__PD_KERNEL
 		           : (rec->misc & 7) == 3 ? FLAME__PD_HV : FLAME__PD_USER;
+#ifdef FLAME_HAVE_DWARF
+		if (g->ps && mode == FLAME__PD_USER)
+			return flame__pdsites_frame(g->ps, g->f, sm.pid, sm.ip, sm.ip, err);
+#endif
 		return frame(g, sm.pid, mode, 1, sm.ip, err);
 	}
+#ifdef FLAME_HAVE_DWARF
+	if (g->ps)
+		return chain_sites(g, &sm, err);
+#endif
 	int mode = FLAME__PD_USER;
 	size_t frames = 0;
 	for (uint64_t i = 0; i < sm.nchain && frames < MAX_STACK; i++) {
 		uint64_t ip;
 		memcpy(&ip, sm.chain + 8 * i, 8);
 		if (ip >= CTX_MAX) {
-			if (ip == CTX_HV)
-				mode = FLAME__PD_HV;
-			else if (ip == CTX_KERNEL)
-				mode = FLAME__PD_KERNEL;
-			else if (ip == CTX_USER)
-				mode = FLAME__PD_USER;
-			else {
+			if (!context(ip, &mode)) {
 				flame__perf_feed_drop_frames(g->f); /* perf drops a chain with a context it does not know */
 				break;
 			}
@@ -316,6 +376,14 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 			                name[0] == '<' ? "FILE" : name);
 			goto done;
 		}
+#ifdef FLAME_HAVE_DWARF
+	flame__sites *st = flame__tree_sites(t);
+	if (st && ((!g.u && !(g.cfi = flame__cfi_new(flame__pdsym_debug_dir(g.s)))) ||
+	           !(g.ps = flame__pdsites_new(st, g.s, g.u ? flame__unwind_cfi(g.u) : g.cfi)))) {
+		rc = flame__err_nomem(err);
+		goto done;
+	}
+#endif
 	if ((rc = flame__perf_feed_new(&g.f, t, o, name, err)))
 		goto done;
 	for (;;) {
@@ -345,6 +413,8 @@ done:
 		        (unsigned long long)hits, (unsigned long long)misses,
 		        hits + misses ? 100.0 * (double)hits / (double)(hits + misses) : 0.0);
 	}
+	flame__pdsites_free(g.ps);
+	flame__cfi_free(g.cfi);
 	flame__inl_free(g.inl);
 	flame__unwind_free(g.u);
 #endif

@@ -223,6 +223,8 @@ static int read_profile(flame_tree *t, flame__sink *k, flame__pp *p, flame__pp_f
 	flame__units_set_duration(t, p->duration);
 	if (flame__tree_sites(t))
 		flame__sites_time(flame__tree_sites(t), p->time_nanos);
+	if (o->pprof_flags & FLAME_PPROF_NO_PRUNE)
+		p->drop = 0; /* as if the profile named no drop_frames */
 	if ((r = flame__pp_frames(k, p, o->pprof_flags, err)))
 		return r;
 	return flame__pp_samples(k, p, fl, vidx, o, err);

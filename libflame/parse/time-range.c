@@ -125,13 +125,23 @@ static int gives_labels(const struct flame__parser *p)
 	    ;
 }
 
+/* the readers that give sites (perf.data's from DWARF line tables: -Ddwarf) */
+static int gives_sites(const struct flame__parser *p)
+{
+	return p == &flame__parser_pprof
+#ifdef FLAME_HAVE_DWARF
+	       || p == &flame__parser_perfdata
+#endif
+	    ;
+}
+
 int flame__parse_timed(flame_tree *t, flame_input *in, const struct flame__parser *parser,
                        const flame_parse_opts *o, flame_err *err)
 {
 	int rc = o->keep_time_ns && gives_times(parser) ? flame_tree_keep_time(t, o->keep_time_ns, err) : 0;
 	/* sites likewise, from the readers that give them (a tree with a table keeps its
 	 * frames apart by site, and never spills) */
-	if (!rc && o->keep_sites && parser == &flame__parser_pprof)
+	if (!rc && o->keep_sites && gives_sites(parser))
 		rc = flame_tree_keep_sites(t, err);
 	/* and labels, from the readers that give them */
 	if (!rc && o->keep_labels && gives_labels(parser))

@@ -35,7 +35,7 @@ static int write_cpuprofile(flame_tree *t, const flame_render_opts *o, flame_out
 }
 
 static const char *const ext_folded[] = {".folded", ".collapsed", ".txt", NULL};
-static const char *const ext_pprof[] = {".pb.gz", ".pb", ".pprof", NULL};
+static const char *const ext_pprof[] = {".pb.gz", ".pb", ".pprof", ".pgo", NULL};
 static const char *const ext_svg[] = {".svg", NULL};
 static const char *const ext_png[] = {".png", NULL};
 static const char *const ext_pdf[] = {".pdf", NULL};

@@ -147,9 +147,9 @@ static void test_find_by_path(void)
 	CHECK(o == FLAME_OUTPUT_SVG);
 	CHECK_STR(err.source, "x.jpg");
 	CHECK_STR(err.msg, "unknown extension '.jpg'; known: .folded .collapsed .txt .pb.gz .pb "
-	                   ".pprof .svg .png .pdf .html .htm .speedscope.json .cpuprofile");
+	                   ".pprof .pgo .svg .png .pdf .html .htm .speedscope.json .cpuprofile");
 	CHECK(flame_output_format_from_path("x.svg", FLAME_OUTPUT_STACKS, &o, &err) == FLAME_EUSAGE);
-	CHECK_STR(err.msg, "unknown extension '.svg'; known: .folded .collapsed .txt .pb.gz .pb .pprof "
+	CHECK_STR(err.msg, "unknown extension '.svg'; known: .folded .collapsed .txt .pb.gz .pb .pprof .pgo "
 	                   ".speedscope.json .cpuprofile");
 	/* the longest extension wins: .pb.gz is pprof even where .gz alone is nothing */
 	CHECK(flame_input_format_from_path("a.pb.gz") == FLAME_FORMAT_PPROF);

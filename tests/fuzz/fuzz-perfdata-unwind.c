@@ -12,12 +12,14 @@
  * The file is mapped at 0x400000 in process 1 for 64 KiB (its path does not exist: only
  * the image is read; its load segment spans the 64 KiB), so any pc and any SP can be
  * given. Nothing may crash or hang, and at most the
- * frames asked for come back. Built as a libFuzzer target with -Dfuzzing=enabled;
+ * frames asked for come back; each frame's source lines are looked up as a tree keeping
+ * sites looks them up (perfdata-lines.c: with .debug_frame the image is read as DWARF). Built as a libFuzzer target with -Dfuzzing=enabled;
  * otherwise (FLAME_FUZZ_MAIN) a program that runs the target once per file named. */
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fuzz.h"
+#include "libflame/parse/perfdata-lines.h"
 #include "libflame/parse/perfdata-unwind.h"
 
 #define CHECK(c) ((c) ? (void)0 : abort())
@@ -124,6 +126,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t max = 1 + data[2] % MAX_FRAMES;
 	size_t n = flame__unwind_sample(u, 1, &sm, out, max);
 	CHECK(n <= max);
+	flame__pdlines *l = flame__pdlines_new();
+	CHECK(l);
+	static flame__pdline lines[64];
+	for (size_t i = 0; i < n; i++)
+		if (out[i].file)
+			CHECK(flame__pdlines_at(l, out[i].file, out[i].file_id, out[i].vaddr, lines, 64) >= 0);
+	flame__pdlines_free(l);
 	flame__unwind_free(u);
 	flame__pdsym_free(s);
 	flame__pd_free(r);

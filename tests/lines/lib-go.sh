@@ -18,3 +18,25 @@ if [ -z "$GO" ]; then
 	exit 77
 fi
 export GOFLAGS=-mod=mod GOTOOLCHAIN=local
+
+# same_edges FLAME_TOP PROFILE: flame-top --pgo's call edges and weights of PROFILE (all of
+# them) are those `go tool preprofile` gives (Go's own reading: cmd/internal/pgo), or it
+# says how they differ and returns 1.
+same_edges() {
+	local top=$1 prof=$2 d
+	d=$(mktemp -d)
+	"$GO" tool preprofile -i "$prof" -o "$d/pre" || { rm -rf "$d"; return 1; }
+	tail -n +2 "$d/pre" | paste - - - |
+		awk -F'\t' '{ split($3, a, " "); print a[2] " " $1 ":+" a[1] " -> " $2 }' | sort >"$d/go"
+	"$top" --pgo "$prof" -n 0 |
+		awk '/^ *[0-9]+ +[0-9.]+% +[0-9.]+%  / { w = $1; sub(/^ *[0-9]+ +[0-9.]+% +[0-9.]+%  /, ""); print w " " $0 }' |
+		sort >"$d/ours"
+	if ! diff "$d/go" "$d/ours" >"$d/diff"; then
+		echo "FAIL: $prof: flame-top --pgo's edges are not go tool preprofile's (< go, > ours):" >&2
+		head -20 "$d/diff" >&2
+		rm -rf "$d"
+		return 1
+	fi
+	echo "$prof: the $(wc -l <"$d/go") edges and weights of go tool preprofile"
+	rm -rf "$d"
+}

@@ -4,7 +4,10 @@
 # the same hot call sites as the same profiles merged by `go tool pprof -proto`. main.mix
 # costs more than the inliner's budget: without a profile it is not inlined, with one its
 # call in the loop is hot. flame-top --pgo reports on the merged profile, and refuses what
-# go build refuses, with its reason. Skips (77) without go 1.21 or newer.
+# go build refuses, with its reason; its edges and weights are go tool preprofile's (Go's
+# own reading) on the profiles, the merged one, and a recursive program's (tests/lines/
+# pgo-rec: Go weighs only each sample's last two frames). Skips (77) without go 1.21 or
+# newer.
 # Usage: pgo.sh BUILD_DIR
 set -euo pipefail
 build=$1
@@ -83,4 +86,23 @@ echo "$ftop"
 reason='does not contain a sample index with value/type'
 grep -qF "$reason" <<<"$gobuild" && grep -qF "$reason" <<<"$ftop" ||
 	{ echo "FAIL: flame-top --pgo does not give go build's reason for a heap profile" >&2; exit 1; }
+# a profile with no samples, of a type Go does not weigh by: go build takes it (it looks at
+# the samples first), and flame-top --pgo says so
+cp "$here/../../fixtures/corpus/pprof/go-mutex-empty.pb.gz" "$tmp/empty.pgo"
+(cd "$tmp/prog" && "$GO" build -pgo="$tmp/empty.pgo" -o /dev/null .) ||
+	{ echo "FAIL: go build refused a profile with no samples" >&2; exit 1; }
+ftop=$("$build/tools/flame-top" --pgo "$tmp/empty.pgo") ||
+	{ echo "FAIL: flame-top --pgo refused a profile with no samples" >&2; exit 1; }
+echo "$ftop"
+grep -qF 'Go takes it, but it holds no samples' <<<"$ftop" ||
+	{ echo "FAIL: flame-top --pgo on a profile with no samples" >&2; exit 1; }
 echo "PASS: flame-top --pgo takes and refuses what go build does"
+
+# the edges Go reads, recursion included: flame-top --pgo against go tool preprofile
+mkdir "$tmp/rec"
+cp "$here/pgo-rec/main.go" "$here/pgo-rec/go.mod" "$tmp/rec/"
+(cd "$tmp/rec" && "$GO" build -o "$tmp/rec/rec" . && "$tmp/rec/rec" -d 1s -cpuprofile "$tmp/rec.pprof" >/dev/null)
+for p in "$tmp/host1.pprof" "$tmp/flame.pgo" "$tmp/rec.pprof"; do
+	same_edges "$build/tools/flame-top" "$p"
+done
+echo "PASS: flame-top --pgo's edges are go tool preprofile's"

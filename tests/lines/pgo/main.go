@@ -13,7 +13,17 @@ import (
 //go:noinline
 func seed(i int) uint64 { return uint64(i) * 0x9e3779b97f4a7c15 }
 
+// never called (seed's values are not 0), but a call makes mix keep a frame: Go leaves a
+// leaf function without one, and perf record -g, which follows frame pointers, would then
+// lose its caller
+//
+//go:noinline
+func rare(x uint64) uint64 { return x + 1 }
+
 func mix(x uint64) uint64 {
+	if x == 0 {
+		x = rare(x)
+	}
 	for r := 0; r < 4; r++ {
 		x ^= x >> 31
 		x *= 0xbf58476d1ce4e5b9

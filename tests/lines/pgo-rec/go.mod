@@ -1,0 +1,3 @@
+module pgorec
+
+go 1.21
