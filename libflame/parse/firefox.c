@@ -24,7 +24,8 @@
  * stackcollapse-perf.pl puts the comm first. A frame is its function's name; samply leaves
  * user-space functions unsymbolicated (named by their library-relative address, "0x1192"):
  * such a frame is named from the ELF symbols of its library's file when it is readable here
- * (perfdata-elf.c, with -Dperfdata), else `lib+0x1192`. Kept time is the wall clock:
+ * (perfdata-elf.c, with -Dperfdata), else `lib+0x1192`; an address in no library is
+ * [unknown], as perf script names it. Kept time is the wall clock:
  * meta.startTime plus the sample's time, both in ms.
  *
  * Memory: the tables, a sum per stack of each thread, and the samples' stacks while their
@@ -82,6 +83,8 @@ typedef struct thread {
 	int have_stack, have_w, have_t;
 	flame__array(uint64_t) wbuf_m; /* weights read before the stacks: mantissas, */
 	flame__array(uint8_t) wbuf_d;  /* ... and decimals */
+	tables own;     /* its own tables, when it waits for the shared strings */
+	int own_tables;
 } thread;
 
 typedef struct ffr {
@@ -326,17 +329,23 @@ static int regular(const char *path)
 	return path && !stat(path, &st) && S_ISREG(st.st_mode); /* never a device or a pipe */
 }
 
-/* Library l's symbols, from the files perf would read: the debug file of its build-id
- * (/usr/lib/debug/.build-id/xx/rest.debug), its path when the build-id there is the
- * recorded one (or none is recorded), or its debugPath; the first with a .symtab gives the
- * names, the file itself the segments. */
+/* Library l's symbols, from the files perf would read: its build-id's copy in perf's
+ * cache (~/.debug/.build-id/xx/rest/elf) and debug file (/usr/lib/debug/.build-id/xx/
+ * rest.debug), its path when the build-id there is the recorded one (or none is
+ * recorded), or its debugPath; the first with a .symtab gives the names, the binary (else
+ * the first found) the segments. */
 static void lib_load(lib *l)
 {
-	char dbg[128] = "";
-	const char *cand[3], *runtime = NULL;
+	char cache[4200] = "", dbg[128] = "";
+	const char *cand[4], *runtime = NULL, *home = getenv("HOME");
 	size_t nc = 0, idn = l->code_id ? strlen(l->code_id) : 0;
-	if (idn >= 4 && idn <= 80 && strspn(l->code_id, "0123456789abcdef") == idn)
+	if (idn >= 4 && idn <= 80 && strspn(l->code_id, "0123456789abcdef") == idn) {
+		snprintf(cache, sizeof cache, "%.4000s/.debug/.build-id/%.2s/%s/elf", home ? home : "",
+		         l->code_id, l->code_id + 2);
 		snprintf(dbg, sizeof dbg, "/usr/lib/debug/.build-id/%.2s/%s.debug", l->code_id, l->code_id + 2);
+	}
+	if (cache[0] && regular(cache))
+		cand[nc++] = runtime = cache;
 	if (dbg[0] && regular(dbg))
 		cand[nc++] = dbg;
 	if (regular(l->path)) {
@@ -424,8 +433,10 @@ static int frame_name(ffr *s, tables *tb, const tables *strs, uint32_t f, uint32
 		return flame__json_bad(&s->j, "function %d's name %d is not in the string table", fn, sx);
 	const char *p = strs->str.v + strs->soff.v[sx];
 	size_t n = strs->soff.v[sx + 1] - strs->soff.v[sx];
-	int32_t li = is_hex_address(p, n) ? frame_lib(tb, f, fn) : -1;
-	if (li >= 0 && (size_t)li < s->libs.n) {
+	int32_t li = is_hex_address(p, n) ? frame_lib(tb, f, fn) : INT32_MIN;
+	if (li == -1 || (li >= 0 && (size_t)li >= s->libs.n))
+		p = "[unknown]", n = 9; /* an address in no library, as perf script names it */
+	else if (li >= 0) {
 		int rc = address_name(s, tb, f, li, p, n);
 		if (rc)
 			return rc;
@@ -497,6 +508,7 @@ static int weigh(ffr *s, thread *th, size_t i, uint64_t m, unsigned d)
 	if (s->timed) {
 		if (flame__array_reserve(th->w.v, th->w.cap, th->stack.n))
 			return flame__err_nomem(s->j.err);
+		memset(th->w.v + th->w.n, 0, (th->stack.n - th->w.n) * sizeof *th->w.v);
 		th->w.n = th->stack.n;
 		th->w.v[i] = m * f;
 		return 0;
@@ -719,6 +731,7 @@ static void thread_free(thread *th)
 	flame__array_free(th->t);
 	flame__array_free(th->wbuf_m);
 	flame__array_free(th->wbuf_d);
+	tables_free(&th->own);
 }
 
 /* The thread read: named now with its own tables, or with the shared ones when they are
@@ -727,10 +740,15 @@ static int thread_done(ffr *s, thread *th)
 {
 	if (!th->wsum.n && !th->stack.n)
 		return 0;
-	if (s->local.have_stack)
+	if (s->local.have_stack && (s->local.have_str || s->shared.have_str))
 		return resolve(s, th, &s->local, s->local.have_str ? &s->local : &s->shared);
-	if (s->shared.have_stack && s->shared.have_str)
+	if (!s->local.have_stack && s->shared.have_stack && s->shared.have_str)
 		return resolve(s, th, &s->shared, &s->shared);
+	if (s->local.have_stack) { /* its tables go with it */
+		th->own = s->local;
+		th->own_tables = 1;
+		memset(&s->local, 0, sizeof s->local);
+	}
 	if (flame__array_push(s->pending, *th))
 		return flame__err_nomem(s->j.err);
 	memset(th, 0, sizeof *th);
@@ -840,9 +858,12 @@ static int members(ffr *s)
 		return rc;
 	if ((t = flame__json_next(&s->j)) < 0)
 		return t;
-	for (size_t i = 0; i < s->pending.n && !rc; i++)
-		rc = s->shared.have_stack ? resolve(s, &s->pending.v[i], &s->shared, &s->shared)
-		                          : flame__json_bad(&s->j, "a thread has samples but no stack table");
+	for (size_t i = 0; i < s->pending.n && !rc; i++) {
+		thread *th = &s->pending.v[i];
+		tables *tb = th->own_tables ? &th->own : &s->shared;
+		rc = tb->have_stack ? resolve(s, th, tb, tb->have_str ? tb : &s->shared)
+		                    : flame__json_bad(&s->j, "a thread has samples but no stack table");
+	}
 	return rc ? rc : flame__sink_units(&s->k, s->units[0] ? s->units : "samples", NULL, s->src,
 	                                   s->j.err);
 }
