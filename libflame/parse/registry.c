@@ -30,7 +30,7 @@ static const char *const ext_jfr_binary[] = {".jfr", NULL};
 static const char *const ext_cpuprofile[] = {".cpuprofile", NULL};
 static const char *const ext_speedscope[] = {".speedscope.json", NULL};
 static const char *const ext_chrometrace[] = {".trace.json", NULL};
-static const char *const ext_firefox[] = {".json.gz", NULL}; /* samply's profile.json.gz */
+static const char *const ext_firefox[] = {".profile.json.gz", ".profile.json", NULL}; /* samply's names */
 
 /* The input formats, indexed by flame_format (FLAME_FORMAT_AUTO, 0, is no format). */
 static const struct flame__format inputs[] = {
