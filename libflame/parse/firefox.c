@@ -218,7 +218,8 @@ static int strings(ffr *s, tables *tb)
 			return flame__json_bad(&s->j, "the string table is over 4 GiB");
 		if (flame__array_reserve(tb->str.v, tb->str.cap, tb->str.n + n + 1))
 			return flame__err_nomem(s->j.err);
-		memcpy(tb->str.v + tb->str.n, s->j.s, n);
+		if (n)
+			memcpy(tb->str.v + tb->str.n, s->j.s, n);
 		tb->str.n += n;
 		if (flame__array_push(tb->soff, (uint32_t)tb->str.n))
 			return flame__err_nomem(s->j.err);
@@ -431,7 +432,7 @@ static int frame_name(ffr *s, tables *tb, const tables *strs, uint32_t f, uint32
 		return flame__json_bad(&s->j, "frame %u's function %d is not in the function table", f, fn);
 	if ((sx = tb->fname.v[fn]) < 0 || (size_t)sx + 1 >= strs->soff.n)
 		return flame__json_bad(&s->j, "function %d's name %d is not in the string table", fn, sx);
-	const char *p = strs->str.v + strs->soff.v[sx];
+	const char *p = (strs->str.v ? strs->str.v : "") + strs->soff.v[sx];
 	size_t n = strs->soff.v[sx + 1] - strs->soff.v[sx];
 	int32_t li = is_hex_address(p, n) ? frame_lib(tb, f, fn) : INT32_MIN;
 	if (li == -1 || (li >= 0 && (size_t)li >= s->libs.n))
@@ -442,7 +443,7 @@ static int frame_name(ffr *s, tables *tb, const tables *strs, uint32_t f, uint32
 			return rc;
 		p = s->tmp.v, n = s->tmp.n;
 	}
-	*id = flame__sink_intern(&s->k, p ? p : "", n);
+	*id = flame__sink_intern(&s->k, p, n);
 	if (*id == FLAME__ID_NONE)
 		return flame__err_nomem(s->j.err);
 	tb->named.v[f] = *id;
