@@ -138,7 +138,8 @@ typedef enum flame_format {
 	FLAME_FORMAT_JFR_BINARY, /* a binary JFR recording (FLAME_FORMAT_JFR reads it too) */
 	FLAME_FORMAT_CPUPROFILE, /* Chrome DevTools / V8 .cpuprofile JSON */
 	FLAME_FORMAT_SPEEDSCOPE, /* speedscope's JSON file format */
-	FLAME_FORMAT_CHROMETRACE /* Chrome trace events with V8's sampled stacks (ProfileChunk) */
+	FLAME_FORMAT_CHROMETRACE, /* Chrome trace events with V8's sampled stacks (ProfileChunk) */
+	FLAME_FORMAT_FIREFOX /* the Firefox Profiler's processed JSON (samply) */
 } flame_format;
 
 /* perf_flags: stackcollapse-perf.pl's options, and ours (perf script text and perf.data) */

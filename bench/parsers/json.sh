@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Throughput and memory of the JSON readers (.cpuprofile, speedscope sampled and evented,
-# Chrome trace events)
-# on ~SIZE MB inputs shaped like the real tools' (bench/parsers/json-gen.py, cached in
-# bench/data/), beside json-c's parse of the same file (bench/parsers/jsonc-parse.c: the
+# Chrome trace events, the Firefox Profiler's files)
+# on ~SIZE MB inputs shaped like the real tools' (bench/parsers/json-gen.py, and
+# bench/parsers/firefox-gen.py for samply's files, cached in bench/data/), beside json-c's parse of the same file (bench/parsers/jsonc-parse.c: the
 # document built and freed, nothing done with it) and speedscope 1.25's own import of it
 # (tests/browser/speedscope-import.mjs, headless Chromium, when tests/browser has its
 # node_modules). For each: medians of RUNS runs of wall and CPU (user+sys) time with their
@@ -23,6 +23,8 @@ data=$root/bench/data
 mkdir -p "$data"
 ss_mb=${SPEEDSCOPE_MB:-2}
 python3 "$root/bench/parsers/json-gen.py" "$data" "$size" >/dev/null
+[ -f "$data/firefox-${size}m.json" ] ||
+  python3 "$root/bench/parsers/firefox-gen.py" "$data/firefox-${size}m.json" "$size"
 jsonc=""
 if pkg-config --exists json-c 2>/dev/null; then
   jsonc=$data/jsonc-parse
@@ -62,7 +64,8 @@ row() { # NAME MB stats...
 
 printf '%-34s %6s %18s %18s %8s %8s\n' "reader / input" MB "wall ms (min-max)" "cpu ms (min-max)" cpuMB/s RSS_MB
 for spec in "cpuprofile-${size}m.cpuprofile cpuprofile" "sampled-${size}m.speedscope.json speedscope" \
-            "evented-${size}m.speedscope.json speedscope" "chrometrace-${size}m.trace.json chrometrace"; do
+            "evented-${size}m.speedscope.json speedscope" "chrometrace-${size}m.trace.json chrometrace" \
+            "firefox-${size}m.json firefox"; do
   set -- $spec
   [[ $1 =~ ${ONLY:-.} ]] || continue
   f=$data/$1
@@ -70,7 +73,7 @@ for spec in "cpuprofile-${size}m.cpuprofile cpuprofile" "sampled-${size}m.speeds
   cat "$f" >/dev/null # warm the page cache
   row "flame-collapse $1" "$mb" "$(stats "$bin" -q --input-format "$2" "$f")"
   [ -n "$jsonc" ] && row "json-c parse $1" "$mb" "$(stats -n "${JSONC_RUNS:-1}" "$jsonc" "$f")"
-  if [ -n "$speedscope" ]; then
+  if [ -n "$speedscope" ] && [ "$2" != firefox ]; then # (speedscope takes no processed profile)
     # speedscope's own import of the small input: the import's time as the page measures it
     small=$data/${1/-${size}m/-${ss_mb}m}
     smb=$(awk -v b="$(wc -c <"$small")" 'BEGIN { printf "%.1f", b / 1048576 }')

@@ -517,6 +517,26 @@ long flame__json_array_ints(flame__json *j, int64_t *v, size_t cap, const char *
 	return n ? n : flame__json_array_int(j, v, what);
 }
 
+long flame__json_array_nints(flame__json *j, int64_t *v, size_t cap, int64_t null_value,
+                             const char *what)
+{
+	long n = ints_in_buffer(j, v, cap);
+	if (n)
+		return n;
+	int t = flame__json_next(j);
+	if (t == FLAME__JSON_NULL) {
+		*v = null_value;
+		return 1;
+	}
+	if (t == FLAME__JSON_NUM) {
+		int rc = flame__json_int(j, v, what);
+		return rc ? rc : 1;
+	}
+	if (t == FLAME__JSON_ARR_END)
+		return 0;
+	return t < 0 ? t : flame__json_bad(j, "%s should be a number or null", what);
+}
+
 /* The next element of an array, from its `open` byte to the first `close` after it. */
 static int peek_text(flame__json *j, char open, char close, const char **p, size_t *n)
 {

@@ -70,6 +70,11 @@ int flame__json_array_int(flame__json *j, int64_t *v, const char *what);
  * array ends, or a negative status. */
 long flame__json_array_ints(flame__json *j, int64_t *v, size_t cap, const char *what);
 
+/** The same where an element may also be null, read as `null_value` (the Firefox
+ * Profiler's columns: a root stack's prefix, a frame's missing line). */
+long flame__json_array_nints(flame__json *j, int64_t *v, size_t cap, int64_t null_value,
+                             const char *what);
+
 /** In an array: the text of its next element from its '[' to the first ']' after it, when
  * that element is an array starting right here (no white space before it) and the ']' is
  * in the buffer: 1 with the text in *p, *n (valid until the next call; nothing is read),

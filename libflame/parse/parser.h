@@ -36,5 +36,6 @@ extern const struct flame__parser flame__parser_dtrace;
 extern const struct flame__parser flame__parser_cpuprofile;
 extern const struct flame__parser flame__parser_speedscope;
 extern const struct flame__parser flame__parser_chrometrace;
+extern const struct flame__parser flame__parser_firefox;
 extern const struct flame__parser flame__parser_perfdata; /* with -Dperfdata (FLAME_HAVE_PERFDATA) */
 #endif

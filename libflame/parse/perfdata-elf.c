@@ -237,6 +237,64 @@ static int segment_adjust(Elf *rt, uint64_t vaddr, uint64_t *adj)
 	return -1;
 }
 
+/* The first PT_LOAD segment's p_vaddr - p_offset: where samply's relative addresses start. */
+static int image_base(Elf *e, uint64_t *base)
+{
+	size_t n;
+	if (elf_getphdrnum(e, &n))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD) {
+			*base = ph.p_vaddr - ph.p_offset;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The PT_LOAD segment holding file offset `off`: its p_vaddr - p_offset in *adj. */
+static int offset_adjust(Elf *e, uint64_t off, uint64_t *adj)
+{
+	size_t n;
+	if (elf_getphdrnum(e, &n))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && off >= ph.p_offset &&
+		    off - ph.p_offset < ph.p_filesz) {
+			*adj = ph.p_vaddr - ph.p_offset;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int flame__elf_symbols_rel(const char *syms, const char *runtime, flame__symtab *t)
+{
+	int fd;
+	uint64_t base, adj;
+	if (flame__elf_symbols_path(syms, runtime, t))
+		return -1;
+	Elf *e = flame__elf_open(runtime ? runtime : syms, &fd);
+	if (!e)
+		return -1;
+	int rc = image_base(e, &base);
+	for (size_t i = 0; i < t->n && !rc; i++) {
+		flame__sym *y = &t->v[i];
+		if (offset_adjust(e, y->start, &adj)) {
+			y->start = y->end = UINT64_MAX; /* in no segment: sorted last, never found */
+			continue;
+		}
+		y->start += adj - base;
+		y->end += adj - base;
+	}
+	elf_end(e);
+	close(fd);
+	flame__symtab_finish(t, 0);
+	return rc;
+}
+
 static int is_text_section(Elf *e, size_t shstrndx, size_t ndx)
 {
 	Elf_Scn *s = elf_getscn(e, ndx);

@@ -41,6 +41,11 @@ struct Elf *flame__elf_open(const char *path, int *fd);
 /** The GNU build-id of the ELF file at `path` into id[20]: its length, or 0 if none. */
 size_t flame__elf_build_id_path(const char *path, uint8_t id[20]);
 
+/** flame__elf_symbols_path's table keyed by library-relative addresses as the Firefox
+ * Profiler keeps them (from the image base: `runtime`'s first PT_LOAD segment's p_vaddr -
+ * p_offset, as samply counts) instead of file offsets. 0, or -1 as that function. */
+int flame__elf_symbols_rel(const char *syms, const char *runtime, flame__symtab *t);
+
 /** Read the symbols of ELF image `syms` (a path) into `t`, as perf does: functions and
  * objects of .symtab (else .dynsym), made file-relative with the program headers of
  * `runtime` (the file that was mapped; NULL: `syms` itself), demangled. 0, -1 when the

@@ -30,6 +30,7 @@ static const char *const ext_jfr_binary[] = {".jfr", NULL};
 static const char *const ext_cpuprofile[] = {".cpuprofile", NULL};
 static const char *const ext_speedscope[] = {".speedscope.json", NULL};
 static const char *const ext_chrometrace[] = {".trace.json", NULL};
+static const char *const ext_firefox[] = {".profile.json.gz", ".profile.json", NULL}; /* samply's names */
 
 /* The input formats, indexed by flame_format (FLAME_FORMAT_AUTO, 0, is no format). */
 static const struct flame__format inputs[] = {
@@ -85,6 +86,10 @@ static const struct flame__format inputs[] = {
 	                               "Chrome trace events with V8's sampled stacks (ProfileChunk)",
 	                               FLAME_FORMAT_CHROMETRACE, 0},
 	                              &flame__parser_chrometrace, NULL},
+	[FLAME_FORMAT_FIREFOX] = {{"firefox", ext_firefox,
+	                           "the Firefox Profiler's processed JSON (samply, profiler.firefox.com)",
+	                           FLAME_FORMAT_FIREFOX, 0},
+	                          &flame__parser_firefox, NULL},
 };
 enum { NINPUTS = sizeof inputs / sizeof inputs[0] };
 
@@ -95,6 +100,7 @@ static const flame_format probe_order[] = {
 	FLAME_FORMAT_JFR,
 	FLAME_FORMAT_SVG,      FLAME_FORMAT_HTML,     FLAME_FORMAT_BPFTRACE, FLAME_FORMAT_DTRACE,
 	FLAME_FORMAT_CPUPROFILE, FLAME_FORMAT_SPEEDSCOPE, FLAME_FORMAT_CHROMETRACE,
+	FLAME_FORMAT_FIREFOX,
 	FLAME_FORMAT_PERF,     FLAME_FORMAT_FOLDED,
 };
 _Static_assert(sizeof probe_order / sizeof probe_order[0] == NINPUTS - 1,

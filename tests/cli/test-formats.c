@@ -44,7 +44,7 @@ static void test_names_by_id(void)
 {
 	static const char *const names[] = {"auto", "folded", "perf", "pprof", "offcpu", "jfr", "svg",
 	                                    "perfdata", "html", "bpftrace", "dtrace", "jfr-binary",
-	                                    "cpuprofile", "speedscope", "chrometrace"};
+	                                    "cpuprofile", "speedscope", "chrometrace", "firefox"};
 	for (int f = 0; f < (int)(sizeof names / sizeof names[0]); f++)
 		CHECK_STR(flame_input_format_name((flame_format)f), names[f]);
 	CHECK(flame_input_format_name((flame_format)(sizeof names / sizeof names[0])) == NULL);

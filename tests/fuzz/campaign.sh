@@ -19,7 +19,7 @@ build=${BUILD:-$src/build-fuzz}
 work=${WORK:-$build/campaign}
 # absolute, since each target runs in its own directory below
 mkdir -p "$work" && work=$(cd "$work" && pwd)
-targets=${*:-perf folded pprof offcpu jfr jfr-binary frame-region svg html auto writers diffmerge bpftrace cpuprofile speedscope chrometrace perfdata perfdata-read perfdata-sym
+targets=${*:-perf folded pprof offcpu jfr jfr-binary frame-region svg html auto writers diffmerge bpftrace cpuprofile speedscope chrometrace firefox perfdata perfdata-read perfdata-sym
 	perfdata-elf perfdata-zstd perfdata-unwind}
 
 if [ ! -f "$build/build.ninja" ]; then
@@ -36,6 +36,7 @@ dicts() {
 	perfdata-read | perfdata-zstd) echo perfdata ;;
 	cpuprofile | speedscope) echo json ;;
 	chrometrace) echo json chrometrace ;;
+	firefox) echo json firefox ;;
 	frame-region) echo offcpu jfr ;;
 	perfdata-sym | perfdata-unwind) ;;
 	writers | diffmerge) echo folded ;;

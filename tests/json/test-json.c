@@ -251,6 +251,37 @@ static void test_peek_object(void)
 	flame_input_free(in);
 }
 
+/* Integers with nulls among them (the Firefox Profiler's columns): null gives the value
+ * asked for, in and out of the fast path; a string is refused naming what was read. */
+static void test_nullable(void)
+{
+	static const char text[] = "[null,1,-1, null ,22,null]   ";
+	static const char bad[] = "[1,\"x\"]                          ";
+	flame__json j;
+	flame_input *in;
+	int64_t v[8], all[8];
+	long got;
+	size_t n = 0;
+	open_at(&j, &in, text, sizeof text - 1, 1); /* past the '[' */
+	while ((got = flame__json_array_nints(&j, v, 8, -7, "x")) > 0)
+		for (long i = 0; i < got && n < 8; i++)
+			all[n++] = v[i];
+	CHECK(got == 0 && n == 6);
+	CHECK(n == 6 && all[0] == -7 && all[1] == 1 && all[2] == -1 && all[3] == -7 && all[4] == 22 &&
+	      all[5] == -7);
+	CHECK(flame__json_next(&j) == FLAME__JSON_EOF);
+	free(j.err);
+	flame__json_free(&j);
+	flame_input_free(in);
+	open_at(&j, &in, bad, sizeof bad - 1, 1);
+	while ((got = flame__json_array_nints(&j, v, 8, -1, "a stack")) > 0)
+		;
+	CHECK(got == FLAME_EDATA && strstr(j.err->msg, "a stack should be a number or null"));
+	free(j.err);
+	flame__json_free(&j);
+	flame_input_free(in);
+}
+
 int main(void)
 {
 	RUN(test_tokens);
@@ -259,5 +290,6 @@ int main(void)
 	RUN(test_batches);
 	RUN(test_skip);
 	RUN(test_peek_object);
+	RUN(test_nullable);
 	return harness_done();
 }
