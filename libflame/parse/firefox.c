@@ -101,7 +101,13 @@ typedef struct ffr {
 	text tmp;
 	flame__array(uint32_t) ids;
 	flame__array(uint32_t) pool, at; /* ids of each used stack: at[stack] -> pool offset */
+	uint64_t frames; /* frames of the stacks named so far, against FRAMES_PER_BYTE */
 } ffr;
+
+/* Each used stack is walked to its root, so a hostile table of stacks chained one on the
+ * next would cost the square of its length: the frames named are bounded by the input read
+ * so far, as pprof's are (a real file names well under one frame per byte). */
+enum { FRAMES_PER_BYTE = 16, FRAMES_FREE = 1 << 20 };
 
 static int probe(const char *buf, size_t len)
 {
@@ -456,6 +462,10 @@ static int stack_ids(ffr *s, tables *tb, const tables *strs, uint32_t root, int3
 	s->ids.n = 0;
 	for (int64_t at = st; at >= 0;) {
 		uint32_t id;
+		if (++s->frames > (s->j.base + s->j.pos) * FRAMES_PER_BYTE + FRAMES_FREE)
+			return flame__json_bad(&s->j, "the stacks expand to more than %d frames per byte "
+			                       "of input (a stack table chained to a hostile depth?)",
+			                       FRAMES_PER_BYTE);
 		if ((size_t)at >= tb->prefix.n || (size_t)at >= tb->sframe.n || tb->sframe.v[at] < 0)
 			return flame__json_bad(&s->j, "stack %lld is not in the stack table", (long long)at);
 		int rc = frame_name(s, tb, strs, (uint32_t)tb->sframe.v[at], &id);
