@@ -424,6 +424,25 @@ int flame__json_skip(flame__json *j, int tok)
 	}
 }
 
+int flame__json_skip_value(flame__json *j)
+{
+	int t = flame__json_next(j);
+	return t < 0 ? t : flame__json_skip(j, t);
+}
+
+int flame__json_text_value(flame__json *j, flame__json_text *a)
+{
+	int t = flame__json_next(j);
+	a->n = 0;
+	if (t != FLAME__JSON_STR)
+		return t < 0 ? t : flame__json_skip(j, t);
+	if (flame__array_reserve(a->v, a->cap, j->n + 1))
+		return flame__err_nomem(j->err);
+	memcpy(a->v, j->s, j->n);
+	a->n = j->n;
+	return 0;
+}
+
 int flame__json_int(flame__json *j, int64_t *v, const char *what)
 {
 	const char *p = j->s;

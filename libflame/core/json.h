@@ -9,7 +9,9 @@
 #define FLAME_CORE_JSON_H
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "../flame.h"
+#include "array.h"
 
 typedef enum flame__json_tok {
 	FLAME__JSON_EOF = 0,  /* the end of the input, after the one top-level value */
@@ -60,6 +62,21 @@ int flame__json_next(flame__json *j);
 /** Skip the rest of the value whose first token `tok` was just read (a container's whole
  * contents; nothing for a scalar). 0, or a negative status. */
 int flame__json_skip(flame__json *j, int tok);
+
+/** Skip the next value, whatever it is (a member's value a reader does not use). */
+int flame__json_skip_value(flame__json *j);
+
+/** Whether the current token's text (a key, a string) is `k`. */
+static inline int flame__json_is(const flame__json *j, const char *k)
+{
+	return j->n == strlen(k) && !memcmp(j->s, k, j->n);
+}
+
+/** A string of the readers' own: bytes and length, room for a NUL. */
+typedef flame__array(char) flame__json_text;
+/** The next value as a string into *a (null, or a value of another type skipped: empty).
+ * 0, or a negative status. */
+int flame__json_text_value(flame__json *j, flame__json_text *a);
 
 /** In an array: its next element as an integer into *v (1), or 0 when the array ends (its
  * ']' read); another element is FLAME_EDATA naming `what`. Plain integers (digits, no white

@@ -82,17 +82,6 @@ static int probe(const char *buf, size_t len)
 	       (memmem(buf, len, "\"pid\"", 5) || memmem(buf, len, "\"ts\"", 4));
 }
 
-static int is(const flame__json *j, const char *k)
-{
-	return j->n == strlen(k) && !memcmp(j->s, k, j->n);
-}
-
-static int skip_value(flame__json *j)
-{
-	int t = flame__json_next(j);
-	return t < 0 ? t : flame__json_skip(j, t);
-}
-
 static int expect(ctr *c, int want, const char *what)
 {
 	int t = flame__json_next(&c->j);
@@ -153,7 +142,7 @@ static int cpu_profile(ctr *c)
 {
 	int rc = expect(c, FLAME__JSON_OBJ, "cpuProfile"), t;
 	while (!rc && (t = flame__json_next(&c->j)) == FLAME__JSON_KEY) {
-		if (is(&c->j, "nodes")) {
+		if (flame__json_is(&c->j, "nodes")) {
 			if ((rc = expect(c, FLAME__JSON_ARR, "nodes")))
 				break;
 			flame__v8node nd;
@@ -163,12 +152,12 @@ static int cpu_profile(ctr *c)
 					return flame__err_nomem(c->j.err);
 			if (!rc && t != FLAME__JSON_ARR_END)
 				rc = t < 0 ? t : flame__json_bad(&c->j, "a node should be an object");
-		} else if (is(&c->j, "samples")) {
+		} else if (flame__json_is(&c->j, "samples")) {
 			rc = int_array(c, &c->e.samples, "a sample's node id");
-		} else if (is(&c->j, "timeDeltas")) {
+		} else if (flame__json_is(&c->j, "timeDeltas")) {
 			rc = int_array(c, &c->e.deltas, "a time delta"), c->e.have_deltas = 1;
 		} else {
-			rc = skip_value(&c->j);
+			rc = flame__json_skip_value(&c->j);
 		}
 	}
 	return rc ? rc : t < 0 ? t : 0;
@@ -181,8 +170,8 @@ static int args(ctr *c)
 	if (t != FLAME__JSON_OBJ)
 		return t < 0 ? t : flame__json_skip(&c->j, t);
 	while (!rc && (t = flame__json_next(&c->j)) == FLAME__JSON_KEY) {
-		if (!is(&c->j, "data")) {
-			rc = skip_value(&c->j);
+		if (!flame__json_is(&c->j, "data")) {
+			rc = flame__json_skip_value(&c->j);
 			continue;
 		}
 		if ((t = flame__json_next(&c->j)) != FLAME__JSON_OBJ) {
@@ -190,16 +179,16 @@ static int args(ctr *c)
 			continue;
 		}
 		while (!rc && (t = flame__json_next(&c->j)) == FLAME__JSON_KEY) {
-			if (is(&c->j, "cpuProfile"))
+			if (flame__json_is(&c->j, "cpuProfile"))
 				rc = cpu_profile(c);
-			else if (is(&c->j, "timeDeltas"))
+			else if (flame__json_is(&c->j, "timeDeltas"))
 				rc = int_array(c, &c->e.deltas, "a time delta"), c->e.have_deltas = 1;
-			else if (is(&c->j, "startTime"))
+			else if (flame__json_is(&c->j, "startTime"))
 				rc = flame__v8_time(&c->x, &c->e.start, "startTime"), c->e.have_start = 1;
-			else if (is(&c->j, "endTime"))
+			else if (flame__json_is(&c->j, "endTime"))
 				rc = flame__v8_time(&c->x, &c->e.end, "endTime"), c->e.have_end = 1;
 			else
-				rc = skip_value(&c->j);
+				rc = flame__json_skip_value(&c->j);
 		}
 		rc = rc ? rc : t < 0 ? t : 0;
 	}
@@ -275,20 +264,20 @@ static int event_obj(ctr *c)
 	int rc = 0, t;
 	uint64_t v;
 	while (!rc && (t = flame__json_next(&c->j)) == FLAME__JSON_KEY) {
-		if (is(&c->j, "name")) {
+		if (flame__json_is(&c->j, "name")) {
 			if ((t = flame__json_next(&c->j)) == FLAME__JSON_STR)
-				e->kind = is(&c->j, "ProfileChunk") ? EV_CHUNK : is(&c->j, "Profile") ? EV_PROFILE
+				e->kind = flame__json_is(&c->j, "ProfileChunk") ? EV_CHUNK : flame__json_is(&c->j, "Profile") ? EV_PROFILE
 				                                                                      : EV_OTHER;
 			else
 				rc = t < 0 ? t : flame__json_skip(&c->j, t);
-		} else if (is(&c->j, "pid")) {
+		} else if (flame__json_is(&c->j, "pid")) {
 			rc = key_value(c, &v, "pid"), e->pid = (int64_t)v, e->have_pid = 1;
-		} else if (is(&c->j, "id")) {
+		} else if (flame__json_is(&c->j, "id")) {
 			rc = key_value(c, &e->id, "id"), e->have_id = 1;
-		} else if (is(&c->j, "args")) {
+		} else if (flame__json_is(&c->j, "args")) {
 			rc = args(c);
 		} else {
-			rc = skip_value(&c->j);
+			rc = flame__json_skip_value(&c->j);
 		}
 	}
 	return rc ? rc : t < 0 ? t : feed(c);
@@ -310,12 +299,12 @@ static int document(ctr *c)
 		rc = events(c);
 	} else if (t == FLAME__JSON_OBJ) {
 		while (!rc && (t = flame__json_next(&c->j)) == FLAME__JSON_KEY) {
-			if (is(&c->j, "traceEvents") && !seen) {
+			if (flame__json_is(&c->j, "traceEvents") && !seen) {
 				seen = 1;
 				rc = expect(c, FLAME__JSON_ARR, "traceEvents");
 				rc = rc ? rc : events(c);
 			} else {
-				rc = skip_value(&c->j);
+				rc = flame__json_skip_value(&c->j);
 			}
 		}
 		rc = rc ? rc : t < 0 ? t : 0;

@@ -35,11 +35,6 @@ static int probe(const char *buf, size_t len)
 	       memmem(buf, len, "\"nodes\"", 7) && !memmem(buf, len, "\"traceEvents\"", 13);
 }
 
-static int is(const flame__json *j, const char *k)
-{
-	return j->n == strlen(k) && !memcmp(j->s, k, j->n);
-}
-
 /* The next token, which must be `want` (naming `what` when not). */
 static int expect(cpup *c, int want, const char *what)
 {
@@ -92,15 +87,15 @@ static int members(cpup *c)
 {
 	int rc = expect(c, FLAME__JSON_OBJ, "a CPU profile"), t;
 	while (!rc && (t = flame__json_next(&c->j)) == FLAME__JSON_KEY) {
-		if (is(&c->j, "nodes"))
+		if (flame__json_is(&c->j, "nodes"))
 			rc = nodes(c);
-		else if (is(&c->j, "samples"))
+		else if (flame__json_is(&c->j, "samples"))
 			rc = numbers(c, 0);
-		else if (is(&c->j, "timeDeltas"))
+		else if (flame__json_is(&c->j, "timeDeltas"))
 			rc = numbers(c, 1);
-		else if (is(&c->j, "startTime"))
+		else if (flame__json_is(&c->j, "startTime"))
 			rc = integer(c, &c->p.start, "startTime"), c->p.have_start = 1;
-		else if (is(&c->j, "endTime"))
+		else if (flame__json_is(&c->j, "endTime"))
 			rc = integer(c, &c->p.end, "endTime"), c->p.have_end = 1;
 		else
 			rc = (t = flame__json_next(&c->j)) < 0 ? t : flame__json_skip(&c->j, t);

@@ -42,7 +42,7 @@
 #include "perfdata-elf.h"
 #endif
 
-typedef flame__array(char) text;
+typedef flame__json_text text;
 typedef flame__array(int32_t) col;
 typedef flame__array(int64_t) col64;
 typedef flame__array(uint64_t) colu;
@@ -118,17 +118,6 @@ static int probe(const char *buf, size_t len)
 	       (memmem(buf, len, "\"threads\"", 9) || memmem(buf, len, "\"stackTable\"", 12));
 }
 
-static int is(const flame__json *j, const char *k)
-{
-	return j->n == strlen(k) && !memcmp(j->s, k, j->n);
-}
-
-static int skip_value(ffr *s)
-{
-	int t = flame__json_next(&s->j);
-	return t < 0 ? t : flame__json_skip(&s->j, t);
-}
-
 /* The next token is `want`: 1; null: 0 (nothing to read); else an error. */
 static int open_or_null(ffr *s, int want, const char *what)
 {
@@ -179,25 +168,11 @@ static int column64(ffr *s, col64 *c, const char *what)
 	return (int)got;
 }
 
-/* A string value (or null: empty) into a. */
-static int text_value(ffr *s, text *a)
-{
-	int t = flame__json_next(&s->j);
-	a->n = 0;
-	if (t != FLAME__JSON_STR)
-		return t < 0 ? t : flame__json_skip(&s->j, t);
-	if (flame__array_reserve(a->v, a->cap, s->j.n + 1))
-		return flame__err_nomem(s->j.err);
-	flame__copy(a->v, s->j.s, s->j.n);
-	a->n = s->j.n;
-	return 0;
-}
-
 static char *strdup_value(ffr *s, char **out)
 {
 	free(*out);
 	*out = NULL;
-	if (text_value(s, &s->tmp))
+	if (flame__json_text_value(&s->j, &s->tmp))
 		return NULL;
 	*out = malloc(s->tmp.n + 1);
 	if (*out) {
@@ -248,10 +223,10 @@ static int table(ffr *s, const colkey *keys, size_t nkeys, const char *what)
 		return rc;
 	while ((t = flame__json_next(&s->j)) == FLAME__JSON_KEY) {
 		size_t i = 0;
-		while (i < nkeys && !is(&s->j, keys[i].key))
+		while (i < nkeys && !flame__json_is(&s->j, keys[i].key))
 			i++;
 		if (i == nkeys)
-			rc = skip_value(s);
+			rc = flame__json_skip_value(&s->j);
 		else if (keys[i].c64)
 			rc = column64(s, keys[i].c64, keys[i].key);
 		else
@@ -268,25 +243,25 @@ static int table(ffr *s, const colkey *keys, size_t nkeys, const char *what)
 static int table_member(ffr *s, tables *tb, int *rc)
 {
 	int is_prefix = 0, is_offset = 0;
-	if (is(&s->j, "stackTable")) {
+	if (flame__json_is(&s->j, "stackTable")) {
 		colkey k[] = {{"prefix", &tb->prefix, NULL, &is_prefix},
 		              {"prefixOffset", &tb->prefix, NULL, &is_offset},
 		              {"frame", &tb->sframe, NULL, NULL}};
 		*rc = table(s, k, 3, "stackTable");
 		tb->prefix_offset = is_offset && !is_prefix;
 		tb->have_stack = 1;
-	} else if (is(&s->j, "frameTable")) {
+	} else if (flame__json_is(&s->j, "frameTable")) {
 		colkey k[] = {{"func", &tb->func, NULL, NULL}, {"lib", &tb->flib, NULL, NULL},
 		              {"address", NULL, &tb->addr, NULL}};
 		*rc = table(s, k, 3, "frameTable");
 		tb->named.n = 0;
-	} else if (is(&s->j, "funcTable")) {
+	} else if (flame__json_is(&s->j, "funcTable")) {
 		colkey k[] = {{"name", &tb->fname, NULL, NULL}, {"resource", &tb->fres, NULL, NULL}};
 		*rc = table(s, k, 2, "funcTable");
-	} else if (is(&s->j, "resourceTable")) {
+	} else if (flame__json_is(&s->j, "resourceTable")) {
 		colkey k[] = {{"lib", &tb->rlib, NULL, NULL}};
 		*rc = table(s, k, 1, "resourceTable");
-	} else if (is(&s->j, "stringArray") || is(&s->j, "stringTable")) {
+	} else if (flame__json_is(&s->j, "stringArray") || flame__json_is(&s->j, "stringTable")) {
 		*rc = strings(s, tb);
 	} else {
 		return 0;
@@ -602,7 +577,7 @@ static int weight_type(ffr *s)
 {
 	static const char *const types[][2] = {{"samples", "samples"}, {"tracing-ms", "milliseconds"},
 	                                       {"bytes", "bytes"}};
-	int rc = text_value(s, &s->tmp);
+	int rc = flame__json_text_value(&s->j, &s->tmp);
 	for (size_t i = 0; !rc && i < sizeof types / sizeof *types; i++)
 		if (s->tmp.n == strlen(types[i][0]) && !memcmp(s->tmp.v, types[i][0], s->tmp.n)) {
 			if (s->units[0] && strcmp(s->units, types[i][1]))
@@ -633,18 +608,18 @@ static int samples(ffr *s, thread *th)
 		return rc;
 	rc = 0;
 	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_KEY) {
-		if (is(&s->j, "stack") && th->have_stack)
+		if (flame__json_is(&s->j, "stack") && th->have_stack)
 			rc = flame__json_bad(&s->j, "a second stack column");
-		else if (is(&s->j, "stack"))
+		else if (flame__json_is(&s->j, "stack"))
 			rc = (rc = column(s, &th->stack, "a sample's stack")) ? rc : stacks_read(s, th);
-		else if (is(&s->j, "weight"))
+		else if (flame__json_is(&s->j, "weight"))
 			rc = weights(s, th);
-		else if (is(&s->j, "weightType"))
+		else if (flame__json_is(&s->j, "weightType"))
 			rc = weight_type(s);
-		else if (s->timed && (is(&s->j, "time") || is(&s->j, "timeDeltas")))
-			rc = times(s, th, is(&s->j, "timeDeltas"));
+		else if (s->timed && (flame__json_is(&s->j, "time") || flame__json_is(&s->j, "timeDeltas")))
+			rc = times(s, th, flame__json_is(&s->j, "timeDeltas"));
 		else
-			rc = skip_value(s);
+			rc = flame__json_skip_value(&s->j);
 	}
 	if (rc || (rc = t < 0 ? t : 0))
 		return rc;
@@ -775,12 +750,12 @@ static int thread_obj(ffr *s)
 	th->scale = 0;
 	th->have_stack = th->have_w = th->have_t = 0;
 	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_KEY) {
-		if (is(&s->j, "name"))
-			rc = text_value(s, &th->name);
-		else if (is(&s->j, "samples"))
+		if (flame__json_is(&s->j, "name"))
+			rc = flame__json_text_value(&s->j, &th->name);
+		else if (flame__json_is(&s->j, "samples"))
 			rc = samples(s, th);
 		else if (!table_member(s, &s->local, &rc))
-			rc = skip_value(s);
+			rc = flame__json_skip_value(&s->j);
 	}
 	if (rc || (rc = t < 0 ? t : 0))
 		return rc;
@@ -796,10 +771,10 @@ static int lib_obj(ffr *s)
 		return flame__err_nomem(s->j.err);
 	lib *l = &s->libs.v[s->libs.n - 1];
 	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_KEY) {
-		char **to = is(&s->j, "name") ? &l->name : is(&s->j, "path") ? &l->path
-		          : is(&s->j, "debugPath") ? &l->dpath : is(&s->j, "codeId") ? &l->code_id : NULL;
+		char **to = flame__json_is(&s->j, "name") ? &l->name : flame__json_is(&s->j, "path") ? &l->path
+		          : flame__json_is(&s->j, "debugPath") ? &l->dpath : flame__json_is(&s->j, "codeId") ? &l->code_id : NULL;
 		if (!to)
-			rc = skip_value(s);
+			rc = flame__json_skip_value(&s->j);
 		else if (!strdup_value(s, to) && s->tmp.v)
 			rc = flame__err_nomem(s->j.err);
 	}
@@ -813,8 +788,8 @@ static int meta(ffr *s)
 		return rc;
 	rc = 0;
 	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_KEY) {
-		if (!is(&s->j, "startTime")) {
-			rc = skip_value(s);
+		if (!flame__json_is(&s->j, "startTime")) {
+			rc = flame__json_skip_value(&s->j);
 		} else if ((t = flame__json_next(&s->j)) == FLAME__JSON_NUM) {
 			rc = ms_to_ns(s, &s->start_ns, "meta.startTime");
 		} else {
@@ -844,7 +819,7 @@ static int shared_obj(ffr *s)
 	rc = 0;
 	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_KEY)
 		if (!table_member(s, &s->shared, &rc))
-			rc = skip_value(s);
+			rc = flame__json_skip_value(&s->j);
 	return rc ? rc : t < 0 ? t : 0;
 }
 
@@ -854,16 +829,16 @@ static int members(ffr *s)
 	if (t != FLAME__JSON_OBJ)
 		return t < 0 ? t : flame__json_bad(&s->j, "a Firefox Profiler file should be an object");
 	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_KEY) {
-		if (is(&s->j, "meta"))
+		if (flame__json_is(&s->j, "meta"))
 			rc = meta(s);
-		else if (is(&s->j, "libs"))
+		else if (flame__json_is(&s->j, "libs"))
 			rc = objects(s, lib_obj, "libs");
-		else if (is(&s->j, "threads"))
+		else if (flame__json_is(&s->j, "threads"))
 			rc = objects(s, thread_obj, "threads");
-		else if (is(&s->j, "shared"))
+		else if (flame__json_is(&s->j, "shared"))
 			rc = shared_obj(s);
 		else
-			rc = skip_value(s);
+			rc = flame__json_skip_value(&s->j);
 	}
 	if (rc || (rc = t < 0 ? t : 0))
 		return rc;

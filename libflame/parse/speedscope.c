@@ -28,7 +28,7 @@
 #include "../core/stacks.h"
 #include "parser.h"
 
-typedef flame__array(char) text;
+typedef flame__json_text text;
 
 typedef struct dec {
 	uint64_t m;
@@ -88,11 +88,6 @@ static int probe(const char *buf, size_t len)
 	       memmem(buf, len, "speedscope.app/file-format-schema.json", 38) != NULL;
 }
 
-static int is(const flame__json *j, const char *k)
-{
-	return j->n == strlen(k) && !memcmp(j->s, k, j->n);
-}
-
 static int expect(ssr *s, int want, const char *what)
 {
 	int t = flame__json_next(&s->j);
@@ -101,26 +96,6 @@ static int expect(ssr *s, int want, const char *what)
 	return t == want ? 0 : flame__json_bad(&s->j, "%s should be %s", what,
 	                                       want == FLAME__JSON_ARR ? "an array"
 	                                       : want == FLAME__JSON_OBJ ? "an object" : "a number");
-}
-
-/* Skip a member's value. */
-static int skip_value(ssr *s)
-{
-	int t = flame__json_next(&s->j);
-	return t < 0 ? t : flame__json_skip(&s->j, t);
-}
-
-static int text_value(ssr *s, text *a)
-{
-	int t = flame__json_next(&s->j);
-	a->n = 0;
-	if (t != FLAME__JSON_STR)
-		return t < 0 ? t : flame__json_skip(&s->j, t);
-	if (flame__array_reserve(a->v, a->cap, s->j.n + 1))
-		return flame__err_nomem(s->j.err);
-	flame__copy(a->v, s->j.s, s->j.n);
-	a->n = s->j.n;
-	return 0;
 }
 
 static int decimal(ssr *s, dec *v, const char *what)
@@ -456,18 +431,18 @@ static int event(ssr *s)
 	uint32_t f = 0;
 	dec at = {0, 0};
 	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_KEY) {
-		if (is(&s->j, "type")) {
+		if (flame__json_is(&s->j, "type")) {
 			if ((t = flame__json_next(&s->j)) == FLAME__JSON_STR && s->j.n == 1)
 				type = s->j.s[0];
 			else
 				rc = t < 0 ? t : flame__json_skip(&s->j, t);
-		} else if (is(&s->j, "frame")) {
+		} else if (flame__json_is(&s->j, "frame")) {
 			rc = expect(s, FLAME__JSON_NUM, "an event's frame");
 			rc = rc ? rc : frame_index(s, &f), have_frame = 1;
-		} else if (is(&s->j, "at")) {
+		} else if (flame__json_is(&s->j, "at")) {
 			rc = decimal(s, &at, "an event's time"), have_at = 1;
 		} else {
-			rc = skip_value(s);
+			rc = flame__json_skip_value(&s->j);
 		}
 	}
 	if (rc || (rc = t < 0 ? t : 0))
@@ -519,18 +494,18 @@ static int profile(ssr *s)
 	s->samples_done = s->weights_done = s->have_at = s->have_end = 0;
 	s->at = s->end = 0;
 	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_KEY) {
-		if (is(&s->j, "unit"))
-			rc = text_value(s, &s->unit);
-		else if (is(&s->j, "samples"))
+		if (flame__json_is(&s->j, "unit"))
+			rc = flame__json_text_value(&s->j, &s->unit);
+		else if (flame__json_is(&s->j, "samples"))
 			rc = samples(s);
-		else if (is(&s->j, "weights"))
+		else if (flame__json_is(&s->j, "weights"))
 			rc = weights(s);
-		else if (is(&s->j, "events"))
+		else if (flame__json_is(&s->j, "events"))
 			rc = events(s);
-		else if (is(&s->j, "endValue"))
+		else if (flame__json_is(&s->j, "endValue"))
 			rc = decimal(s, &end, "endValue"), s->have_end = 1;
 		else
-			rc = skip_value(s);
+			rc = flame__json_skip_value(&s->j);
 	}
 	if (rc || (rc = t < 0 ? t : 0) || (rc = profile_unit(s)))
 		return rc;
@@ -549,14 +524,14 @@ static int frame(ssr *s)
 	int64_t line = -1;
 	s->name.n = s->file.n = 0;
 	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_KEY) {
-		if (is(&s->j, "name"))
-			rc = text_value(s, &s->name);
-		else if (is(&s->j, "file"))
-			rc = text_value(s, &s->file);
-		else if (is(&s->j, "line") && (t = flame__json_next(&s->j)) == FLAME__JSON_NUM)
+		if (flame__json_is(&s->j, "name"))
+			rc = flame__json_text_value(&s->j, &s->name);
+		else if (flame__json_is(&s->j, "file"))
+			rc = flame__json_text_value(&s->j, &s->file);
+		else if (flame__json_is(&s->j, "line") && (t = flame__json_next(&s->j)) == FLAME__JSON_NUM)
 			rc = flame__json_int(&s->j, &line, "a frame's line");
-		else if (!is(&s->j, "line"))
-			rc = skip_value(s);
+		else if (!flame__json_is(&s->j, "line"))
+			rc = flame__json_skip_value(&s->j);
 		else
 			rc = t < 0 ? t : flame__json_skip(&s->j, t);
 	}
@@ -581,8 +556,8 @@ static int shared(ssr *s)
 {
 	int rc = expect(s, FLAME__JSON_OBJ, "shared"), t;
 	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_KEY) {
-		if (!is(&s->j, "frames")) {
-			rc = skip_value(s);
+		if (!flame__json_is(&s->j, "frames")) {
+			rc = flame__json_skip_value(&s->j);
 			continue;
 		}
 		if (s->have_frames)
@@ -602,16 +577,16 @@ static int members(ssr *s)
 {
 	int rc = expect(s, FLAME__JSON_OBJ, "a speedscope file"), t;
 	while (!rc && (t = flame__json_next(&s->j)) == FLAME__JSON_KEY) {
-		if (is(&s->j, "shared")) {
+		if (flame__json_is(&s->j, "shared")) {
 			rc = shared(s);
-		} else if (is(&s->j, "profiles")) {
+		} else if (flame__json_is(&s->j, "profiles")) {
 			if (!(rc = expect(s, FLAME__JSON_ARR, "profiles")))
 				while ((t = flame__json_next(&s->j)) == FLAME__JSON_OBJ && !(rc = profile(s)))
 					;
 			if (!rc && t != FLAME__JSON_ARR_END)
 				rc = t < 0 ? t : flame__json_bad(&s->j, "a profile should be an object");
 		} else {
-			rc = skip_value(s);
+			rc = flame__json_skip_value(&s->j);
 		}
 	}
 	if (rc || (rc = t < 0 ? t : 0))

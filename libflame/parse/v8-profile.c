@@ -38,17 +38,6 @@ void flame__v8prof_free(flame__v8prof *p)
 	memset(p, 0, sizeof *p);
 }
 
-static int is(const flame__json *j, const char *k)
-{
-	return j->n == strlen(k) && !memcmp(j->s, k, j->n);
-}
-
-static int skip_value(flame__json *j)
-{
-	int t = flame__json_next(j);
-	return t < 0 ? t : flame__json_skip(j, t);
-}
-
 /* The next token, which must be `want` (naming `what` when not). */
 static int expect(flame__json *j, int want, const char *what)
 {
@@ -81,20 +70,6 @@ int flame__v8_time(flame__v8ctx *x, int64_t *v, const char *what)
 	return 0;
 }
 
-/* A string member's value into `a`; a value of another type leaves it empty. */
-static int text_value(flame__v8ctx *x, flame__v8text *a)
-{
-	int t = flame__json_next(x->j);
-	a->n = 0;
-	if (t != FLAME__JSON_STR)
-		return t < 0 ? t : flame__json_skip(x->j, t);
-	if (flame__array_reserve(a->v, a->cap, x->j->n + 1))
-		return flame__err_nomem(x->j->err);
-	flame__copy(a->v, x->j->s, x->j->n);
-	a->n = x->j->n;
-	return 0;
-}
-
 /* callFrame: functionName, url and lineNumber into the node's name. */
 static int call_frame(flame__v8ctx *x, flame__v8node *nd)
 {
@@ -102,14 +77,14 @@ static int call_frame(flame__v8ctx *x, flame__v8node *nd)
 	int64_t line = -1;
 	x->fn.n = x->url.n = 0;
 	while (!rc && (t = flame__json_next(x->j)) == FLAME__JSON_KEY) {
-		if (is(x->j, "functionName"))
-			rc = text_value(x, &x->fn);
-		else if (is(x->j, "url"))
-			rc = text_value(x, &x->url);
-		else if (is(x->j, "lineNumber"))
+		if (flame__json_is(x->j, "functionName"))
+			rc = flame__json_text_value(x->j, &x->fn);
+		else if (flame__json_is(x->j, "url"))
+			rc = flame__json_text_value(x->j, &x->url);
+		else if (flame__json_is(x->j, "lineNumber"))
 			rc = integer(x->j, &line, "lineNumber");
 		else
-			rc = skip_value(x->j);
+			rc = flame__json_skip_value(x->j);
 	}
 	if (rc || (rc = t < 0 ? t : 0))
 		return rc;
@@ -145,16 +120,16 @@ int flame__v8_node(flame__v8ctx *x, flame__v8node *nd, flame__v8edges *edges)
 	int rc = 0, t, have_id = 0;
 	x->kids.n = 0;
 	while (!rc && (t = flame__json_next(x->j)) == FLAME__JSON_KEY) {
-		if (is(x->j, "id"))
+		if (flame__json_is(x->j, "id"))
 			rc = integer(x->j, &nd->id, "a node's id"), have_id = 1;
-		else if (is(x->j, "callFrame"))
+		else if (flame__json_is(x->j, "callFrame"))
 			rc = call_frame(x, nd);
-		else if (is(x->j, "children"))
+		else if (flame__json_is(x->j, "children"))
 			rc = children(x);
-		else if (is(x->j, "parent"))
+		else if (flame__json_is(x->j, "parent"))
 			rc = integer(x->j, &nd->parent_id, "a node's parent");
 		else
-			rc = skip_value(x->j);
+			rc = flame__json_skip_value(x->j);
 	}
 	if (rc || (rc = t < 0 ? t : 0))
 		return rc;

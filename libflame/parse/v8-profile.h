@@ -27,7 +27,7 @@ typedef struct flame__v8edge {
 
 typedef flame__array(flame__v8node) flame__v8nodes;
 typedef flame__array(flame__v8edge) flame__v8edges;
-typedef flame__array(char) flame__v8text;
+typedef flame__json_text flame__v8text;
 
 /* What the readers share while they read: the tokenizer, the sink, scratch buffers. */
 typedef struct flame__v8ctx {
