@@ -179,7 +179,9 @@ size_t flame__unwind_sample(flame__unwind *u, uint32_t pid, const flame__pd_samp
 			prev = locate(u, pid, fr->ip, fr, &nomem);
 		}
 		const flame__cfi_rule *r = prev;
-		if (pc || n) /* perf skips a sampled IP of 0, and prints a return address of 0 as -1 */
+		/* perf skips a frame at 0 (get_entries: `ips[j] ? entry() : 0`): a sampled IP
+		 * of 0, or a signal frame's saved IP of 0; a return address of 0 shows as -1 */
+		if (fr->ip)
 			n++;
 		if (!r || nomem || step(u, r, fr->file, fr->vaddr, &regs, &d, &next) <= 0)
 			break;

@@ -5,7 +5,9 @@ Usage: damage-dwarf.py IN OUT MODE, MODE one of
   dump   the sample's stack dump size runs past the record
   filled the dump says more bytes were filled than it holds
   stack  the dump's bytes zeroed from byte 64 (the unwinding stops there: frames so far)
-Prints the byte offset of the record damaged (the attribute's, for regs)."""
+  stacks as stack, in every sample with a full dump (so also those interrupted by a
+         signal, whose registers the signal frame reads from the zeroed part)
+Prints the byte offset of the (first) record damaged (the attribute's, for regs)."""
 import struct
 import sys
 
@@ -22,17 +24,23 @@ if mode == 'regs':
     struct.pack_into('<Q', b, attr + 80, (1 << 64) - 1)
     print(attr + 80)
 else:
-    off = data_off
-    while off < data_off + data_size:
-        typ, misc, size = struct.unpack_from('<IHH', b, off)
-        if typ == 9 and size > stack_user + 16 + tail:
-            end = off + size - tail
-            dyn, size_at = end - 8, end - 8 - stack_user - 8
-            if struct.unpack_from('<Q', b, size_at)[0] == stack_user:
-                break
-        off += size
-    else:
+    def full_samples():  # (record offset, dump size offset, dyn_size offset) of each
+        off = data_off
+        while off < data_off + data_size:
+            typ, misc, size = struct.unpack_from('<IHH', b, off)
+            if typ == 9 and size > stack_user + 16 + tail:
+                end = off + size - tail
+                dyn, size_at = end - 8, end - 8 - stack_user - 8
+                if struct.unpack_from('<Q', b, size_at)[0] == stack_user:
+                    yield off, size_at, dyn
+            off += size
+    found = list(full_samples())
+    if not found:
         sys.exit('no sample with a full stack dump')
+    if mode == 'stacks':
+        for _, size_at, dyn in found:
+            b[size_at + 8 + 64:dyn] = bytes(dyn - size_at - 8 - 64)
+    off, size_at, dyn = found[0]
     if mode == 'dump':
         struct.pack_into('<Q', b, size_at, 1 << 40)
     elif mode == 'filled':

@@ -316,6 +316,10 @@ if [ "${FLAME_DWARF:-0}" = 1 ]; then
 	# past its record and a dump saying it holds more than it has are errors naming the byte
 	python3 "$src/tests/perfdata/damage-dwarf.py" pd-dwarf.data bad-stack.data stack >/dev/null &&
 		same bad-stack.data "-F $fields"
+	# every dump zeroed: samples in the SIGPROF handler too, whose signal frame reads a
+	# saved IP of 0 (perf shows no frame for it)
+	python3 "$src/tests/perfdata/damage-dwarf.py" pd-dwarf.data bad-stacks.data stacks >/dev/null &&
+		same bad-stacks.data "-F $fields"
 	python3 "$src/tests/perfdata/damage-dwarf.py" pd-dwarf.data bad-regs.data regs >/dev/null
 	if "$fc" bad-regs.data > got 2> got.err; then
 		same bad-regs.data "-F $fields"
