@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""pprof-samples.py OUT.pb.gz [SAMPLES] [STACKS] [lines]: a synthetic profile.proto (for bench/pprof)
+"""pprof-samples.py OUT.pb.gz [SAMPLES] [STACKS] [lines] [nolabels]: a synthetic profile.proto (for bench/pprof)
 as continuous profilers write them: every event its own sample (SAMPLES, default 1 M)
 with labels (endpoint, tenant) over STACKS distinct stacks (default 20 000) of depth
 8..47 through 3000 functions. Deterministic. With "lines", functions have a file and a start
-line, as Go writes them (what flame-merge keeps as sites)."""
+line, as Go writes them (what flame-merge keeps as sites). With "nolabels", samples have no
+labels (as Go's CPU profiles without pprof.Do)."""
 import gzip, random, sys
 
 def varint(v):
@@ -20,7 +21,8 @@ def packed(f, vals): return ld(f, b"".join(varint(v) for v in vals))
 
 out, nsamples, nstacks = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1000000, \
     int(sys.argv[3]) if len(sys.argv) > 3 else 20000
-with_lines = len(sys.argv) > 4 and sys.argv[4] == "lines"
+with_lines = "lines" in sys.argv[4:]
+with_labels = "nolabels" not in sys.argv[4:]
 rnd = random.Random(11)
 strings = ["", "samples", "count", "cpu", "nanoseconds", "endpoint", "tenant"]
 def s(x):
@@ -48,7 +50,8 @@ labels = [ld(3, vi(1, 5) + vi(2, e)) for e in endpoints]
 tlabels = [ld(3, vi(1, 6) + vi(2, t)) for t in tenants]
 for i in range(nsamples):
     st = stacks[min(int(rnd.paretovariate(1.2)) - 1, nstacks - 1) if i % 2 else rnd.randrange(nstacks)]
-    parts.append(ld(2, st + packed(2, [1, 10000000]) + labels[i % 40] + tlabels[(i * 7) % 200]))
+    lab = labels[i % 40] + tlabels[(i * 7) % 200] if with_labels else b""
+    parts.append(ld(2, st + packed(2, [1, 10000000]) + lab))
 parts.extend(ld(6, x.encode()) for x in strings)
 with open(out, "wb") as f:
     f.write(gzip.compress(b"".join(parts), compresslevel=6, mtime=0))

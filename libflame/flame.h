@@ -171,7 +171,7 @@ typedef enum flame_format {
 #define FLAME_PPROF_SYSTEM_NAMES 0x08    /* Function.system_name (mangled) instead of name */
 #define FLAME_PPROF_NO_PRUNE 0x10        /* keep the frames drop_frames cuts (Go's PGO does) */
 
-#define FLAME_PARSE_OPTS_VERSION 4
+#define FLAME_PARSE_OPTS_VERSION 5
 
 /* time_range: what time_start and time_end are (version 2) */
 #define FLAME_TIME_RANGE_PERF 0     /* perf's clock, seconds since boot (perf script's times;
@@ -235,6 +235,14 @@ typedef struct flame_parse_opts {
 	                                 * (flame_tree_keep_labels) when the input has them
 	                                 * (pprof's labels; perf's comm and thread; binary
 	                                 * JFR's thread) */
+
+	/* version 5 */
+	int keep_sample_types;          /* 1: a pprof profile's other sample types are kept
+	                                 * beside the chosen one's, per stack, so the pprof
+	                                 * writer gives them all back (inputs of the same types
+	                                 * merge theirs; any change the other values cannot
+	                                 * follow - a weight rewrite, a time range, a diff,
+	                                 * inputs of other types - forgets them) */
 } flame_parse_opts;
 
 #define FLAME_PARSE_OPTS_INIT {.version = FLAME_PARSE_OPTS_VERSION, .format = FLAME_FORMAT_AUTO}

@@ -99,6 +99,7 @@ static int read_inputs(args *a, flame_tree *t, char **paths, int n, cli_warnings
 	po.threads = a->threads;
 	po.keep_sites = a->out == FLAME_OUTPUT_PPROF; /* pprof out keeps pprof's sites */
 	po.keep_labels = a->out == FLAME_OUTPUT_PPROF; /* and the samples' labels */
+	po.keep_sample_types = a->out == FLAME_OUTPUT_PPROF; /* and every sample type */
 	return cli_input_read(&a->in, t, paths, n, &po, flame_parse, err);
 }
 

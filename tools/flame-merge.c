@@ -248,6 +248,7 @@ int main(int argc, char **argv)
 		if (fmt == FLAME_OUTPUT_HTML) /* the page draws the inputs' timeline */
 			po.keep_time_ns = CLI_TIME_BUCKET_NS;
 		po.keep_sites = fmt == FLAME_OUTPUT_PPROF; /* pprof out keeps pprof's sites */
+		po.keep_sample_types = fmt == FLAME_OUTPUT_PPROF; /* and every sample type */
 		/* the samples' labels: written back to pprof, the page's label slices */
 		po.keep_labels = fmt == FLAME_OUTPUT_PPROF || fmt == FLAME_OUTPUT_HTML;
 		in[i].warn.defer = 1; /* inputs are read at once: their warnings print in order */

@@ -30,6 +30,8 @@ struct flame_tree {
 	struct flame__time *time; /* weights per time bucket (core/time.h), NULL unless kept */
 	struct flame__sites *sites; /* frames' source sites (core/sites.h), NULL unless kept */
 	struct flame__labels *labels; /* stacks' label sets (core/labels.h), NULL unless kept */
+	struct flame__values *values; /* every sample type's values (core/values.h), NULL
+	                               * unless kept */
 	size_t scratch_cap;
 };
 #endif

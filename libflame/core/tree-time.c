@@ -168,6 +168,7 @@ static int reweigh(flame_tree *t, const uint64_t *w, flame_err *err)
 	free(at);
 	fresh.label = 0;
 	flame__tree_replace_stacks(t, &fresh);
+	flame__tree_drop_values(t); /* the rows are the whole profile's, not the range's */
 	return 0;
 }
 

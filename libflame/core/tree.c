@@ -13,6 +13,7 @@
 #include "time.h"
 #include "tree-private.h"
 #include "u128.h"
+#include "values.h"
 
 flame_tree *flame__tree_new(void)
 {
@@ -47,6 +48,7 @@ void flame_tree_free(flame_tree *t)
 	flame__time_free(t->time);
 	flame__sites_free(t->sites);
 	flame__labels_free(t->labels);
+	flame__values_free(t->values);
 	free(t);
 }
 
@@ -69,10 +71,10 @@ uint64_t flame__tree_stacks_seen(const flame_tree *t) { return t->moved + t->sta
 
 int flame__tree_maybe_spill(flame_tree *t, flame_err *err)
 {
-	/* time is keyed by the stacks' places in the table, and a run spilled as text would
-	 * lose which frame of a name each is, and each stack's labels: a tree keeping any of
-	 * them never spills */
-	if (!t->spill_limit || t->time || t->sites || t->labels ||
+	/* time and values are keyed by the stacks' places in the table, and a run spilled as
+	 * text would lose which frame of a name each is, and each stack's labels: a tree
+	 * keeping any of them never spills */
+	if (!t->spill_limit || t->time || t->sites || t->labels || t->values ||
 	    flame__stacks_bytes(&t->stacks) < t->spill_limit)
 		return 0;
 	t->moved += t->stacks.count;
@@ -191,6 +193,7 @@ int flame__tree_rescale(flame_tree *t, unsigned scale, flame_err *err)
 		return status_err(err, rc);
 	if (t->time)
 		flame__time_scale(t->time, flame__pow10[scale - t->scale]);
+	flame__tree_drop_values(t); /* column 0 no longer counts its type's units */
 	t->scale = scale;
 	t->nodes_valid = 0;
 	return 0;
@@ -242,6 +245,26 @@ static int merge_time(flame_tree *dst, const flame_tree *src, const uint32_t *at
 	return rc ? status_err(err, rc) : 0;
 }
 
+/* Whether the values of src's stacks go on into dst (a table made for an empty dst): only
+ * between tables of the same types, weighed alike; any other merge of stacks leaves dst
+ * without the table, where column 0 alone stays true. 1, 0, or -1 out of memory. */
+static int join_values(flame_tree *dst, const flame_tree *src)
+{
+	const flame__values *sv = src->values;
+	if (!src->stacks.count)
+		return 0; /* nothing added: dst's table, if any, stays true */
+	if (sv && !dst->values && !dst->stacks.count && !flame__tree_spilled(dst) &&
+	    !(dst->values = flame__values_new(sv->ntypes, sv->main, (const char *const *)sv->type,
+	                                      (const char *const *)sv->unit)))
+		return -1;
+	if (dst->values && (!sv || dst->scale != src->scale || src->differential ||
+	                    !flame__values_same(dst->values, sv->ntypes, sv->main,
+	                                        (const char *const *)sv->type,
+	                                        (const char *const *)sv->unit)))
+		flame__tree_drop_values(dst);
+	return dst->values != NULL;
+}
+
 int flame__tree_merge_at(flame_tree *dst, flame_tree *src, const flame__tree_at *ts,
                          flame_err *err)
 {
@@ -254,14 +277,17 @@ int flame__tree_merge_at(flame_tree *dst, flame_tree *src, const flame__tree_at 
 	if (rc)
 		return rc;
 	uint64_t m = flame__pow10[dst->scale - src->scale];
-	int timed = (ts && dst->time) || src->time;
+	int timed = (ts && dst->time) || src->time, valued = join_values(dst, src);
 	uint32_t *lmap; /* src's label sets in dst (dst keeps labels when src does) */
+	if (valued < 0)
+		return flame__err_nomem(err);
 	if ((rc = flame__tree_label_map(dst, src, &lmap, err)))
 		return rc;
 	uint32_t *map = malloc((size_t)src->names.count * sizeof *map);
-	uint32_t *at = timed ? malloc((src->stacks.count ? src->stacks.count : 1) * sizeof *at) : NULL;
+	int keyed = timed || valued; /* where each of src's stacks went is needed */
+	uint32_t *at = keyed ? malloc((src->stacks.count ? src->stacks.count : 1) * sizeof *at) : NULL;
 	uint32_t *ids = scratch_ids(dst, max_depth(&src->stacks));
-	if ((!map && src->names.count) || (timed && !at) || !ids) {
+	if ((!map && src->names.count) || (keyed && !at) || !ids) {
 		free(map);
 		free(at);
 		free(lmap);
@@ -298,6 +324,8 @@ int flame__tree_merge_at(flame_tree *dst, flame_tree *src, const flame__tree_at 
 		flame__sites_time(dst->sites, src->sites->time_nanos);
 	if (!rc && timed)
 		rc = merge_time(dst, src, at, m, ts, err);
+	if (!rc && valued && (rc = flame__values_move(dst->values, src->values, at, src->stacks.count)))
+		rc = status_err(err, rc);
 	free(map);
 	free(at);
 	return rc;
@@ -406,11 +434,12 @@ void flame__tree_sink_open(flame_tree *t, flame__intern **names, flame__stacks *
 	t->nodes_valid = 0;
 	*names = &t->names;
 	*stacks = &t->stacks;
-	*limit = t->time || t->sites || t->labels ? 0 : t->spill_limit;
+	*limit = t->time || t->sites || t->labels || t->values ? 0 : t->spill_limit;
 }
 
 void flame__tree_set_differential(flame_tree *t)
 {
+	flame__tree_drop_values(t); /* a diff's columns are two sides of one type */
 	t->differential = 1;
 	t->nodes_valid = 0;
 }
@@ -464,6 +493,7 @@ static int rewrite_weights(flame_tree *t, flame__rewrite_fn fn, void *ud, flame_
 	s->total[1] = total[1];
 	if (t->time)
 		rewrite_time_weights(t, fn, ud);
+	flame__tree_drop_values(t); /* column 0 no longer its type's values */
 	t->nodes_valid = 0;
 	return 0;
 }
@@ -478,13 +508,14 @@ int flame__tree_rewrite(flame_tree *t, flame__rewrite_fn fn, void *ud, int flags
 		return rewrite_weights(t, fn, ud, err);
 	const flame__stacks *s = &t->stacks;
 	uint32_t *out = malloc(max_depth(s) * sizeof *out);
-	/* where each stack went, for the time table (UINT32_MAX: dropped) */
-	uint32_t *at = t->time ? malloc((s->count ? s->count : 1) * sizeof *at) : NULL;
+	/* where each stack went, for the time and values tables (UINT32_MAX: dropped) */
+	int keyed = t->time || t->values;
+	uint32_t *at = keyed ? malloc((s->count ? s->count : 1) * sizeof *at) : NULL;
 	flame__stacks fresh;
 	flame__stacks_init(&fresh);
 	fresh.labelled = s->labelled; /* a stack keeps its set, stacks equal in both summed */
 	fresh.sorted = !s->labelled;
-	if (!out || (t->time && !at)) {
+	if (!out || (keyed && !at)) {
 		free(out);
 		free(at);
 		return flame__err_nomem(err);
@@ -508,8 +539,10 @@ int flame__tree_rewrite(flame_tree *t, flame__rewrite_fn fn, void *ud, int flags
 		flame__stacks_free(&fresh);
 		return rc;
 	}
-	if (at)
+	if (t->time)
 		flame__time_remap(t->time, at, s->count);
+	if (t->values && (rc = flame__values_move(t->values, t->values, at, s->count)))
+		flame__tree_drop_values(t); /* a sum past int64: the rows stop being true */
 	free(at);
 	fresh.label = 0;
 	flame__tree_replace_stacks(t, &fresh);
@@ -814,6 +847,7 @@ int flame_tree_weight(flame_tree *t, uint64_t num, unsigned decimals, flame_err 
 			n /= 10;
 		flame__time_scale(t->time, n);
 	}
+	flame__tree_drop_values(t); /* column 0 weighed: no longer its type's values */
 	t->nodes_valid = 0;
 	return rc;
 }
@@ -834,6 +868,16 @@ void flame__tree_take_stacks(flame_tree *t, flame__stacks *out)
 }
 
 int flame__tree_marked_differential(const flame_tree *t) { return t->differential; }
+
+struct flame__values *flame__tree_values(const flame_tree *t) { return t->values; }
+
+void flame__tree_set_values(flame_tree *t, struct flame__values *vt)
+{
+	flame__values_free(t->values);
+	t->values = vt;
+}
+
+void flame__tree_drop_values(flame_tree *t) { flame__tree_set_values(t, NULL); }
 
 int flame__tree_reversed(const flame_tree *t) { return t->reversed; }
 

@@ -179,6 +179,17 @@ struct flame__labels *flame__tree_labels(const flame_tree *t);
 int flame__tree_label_map(flame_tree *dst, const flame_tree *src, uint32_t **map,
                           flame_err *err);
 
+/* ---- every sample type's values (core/values.h) */
+
+struct flame__values;
+/** The values table of `t`, NULL when it keeps none. */
+struct flame__values *flame__tree_values(const flame_tree *t);
+/** Give `t` the table `vt` (taken over; NULL: none), freeing the one it had. */
+void flame__tree_set_values(flame_tree *t, struct flame__values *vt);
+/** Forget the values `t` keeps: what a change of column 0 that the rows cannot follow does
+ * (a weight rewrite, a time cut, a diff, a merge with other types or none). */
+void flame__tree_drop_values(flame_tree *t);
+
 /** Replace the stacks of `t` by those of `fresh` (same name table), freeing the old ones:
  * how transforms that rewrite stacks re-aggregate. */
 void flame__tree_replace_stacks(flame_tree *t, flame__stacks *fresh);

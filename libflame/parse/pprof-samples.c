@@ -6,13 +6,17 @@
  * its table slot is fetched while the next ones decode; any other goes through the
  * general reader, which also words every error. Values are int64: positive ones go
  * straight to the tree; negative ones (diff profiles) are subtracted once all are read,
- * and a stack whose sum is negative is dropped with a warning (folded counts are >= 0). */
+ * and a stack whose sum is negative is dropped with a warning (folded counts are >= 0).
+ * A tree keeping every sample type's values (core/values.h) takes each sample's row beside
+ * its stack, through the general reader: a stack whose chosen value is 0 or negative is
+ * added with weight 0 then, so its other values have a stack to sit on. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include "../core/err.h"
 #include "../core/labels.h"
 #include "../core/prefetch.h"
 #include "../core/tree.h"
+#include "../core/values.h"
 #include "pprof.h"
 
 /* The fast path keeps a few decoded samples before adding them, so the table slot each
@@ -35,6 +39,8 @@ typedef struct sampler {
 	size_t nloc, caploc;
 	flame__array(flame__pp_label) labels;
 	struct flame__labels *sets; /* the tree keeps labels: each sample's set */
+	flame__values *vt;          /* the tree keeps every type's values: each sample's row */
+	int64_t *row;               /* the sample's values (vt's ntypes) */
 	flame_label *lv;            /* a sample's labels as the set table takes them */
 	size_t caplv;
 	uint32_t *ids;
@@ -86,6 +92,8 @@ static int decode_ids(sampler *s, const flame__pbuf *sb, const flame__pfield *g,
 		return r;
 	while ((r = flame__prep_next(&rep, sb, &x, err)) > 0) {
 		if (g->num == 2) {
+			if (s->row && *nvals < s->vt->ntypes)
+				s->row[*nvals] = (int64_t)x;
 			if ((*nvals)++ == s->vidx)
 				*v = (int64_t)x;
 			continue;
@@ -193,6 +201,26 @@ static int label_sample(sampler *s, flame_err *err)
 	return 0;
 }
 
+/* Whether the decoded sample has a value other than 0 in a type besides the chosen one. */
+static int other_values(const sampler *s)
+{
+	for (size_t i = 0; s->vt && i < s->vt->ntypes; i++)
+		if (s->row[i] && i != s->vidx)
+			return 1;
+	return 0;
+}
+
+/* The sample's stack (s->ids, d frames) with weight w in the columns `in`, and its row of
+ * values beside it. */
+static int add_valued(sampler *s, size_t d, uint64_t w, const uint64_t in[2], flame_err *err)
+{
+	uint32_t at;
+	int r = flame__sink_add_at(s->k, s->ids, d, w * in[0], w * in[1], &at, err);
+	if (!r && (r = flame__values_add(s->vt, at, s->row)) == FLAME_ENOMEM)
+		r = flame__err_nomem(err);
+	return r;
+}
+
 /* The sample `f` read by the general reader, filtered and added. */
 static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, flame_err *err)
 {
@@ -202,7 +230,7 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 	int r;
 	if ((r = decode_sample(s, b, f, &v, err)))
 		return r;
-	if (v == 0 || s->nloc == 0)
+	if ((v == 0 && !other_values(s)) || s->nloc == 0)
 		return 0;
 	if (flame__pp_filters_any(s->fl))
 		flame__pp_filters_columns(s->fl, s->p, s->labels.v, s->labels.n, &s->nb, in);
@@ -212,10 +240,12 @@ static int one_sample(sampler *s, const flame__pbuf *b, const flame__pfield *f, 
 		return r;
 	/* positive values go straight to the tree; negative ones are subtracted at the end */
 	uint64_t mag = v > 0 ? (uint64_t)v : (uint64_t)0 - (uint64_t)v;
-	if (v > 0)
+	if (s->vt)
+		r = add_valued(s, d, v > 0 ? mag : 0, in, err);
+	else if (v > 0)
 		r = flame__sink_add(s->k, s->ids, d, mag * in[0], mag * in[1], err);
-	else if ((r = flame__stacks_add(&s->neg, s->ids, d, mag * in[0], mag * in[1])) ==
-	         FLAME_ENOMEM)
+	if (!r && v < 0 &&
+	    (r = flame__stacks_add(&s->neg, s->ids, d, mag * in[0], mag * in[1])) == FLAME_ENOMEM)
 		r = flame__err_nomem(err);
 	return r == FLAME_ERANGE ? overflow(s, f->off, err) : r;
 }
@@ -434,21 +464,36 @@ static int sample_fast(sampler *s, const flame__pfield *f, flame_err *err)
 
 /* ---- all samples */
 
-/* The table without the stacks that subtracting emptied. */
+/* The table without the stacks that subtracting emptied (those with other values keep
+ * their place in the new table, their rows moved with them). */
 static int drop_empty(flame_tree *t, const flame__stacks *ts, flame_err *err)
 {
+	flame__values *vt = flame__tree_values(t);
+	uint32_t *at = vt ? malloc((ts->count ? ts->count : 1) * sizeof *at) : NULL;
 	flame__stacks fresh;
 	flame__stacks_init(&fresh);
 	fresh.labelled = ts->labelled;
 	fresh.sorted = !ts->labelled;
-	for (size_t k = 0; k < ts->count; k++) {
+	int rc = vt && !at ? FLAME_ENOMEM : 0;
+	for (size_t k = 0; k < ts->count && !rc; k++) {
 		const flame__stack *x = &ts->v[k];
+		uint32_t where = UINT32_MAX;
 		fresh.label = flame__stack_label(ts, x);
-		if ((x->w[0] || x->w[1]) &&
-		    flame__stacks_add(&fresh, x->ids, x->depth, x->w[0], x->w[1])) {
-			flame__stacks_free(&fresh);
-			return flame__err_nomem(err);
-		}
+		if (x->w[0] || x->w[1] || (vt && flame__values_any(vt, (uint32_t)k)))
+			rc = flame__stacks_add_at(&fresh, x->ids, x->depth,
+			                          flame__stacks_hash(x->ids, x->depth), x->w[0], x->w[1],
+			                          &where);
+		if (at)
+			at[k] = where;
+	}
+	if (!rc && vt)
+		rc = flame__values_move(vt, vt, at, ts->count);
+	free(at);
+	if (rc) {
+		flame__stacks_free(&fresh);
+		return rc == FLAME_ENOMEM ? flame__err_nomem(err)
+		                          : flame__err(err, rc, "", 0, FLAME__NO_OFFSET,
+		                                       "invalid pprof: sample values overflow 64 bits");
 	}
 	fresh.label = 0;
 	flame__tree_replace_stacks(t, &fresh);
@@ -503,7 +548,7 @@ static int pass_samples(sampler *s, flame_err *err)
 	flame__pbuf b;
 	flame__pfield f;
 	int r = 0;
-	int fast = !flame__pp_filters_any(s->fl) && !s->sets;
+	int fast = !flame__pp_filters_any(s->fl) && !s->sets && !s->vt;
 	for (size_t run = 0; run < p->sruns.n && r >= 0; run++) {
 		/* a run holds nothing but samples, as pass 1 read it */
 		flame__pbuf_init(&b, p->buf, p->sruns.v[run].end, p->src);
@@ -531,6 +576,9 @@ int flame__pp_samples(flame__sink *k, const flame__pp *p, const flame__pp_filter
 	                             FLAME__PP_MAX_DEPTH};
 	flame__stacks_init(&s.neg);
 	s.sets = flame__tree_labels(k->t);
+	s.vt = flame__tree_values(k->t);
+	if (s.vt && !(s.row = calloc(s.vt->ntypes, sizeof *s.row)))
+		return flame__err_nomem(err);
 	s.neg.labelled = s.sets != NULL;
 	s.neg.sorted = !s.neg.labelled;
 	int r = pass_samples(&s, err);
@@ -544,6 +592,7 @@ int flame__pp_samples(flame__sink *k, const flame__pp *p, const flame__pp_filter
 	for (size_t i = 0; i < PIPE; i++)
 		free(s.pend[i].ids);
 	free(s.nb.p);
+	free(s.row);
 	flame__stacks_free(&s.neg);
 	return r;
 }

@@ -18,6 +18,7 @@
 #include "../core/sites.h"
 #include "../core/tree.h"
 #include "../core/units.h"
+#include "../core/values.h"
 #include "parser.h"
 #include "pprof.h"
 
@@ -162,6 +163,59 @@ static int check_unit(flame_tree *t, const flame__pp *p, size_t vidx, flame_err 
 	return flame__units_set_pprof(t, type, pty, pun, p->period, with_samples);
 }
 
+/* The profile's sample types, then their units, as C strings (2 * st.n, each to free). */
+static char **type_strings(const flame__pp *p)
+{
+	size_t n = p->st.n;
+	char **v = calloc(2 * n, sizeof *v);
+	for (size_t i = 0; v && i < 2 * n; i++) {
+		flame_str a = flame__pp_str(p, i < n ? p->st.v[i].type : p->st.v[i - n].unit);
+		char *c = malloc(a.len + 1);
+		if (!c) {
+			for (size_t j = 0; j < i; j++)
+				free(v[j]);
+			free(v);
+			return NULL;
+		}
+		v[i] = memcpy(c, a.ptr, a.len);
+		c[a.len] = '\0';
+	}
+	return v;
+}
+
+/* Every sample type's values beside the chosen one's (keep_sample_types): the tree's table
+ * when it has these types, a new one when the tree is empty, else none (the tree keeps
+ * column 0 alone, which stays true). The sink then never spills: rows key on places. */
+static int plan_values(flame_tree *t, flame__sink *k, const flame__pp *p, size_t vidx,
+                       const flame__pp_filters *fl, const flame_parse_opts *o, flame_err *err)
+{
+	const flame__values *have = flame__tree_values(t);
+	if (!o->keep_sample_types || p->st.n < 2 || fl->split) {
+		flame__tree_drop_values(t);
+		return 0;
+	}
+	char **ts = type_strings(p);
+	if (!ts)
+		return flame__err_nomem(err);
+	const char *const *ty = (const char *const *)ts, *const *un = ty + p->st.n;
+	int rc = 0;
+	if (have && !flame__values_same(have, p->st.n, vidx, ty, un))
+		flame__tree_drop_values(t);
+	else if (!have && !flame__tree_has_stacks(t)) {
+		flame__values *vt = flame__values_new(p->st.n, vidx, ty, un);
+		if (vt)
+			flame__tree_set_values(t, vt);
+		else
+			rc = flame__err_nomem(err);
+	}
+	for (size_t i = 0; i < 2 * p->st.n; i++)
+		free(ts[i]);
+	free(ts);
+	if (flame__tree_values(t))
+		k->limit = 0;
+	return rc;
+}
+
 /* Why binary data the probe refused is no profile.proto, naming the byte: the first of
  * its top-level fields that does not decode (a length past the end...) or is no field of
  * Profile with that wire type. */
@@ -220,6 +274,8 @@ static int read_profile(flame_tree *t, flame__sink *k, flame__pp *p, flame__pp_f
 		return r;
 	if (fl->split)
 		flame__sink_set_differential(k);
+	if ((r = plan_values(t, k, p, vidx, fl, o, err)))
+		return r;
 	flame__units_set_duration(t, p->duration);
 	if (flame__tree_sites(t))
 		flame__sites_time(flame__tree_sites(t), p->time_nanos);

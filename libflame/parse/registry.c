@@ -302,6 +302,7 @@ static const flame_parse_opts parse_defaults = FLAME_PARSE_OPTS_INIT;
 static const size_t parse_sizes[] = {0, offsetof(flame_parse_opts, time_range),
                                      offsetof(flame_parse_opts, keep_sites),
                                      offsetof(flame_parse_opts, keep_labels),
+                                     offsetof(flame_parse_opts, keep_sample_types),
                                      sizeof(flame_parse_opts)};
 static const struct flame__opts_layout parse_layout = {
 	"flame_parse_opts", &parse_defaults, sizeof parse_defaults, parse_sizes,

@@ -8,7 +8,9 @@
  * (nanoseconds, bytes, count...) gives `time`/`space`/`samples`, any other name N gives
  * N/count. Differential trees get two types, before and after (the default). The period
  * type and period are the input's, else the values' own type and 1: Parca's queries fail
- * on a profile without a period type, and read its values as 0 without a period. */
+ * on a profile without a period type, and read its values as 0 without a period. A tree
+ * keeping every sample type's values (core/values.h) gets them all back, in the input's
+ * order, its chosen one the default. */
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
@@ -17,6 +19,7 @@
 #include "../core/labels.h"
 #include "../core/sites.h"
 #include "../core/tree.h"
+#include "../core/values.h"
 #include "pprof.h"
 
 static int emit_string(flame__gzip *z, const char *s, size_t n, flame_err *err)
@@ -60,8 +63,10 @@ static void sample_type(const flame_tree *t, const char **type, const char **uni
 typedef struct head {
 	const char *str[9]; /* str[0] = "" */
 	uint32_t n;
-	uint32_t type[2][2]; /* sample types (type, unit), in order */
+	uint32_t type[2][2]; /* sample types (type, unit), in order (vt's when kept) */
 	int ntypes;
+	const flame__values *vt; /* every type's values, NULL: type[] */
+	uint32_t vstr;       /* vt's strings: its types then its units, from this index */
 	int samples;         /* type[0] is samples/count: values are value / period */
 	uint32_t ptype[2];   /* period type; 0, 0: none */
 } head;
@@ -81,6 +86,9 @@ static void make_head(const flame_tree *t, int diff, int samples, head *h)
 	sample_type(t, &type, &unit);
 	memset(h, 0, sizeof *h);
 	h->str[h->n++] = "";
+	h->vt = diff ? NULL : flame__tree_values(t);
+	if (h->vt)
+		samples = 0; /* samples/count is among vt's types when the input had it */
 	if (diff) {
 		h->type[0][0] = head_str(h, "before");
 		h->type[1][0] = head_str(h, "after");
@@ -102,6 +110,13 @@ static void make_head(const flame_tree *t, int diff, int samples, head *h)
 		h->ptype[0] = h->type[h->ntypes - 1][0];
 		h->ptype[1] = h->type[h->ntypes - 1][1];
 	}
+	h->vstr = h->n; /* vt's strings follow the header's (type[] is then not written) */
+}
+
+/* The strings before the labels' and the names': the header's, then vt's types and units. */
+static uint32_t head_strings(const head *h)
+{
+	return h->n + (h->vt ? 2 * (uint32_t)h->vt->ntypes : 0);
 }
 
 /* One writing: the stacks, the strings they need, and the message being built. */
@@ -114,7 +129,7 @@ typedef struct writer {
 	head h;
 	uint32_t *str_of;     /* name id -> string index, 0 = unused */
 	uint32_t first, next; /* the names' string indexes: [first, next) */
-	flame__pb b, ids;            /* a message, a sample's packed location ids */
+	flame__pb b, ids, vals;      /* a message, a sample's packed location ids, values */
 	flame__pps *sites;    /* the tree keeps sites: its functions, locations, mappings */
 	flame__ppl *labels;   /* the tree keeps labels: each set's strings and messages */
 	int64_t time_nanos;   /* the profile's start, 0: none (kept with sites) */
@@ -145,7 +160,7 @@ static int number_names(writer *w)
 	size_t nn = w->names->count;
 	if (!(w->str_of = calloc(nn ? nn : 1, sizeof *w->str_of)))
 		return FLAME_ENOMEM;
-	w->first = w->next = w->h.n + flame__ppl_strings(w->labels);
+	w->first = w->next = head_strings(&w->h) + flame__ppl_strings(w->labels);
 	for (size_t k = 0; k < w->st->count; k++) {
 		const flame__stack *s = &w->st->v[k];
 		for (uint32_t i = 0; i < s->depth; i++)
@@ -159,12 +174,14 @@ static int number_names(writer *w)
 static int write_header(writer *w, flame_err *err)
 {
 	int rc = 0;
-	for (int c = 0; c < w->h.ntypes && !rc; c++) {
+	const flame__values *vt = w->h.vt;
+	size_t ntypes = vt ? vt->ntypes : (size_t)w->h.ntypes;
+	for (size_t c = 0; c < ntypes && !rc; c++) {
 		w->b.len = 0;
 		if (flame__pb_reserve(&w->b, 64))
 			return flame__err_nomem(err);
-		flame__pb_uint(&w->b, 1, w->h.type[c][0]);
-		flame__pb_uint(&w->b, 2, w->h.type[c][1]);
+		flame__pb_uint(&w->b, 1, vt ? w->h.vstr + c : w->h.type[c][0]);
+		flame__pb_uint(&w->b, 2, vt ? w->h.vstr + vt->ntypes + c : w->h.type[c][1]);
 		rc = flame__pb_emit(w->z, 1, w->b.p, w->b.len, err);
 	}
 	/* one mapping that says its functions are known, so pprof does not try to
@@ -178,6 +195,10 @@ static int write_header(writer *w, flame_err *err)
 		rc = flame__pb_emit(w->z, 3, w->b.p, w->b.len, err);
 	for (uint32_t i = 0; i < w->h.n && !rc; i++) /* string table, in index order */
 		rc = emit_string(w->z, w->h.str[i], strlen(w->h.str[i]), err);
+	for (size_t i = 0; vt && i < 2 * vt->ntypes && !rc; i++) { /* vt's types, units */
+		const char *x = i < vt->ntypes ? vt->type[i] : vt->unit[i - vt->ntypes];
+		rc = emit_string(w->z, x, strlen(x), err);
+	}
 	return rc ? rc : flame__ppl_write_strings(w->labels, w->z, err); /* then the labels' */
 }
 
@@ -238,18 +259,27 @@ static int write_sample(writer *w, const flame__stack *s, flame_err *err)
 		for (uint32_t i = s->depth; i-- > 0;)
 			flame__pb_varint(&w->ids, w->str_of[s->ids[i]] - w->first + 1);
 	}
+	const flame__values *vt = w->h.vt;
+	size_t nv = vt ? vt->ntypes : 3;
+	w->vals.len = 0;
+	if (flame__pb_reserve(&w->vals, nv * 10))
+		return flame__err_nomem(err);
+	if (vt) { /* the chosen type's values are the table's column 0 */
+		const int64_t *row = flame__values_row(vt, (uint32_t)(s - w->st->v));
+		for (size_t c = 0; c < nv; c++)
+			flame__pb_varint(&w->vals, c == vt->main ? s->w[0] : row ? (uint64_t)row[c] : 0);
+	} else {
+		if (w->h.samples)
+			flame__pb_varint(&w->vals, s->w[0] / w->period);
+		flame__pb_varint(&w->vals, s->w[0]);
+		if (w->diff)
+			flame__pb_varint(&w->vals, s->w[1]);
+	}
 	w->b.len = 0;
-	if (flame__pb_reserve(&w->b, w->ids.len + 64))
+	if (flame__pb_reserve(&w->b, w->ids.len + w->vals.len + 32))
 		return flame__err_nomem(err);
 	flame__pb_msg(&w->b, 1, &w->ids);
-	uint8_t vals[32];
-	flame__pb v = {vals, 0, sizeof vals};
-	if (w->h.samples)
-		flame__pb_varint(&v, s->w[0] / w->period);
-	flame__pb_varint(&v, s->w[0]);
-	if (w->diff)
-		flame__pb_varint(&v, s->w[1]);
-	flame__pb_msg(&w->b, 2, &v);
+	flame__pb_msg(&w->b, 2, &w->vals);
 	if (w->labels && flame__ppl_sample(w->labels, flame__stack_label(w->st, s), &w->b))
 		return flame__err_nomem(err);
 	return flame__pb_emit(w->z, 2, w->b.p, w->b.len, err);
@@ -258,14 +288,15 @@ static int write_sample(writer *w, const flame__stack *s, flame_err *err)
 /* period_type and period; default_sample_type = "after" when differential. */
 static int write_trailer(writer *w, flame_err *err)
 {
-	if (!w->diff && !w->h.ptype[0] && !w->sites)
+	const flame__values *vt = w->h.vt;
+	if (!w->diff && !w->h.ptype[0] && !w->sites && !vt)
 		return 0;
 	w->b.len = 0;
 	if (flame__pb_reserve(&w->b, 64))
 		return flame__err_nomem(err);
 	if (w->h.ptype[0]) {
-		uint8_t vt[24];
-		flame__pb m = {vt, 0, sizeof vt};
+		uint8_t pt[24];
+		flame__pb m = {pt, 0, sizeof pt};
 		flame__pb_uint(&m, 1, w->h.ptype[0]);
 		flame__pb_uint(&m, 2, w->h.ptype[1]);
 		flame__pb_msg(&w->b, 11, &m);
@@ -273,6 +304,8 @@ static int write_trailer(writer *w, flame_err *err)
 	}
 	if (w->diff)
 		flame__pb_uint(&w->b, 14, w->h.type[1][0]);
+	if (vt && vt->main + 1 != vt->ntypes) /* pprof's default is the last type */
+		flame__pb_uint(&w->b, 14, w->h.vstr + vt->main);
 	if (w->time_nanos > 0)
 		flame__pb_uint(&w->b, 9, (uint64_t)w->time_nanos);
 	if (w->duration)
@@ -294,7 +327,7 @@ static int write_profile(writer *w, flame_err *err)
 		return rc;
 	for (size_t k = 0; k < w->st->count && !rc; k++) {
 		const flame__stack *s = &w->st->v[k];
-		if (s->depth && (s->w[0] || s->w[1]))
+		if (s->depth && (s->w[0] || s->w[1] || (w->h.vt && flame__values_any(w->h.vt, (uint32_t)k))))
 			rc = write_sample(w, s, err);
 	}
 	if (rc || (rc = write_trailer(w, err)))
@@ -324,9 +357,9 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 			w.duration = flame_tree_duration(t);
 		}
 		const struct flame__labels *labels = flame__tree_labels(t);
-		if ((labels && flame__ppl_plan(&w.labels, labels, w.h.n)) ||
+		if ((labels && flame__ppl_plan(&w.labels, labels, head_strings(&w.h))) ||
 		    (sites ? flame__pps_plan(&w.sites, st, w.names, sites,
-		                             w.h.n + flame__ppl_strings(w.labels))
+		                             head_strings(&w.h) + flame__ppl_strings(w.labels))
 		           : number_names(&w)))
 			rc = flame__err_nomem(err);
 		else if (!(rc = flame__gzip_open(&w.z, o, err)))
@@ -335,6 +368,7 @@ int flame_write_pprof(flame_tree *t, flame_output *o, flame_err *err)
 	flame__gzip_free(w.z);
 	free(w.b.p);
 	free(w.ids.p);
+	free(w.vals.p);
 	free(w.str_of);
 	flame__pps_free(w.sites);
 	flame__ppl_free(w.labels);

@@ -1,6 +1,6 @@
 /* Fuzz target for the pprof reader (protobuf wire decoder and gzip included): any bytes
  * must parse or fail with an error, never crash, hang or allocate without bound; parsed
- * with its sites and labels kept, it is written back as pprof, and with labels and time as
+ * with its sites, labels and every sample type kept, it is written back as pprof, and with labels and time as
  * the HTML page (its label and time sections). Built as
  * a libFuzzer target with -Dfuzzing=enabled; otherwise (FLAME_FUZZ_MAIN) a plain program
  * that runs the target once per file named on the command line (the corpus replay the
@@ -28,12 +28,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.tags_ignore = tags;
 	o.n_tags_ignore = 2;
 	o.group_by = "endpoint";
+	o.keep_sample_types = 1;
 	flame_fuzz_parse(data, size, &o, 0);
 	/* sites kept (functions, lines, locations, mappings) and written back as pprof */
 	flame_parse_opts so = FLAME_PARSE_OPTS_INIT;
 	so.format = FLAME_FORMAT_PPROF;
 	so.keep_sites = 1;
 	so.keep_labels = 1;
+	so.keep_sample_types = 1;
 	flame_tree *t = flame_fuzz_parse(data, size, &so, 1);
 	if (t)
 		flame_fuzz_write_null(write_pprof, t);
@@ -43,6 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lo.format = FLAME_FORMAT_PPROF;
 	lo.keep_labels = 1;
 	lo.keep_time_ns = 1000000;
+	lo.keep_sample_types = 1;
 	if ((t = flame_fuzz_parse(data, size, &lo, 1)))
 		flame_fuzz_write_null(write_html, t);
 	flame_tree_free(t);

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # pprof in, pprof out: flame-collapse --output-format pprof keeps a profile's functions,
 # start lines, locations with their lines and inlining, mappings, samples' labels, period
-# type, period, time and duration, so go tool pprof gives the same -top, -lines, -traces,
-# -tags and -raw header on the original and the written profile (for profiles with labels, -traces with each sample's labels, samples of one stack
+# type, period, time and duration, and every sample type with its values (the default
+# the same), so go tool pprof gives the same -top (of every -sample_index), -lines,
+# -traces, -tags and -raw header with the sample types on the original and the written
+# profile (for profiles with labels, -traces with each sample's labels, samples of one stack
 # and label set summed: the written profile holds one sample for them). The corpus's Go
 # profiles and a fresh Go CPU profile of tests/lines/pgo. Skips (77) without go tool pprof.
 # Usage: roundtrip.sh BUILD_DIR CORPUS_DIR
@@ -34,10 +36,8 @@ compare() {
 }
 # -traces as (labels, stack) keys, equal ones summed
 labelled() { awk -f "$here/traces-labelled.awk" | LC_ALL=C sort; }
-# -tags without the values of no weight (samples whose value is 0 are not stacks)
-weighed() { grep -v '^ *0 ( *0%):'; }
-# -raw's header: period type, period, time and duration (the sample types follow it)
-header() { sed -n '/^Samples:/q;p'; }
+# -raw's header: period type, period, time and duration, then the sample types
+header() { sed -n '/^Samples:/{n;p;q};p'; }
 
 profiles=("$corpus/pprof/go-block.pb.gz" "$corpus/pprof/go-goroutine.pb.gz"
           "$corpus/pprof/go-cpu-labels.pb.gz" "$corpus/pprof/go-heap.pb.gz")
@@ -52,6 +52,10 @@ for p in "${profiles[@]}"; do
 	"$collapse" -q --output-format pprof -o "$out" "$p"
 	compare -top "$p" "$out"
 	compare -raw "$p" "$out" header
+	ntypes=$(go_pprof -raw "$p" 2>/dev/null | sed -n '/^Samples:/{n;p;q}' | wc -w)
+	for ((i = 0; i < ntypes; i++)); do
+		compare "-sample_index=$i -top" "$p" "$out"
+	done
 	compare -lines "$p" "$out"
 	compare "-lines -top" "$p" "$out"
 	if go_pprof -tags "$p" 2>/dev/null | grep -q ':'; then
@@ -59,10 +63,23 @@ for p in "${profiles[@]}"; do
 		case $p in *heap*) unit=B ;; esac
 		compare "-traces -lines -unit=$unit" "$p" "$out" labelled
 		compare "-traces -unit=$unit" "$p" "$out" labelled
-		compare -tags "$p" "$out" weighed
+		compare -tags "$p" "$out" # samples of 0 in the default type kept: other types' values
 	else
 		compare "-traces -lines" "$p" "$out"
 		compare -traces "$p" "$out"
 	fi
+done
+# flame-merge --format pprof keeps every sample type too: two profiles merged answer each
+# -sample_index as go tool pprof -proto's merge of them (but Duration: Go sums the inputs',
+# where a merge keeps the span they cover)
+nodur() { grep -v '^Duration:'; }
+for p in "$corpus/pprof/go-heap.pb.gz" "$corpus/pprof/go-block.pb.gz"; do
+	b=$(basename "$p" .pb.gz)
+	"$build/tools/flame-merge" -q --format pprof -o "$tmp/$b.merged.pb.gz" "$p" "$p"
+	go_pprof -proto "$p" "$p" >"$tmp/$b.go-merged.pb.gz" 2>/dev/null
+	ntypes=$(go_pprof -raw "$p" 2>/dev/null | sed -n '/^Samples:/{n;p;q}' | wc -w)
+	for ((i = 0; i < ntypes; i++)); do
+		compare "-sample_index=$i -top" "$tmp/$b.go-merged.pb.gz" "$tmp/$b.merged.pb.gz" nodur
+	done
 done
 exit $fail

@@ -49,9 +49,12 @@ for f in "${profiles[@]}" "$C/../perf/"*.txt; do
 	b=$(basename "$f")
 	"$T" -q --no-header "$f" >"$tmp/a.folded" 2>/dev/null || continue
 	"$T" -q --output-format pprof -o "$tmp/w.pb.gz" "$f" || { ko "$b: write failed"; continue; }
-	# the value is the last sample type (samples/count may come first, as in Go's)
-	st=$(go_pprof -raw "$tmp/w.pb.gz" 2>/dev/null | sed -n '/^Samples:/{n;p;q}' | sed 's/\[dflt\]//g; s/ *$//')
-	st=${st##* }
+	# the value is the default sample type: the one marked [dflt], else the last (every
+	# type of a pprof input is written back, samples/count first in Go's CPU profiles)
+	types=$(go_pprof -raw "$tmp/w.pb.gz" 2>/dev/null | sed -n '/^Samples:/{n;p;q}')
+	st=$(tr ' ' '\n' <<<"$types" | grep '\[dflt\]' || true)
+	[ -n "$st" ] || st=$(tr ' ' '\n' <<<"$types" | grep . | tail -1)
+	st=${st%\[dflt\]}
 	traces "$tmp/w.pb.gz" "${st%%/*}" "${st#*/}" >"$tmp/want"
 	same "$b written pprof vs go tool pprof -traces" "$tmp/a.folded" "$tmp/want"
 done

@@ -1,6 +1,7 @@
 # pprof out keeps the input's sample type and period type: a Go CPU
 # profile comes back samples/count + cpu/nanoseconds (cpu the default), period type
-# cpu/nanoseconds every 10 ms; a heap profile keeps alloc_space/bytes and space/bytes.
+# cpu/nanoseconds every 10 ms; a heap profile keeps its four types, the one chosen
+# (--sample-type alloc_space) the default.
 # Read back by our own pprof reader (go tool pprof: tests/pprof/cli/go/).
 cp "$FIXTURES"/units/go-cpu.pb.gz "$FIXTURES"/units/go-heap.pb.gz "$FIXTURES"/units/cpu-clock.perf.txt .
 flame-collapse --list-sample-types go-cpu.pb.gz
