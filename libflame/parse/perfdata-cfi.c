@@ -7,7 +7,7 @@
  *   - a file with neither is NOCFI (perf stops there); an address neither covers is NOFDE
  *     (perf falls back to the frame-pointer guess of libunwind).
  * A row is compiled once into a flame__cfi_rule and kept in a cache keyed by (file,
- * address) (core/slots.h; bounded: it starts again when full); rows with expressions are
+ * address) (core/memo.h, bounded: it starts again when full); rows with expressions are
  * marked EXPR and evaluated through libdw each time, by a small DWARF stack machine whose
  * steps, stack and memory reads are bounded, so hostile CFI cannot loop. */
 #include <dwarf.h>
@@ -21,12 +21,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../core/array.h"
-#include "../core/hash.h"
-#include "../core/slots.h"
+#include "../core/memo.h"
 #include "perfdata-cfi.h"
 #include "perfdata-elf.h"
 
-enum { MAX_SEGS = 16, CACHE_MAX = 1 << 20, EXPR_STEPS = 256, EXPR_STACK = 64 };
+enum { MAX_SEGS = 16, EXPR_STEPS = 256, EXPR_STACK = 64 };
 
 struct flame__cfi_file {
 	int state; /* 0: not opened yet, 1: open, -1: unreadable */
@@ -40,20 +39,13 @@ struct flame__cfi_file {
 	struct { uint64_t off, vaddr, size; } seg[MAX_SEGS];
 };
 
-typedef struct centry {
-	uint64_t addr;
-	uint32_t file;
-	flame__cfi_rule rule;
-} centry;
-
 struct flame__cfi {
 	char debug_dir[4096];
 	flame__cfi_file **files; /* by the recording's file number */
 	size_t nfiles;
-	centry *cache;
-	size_t cn, ccap;
-	uint64_t *slots;
-	size_t mask;
+	flame__memo memo;        /* (address, file) -> rules[] (core/memo.h) */
+	flame__cfi_rule *rules;
+	size_t rcap;
 	uint64_t hits, misses;
 };
 
@@ -94,8 +86,8 @@ void flame__cfi_free(flame__cfi *c)
 		if (c->files[i])
 			file_close(c->files[i]);
 	free(c->files);
-	free(c->cache);
-	free(c->slots);
+	flame__memo_free(&c->memo);
+	free(c->rules);
 	free(c);
 }
 
@@ -562,43 +554,20 @@ done:
 	free(fr);
 }
 
-struct ckey {
-	const flame__cfi *c;
-	uint64_t addr;
-	uint32_t file;
-};
-static int ckey_eq(const void *ctx, uint32_t e)
-{
-	const struct ckey *k = ctx;
-	return k->c->cache[e].addr == k->addr && k->c->cache[e].file == k->file;
-}
-
 const flame__cfi_rule *flame__cfi_rule_at(flame__cfi *c, flame__cfi_file *f, uint64_t vaddr)
 {
-	uint32_t file = f->id, h = (uint32_t)flame__mix64(vaddr * 0x9e3779b97f4a7c15ULL ^ file);
-	struct ckey k = {c, vaddr, file};
-	if (c->slots) {
-		uint64_t sl = c->slots[flame__slots_probe(c->slots, c->mask, h, ckey_eq, &k)];
-		if (sl) {
-			c->hits++;
-			return &c->cache[flame__slot_entry(sl)].rule;
-		}
+	int64_t e = flame__memo_get(&c->memo, vaddr, f->id);
+	if (e >= 0) {
+		c->hits++;
+		return &c->rules[e];
 	}
 	c->misses++;
-	if (c->cn >= CACHE_MAX) { /* bounded: start again */
-		memset(c->slots, 0, (c->mask + 1) * sizeof *c->slots);
-		c->cn = 0;
-	}
-	if (flame__slots_reserve(&c->slots, &c->mask, c->cn, 4096) ||
-	    flame__array_reserve_min(c->cache, c->ccap, c->cn + 1, 4096))
+	int restarted;
+	if ((e = flame__memo_add(&c->memo, vaddr, f->id, 0, &restarted)) < 0 ||
+	    flame__array_reserve_min(c->rules, c->rcap, (size_t)e + 1, 4096))
 		return NULL;
-	c->slots[flame__slots_probe(c->slots, c->mask, h, ckey_eq, &k)] =
-		flame__slot_make(h, (uint32_t)c->cn);
-	centry *e = &c->cache[c->cn++];
-	e->addr = vaddr;
-	e->file = file;
-	compile(f, vaddr, &e->rule);
-	return &e->rule;
+	compile(f, vaddr, &c->rules[e]);
+	return &c->rules[e];
 }
 
 /* ------------------------------------------------------------------ steps */

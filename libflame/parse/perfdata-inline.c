@@ -4,22 +4,20 @@
  * subroutines on the way are the frames, named as addr2line names them (the linkage
  * name, else DW_AT_name, through the abstract origin). libdw's dwarf_getscopes is not
  * used: past an inlined subroutine it follows the abstract definition's scopes, not the
- * callers'. Results are kept in a cache by (file, address), bounded (it starts again
- * when full); the walk is bounded in depth and DIEs, so hostile DWARF cannot loop. */
+ * callers'. Results are kept in a cache by (file, address), bounded (core/memo.h: it
+ * starts again when full); the walk is bounded in depth and DIEs, so hostile DWARF cannot loop. */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
-#include "../core/hash.h"
-#include "../core/slots.h"
+#include "../core/memo.h"
 #include "perfdata-inline.h"
 
-enum { MAX_DEPTH = FLAME__INL_DEPTH, MAX_DIES = 1 << 20, CACHE_MAX = 1 << 20, POOL_MAX = 64 << 20 };
+enum { MAX_DEPTH = FLAME__INL_DEPTH, MAX_DIES = 1 << 20, POOL_MAX = 64 << 20 };
 
 typedef struct ientry {
-	uint64_t addr;
-	uint32_t file, first, n; /* its frames: fr[first..first+n) */
+	uint32_t first, n; /* an address's frames: fr[first..first+n) */
 } ientry;
 
 typedef struct iframe {
@@ -29,10 +27,9 @@ typedef struct iframe {
 } iframe;
 
 struct flame__inl {
+	flame__memo memo; /* (address, file) -> v[] */
 	ientry *v;
-	size_t nv, cap;
-	uint64_t *slots;
-	size_t mask;
+	size_t cap;
 	iframe *fr;
 	size_t nfr, frcap;
 	char *pool;
@@ -45,9 +42,9 @@ void flame__inl_free(flame__inl *l)
 {
 	if (!l)
 		return;
+	flame__memo_free(&l->memo);
 	free(l->v);
 	free(l->fr);
-	free(l->slots);
 	free(l->pool);
 	free(l);
 }
@@ -148,17 +145,6 @@ static int lookup(flame__inl *l, flame__cfi_file *f, uint64_t vaddr, flame__inl_
 	return n;
 }
 
-struct ikey {
-	const flame__inl *l;
-	uint64_t addr;
-	uint32_t file;
-};
-static int ikey_eq(const void *ctx, uint32_t e)
-{
-	const struct ikey *k = ctx;
-	return k->l->v[e].addr == k->addr && k->l->v[e].file == k->file;
-}
-
 static int frames_of(flame__inl *l, const ientry *e, flame__inl_frame *out, int max)
 {
 	int n = (int)e->n < max ? (int)e->n : max;
@@ -172,26 +158,20 @@ static int frames_of(flame__inl *l, const ientry *e, flame__inl_frame *out, int 
 int flame__inl_at(flame__inl *l, flame__cfi_file *f, uint32_t id, uint64_t vaddr,
                   flame__inl_sym sym, void *ctx, flame__inl_frame *out, int max)
 {
-	uint32_t h = (uint32_t)flame__mix64(vaddr * 0x9e3779b97f4a7c15ULL ^ id);
-	struct ikey k = {l, vaddr, id};
-	if (l->slots) {
-		uint64_t sl = l->slots[flame__slots_probe(l->slots, l->mask, h, ikey_eq, &k)];
-		if (sl)
-			return frames_of(l, &l->v[flame__slot_entry(sl)], out, max);
-	}
-	if (l->nv >= CACHE_MAX || l->plen > POOL_MAX) { /* bounded: start again */
-		memset(l->slots, 0, (l->mask + 1) * sizeof *l->slots);
-		l->nv = l->plen = l->nfr = 0;
-	}
-	if (flame__slots_reserve(&l->slots, &l->mask, l->nv, 4096) ||
-	    flame__array_reserve_min(l->v, l->cap, l->nv + 1, 4096))
+	int64_t e = flame__memo_get(&l->memo, vaddr, id);
+	if (e >= 0)
+		return frames_of(l, &l->v[e], out, max);
+	int restarted;
+	if ((e = flame__memo_add(&l->memo, vaddr, id, l->plen > POOL_MAX, &restarted)) < 0 ||
+	    flame__array_reserve_min(l->v, l->cap, (size_t)e + 1, 4096))
 		return -1;
+	if (restarted)
+		l->plen = l->nfr = 0;
 	size_t first = l->nfr;
+	l->v[e] = (ientry){(uint32_t)first, 0}; /* no frames, should the lookup fail */
 	int n = lookup(l, f, vaddr, sym, ctx);
 	if (n < 0)
 		return -1;
-	l->slots[flame__slots_probe(l->slots, l->mask, h, ikey_eq, &k)] =
-		flame__slot_make(h, (uint32_t)l->nv);
-	l->v[l->nv] = (ientry){vaddr, id, (uint32_t)first, (uint32_t)n};
-	return frames_of(l, &l->v[l->nv++], out, max);
+	l->v[e] = (ientry){(uint32_t)first, (uint32_t)n};
+	return frames_of(l, &l->v[e], out, max);
 }

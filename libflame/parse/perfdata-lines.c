@@ -2,23 +2,21 @@
  * For an address, its compilation unit (dwarf_addrdie), the path of functions down the DIE
  * tree that perfdata-inline.c walks for perf's inline frames (flame__inl_path), the line
  * table's row for the innermost, and each inlined call's line for the function around it.
- * Results are kept in a cache by (file, address), bounded as perfdata-inline.c's is (it
- * starts again when full); strings live in one pool. */
+ * Results are kept in a cache by (file, address) (core/memo.h: bounded, it starts again
+ * when full); strings live in one pool. */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
-#include "../core/hash.h"
-#include "../core/slots.h"
+#include "../core/memo.h"
 #include "perfdata-inline.h"
 #include "perfdata-lines.h"
 
-enum { CACHE_MAX = 1 << 20, POOL_MAX = 64 << 20, STR_MAX = 4096, RANGES_MAX = 1 << 20 };
+enum { POOL_MAX = 64 << 20, STR_MAX = 4096, RANGES_MAX = 1 << 20 };
 
 typedef struct lentry {
-	uint64_t addr;
-	uint32_t file, first, n; /* its functions: fr[first..first+n) */
+	uint32_t first, n; /* an address's functions: fr[first..first+n) */
 } lentry;
 
 typedef struct lstr {
@@ -48,10 +46,9 @@ typedef struct cuindex {
 struct flame__pdlines {
 	cuindex *cus;
 	size_t ncus, cucap;
+	flame__memo memo; /* (address, file) -> v[] (core/memo.h) */
 	lentry *v;
-	size_t nv, cap;
-	uint64_t *slots;
-	size_t mask;
+	size_t cap;
 	lframe *fr;
 	size_t nfr, frcap;
 	char *pool;
@@ -64,9 +61,9 @@ void flame__pdlines_free(flame__pdlines *l)
 {
 	if (!l)
 		return;
+	flame__memo_free(&l->memo);
 	free(l->v);
 	free(l->fr);
-	free(l->slots);
 	free(l->pool);
 	for (size_t i = 0; i < l->ncus; i++)
 		free(l->cus[i].r);
@@ -253,17 +250,6 @@ static int lookup(flame__pdlines *l, flame__cfi_file *f, uint64_t vaddr)
 	return n;
 }
 
-struct lkey {
-	const flame__pdlines *l;
-	uint64_t addr;
-	uint32_t file;
-};
-static int lkey_eq(const void *ctx, uint32_t e)
-{
-	const struct lkey *k = ctx;
-	return k->l->v[e].addr == k->addr && k->l->v[e].file == k->file;
-}
-
 static flame_str str_of(const flame__pdlines *l, lstr s)
 {
 	return (flame_str){l->pool + s.off, s.len};
@@ -284,26 +270,20 @@ static int frames_of(flame__pdlines *l, const lentry *e, flame__pdline *out, int
 int flame__pdlines_at(flame__pdlines *l, flame__cfi_file *f, uint32_t id, uint64_t vaddr,
                       flame__pdline *out, int max)
 {
-	uint32_t h = (uint32_t)flame__mix64(vaddr * 0x9e3779b97f4a7c15ULL ^ id);
-	struct lkey k = {l, vaddr, id};
-	if (l->slots) {
-		uint64_t sl = l->slots[flame__slots_probe(l->slots, l->mask, h, lkey_eq, &k)];
-		if (sl)
-			return frames_of(l, &l->v[flame__slot_entry(sl)], out, max);
-	}
-	if (l->nv >= CACHE_MAX || l->plen > POOL_MAX) { /* bounded: start again */
-		memset(l->slots, 0, (l->mask + 1) * sizeof *l->slots);
-		l->nv = l->plen = l->nfr = 0;
-	}
-	if (flame__slots_reserve(&l->slots, &l->mask, l->nv, 4096) ||
-	    flame__array_reserve_min(l->v, l->cap, l->nv + 1, 4096))
+	int64_t e = flame__memo_get(&l->memo, vaddr, id);
+	if (e >= 0)
+		return frames_of(l, &l->v[e], out, max);
+	int restarted;
+	if ((e = flame__memo_add(&l->memo, vaddr, id, l->plen > POOL_MAX, &restarted)) < 0 ||
+	    flame__array_reserve_min(l->v, l->cap, (size_t)e + 1, 4096))
 		return -1;
+	if (restarted)
+		l->plen = l->nfr = 0;
 	size_t first = l->nfr;
+	l->v[e] = (lentry){(uint32_t)first, 0}; /* no frames, should the lookup fail */
 	int n = lookup(l, f, vaddr);
 	if (n < 0)
 		return -1;
-	l->slots[flame__slots_probe(l->slots, l->mask, h, lkey_eq, &k)] =
-		flame__slot_make(h, (uint32_t)l->nv);
-	l->v[l->nv] = (lentry){vaddr, id, (uint32_t)first, (uint32_t)n};
-	return frames_of(l, &l->v[l->nv++], out, max);
+	l->v[e] = (lentry){(uint32_t)first, (uint32_t)n};
+	return frames_of(l, &l->v[e], out, max);
 }

@@ -27,13 +27,14 @@
 #include "../core/array.h"
 #include "../core/hash.h"
 #include "../core/lines.h"
+#include "../core/memo.h"
 #include "../core/slots.h"
 #include "perf-name.h"
 #include "perfdata-elf.h"
 #include "perfdata-sym.h"
 
 enum { D_ELF, D_KERNEL, D_KMOD, D_PERFMAP, D_NONE };
-enum { FC_MAX = 1 << 20, FC_BYTES = 64 << 20, MAX_MAPS = 1 << 17 };
+enum { FC_BYTES = 64 << 20, MAX_MAPS = 1 << 17 };
 
 typedef struct dso {
 	char *name;
@@ -70,9 +71,7 @@ typedef struct thread {
 } thread;
 
 typedef struct fentry {
-	uint64_t key;
-	const dso *d;
-	uint32_t off, len;
+	uint32_t off, len; /* the text in fbuf */
 	uint64_t memo; /* the caller's (flame__pdsym_frame) */
 } fentry;
 
@@ -97,10 +96,9 @@ struct flame__pdsym {
 	size_t ndsos, dcap;
 	uint64_t *d_slots;
 	size_t d_mask;
-	fentry *fc; /* the frame cache: (file, address) -> text in fbuf */
-	size_t fc_n, fc_cap;
-	uint64_t *fc_slots;
-	size_t fc_mask;
+	flame__memo fc_memo; /* the frame cache: (address, file) -> fc[] (core/memo.h) */
+	fentry *fc;
+	size_t fc_cap;
 	char *fbuf;
 	size_t flen, fcap;
 	char tmp[160];
@@ -211,8 +209,8 @@ void flame__pdsym_free(flame__pdsym *s)
 	free(s->th.slots);
 	free(s->pr.v);
 	free(s->pr.slots);
+	flame__memo_free(&s->fc_memo);
 	free(s->fc);
-	free(s->fc_slots);
 	free(s->fbuf);
 	free(s->line);
 	free(s);
@@ -872,49 +870,27 @@ static void load(flame__pdsym *s, dso *d)
 
 /* ------------------------------------------------------------------ frames */
 
-struct fkey {
-	const flame__pdsym *s;
-	uint64_t key;
-	const dso *d;
-};
-static int fkey_eq(const void *ctx, uint32_t e)
+/* The frame text p[0..n) of (file d, address key) kept: its entry, or NULL out of memory. */
+static fentry *fc_put(flame__pdsym *s, uint64_t key, const dso *d, const char *p, size_t n)
 {
-	const struct fkey *k = ctx;
-	return k->s->fc[e].key == k->key && k->s->fc[e].d == k->d;
-}
-static uint32_t fhash(uint64_t key, const dso *d)
-{
-	return (uint32_t)flame__mix64(key ^ (uint64_t)(uintptr_t)d);
-}
-
-static int fc_put(flame__pdsym *s, uint64_t key, const dso *d, const char *p, size_t n)
-{
-	if (s->fc_n >= FC_MAX || s->flen > FC_BYTES) { /* bounded: start again */
-		memset(s->fc_slots, 0, (s->fc_mask + 1) * sizeof *s->fc_slots);
-		s->fc_n = s->flen = 0;
-	}
-	if (flame__slots_reserve(&s->fc_slots, &s->fc_mask, s->fc_n, 4096) ||
-	    flame__array_reserve_min(s->fc, s->fc_cap, s->fc_n + 1, 4096) ||
+	int restarted;
+	int64_t e = flame__memo_add(&s->fc_memo, key, (uint64_t)(uintptr_t)d, s->flen > FC_BYTES,
+	                            &restarted);
+	if (restarted)
+		s->flen = 0;
+	if (e < 0 || flame__array_reserve_min(s->fc, s->fc_cap, (size_t)e + 1, 4096) ||
 	    flame__array_reserve_min(s->fbuf, s->fcap, s->flen + n, 1 << 16))
-		return -1;
-	struct fkey k = {s, key, d};
-	uint32_t h = fhash(key, d);
-	s->fc_slots[flame__slots_probe(s->fc_slots, s->fc_mask, h, fkey_eq, &k)] =
-		flame__slot_make(h, (uint32_t)s->fc_n);
-	s->fc[s->fc_n++] = (fentry){key, d, (uint32_t)s->flen, (uint32_t)n, 0};
+		return NULL;
+	s->fc[e] = (fentry){(uint32_t)s->flen, (uint32_t)n, 0};
 	memcpy(s->fbuf + s->flen, p, n);
 	s->flen += n;
-	return 0;
+	return &s->fc[e];
 }
 
 static fentry *fc_get(const flame__pdsym *s, uint64_t key, const dso *d)
 {
-	if (!s->fc_slots)
-		return NULL;
-	struct fkey k = {s, key, d};
-	uint64_t sl = s->fc_slots[flame__slots_probe(s->fc_slots, s->fc_mask, fhash(key, d),
-	                                             fkey_eq, &k)];
-	return sl ? &s->fc[flame__slot_entry(sl)] : NULL;
+	int64_t e = flame__memo_get(&s->fc_memo, key, (uint64_t)(uintptr_t)d);
+	return e >= 0 ? &s->fc[e] : NULL;
 }
 
 /* 1 when name[0..n) ends in "+0x" and hex digits, as perf.c strips from a frame. */
@@ -981,11 +957,12 @@ int flame__pdsym_frame(flame__pdsym *s, uint32_t pid, int mode, int fallback, ui
 		k += (int)dl;
 	}
 	s->line[k++] = ')';
-	if (fc_put(s, addr, d, s->line, (size_t)k))
+	f = fc_put(s, addr, d, s->line, (size_t)k);
+	if (!f)
 		return -1;
 	*p = s->line;
 	*n = (size_t)k;
-	*memo = &s->fc[s->fc_n - 1].memo;
+	*memo = &f->memo;
 	return 0;
 }
 
