@@ -25,6 +25,15 @@ typedef struct flame__intern {
 	size_t mask;
 } flame__intern;
 
+/** The bytewise order of a[0..an) and b[0..bn), a prefix first: < 0, 0 or > 0. The one
+ * comparison of names and strings as bytes (sorting names, labels, report rows). */
+static inline int flame__bytes_cmp(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t n = an < bn ? an : bn;
+	int c = n ? memcmp(a, b, n) : 0;
+	return c ? c : (an > bn) - (an < bn);
+}
+
 void flame__intern_init(flame__intern *in);
 void flame__intern_free(flame__intern *in);
 /** Id of `p[0..n)`, adding it if new; FLAME__ID_NONE on out of memory or n >= 4 GiB. */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "array.h"
+#include "intern.h"
 #include "labels.h"
 
 flame__labels *flame__labels_new(void)
@@ -30,9 +31,7 @@ void flame__labels_free(flame__labels *l)
 
 static int cmp_str(flame_str a, flame_str b)
 {
-	size_t n = a.len < b.len ? a.len : b.len;
-	int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
-	return c ? c : (a.len > b.len) - (a.len < b.len);
+	return flame__bytes_cmp(a.ptr, a.len, b.ptr, b.len);
 }
 
 /* The set's order: key, then strings before numbers, then value (and unit). */

@@ -130,18 +130,28 @@ static int open_or_null(ffr *s, int want, const char *what)
 	                                   want == FLAME__JSON_ARR ? "array" : "object");
 }
 
-/* An array of integers or nulls (-1) into c: each at least -1 and below INT32_MAX. */
-static int column(ffr *s, col *c, const char *what)
+/* An array of integers or nulls (-1) into c, each at least -1 and below INT32_MAX, or
+ * into c64 as they are (times, weights): the one reader of the tables' columns. */
+static int read_column(ffr *s, col *c, col64 *c64, const char *what)
 {
 	int64_t v[256];
 	long got;
 	int rc = open_or_null(s, FLAME__JSON_ARR, what);
-	c->n = 0;
+	if (c)
+		c->n = 0;
+	else
+		c64->n = 0;
 	if (rc <= 0)
 		return rc;
 	while ((got = flame__json_array_nints(&s->j, v, 256, -1, what)) > 0) {
-		if (flame__array_reserve(c->v, c->cap, c->n + (size_t)got))
+		if (c64 ? flame__array_reserve(c64->v, c64->cap, c64->n + (size_t)got)
+		        : flame__array_reserve(c->v, c->cap, c->n + (size_t)got))
 			return flame__err_nomem(s->j.err);
+		if (c64) {
+			memcpy(c64->v + c64->n, v, (size_t)got * sizeof *v);
+			c64->n += (size_t)got;
+			continue;
+		}
 		for (long i = 0; i < got; i++) {
 			if (v[i] < -1 || v[i] >= INT32_MAX)
 				return flame__json_bad(&s->j, "%s %lld is out of range", what, (long long)v[i]);
@@ -151,22 +161,9 @@ static int column(ffr *s, col *c, const char *what)
 	return (int)got;
 }
 
-static int column64(ffr *s, col64 *c, const char *what)
-{
-	int64_t v[256];
-	long got;
-	int rc = open_or_null(s, FLAME__JSON_ARR, what);
-	c->n = 0;
-	if (rc <= 0)
-		return rc;
-	while ((got = flame__json_array_nints(&s->j, v, 256, -1, what)) > 0) {
-		if (flame__array_reserve(c->v, c->cap, c->n + (size_t)got))
-			return flame__err_nomem(s->j.err);
-		memcpy(c->v + c->n, v, (size_t)got * sizeof *v);
-		c->n += (size_t)got;
-	}
-	return (int)got;
-}
+static int column(ffr *s, col *c, const char *what) { return read_column(s, c, NULL, what); }
+
+static int column64(ffr *s, col64 *c, const char *what) { return read_column(s, NULL, c, what); }
 
 static char *strdup_value(ffr *s, char **out)
 {

@@ -347,9 +347,7 @@ static int cmp_names(const void *a, const void *b)
 {
 	const flame__name *x = *(const flame__name *const *)a;
 	const flame__name *y = *(const flame__name *const *)b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->ptr, y->ptr, n);
-	return c ? c : (x->len > y->len) - (x->len < y->len);
+	return flame__bytes_cmp(x->ptr, x->len, y->ptr, y->len);
 }
 
 int flame_palette_save(const flame_palette *p, const char *path, flame_err *err)

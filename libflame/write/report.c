@@ -8,6 +8,7 @@
 #include <string.h>
 #include "../core/diff-report.h"
 #include "../core/err.h"
+#include "../core/intern.h"
 #include "../core/version.h"
 #include "../core/human.h"
 #include "../core/numfmt.h"
@@ -20,9 +21,7 @@ static double delta_of(const uint64_t v[2])
 
 static int cmp_name(const flame_diff_row *x, const flame_diff_row *y)
 {
-	size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
-	int r = memcmp(x->name.ptr, y->name.ptr, n);
-	return r ? r : (x->name.len > y->name.len) - (x->name.len < y->name.len);
+	return flame__bytes_cmp(x->name.ptr, x->name.len, y->name.ptr, y->name.len);
 }
 
 

@@ -286,8 +286,7 @@ static int cmp_name_ids(const void *a, const void *b, void *ud)
 {
 	const flame__name *x = flame__intern_get(ud, *(const uint32_t *)a);
 	const flame__name *y = flame__intern_get(ud, *(const uint32_t *)b);
-	int c = memcmp(x->ptr, y->ptr, x->len < y->len ? x->len : y->len);
-	return c ? c : (x->len > y->len) - (x->len < y->len);
+	return flame__bytes_cmp(x->ptr, x->len, y->ptr, y->len);
 }
 
 /* The root's data-pruned: per top-level name, its weight minus what its drawn frames show

@@ -9,6 +9,7 @@
 #include "../core/cost.h"
 #include "../core/err.h"
 #include "../core/human.h"
+#include "../core/intern.h"
 #include "../core/lines.h"
 #include "../core/regex.h"
 #include "../core/tree.h"
@@ -184,9 +185,7 @@ static void roll_up(roller *r, const flame__stacks *st, int col)
 
 static int cmp_name(flame_str a, flame_str b)
 {
-	size_t n = a.len < b.len ? a.len : b.len;
-	int r = memcmp(a.ptr, b.ptr, n);
-	return r ? r : (a.len > b.len) - (a.len < b.len);
+	return flame__bytes_cmp(a.ptr, a.len, b.ptr, b.len);
 }
 
 /* Largest first by `a` then `b` (self, total or the reverse), ties by name. */

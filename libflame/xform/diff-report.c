@@ -9,6 +9,7 @@
 #include "../core/err.h"
 #include "../core/heap.h"
 #include "../core/human.h"
+#include "../core/intern.h"
 #include "../core/tree.h"
 #include "diff.h"
 
@@ -86,9 +87,7 @@ static int order_abs_delta(const flame_diff_row *rows, size_t a, size_t b)
 	if (x != y)
 		return x > y ? -1 : 1;
 	const flame_diff_row *p = &rows[a], *q = &rows[b];
-	size_t n = p->name.len < q->name.len ? p->name.len : q->name.len;
-	int r = memcmp(p->name.ptr, q->name.ptr, n);
-	return r ? r : (p->name.len > q->name.len) - (p->name.len < q->name.len);
+	return flame__bytes_cmp(p->name.ptr, p->name.len, q->name.ptr, q->name.len);
 }
 
 static int cmp_abs_delta(const void *a, const void *b, void *ud)
@@ -450,9 +449,7 @@ static int cmp_growth(const void *pa, const void *pb, void *ud)
 	double gx = growth(g, a), gy = growth(g, b);
 	if (gx != gy)
 		return gx > gy ? -1 : 1;
-	size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
-	int c = memcmp(x->name.ptr, y->name.ptr, n);
-	return c ? c : (x->name.len > y->name.len) - (x->name.len < y->name.len);
+	return flame__bytes_cmp(x->name.ptr, x->name.len, y->name.ptr, y->name.len);
 }
 
 /* The offender line of row `i` into `line` (its length; 0 when it did not grow past
