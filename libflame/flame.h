@@ -233,8 +233,8 @@ typedef struct flame_parse_opts {
 	/* version 4 */
 	int keep_labels;                /* 1: the tree keeps each sample's labels
 	                                 * (flame_tree_keep_labels) when the input has them
-	                                 * (pprof's labels; perf's comm and thread; binary
-	                                 * JFR's thread) */
+	                                 * (pprof's labels; perf's comm and thread; JFR's
+	                                 * thread) */
 
 	/* version 5 */
 	int keep_sample_types;          /* 1: a pprof profile's other sample types are kept
@@ -494,7 +494,7 @@ FLAME_EXPORT const flame_site *flame_node_site(const flame_tree *t, flame_node n
 FLAME_EXPORT const flame_mapping *flame_tree_mapping(const flame_tree *t, size_t i);
 
 /* ---- Labels: where an input gives its samples labels (pprof's string and numeric labels,
- * perf's comm and thread, binary JFR's thread), the tree can keep them: each sample's labels as one label set,
+ * perf's comm and thread, JFR's thread), the tree can keep them: each sample's labels as one label set,
  * and each stack with its set, so samples of the same frames under other labels are other
  * stacks (in the built tree they merge by name as always; flame_tree_each_stack and folded
  * text see one stack per set). Only when asked: a tree that keeps no labels costs what it

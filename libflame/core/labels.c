@@ -156,3 +156,17 @@ size_t flame__labels_get(const flame__labels *l, uint32_t id, flame_label *out, 
 	}
 	return n;
 }
+
+uint32_t flame__labels_of_name(flame__labels *l, flame__label_memo *m, const char *key,
+                               const flame__intern *names, uint32_t id)
+{
+	uint32_t set;
+	int r = flame__label_memo_get(m, id, &set);
+	if (r)
+		return r < 0 ? FLAME__ID_NONE : set;
+	const flame__name *nm = flame__intern_get(names, id);
+	flame_label lb = {{key, strlen(key)}, {nm->ptr, nm->len}, 0, {"", 0}, 0};
+	if ((set = flame__labels_put(l, &lb, 1)) != FLAME__ID_NONE)
+		flame__label_memo_put(m, id, set);
+	return set;
+}

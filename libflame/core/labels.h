@@ -16,7 +16,10 @@
 #define FLAME_CORE_LABELS_H
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include "../flame.h"
+#include "array.h"
 #include "intern.h"
 
 typedef struct flame__labels {
@@ -44,4 +47,43 @@ static inline uint32_t flame__labels_count(const flame__labels *l) { return l->s
 /** The labels of set `id` into out[0..cap) (strings into the table: valid while it
  * lives), returning how many it holds (more than `cap`: only `cap` written). */
 size_t flame__labels_get(const flame__labels *l, uint32_t id, flame_label *out, size_t cap);
+
+/* The set of each interned name, made once: the readers that label a sample by one name
+ * (perf's "COMM\x1fTID", JFR's thread) keep the set of each name id here. */
+typedef struct flame__label_memo {
+	uint32_t *set_of; /* name id -> its set + 1 (0: not made yet) */
+	size_t cap;
+} flame__label_memo;
+
+/** The set of name `id` made before into *set: 1; 0 when not made yet (make it, then
+ * flame__label_memo_put); -1 out of memory. */
+static inline int flame__label_memo_get(flame__label_memo *m, uint32_t id, uint32_t *set)
+{
+	if (id >= m->cap) {
+		size_t old = m->cap;
+		if (flame__array_reserve_min(m->set_of, m->cap, (size_t)id + 1, 256))
+			return -1;
+		memset(m->set_of + old, 0, (m->cap - old) * sizeof *m->set_of);
+	}
+	*set = m->set_of[id] - 1;
+	return m->set_of[id] != 0;
+}
+
+/** Keep `set` as name `id`'s (after flame__label_memo_get said 0). */
+static inline void flame__label_memo_put(flame__label_memo *m, uint32_t id, uint32_t set)
+{
+	m->set_of[id] = set + 1;
+}
+
+/** The set {key = name id `id`'s name} (a JFR event's thread), made once per id through
+ * `m`; FLAME__ID_NONE on out of memory. */
+uint32_t flame__labels_of_name(flame__labels *l, flame__label_memo *m, const char *key,
+                               const flame__intern *names, uint32_t id);
+
+static inline void flame__label_memo_free(flame__label_memo *m)
+{
+	free(m->set_of);
+	m->set_of = NULL;
+	m->cap = 0;
+}
 #endif

@@ -60,8 +60,7 @@ struct flame__jfr_events {
 	flame__stacks loc; /* [type, (thread), frames root first] -> (amount, count) */
 	int threaded;      /* loc's keys hold the thread: --threads, or labels kept */
 	struct flame__labels *labels; /* the tree's, when it keeps them: {thread} per stack */
-	uint32_t *set_of;  /* a thread's name id -> its label set + 1 */
-	size_t set_cap;
+	flame__label_memo sets; /* a thread's name id -> its label set */
 	evtype *types;
 	size_t ntypes, types_cap;
 	flame__jfr_map names; /* hash of an event type's name -> its evtype */
@@ -123,7 +122,7 @@ void flame__jfr_events_free(flame__jfr_events *e)
 	flame__array_free(e->pend);
 	flame__array_free(e->whens);
 	flame__stacks_free(&e->loc);
-	free(e->set_of);
+	flame__label_memo_free(&e->sets);
 	free(e);
 }
 
@@ -457,25 +456,13 @@ static int put_times(flame__jfr_events *e, const evtype *t, const uint32_t *at, 
 	return 0;
 }
 
-/* With labels, the stacks added next have the thread (name id `tid`) as their label set:
- * each thread's set made once. */
+/* With labels, the stacks added next have the thread (name id `tid`) as their label set. */
 static int label_thread(flame__jfr_events *e, uint32_t tid, flame_err *err)
 {
-	if (tid >= e->set_cap) {
-		size_t old = e->set_cap;
-		if (flame__array_reserve_min(e->set_of, e->set_cap, (size_t)tid + 1, 256))
-			return flame__err_nomem(err);
-		memset(e->set_of + old, 0, (e->set_cap - old) * sizeof *e->set_of);
-	}
-	if (!e->set_of[tid]) {
-		const flame__name *nm = flame__intern_get(e->k.names, tid);
-		flame_label lb = {{"thread", 6}, {nm->ptr, nm->len}, 0, {"", 0}, 0};
-		uint32_t set = flame__labels_put(e->labels, &lb, 1);
-		if (set == FLAME__ID_NONE)
-			return flame__err_nomem(err);
-		e->set_of[tid] = set + 1;
-	}
-	flame__sink_label(&e->k, e->set_of[tid] - 1);
+	uint32_t set = flame__labels_of_name(e->labels, &e->sets, "thread", e->k.names, tid);
+	if (set == FLAME__ID_NONE)
+		return flame__err_nomem(err);
+	flame__sink_label(&e->k, set);
 	return 0;
 }
 

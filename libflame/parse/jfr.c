@@ -26,8 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/array.h"
+#include "../core/labels.h"
 #include "../core/slots.h"
 #include "../core/stacks.h"
+#include "../core/tree.h"
 #include "../core/u128.h"
 #include "frame-region.h"
 #include "parser.h"
@@ -61,6 +63,9 @@ typedef struct jfr {
 	const char *src;
 	flame__lines cur;
 	flame__stacks loc;      /* [type, (thread), frames root first] -> (amount, count) */
+	int threaded;           /* loc's keys hold the thread: --threads, or labels kept */
+	struct flame__labels *labels; /* the tree's, when it keeps them: {thread} per stack */
+	flame__label_memo sets; /* a thread's name id -> its label set */
 	evtype *types;
 	size_t ntypes, types_cap;
 	uint64_t type_slots[2 * MAX_TYPES]; /* core/slots.h's table over types[], by name */
@@ -308,7 +313,7 @@ static int field(jfr *s, const char *p, size_t n, flame_err *err)
 		s->in_stack = 1;
 		return 0;
 	}
-	if (s->flags & FLAME_JFR_THREADS) {
+	if (s->threaded) {
 		int prio = STARTS(f, fn, "sampledThread = ") ? 2 : STARTS(f, fn, "eventThread = ") ? 1 : 0;
 		if (prio > s->thread_prio) {
 			const char *v = (const char *)memchr(f, '=', fn) + 2;
@@ -443,7 +448,7 @@ static int event_end(jfr *s, flame_err *err)
 		e->truncated++;
 		e->deep += n - 1 >= RECORDER_DEPTH;
 	}
-	size_t lead = 1 + ((s->flags & FLAME_JFR_THREADS) != 0);
+	size_t lead = 1 + (s->threaded != 0);
 	if (flame__array_reserve_min(s->key, s->key_cap, n + lead, 256))
 		return flame__err_nomem(err);
 	s->key[0] = (uint32_t)s->ty;
@@ -535,6 +540,8 @@ static int flush(jfr *s, flame_err *err)
 	uint32_t *at = s->whens.n ? malloc(s->loc.count * sizeof *at) : NULL;
 	if (s->whens.n && !at)
 		return flame__err_nomem(err);
+	/* the frames: past the type, and past the thread unless --threads made it the root */
+	size_t skip = 1 + (s->threaded && !(s->flags & FLAME_JFR_THREADS));
 	for (size_t i = 0; i < s->loc.count; i++) {
 		const flame__stack *st = &s->loc.v[i];
 		if (at)
@@ -547,8 +554,17 @@ static int flush(jfr *s, flame_err *err)
 		if (w && w > UINT64_MAX / mult)
 			return flame__err(err, FLAME_ERANGE, s->src, 0, FLAME__NO_OFFSET,
 			                  "a weight overflows 64 bits");
-		int rc = flame__sink_add_at(&s->k, st->ids + 1, st->depth - 1, w * mult, 0,
-		                            at ? &at[i] : NULL, err);
+		int rc = 0;
+		if (s->labels) { /* the thread, as binary JFR's reader labels it */
+			uint32_t set = flame__labels_of_name(s->labels, &s->sets, "thread", s->k.names,
+			                                     st->ids[1]);
+			if (set == FLAME__ID_NONE)
+				rc = flame__err_nomem(err);
+			flame__sink_label(&s->k, set);
+		}
+		if (!rc)
+			rc = flame__sink_add_at(&s->k, st->ids + skip, st->depth - skip, w * mult, 0,
+			                        at ? &at[i] : NULL, err);
 		if (rc == FLAME_ERANGE)
 			rc = flame__err(err, rc, s->src, 0, FLAME__NO_OFFSET,
 			                "the total weight overflows 64 bits");
@@ -557,6 +573,7 @@ static int flush(jfr *s, flame_err *err)
 			return rc;
 		}
 	}
+	flame__sink_label(&s->k, 0); /* (another input's stacks have none of these labels) */
 	int rc = at ? put_times(s, e, at, mult, err) : 0;
 	free(at);
 	return rc;
@@ -601,6 +618,8 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	         .truncated = FLAME__ID_NONE};
 	flame__sink_init(&s.k, t);
 	s.timed = s.k.time != NULL;
+	s.labels = flame__tree_labels(t);
+	s.threaded = (s.flags & FLAME_JFR_THREADS) || s.labels;
 	int rc = flame__lines_init(&s.cur, in, err);
 	if (rc)
 		return rc;
@@ -633,6 +652,7 @@ static int parse(flame_tree *t, flame_input *in, const flame_parse_opts *o, flam
 	free(s.types);
 	free(s.key);
 	free(s.scratch);
+	flame__label_memo_free(&s.sets);
 	flame__array_free(s.whens);
 	flame__stacks_free(&s.loc);
 	flame__region_free(&s.fr);

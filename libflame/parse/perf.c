@@ -927,8 +927,7 @@ typedef struct agg {
 	uint32_t *ids;
 	size_t cap;
 	int labelled;          /* the tree keeps labels (samples carry S_LABELLED) */
-	uint32_t *set_of;      /* with labels: name id of a "COMM\x1fTID" -> its set + 1 */
-	size_t set_cap, set_len;
+	flame__label_memo sets; /* with labels: name id of a "COMM\x1fTID" -> its set */
 } agg;
 
 static int push_map(uint32_t **v, size_t *len, size_t *cap, uint32_t id)
@@ -1064,24 +1063,21 @@ static int label_set(agg *a, worker *w, const uint32_t *local, flame_err *err)
 		return 0;
 	}
 	uint32_t id = w->announce ? w->map[*local] : *local;
-	if (flame__array_reserve_min(a->set_of, a->set_cap, (size_t)id + 1, 1024))
+	uint32_t set;
+	int r = flame__label_memo_get(&a->sets, id, &set);
+	if (r < 0)
 		return flame__err_nomem(err);
-	if (a->set_cap > a->set_len) {
-		memset(a->set_of + a->set_len, 0, (a->set_cap - a->set_len) * sizeof *a->set_of);
-		a->set_len = a->set_cap;
-	}
-	if (!a->set_of[id]) {
+	if (!r) {
 		const flame__name *nm = flame__intern_get(a->k.names, id);
 		const char *us = memchr(nm->ptr, '\x1f', nm->len);
 		size_t cl = us ? (size_t)(us - nm->ptr) : nm->len;
 		flame_label v[2] = {{{"comm", 4}, {nm->ptr, cl}, 0, {"", 0}, 0},
 		                    {{"thread", 6}, {nm->ptr + cl + 1, us ? nm->len - cl - 1 : 0}, 0, {"", 0}, 0}};
-		uint32_t set = flame__labels_put(l, v, 2);
-		if (set == FLAME__ID_NONE)
+		if ((set = flame__labels_put(l, v, 2)) == FLAME__ID_NONE)
 			return flame__err_nomem(err);
-		a->set_of[id] = set + 1;
+		flame__label_memo_put(&a->sets, id, set);
 	}
-	flame__sink_label(&a->k, a->set_of[id] - 1);
+	flame__sink_label(&a->k, set);
 	return 0;
 }
 
@@ -1483,7 +1479,7 @@ static void agg_free(agg *a)
 	if (a->labelled) /* the tree's next stacks (another input's) have none of these labels */
 		flame__sink_label(&a->k, 0);
 	free(a->pend);
-	free(a->set_of);
+	flame__label_memo_free(&a->sets);
 	free(a->keep);
 	free(a->ids);
 	flame__intern_free(&a->events);

@@ -114,11 +114,12 @@ static int gives_times(const struct flame__parser *p)
 	    ;
 }
 
-/* The readers that give samples labels: pprof's own, perf's comm and thread, binary JFR's
- * thread. */
+/* The readers that give samples labels: pprof's own, perf's comm and thread, JFR's thread
+ * (binary and text). */
 static int gives_labels(const struct flame__parser *p)
 {
-	return p == &flame__parser_pprof || p == &flame__parser_perf || p == &flame__parser_jfr_binary
+	return p == &flame__parser_pprof || p == &flame__parser_perf || p == &flame__parser_jfr_binary ||
+	       p == &flame__parser_jfr
 #ifdef FLAME_HAVE_PERFDATA
 	       || p == &flame__parser_perfdata
 #endif
