@@ -491,6 +491,111 @@ static int put_times(jfr *s, const evtype *e, const uint32_t *at, uint64_t mult,
 	return 0;
 }
 
+/* One stack's share of its bytes: its group (the stack's frames, whatever the thread), its
+ * place in `loc`, and the tenths its rounding drops. */
+typedef struct share {
+	uint32_t g, i;
+	unsigned rem;
+} share;
+
+static int cmp_share(const void *pa, const void *pb)
+{
+	const share *a = pa, *b = pb;
+	if (a->g != b->g)
+		return a->g < b->g ? -1 : 1;
+	if (a->rem != b->rem)
+		return a->rem > b->rem ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Bytes in tenths w[i] of the stacks of type ty, split by thread (labels kept), to whole
+ * bytes: each stack's bytes rounded once over its threads, and the bytes the threads'
+ * rounding down left handed out by largest remainder, so the slices add up to what the
+ * folded output says. 0 or FLAME_ENOMEM. */
+static int round_over_threads(jfr *s, int ty, size_t skip, uint64_t *w)
+{
+	flame__stacks g; /* frames -> (tenths, whole bytes given so far) */
+	flame__stacks_init(&g);
+	share *sh = malloc((s->loc.count ? s->loc.count : 1) * sizeof *sh);
+	size_t n = 0;
+	int rc = sh ? 0 : FLAME_ENOMEM;
+	for (size_t i = 0; i < s->loc.count && !rc; i++) {
+		const flame__stack *st = &s->loc.v[i];
+		uint32_t gi;
+		if (st->ids[0] != (uint32_t)ty)
+			continue;
+		rc = flame__stacks_add_at(&g, st->ids + skip, st->depth - skip,
+		                          flame__stacks_hash(st->ids + skip, st->depth - skip), w[i],
+		                          w[i] / 10, &gi);
+		sh[n++] = (share){gi, (uint32_t)i, (unsigned)(w[i] % 10)};
+		w[i] /= 10;
+	}
+	if (!rc)
+		qsort(sh, n, sizeof *sh, cmp_share);
+	for (size_t k = 0; k < n && !rc; k++) {
+		flame__stack *gs = &g.v[sh[k].g];
+		if (gs->w[0] / 10 + (gs->w[0] % 10 >= 5) > gs->w[1]) {
+			w[sh[k].i]++;
+			gs->w[1]++;
+		}
+	}
+	free(sh);
+	flame__stacks_free(&g);
+	return rc;
+}
+
+/* The weight of each stack of type ty into w[i] (other types' 0): its count, its
+ * nanoseconds, or its bytes rounded from the text's tenths. 0 or FLAME_ENOMEM. */
+static int weigh(jfr *s, const evtype *e, int ty, size_t skip, uint64_t *w)
+{
+	for (size_t i = 0; i < s->loc.count; i++) {
+		const flame__stack *st = &s->loc.v[i];
+		w[i] = st->ids[0] != (uint32_t)ty                    ? 0
+		       : e->kind == W_BYTES || e->saw_duration ? st->w[0]
+		                                               : st->w[1];
+	}
+	if (e->kind != W_BYTES)
+		return 0;
+	if (skip > 1)
+		return round_over_threads(s, ty, skip, w);
+	for (size_t i = 0; i < s->loc.count; i++)
+		w[i] = w[i] / 10 + (w[i] % 10 >= 5);
+	return 0;
+}
+
+/* The stacks of type ty, weighed w[i], into the tree (labelled with their thread when it
+ * keeps labels; their places into at[] when not NULL). */
+static int put_stacks(jfr *s, int ty, size_t skip, const uint64_t *w, uint64_t mult, uint32_t *at,
+                      flame_err *err)
+{
+	for (size_t i = 0; i < s->loc.count; i++) {
+		const flame__stack *st = &s->loc.v[i];
+		if (at)
+			at[i] = UINT32_MAX;
+		if (st->ids[0] != (uint32_t)ty)
+			continue;
+		if (w[i] && w[i] > UINT64_MAX / mult)
+			return flame__err(err, FLAME_ERANGE, s->src, 0, FLAME__NO_OFFSET,
+			                  "a weight overflows 64 bits");
+		if (s->labels) { /* the thread, as binary JFR's reader labels it */
+			uint32_t set = flame__labels_of_name(s->labels, &s->sets, "thread", s->k.names,
+			                                     st->ids[1]);
+			if (set == FLAME__ID_NONE)
+				return flame__err_nomem(err);
+			flame__sink_label(&s->k, set);
+		}
+		int rc = flame__sink_add_at(&s->k, st->ids + skip, st->depth - skip, w[i] * mult, 0,
+		                            at ? &at[i] : NULL, err);
+		if (rc == FLAME_ERANGE)
+			return flame__err(err, rc, s->src, 0, FLAME__NO_OFFSET,
+			                  "the total weight overflows 64 bits");
+		if (rc)
+			return rc;
+	}
+	flame__sink_label(&s->k, 0); /* (another input's stacks have none of these labels) */
+	return 0;
+}
+
 /* Hand the chosen type's stacks to the tree, in its unit and scale. */
 static int flush(jfr *s, flame_err *err)
 {
@@ -537,44 +642,16 @@ static int flush(jfr *s, flame_err *err)
 	static const uint64_t m10[] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
 	                               1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL};
 	uint64_t mult = m10[flame__sink_scale(&s->k)];
-	uint32_t *at = s->whens.n ? malloc(s->loc.count * sizeof *at) : NULL;
-	if (s->whens.n && !at)
-		return flame__err_nomem(err);
+	uint32_t *at = s->whens.n ? malloc((s->loc.count ? s->loc.count : 1) * sizeof *at) : NULL;
+	uint64_t *w = malloc((s->loc.count ? s->loc.count : 1) * sizeof *w);
 	/* the frames: past the type, and past the thread unless --threads made it the root */
 	size_t skip = 1 + (s->threaded && !(s->flags & FLAME_JFR_THREADS));
-	for (size_t i = 0; i < s->loc.count; i++) {
-		const flame__stack *st = &s->loc.v[i];
-		if (at)
-			at[i] = UINT32_MAX;
-		if (st->ids[0] != (uint32_t)ty)
-			continue;
-		uint64_t w = e->kind == W_BYTES ? st->w[0] / 10 + (st->w[0] % 10 >= 5)
-		             : e->saw_duration  ? st->w[0]
-		                                : st->w[1];
-		if (w && w > UINT64_MAX / mult)
-			return flame__err(err, FLAME_ERANGE, s->src, 0, FLAME__NO_OFFSET,
-			                  "a weight overflows 64 bits");
-		int rc = 0;
-		if (s->labels) { /* the thread, as binary JFR's reader labels it */
-			uint32_t set = flame__labels_of_name(s->labels, &s->sets, "thread", s->k.names,
-			                                     st->ids[1]);
-			if (set == FLAME__ID_NONE)
-				rc = flame__err_nomem(err);
-			flame__sink_label(&s->k, set);
-		}
-		if (!rc)
-			rc = flame__sink_add_at(&s->k, st->ids + skip, st->depth - skip, w * mult, 0,
-			                        at ? &at[i] : NULL, err);
-		if (rc == FLAME_ERANGE)
-			rc = flame__err(err, rc, s->src, 0, FLAME__NO_OFFSET,
-			                "the total weight overflows 64 bits");
-		if (rc) {
-			free(at);
-			return rc;
-		}
-	}
-	flame__sink_label(&s->k, 0); /* (another input's stacks have none of these labels) */
-	int rc = at ? put_times(s, e, at, mult, err) : 0;
+	int rc = (s->whens.n && !at) || !w || weigh(s, e, ty, skip, w) ? flame__err_nomem(err) : 0;
+	if (!rc)
+		rc = put_stacks(s, ty, skip, w, mult, at, err);
+	if (!rc && at)
+		rc = put_times(s, e, at, mult, err);
+	free(w);
 	free(at);
 	return rc;
 }
