@@ -26,6 +26,7 @@ var FG = (function () {
 	// search: the names that match (null: no search), the frames that match, the one shown
 	// (currentMatch: the frame outlined, -1 for none; the next one is looked for from it)
 	var matchedNames = null, anyMatch = false, currentMatch = -1, matchedPercent = null;
+	var matchPending = false, matchScan = null; // "Matched: P%" still to count, and how far
 	var graphView = null, callersView = null, calleesView = null, previewView = null;
 	var sandwichTrees = null, removedTree = null;
 	// the time section after the tree (page-heatmap.js reads it), the tree as read (the
@@ -611,24 +612,54 @@ var FG = (function () {
 		marked[tree.name[0]] = 0;
 		state.search = term;
 		matchedNames = marked;
-		var count = 0, found = false, name = tree.name, end = tree.end, width = tree.width;
-		for (var i = 1, n = tree.n; i < n;) {
-			if (marked[name[i]]) { count += width[i]; i = end[i] + 1; found = true; } else i++;
-		}
-		var p = tree.width[0] > 0 ? 100 * count / tree.width[0] : 0;
-		matchedPercent = p === 100 ? "100" : p.toFixed(1);
-		anyMatch = found;
 		currentMatch = -1;
 		if ($("search").value !== term) $("search").value = term;
-		$("matched").textContent = "Matched: " + matchedPercent + "%";
+		// a tree of a million nodes or more draws its matches first: the pass over every
+		// node for the percentage follows the paint (or comes sooner when asked for)
+		matchPending = true;
+		matchScan = null;
+		if (tree.n < (1 << 20)) countMatches();
+		else {
+			$("matched").textContent = "Matched: \u2026";
+			requestAnimationFrame(function () { countMatchesLater(marked); });
+		}
 		if (quiet) return true;
 		redraw();
 		saveState();
 		return true;
 	}
+	// "Matched: P%": the matched frames' weight, frames inside a matched one not again;
+	// `budget` nodes at most (a slice: false when more are left), else to the end
+	function countMatches(budget) {
+		if (!matchPending || !matchedNames) return true;
+		var sc = matchScan || (matchScan = { i: 1, count: 0, found: false });
+		var marked = matchedNames, count = sc.count, found = sc.found, name = tree.name, end = tree.end, width = tree.width;
+		var n = tree.n, i = sc.i, stop = budget ? Math.min(n, i + budget) : n;
+		while (i < stop) {
+			if (marked[name[i]]) { count += width[i]; i = end[i] + 1; found = true; } else i++;
+		}
+		sc.i = i; sc.count = count; sc.found = found;
+		if (i < n) return false;
+		matchPending = false;
+		matchScan = null;
+		var p = tree.width[0] > 0 ? 100 * count / tree.width[0] : 0;
+		matchedPercent = p === 100 ? "100" : p.toFixed(1);
+		anyMatch = found;
+		$("matched").textContent = "Matched: " + matchedPercent + "%";
+		return true;
+	}
+	// the pass in slices of a million nodes, input answered between them, until done or
+	// another search starts
+	function countMatchesLater(marked) {
+		setTimeout(function slice() {
+			if (matchedNames === marked && !countMatches(1 << 20)) setTimeout(slice, 0);
+		}, 0);
+	}
 	function clearSearch() {
 		state.search = null;
 		matchedNames = null;
+		matchPending = false;
+		matchScan = null;
 		anyMatch = false;
 		currentMatch = -1;
 		matchedPercent = null;
@@ -641,7 +672,7 @@ var FG = (function () {
 	// the next (1) or previous (-1) match: outlined, named in the details line, and zoomed
 	// into when the zoom hides it or it is too narrow to see
 	function step(dir) {
-		if (!anyMatch) return;
+		if (matchPending ? !someMatch() : !anyMatch) return false;
 		if (state.view !== "graph") setView("graph");
 		var i = currentMatch, n = tree.n;
 		if (i < 0) i = dir > 0 ? 0 : n;
@@ -655,6 +686,12 @@ var FG = (function () {
 		if (graphView.reveal(tree.depth[i])) graphView.paint(); // the match in the window
 		details(info(tree, i));
 		saveState();
+		return true;
+	}
+	// whether a node matches, before the count says (the first one is usually near)
+	function someMatch() {
+		for (var i = 1, n = tree.n, name = tree.name; i < n; i++) if (matchedNames[name[i]]) return true;
+		return false;
 	}
 
 	//#include search.js
@@ -1162,8 +1199,7 @@ var FG = (function () {
 				clearTimeout(typed);
 				var stepping = state.view === "graph";
 				search(this.value, null, stepping);
-				if (anyMatch && stepping) step(e.shiftKey ? -1 : 1);
-				else if (stepping) { redraw(); saveState(); }
+				if (stepping && !step(e.shiftKey ? -1 : 1)) { redraw(); saveState(); }
 			}
 		});
 		$("t-scroll").addEventListener("scroll", paintRows);
@@ -1365,7 +1401,7 @@ var FG = (function () {
 			}
 			return out.sort(function (a, b) { return a.i - b.i; });
 		},
-		matched: function () { return matchedPercent; },
+		matched: function () { countMatches(); return matchedPercent; },
 		functions: function () {
 			var fn = functions();
 			return { self0: Array.from(fn.self0), self1: Array.from(fn.self1), total0: Array.from(fn.total0), total1: Array.from(fn.total1) };

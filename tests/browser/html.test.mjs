@@ -559,6 +559,28 @@ try {
 		await pm.click(".row >> text=fn_7");
 		const indexed = await pm.evaluate(flat), n = await pm.evaluate(() => FG.tree().n);
 		check(n >= 1 << 20 && scanned.length > 1000 && indexed === scanned, `sandwich on ${n} nodes: the same trees through the nodes by name (${scanned.split("\n").length} nodes)`);
+		// a million nodes and more: a search draws its matches first, "Matched: P%" follows
+		// the paint, the same as the pass over every node gives
+		await pm.click("#b-graph");
+		await pm.evaluate(() => {
+			const el = document.getElementById("matched");
+			window.seenMatched = [el.textContent];
+			const look = () => { if (el.textContent !== window.seenMatched[window.seenMatched.length - 1]) window.seenMatched.push(el.textContent); };
+			window.lookMatched = setInterval(look, 1);
+			requestAnimationFrame(function again() { look(); requestAnimationFrame(again); });
+		});
+		await pm.fill("#search", "^fn_1[0-9]$");
+		await pm.waitForFunction(() => window.seenMatched.slice(1).some((t) => /%$/.test(t)), null, { timeout: 20000 });
+		const sm = await pm.evaluate(() => {
+			const t = FG.tree(), m = FG.matchedNames();
+			let c = 0;
+			for (let i = 1; i < t.n;) { if (m[t.name[i]]) { c += t.width[i]; i = t.end[i] + 1; } else i++; }
+			const p = 100 * c / t.width[0];
+			clearInterval(window.lookMatched);
+			return { seen: window.seenMatched.slice(1), want: p === 100 ? "100" : p.toFixed(1), got: FG.matched(), text: document.getElementById("matched").textContent };
+		});
+		check(sm.seen[0] === "Matched: \u2026" && sm.got === sm.want && sm.text === `Matched: ${sm.want}%` && sm.want !== "0.0",
+			`search on ${n} nodes: matches drawn, then "${sm.text}" (${sm.seen.join(" | ")}), as the pass over every node counts`);
 		await pm.close();
 		const pz = await open(pv, "#z=3");
 		check((await pz.evaluate(() => FG.previewed())) === undefined && (await state(pz)).zoom === 3, "preview: not drawn for a link that zooms");
